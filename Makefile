@@ -1,0 +1,35 @@
+# parquet_fdw: PGXS build.
+#
+# Each layer lists its objects in its own objs.mk, so the layers can grow
+# independently; the pure-C layers (codec, compress, parquet, amudai) are also
+# built into a static library for unit tests, fuzzers and benchmarks by
+# test/Makefile and bench/Makefile.
+
+MODULE_big = parquet_fdw
+PGFILEDESC = "parquet_fdw - foreign data wrapper for Parquet and Amudai files"
+
+include src/codec/objs.mk
+include src/compress/objs.mk
+include src/parquet/objs.mk
+include src/amudai/objs.mk
+include src/fdw/objs.mk
+
+OBJS = $(CODEC_OBJS) $(COMPRESS_OBJS) $(PARQUET_OBJS) $(AMUDAI_OBJS) $(FDW_OBJS)
+
+EXTENSION = parquet_fdw
+DATA = parquet_fdw--1.0.sql
+REGRESS_LIST := $(shell cat sql/schedule 2>/dev/null)
+REGRESS = $(REGRESS_LIST)
+REGRESS_OPTS = --load-extension=parquet_fdw
+
+PG_CPPFLAGS = -I$(srcdir)/src -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
+	-Wno-missing-field-initializers -Wno-sign-compare
+PG_CFLAGS = -O3
+SHLIB_LINK = -lzstd -llz4 -lsnappy -lz -lbrotlidec -lbrotlienc -lxxhash
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# Kernel files carry their ISA in per-function target attributes; none of
+# them (nor anything else) is built with -march=native.

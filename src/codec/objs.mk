@@ -1,0 +1,2 @@
+# Objects of src/codec/ (kept explicit, one line per file).
+CODEC_OBJS =

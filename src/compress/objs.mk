@@ -1,0 +1,2 @@
+# Objects of src/compress/ (kept explicit, one line per file).
+COMPRESS_OBJS =

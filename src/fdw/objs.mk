@@ -1,0 +1,2 @@
+# Objects of src/fdw/ (kept explicit, one line per file).
+FDW_OBJS =

@@ -1,0 +1,2 @@
+# Objects of src/parquet/ (kept explicit, one line per file).
+PARQUET_OBJS =
