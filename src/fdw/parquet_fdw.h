@@ -1,0 +1,102 @@
+/*-------------------------------------------------------------------------
+ *
+ * parquet_fdw.h
+ *	  Internal interfaces of the PostgreSQL glue layer.
+ *
+ * The scan reads a batch of rows from every needed leaf column, then each
+ * foreign-table column's converter turns its leaves' batches into an array
+ * of Datums at once (column at a time, the type decision made once when the
+ * converter is built), and tuple formation only gathers Datums row by row.
+ *
+ * Grouped by the file that defines them, as in postgres_fdw.h.
+ *
+ * IDENTIFICATION
+ *	  src/fdw/parquet_fdw.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PARQUET_FDW_H
+#define PARQUET_FDW_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "nodes/pg_list.h"
+#include "utils/memutils.h"
+
+#include "parquet/parquet.h"
+
+/* in fdw.c */
+extern PGDLLIMPORT char *parquet_fdw_simd;	/* GUC parquet_fdw.simd */
+
+/* in reader.c: opening files from the backend */
+/*
+ * Open a Parquet file for reading: checks the path, opens it with
+ * OpenTransientFile, reads the footer.  Errors are ereport()ed:
+ * errcode_for_file_access() for I/O, ERRCODE_DATA_CORRUPTED for bad files,
+ * ERRCODE_FEATURE_NOT_SUPPORTED for encrypted files.  Memory comes from the
+ * given context.  pf_close_file() closes the descriptor.
+ */
+typedef struct PfFile
+{
+	char	   *path;
+	int			fd;
+	PqSource	source;
+	PqAllocator alloc;
+	PqFile	   *file;
+	const PqFileMeta *meta;
+} PfFile;
+
+extern PfFile *pf_open_file(const char *path, MemoryContext cxt);
+extern void pf_close_file(PfFile *pf);
+
+/* Turn a failed PqStatus into an ereport(ERROR) naming file and location. */
+extern void pf_report_error(const char *path, const PqError *err) pg_attribute_noreturn();
+
+/* A PqAllocator over a memory context (alloc = MemoryContextAlloc, release = pfree). */
+extern PqAllocator pf_context_allocator(MemoryContext cxt);
+
+/* in convert.c: types and converters */
+
+/*
+ * The PostgreSQL type a top-level Parquet field maps to by default (used by
+ * IMPORT FOREIGN SCHEMA and parquet_create_foreign_table).  Never fails: types
+ * without a better mapping become bytea, nested ones jsonb.
+ */
+extern void pf_default_type(const PqSchemaNode *field, Oid *typid, int32 *typmod);
+
+/* Type name with modifier as SQL spells it, e.g. "numeric(10,2)". */
+extern char *pf_default_type_sql(const PqSchemaNode *field);
+
+typedef struct PfConverter PfConverter;
+
+/*
+ * Build a converter from top-level field `field` to the declared column type.
+ * Called once per scan (at BeginForeignScan), in cxt.  A declared type that
+ * differs from the default is reached through PostgreSQL's cast from the
+ * default type; without such a cast, ereport(ERROR,
+ * ERRCODE_FEATURE_NOT_SUPPORTED) naming the column, file type and declared
+ * type, with a hint at the default type.
+ */
+extern PfConverter *pf_converter_create(const PqFileMeta *meta,
+										const PqSchemaNode *field,
+										Oid typid, int32 typmod,
+										const char *column_name,
+										MemoryContext cxt);
+
+/* Leaf indexes (into PqFileMeta.leaves) the converter needs, in order. */
+extern int	pf_converter_num_leaves(const PfConverter *conv);
+extern const int *pf_converter_leaves(const PfConverter *conv);
+
+/*
+ * Convert one batch: leaf_batches[i] is the batch of pf_converter_leaves()[i],
+ * all covering the same num_rows rows.  Writes values[r * stride] and
+ * nulls[r * stride] for r in 0..num_rows; allocates by-reference Datums in
+ * the current memory context (the caller's per-batch context).
+ */
+extern void pf_converter_fill(PfConverter *conv,
+							  const PqColumnBatch *leaf_batches,
+							  uint32 num_rows,
+							  Datum *values, bool *nulls, int stride);
+
+#endif							/* PARQUET_FDW_H */
