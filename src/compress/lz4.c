@@ -73,7 +73,7 @@ write_be32(uint8_t *p, uint32_t v)
  * Walk the sequences of a raw LZ4 block without decoding it: true, with the
  * decoded length in *decoded, when every length stays inside the input,
  * every match offset points into what would already be decoded, and the
- * block ends on a literal run.  Looser than liblz4 about the format's
+ * block ends on a literal-only sequence.  Looser than liblz4 about the format's
  * end-of-block margins, which is fine for telling a size mismatch from
  * garbage after liblz4 has refused the block.
  */
@@ -111,8 +111,9 @@ lz4_block_measure(const uint8_t *in, size_t in_len, size_t *decoded)
 		op += literals;
 		if (ip == in_len)
 		{
+			/* the last sequence is literals only, its match nibble 0 */
 			*decoded = op;
-			return true;
+			return (token & 15) == 0;
 		}
 
 		if (in_len - ip < 2)
