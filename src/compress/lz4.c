@@ -297,10 +297,20 @@ cmp_lz4_hadoop_decompress(const uint8_t *in, size_t in_len,
 {
 	CmpStatus	frame_status;
 	size_t		total;
+	size_t		decoded;
 
 	if (lz4_hadoop_walk(in, in_len, out, out_len, &total))
 		return CMP_OK;
-	if (lz4_block_decode(in, in_len, out, out_len))
+
+	/*
+	 * A bare block, only if it is well formed by our stricter reading:
+	 * liblz4 accepts match offset 0, and a Hadoop stream read as a block
+	 * starts with exactly that (token 0, offset 0 from the high bytes of a
+	 * small size), so a Hadoop stream asked for the wrong size could
+	 * otherwise "decode" as a block of garbage.
+	 */
+	if (lz4_block_measure(in, in_len, &decoded) && decoded == out_len &&
+		lz4_block_decode(in, in_len, out, out_len))
 		return CMP_OK;
 	frame_status = lz4_frame_decompress(in, in_len, out, out_len);
 	if (frame_status != CMP_ERR_CORRUPT)

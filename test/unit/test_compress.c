@@ -618,6 +618,9 @@ test_lz4_by_hand(void)
 		 */
 		bad[5] = 0;
 		(void) guarded_decompress(CMP_LZ4_RAW, bad, sizeof(bad), 21, NULL);
+		/* under codec 5 a bare block must be well formed to be taken */
+		check_status(CMP_LZ4_HADOOP, bad, sizeof(bad), 21, CMP_ERR_CORRUPT,
+					 "lz4 zero offset, codec 5");
 	}
 }
 
@@ -685,6 +688,36 @@ test_lz4_hadoop_and_frames(void)
 	check_decodes_to(CMP_LZ4_HADOOP, framed, n, data, len, "hadoop multi-chunk blocks");
 	check_status(CMP_LZ4_HADOOP, framed, n, len + 7, CMP_ERR_SIZE_MISMATCH,
 				 "hadoop multi-chunk long");
+
+	/*
+	 * Small Hadoop streams asked for a few bytes more: read as a bare block
+	 * they start with offset 0, which liblz4 would happily "decode" (found
+	 * by fuzz_compress_roundtrip); they must stay size mismatches.
+	 */
+	for (size_t small = 2; small <= 402; small += 4)
+	{
+		uint8_t    *zeros = calloc(small, 1);
+
+		/* at 102 bytes, the fuzzer's finding: a few set bytes among zeros */
+		if (small == 102)
+		{
+			memset(zeros + 19, 0xff, 3);
+			zeros[22] = 0x03;
+			zeros[32] = 0x40;
+			memset(zeros + 54, 0xff, 5);
+		}
+		uint8_t    *f = malloc(small * 2 + 64);
+		size_t		fn = 0;
+
+		UNIT_CHECK(cmp_compress(CMP_LZ4_HADOOP, 0, zeros, small, f, small * 2 + 64, &fn) == CMP_OK);
+		for (size_t extra = 1; extra <= 3; extra++)
+			check_status(CMP_LZ4_HADOOP, f, fn, small + extra, CMP_ERR_SIZE_MISMATCH,
+						 "hadoop zeros, long");
+		check_status(CMP_LZ4_HADOOP, f, fn, small - 1, CMP_ERR_SIZE_MISMATCH,
+					 "hadoop zeros, short");
+		free(zeros);
+		free(f);
+	}
 
 	/* sizes that lie */
 	{
