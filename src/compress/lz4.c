@@ -34,6 +34,9 @@
  * liblz4 counts in int, so a raw block and its output are limited to
  * LZ4_MAX_INPUT_SIZE and INT_MAX bytes.
  *
+ * The LZ4 frame decoder's context is created on first use and kept for the
+ * process, reset before each use (single-threaded, like zstd.c's).
+ *
  * IDENTIFICATION
  *	  src/compress/lz4.c
  *
