@@ -1170,7 +1170,8 @@ read_whole_file(const char *path, size_t *len)
  * copy of the first data page's decoded values section.
  */
 static int
-corpus_pages(const char *name, int codec, uint8_t **first_page, size_t *first_len)
+corpus_pages(const char *name, int codec, int hadoop, uint8_t **first_page,
+			 size_t *first_len)
 {
 	char		path[512];
 	size_t		file_len;
@@ -1204,6 +1205,19 @@ corpus_pages(const char *name, int codec, uint8_t **first_page, size_t *first_le
 		skip = (size_t) pi.levels_len;
 		if (skip > (size_t) pi.compressed || skip > (size_t) pi.uncompressed)
 			break;
+		/*
+		 * hadoop 1: every page is one Hadoop block of one chunk, so the
+		 * Hadoop path is the one tested; 0: none is (the fallbacks are).
+		 */
+		if (hadoop >= 0 && pi.compressed >= 8)
+		{
+			uint32_t	ul = (uint32_t) body[0] << 24 | body[1] << 16 | body[2] << 8 | body[3];
+			uint32_t	cl = (uint32_t) body[4] << 24 | body[5] << 16 | body[6] << 8 | body[7];
+			bool		framed = ul == pi.uncompressed && cl == pi.compressed - 8;
+
+			UNIT_CHECKF(framed == (hadoop == 1), "%s page %d: Hadoop framed %d",
+						name, pages, framed);
+		}
 		st = guarded_decompress(pi.v2_compressed ? codec : CMP_UNCOMPRESSED,
 								body + skip, (size_t) pi.compressed - skip,
 								(size_t) pi.uncompressed - skip, &out);
@@ -1229,15 +1243,16 @@ test_corpus(void)
 		const char *name;
 		int			codec;
 		int			min_pages;
+		int			hadoop;		/* pages Hadoop framed: 1 all, 0 none, -1 n/a */
 	}			files[] = {
-		{"concatenated_gzip_members.parquet", CMP_GZIP, 1},
-		{"hadoop_lz4_compressed.parquet", CMP_LZ4_HADOOP, 3},
-		{"hadoop_lz4_compressed_larger.parquet", CMP_LZ4_HADOOP, 1},
-		{"non_hadoop_lz4_compressed.parquet", CMP_LZ4_HADOOP, 3},
-		{"lz4_raw_compressed.parquet", CMP_LZ4_RAW, 3},
-		{"lz4_raw_compressed_larger.parquet", CMP_LZ4_RAW, 1},
-		{"datapage_v2.snappy.parquet", CMP_SNAPPY, 2},
-		{"byte_stream_split.zstd.parquet", CMP_ZSTD, 2},
+		{"concatenated_gzip_members.parquet", CMP_GZIP, 1, -1},
+		{"hadoop_lz4_compressed.parquet", CMP_LZ4_HADOOP, 3, 1},
+		{"hadoop_lz4_compressed_larger.parquet", CMP_LZ4_HADOOP, 1, 1},
+		{"non_hadoop_lz4_compressed.parquet", CMP_LZ4_HADOOP, 3, 0},
+		{"lz4_raw_compressed.parquet", CMP_LZ4_RAW, 3, -1},
+		{"lz4_raw_compressed_larger.parquet", CMP_LZ4_RAW, 1, -1},
+		{"datapage_v2.snappy.parquet", CMP_SNAPPY, 2, -1},
+		{"byte_stream_split.zstd.parquet", CMP_ZSTD, 2, -1},
 	};
 	int			found = 0;
 
@@ -1245,7 +1260,8 @@ test_corpus(void)
 	{
 		uint8_t    *first = NULL;
 		size_t		first_len = 0;
-		int			pages = corpus_pages(files[i].name, files[i].codec, &first, &first_len);
+		int			pages = corpus_pages(files[i].name, files[i].codec, files[i].hadoop,
+										 &first, &first_len);
 
 		if (pages < 0)
 			continue;			/* not in this copy of the corpus */
