@@ -76,7 +76,13 @@ cmp_brotli_decompress(const uint8_t *in, size_t in_len,
 			break;
 		}
 		if (result == BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT)
-			continue;			/* only ever before out is full */
+		{
+			if (!in_scratch)
+				continue;
+			/* wants room beyond out_len: longer (and never spin here) */
+			status = CMP_ERR_SIZE_MISMATCH;
+			break;
+		}
 		if (result == BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT)
 			status = CMP_ERR_CORRUPT;	/* truncated */
 		else
