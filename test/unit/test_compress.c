@@ -846,6 +846,68 @@ test_library_references(void)
 			deflateEnd(&zs);
 		}
 		check_decodes_to(CMP_GZIP, buf, total, data, len, "two deflate gzip members");
+		{
+			/*
+			 * An empty member between the two, and a third member with
+			 * every optional header field (extra, name, comment, header
+			 * CRC) and no data.
+			 */
+			uint8_t    *three = malloc(total + 200);
+			z_stream	zs;
+			gz_header	gh;
+			size_t		first_len = 0;
+			size_t		n;
+
+			memset(&zs, 0, sizeof(zs));
+			/* find the first member's end by inflating it alone */
+			UNIT_CHECK(inflateInit2(&zs, 31) == Z_OK);
+			zs.next_in = buf;
+			zs.avail_in = (uInt) total;
+			{
+				uint8_t    *sink = malloc(len);
+
+				zs.next_out = sink;
+				zs.avail_out = (uInt) len;
+				UNIT_CHECK(inflate(&zs, Z_FINISH) == Z_STREAM_END);
+				UNIT_CHECK(zs.total_out == 70000);
+				first_len = total - zs.avail_in;
+				inflateEnd(&zs);
+				free(sink);
+			}
+
+			memcpy(three, buf, first_len);
+			n = first_len;
+			memset(&zs, 0, sizeof(zs));
+			UNIT_CHECK(deflateInit2(&zs, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+			zs.next_out = three + n;
+			zs.avail_out = 100;
+			UNIT_CHECK(deflate(&zs, Z_FINISH) == Z_STREAM_END);
+			n += zs.total_out;
+			deflateEnd(&zs);
+			memcpy(three + n, buf + first_len, total - first_len);
+			n += total - first_len;
+
+			memset(&zs, 0, sizeof(zs));
+			memset(&gh, 0, sizeof(gh));
+			gh.extra = (Bytef *) "xtra";
+			gh.extra_len = 4;
+			gh.name = (Bytef *) "page.bin";
+			gh.comment = (Bytef *) "a comment";
+			gh.hcrc = 1;
+			UNIT_CHECK(deflateInit2(&zs, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+			UNIT_CHECK(deflateSetHeader(&zs, &gh) == Z_OK);
+			zs.next_out = three + n;
+			zs.avail_out = 100;
+			UNIT_CHECK(deflate(&zs, Z_FINISH) == Z_STREAM_END);
+			n += zs.total_out;
+			deflateEnd(&zs);
+
+			UNIT_CHECK(first_len > 0 && first_len < total);
+			check_decodes_to(CMP_GZIP, three, n, data, len, "members with an empty one");
+			three[n - 15] ^= 0x01;	/* inside the last member's header */
+			check_status(CMP_GZIP, three, n, len, CMP_ERR_CORRUPT, "bad header crc");
+			free(three);
+		}
 		check_status(CMP_GZIP, buf, total, len - 1, CMP_ERR_SIZE_MISMATCH, "members short");
 		check_status(CMP_GZIP, buf, total, len + 1, CMP_ERR_SIZE_MISMATCH, "members long");
 	}
