@@ -216,7 +216,7 @@ lz4_hadoop_walk(const uint8_t *in, size_t in_len,
 			{
 				int			n;
 
-				/* block_len <= out_len - op <= ... checked above */
+				/* a chunk may fill at most the rest of its block */
 				if (chunk_len > LZ4_MAX_INPUT_SIZE ||
 					block_len - block_done > INT_MAX)
 					return false;
