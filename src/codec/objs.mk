@@ -1,3 +1,6 @@
 # Objects of src/codec/ (kept explicit, one line per file).
 CODEC_OBJS =
 CODEC_OBJS += src/codec/dispatch.o
+CODEC_OBJS += src/codec/bitpack.o
+CODEC_OBJS += src/codec/bitpack_avx2.o
+CODEC_OBJS += src/codec/bitpack_avx512.o
