@@ -1,0 +1,287 @@
+#!/usr/bin/env bash
+# Runs every test of the project, self-contained (installs what it needs):
+#
+#   scripts/test.sh
+#
+# Stages: deps, build+install, unit tests, fuzz-corpus replay (ASan+UBSan),
+# pg_regress against a throwaway PostgreSQL 15, the corpus conformance
+# harness (test/conformance), and the generated-file conformance run
+# (test/generated/generate.sh, when it exists).  Each stage prints
+# "stage <name>: N passed, N failed"; a stage that cannot run at all counts
+# as one failure; stages with no tests yet count zero.  The last line is
+# "N passed, N failed" and the exit status is non-zero if anything failed.
+#
+# Environment: PARQUET_TESTING_DIR (default <repo>/../shared/parquet-testing),
+# PG_CONFIG, CI (=true allows chmod o+rx on the clone's parent folders when
+# the server's OS user cannot read them), PF_SKIP_DEPS=1 (skip apt step).
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT" || exit 1
+# shellcheck source=lib/pgcluster.sh
+. "$ROOT/scripts/lib/pgcluster.sh"
+
+START_TS=$(date +%s)
+TOTAL_PASS=0
+TOTAL_FAIL=0
+SUMMARY=()
+LOGDIR=$(mktemp -d "${TMPDIR:-/tmp}/pfdw-test.XXXXXX")
+chmod 755 "$LOGDIR"
+
+cleanup() {
+	pg_cluster_stop
+	rm -rf "$LOGDIR"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# stage_result NAME PASS FAIL
+stage_result() {
+	local line="stage $1: $2 passed, $3 failed"
+	echo "$line"
+	SUMMARY+=("$line")
+	TOTAL_PASS=$((TOTAL_PASS + $2))
+	TOTAL_FAIL=$((TOTAL_FAIL + $3))
+}
+
+# counts_from FILE PREFIX-REGEX -> "P F" from the last "...N passed, N failed" line
+counts_from() {
+	local line
+	line=$(grep -E "${2}[^0-9]*[0-9]+ passed, [0-9]+ failed" "$1" | tail -n 1)
+	if [ -z "$line" ]; then echo ""; return; fi
+	echo "$line" | sed -E 's/.*[^0-9]([0-9]+) passed, ([0-9]+) failed.*/\1 \2/; s/^([0-9]+) passed, ([0-9]+) failed.*/\1 \2/'
+}
+
+banner() { echo; echo "======== $* ($(date -u +%H:%M:%S))"; }
+
+# ---------------------------------------------------------------- deps
+banner "deps"
+DEPS=("${PF_BUILD_DEPS[@]}" clang python3)
+command -v node >/dev/null 2>&1 || DEPS+=(nodejs)
+command -v npm >/dev/null 2>&1 || DEPS+=(npm)
+if [ "${PF_SKIP_DEPS:-0}" = 1 ]; then
+	echo "deps: skipped (PF_SKIP_DEPS=1)"
+elif ! pf_install_deps "${DEPS[@]}"; then
+	echo "deps: installation failed (continuing; later stages may fail)"
+	stage_result deps 0 1
+fi
+
+PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+[ -x "$PG_CONFIG" ] || PG_CONFIG=pg_config
+export PG_CONFIG
+JOBS=$(nproc 2>/dev/null || echo 2)
+
+# ---------------------------------------------------------------- build
+banner "build + install"
+BUILD_OK=0
+if make -j"$JOBS" PG_CONFIG="$PG_CONFIG" >"$LOGDIR/build.log" 2>&1 &&
+	pf_sudo make install PG_CONFIG="$PG_CONFIG" >>"$LOGDIR/build.log" 2>&1; then
+	BUILD_OK=1
+	grep -E 'warning:' "$LOGDIR/build.log" | head -n 20
+	stage_result build 1 0
+else
+	tail -n 60 "$LOGDIR/build.log"
+	stage_result build 0 1
+fi
+
+# ---------------------------------------------------------------- unit
+banner "unit tests"
+if ls test/unit/test_*.c >/dev/null 2>&1; then
+	make -C test run-unit >"$LOGDIR/unit.log" 2>&1
+	rc=$?
+	grep -vE '^(make|cc|gcc|clang|ar|rm|for|	)' "$LOGDIR/unit.log" | grep -E 'FAIL|passed|failed|error|exited' | tail -n 40
+	c=$(counts_from "$LOGDIR/unit.log" '^unit:')
+	if [ -z "$c" ]; then
+		tail -n 40 "$LOGDIR/unit.log"
+		stage_result unit 0 1
+	else
+		set -- $c
+		f=$2; [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1
+		stage_result unit "$1" "$f"
+	fi
+else
+	stage_result unit 0 0
+fi
+
+# ---------------------------------------------------------------- fuzz replay
+banner "fuzz corpus replay (ASan+UBSan)"
+if ls test/fuzz/fuzz_*.c >/dev/null 2>&1; then
+	if make -C test replay >"$LOGDIR/replay-build.log" 2>&1; then
+		rp=0; rf=0
+		for src in test/fuzz/fuzz_*.c; do
+			name=$(basename "$src" .c)
+			bin=test/fuzz/bin/replay_$name
+			corpus=test/fuzz/corpus/$name
+			if [ ! -x "$bin" ]; then echo "$name: replay binary missing"; rf=$((rf + 1)); continue; fi
+			if [ ! -d "$corpus" ]; then echo "$name: no corpus (0 inputs)"; continue; fi
+			ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} "$bin" "$corpus" >"$LOGDIR/replay-$name.log" 2>&1
+			rc=$?
+			c=$(counts_from "$LOGDIR/replay-$name.log" '')
+			if [ -z "$c" ]; then p=0; f=1; else set -- $c; p=$1; f=$2; fi
+			[ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1
+			if [ "$f" -ne 0 ]; then tail -n 30 "$LOGDIR/replay-$name.log"; fi
+			echo "$name: $p passed, $f failed"
+			rp=$((rp + p)); rf=$((rf + f))
+		done
+		stage_result fuzz-replay "$rp" "$rf"
+	else
+		tail -n 40 "$LOGDIR/replay-build.log"
+		stage_result fuzz-replay 0 1
+	fi
+else
+	stage_result fuzz-replay 0 0
+fi
+
+# ---------------------------------------------------------------- cluster + readability
+CORPUS=${PARQUET_TESTING_DIR:-$ROOT/../shared/parquet-testing}
+[ -d "$CORPUS" ] && CORPUS=$(cd "$CORPUS" && pwd)
+CLUSTER_OK=0
+need_cluster=0
+[ -s sql/schedule ] && need_cluster=1
+[ -f test/conformance/run_corpus.py ] && need_cluster=1
+if [ $need_cluster = 1 ]; then
+	banner "throwaway PostgreSQL cluster"
+	if [ $BUILD_OK = 1 ] && pg_cluster_start; then
+		CLUSTER_OK=1
+		pg_psql -qc "ALTER SYSTEM SET log_min_messages = 'fatal'" -c "SELECT pg_reload_conf()" >/dev/null 2>&1 || true
+	else
+		[ $BUILD_OK = 1 ] || echo "cluster: not started (build failed)"
+		stage_result cluster 0 1
+	fi
+fi
+
+# Make sure the server's OS user can read PATH; in CI open up the parents
+# (chmod o+rx), elsewhere only report it.  Returns non-zero if unreadable.
+ensure_readable() {
+	local path=$1 d
+	pf_readable_by "$PGC_RUNAS" "$path" && return 0
+	if [ "${CI:-}" = true ] && [ "$(id -u)" -eq 0 ]; then
+		echo "readability: CI: chmod o+rx on the parents of $path"
+		d=$path
+		while [ "$d" != / ] && [ -n "$d" ]; do
+			chmod o+rx "$d" 2>/dev/null || true
+			d=$(dirname "$d")
+		done
+		chmod -R o+rX "$path" 2>/dev/null || true
+		pf_readable_by "$PGC_RUNAS" "$path" && return 0
+	fi
+	echo "readability: $path is not readable by OS user $PGC_RUNAS"
+	return 1
+}
+
+# ---------------------------------------------------------------- pg_regress
+banner "pg_regress"
+if [ ! -s sql/schedule ]; then
+	echo "pg_regress: sql/schedule is empty (no tests yet)"
+	stage_result pg_regress 0 0
+elif [ $CLUSTER_OK != 1 ]; then
+	stage_result pg_regress 0 1
+else
+	ensure_readable "$ROOT/sql" || true
+	[ -d "$CORPUS" ] && { ensure_readable "$CORPUS" || true; }
+	rm -f regression.diffs regression.out
+	# pg_regress runs as this user (it only talks to the server over the socket).
+	make installcheck PG_CONFIG="$PG_CONFIG" >"$LOGDIR/regress.log" 2>&1
+	rc=$?
+	grep -E '\.\.\. |^(ok|not ok) ' "$LOGDIR/regress.log"
+	p=$(grep -cE '\.\.\. +ok|^ok ' "$LOGDIR/regress.log")
+	f=$(grep -cE '\.\.\. +FAILED|\.\.\. +failed|^not ok ' "$LOGDIR/regress.log")
+	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
+		tail -n 30 "$LOGDIR/regress.log"
+		f=1
+	fi
+	if [ -s regression.diffs ]; then
+		echo "---- regression.diffs (first 300 lines)"
+		head -n 300 regression.diffs
+	fi
+	stage_result pg_regress "$p" "$f"
+fi
+
+# ---------------------------------------------------------------- conformance
+banner "conformance harness self-test"
+if [ -f test/conformance/test_normalize.py ]; then
+	python3 test/conformance/test_normalize.py >"$LOGDIR/normalize.log" 2>&1
+	rc=$?
+	grep -E 'FAIL|Error|passed' "$LOGDIR/normalize.log" | tail -n 30
+	c=$(counts_from "$LOGDIR/normalize.log" '^normalize:')
+	if [ -z "$c" ]; then tail -n 30 "$LOGDIR/normalize.log"; stage_result normalize 0 1
+	else set -- $c; f=$2; [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1; stage_result normalize "$1" "$f"; fi
+else
+	stage_result normalize 0 0
+fi
+
+# Corpus files must be readable by the server; copy them to the cluster's
+# folder when the server's OS user cannot read them in place.
+server_readable_copy() {
+	local src=$1 name=$2
+	if [ "$PGC_RUNAS" = "$(id -un)" ]; then echo "$src"; return; fi
+	if pf_readable_by "$PGC_RUNAS" "$src/." &&
+		[ -z "$(runuser -u "$PGC_RUNAS" -- find "$src" \( -type f ! -readable \) -o \( -type d ! -executable \) -print -quit 2>&1)" ]; then
+		echo "$src"
+		return
+	fi
+	mkdir -p "$PGC_DIR/$name"
+	cp -r "$src/." "$PGC_DIR/$name/"
+	chmod -R a+rX "$PGC_DIR/$name"
+	echo "readability: copied $src to $PGC_DIR/$name (not readable by $PGC_RUNAS)" >&2
+	echo "$PGC_DIR/$name"
+}
+
+banner "conformance (parquet-testing corpus)"
+if [ ! -f test/conformance/run_corpus.py ]; then
+	stage_result conformance 0 0
+elif [ ! -d "$CORPUS" ]; then
+	echo "conformance: corpus not found at $CORPUS (set PARQUET_TESTING_DIR)"
+	stage_result conformance 0 1
+elif [ $CLUSTER_OK != 1 ]; then
+	stage_result conformance 0 1
+else
+	corpus_srv=$(server_readable_copy "$CORPUS" corpus)
+	python3 test/conformance/run_corpus.py --corpus "$corpus_srv" --manifest "$CORPUS/MANIFEST.tsv" \
+		>"$LOGDIR/conformance.log" 2>&1
+	rc=$?
+	cat "$LOGDIR/conformance.log" | cut -c1-400
+	c=$(counts_from "$LOGDIR/conformance.log" '^conformance:')
+	if [ -z "$c" ]; then stage_result conformance 0 1
+	else set -- $c; f=$2; [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1; stage_result conformance "$1" "$f"; fi
+fi
+
+banner "conformance (generated files)"
+if [ ! -f test/generated/generate.sh ]; then
+	echo "generated: test/generated/generate.sh does not exist yet"
+	stage_result generated 0 0
+else
+	gp=0; gf=0
+	if bash test/generated/generate.sh >"$LOGDIR/generate.log" 2>&1; then
+		tail -n 5 "$LOGDIR/generate.log"
+	else
+		tail -n 30 "$LOGDIR/generate.log"
+		echo "generated: test/generated/generate.sh failed"
+		gf=1
+	fi
+	if [ -d build/generated ] && ls build/generated/*.parquet >/dev/null 2>&1; then
+		if [ $CLUSTER_OK = 1 ]; then
+			gen_srv=$(server_readable_copy "$ROOT/build/generated" generated)
+			python3 test/conformance/run_corpus.py --dir "$gen_srv" >"$LOGDIR/generated.log" 2>&1
+			rc=$?
+			cut -c1-400 "$LOGDIR/generated.log"
+			c=$(counts_from "$LOGDIR/generated.log" '^conformance:')
+			if [ -z "$c" ]; then gf=$((gf + 1))
+			else set -- $c; gp=$((gp + $1)); gf=$((gf + $2)); [ $rc -ne 0 ] && [ "$2" -eq 0 ] && gf=$((gf + 1)); fi
+		else
+			gf=$((gf + 1))
+		fi
+	elif [ $gf -eq 0 ]; then
+		echo "generated: no build/generated/*.parquet produced"
+		gf=1
+	fi
+	stage_result generated "$gp" "$gf"
+fi
+
+# ---------------------------------------------------------------- summary
+banner "summary"
+for l in "${SUMMARY[@]}"; do echo "$l"; done
+echo "elapsed: $(( $(date +%s) - START_TS ))s"
+echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
+[ "$TOTAL_FAIL" -eq 0 ]
