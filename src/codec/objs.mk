@@ -4,3 +4,4 @@ CODEC_OBJS += src/codec/dispatch.o
 CODEC_OBJS += src/codec/bitpack.o
 CODEC_OBJS += src/codec/bitpack_avx2.o
 CODEC_OBJS += src/codec/bitpack_avx512.o
+CODEC_OBJS += src/codec/rle.o
