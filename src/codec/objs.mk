@@ -5,3 +5,6 @@ CODEC_OBJS += src/codec/bitpack.o
 CODEC_OBJS += src/codec/bitpack_avx2.o
 CODEC_OBJS += src/codec/bitpack_avx512.o
 CODEC_OBJS += src/codec/rle.o
+CODEC_OBJS += src/codec/plain.o
+CODEC_OBJS += src/codec/dict.o
+CODEC_OBJS += src/codec/dict_avx2.o
