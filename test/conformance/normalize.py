@@ -291,6 +291,8 @@ def us_round_variants(ours_norm, theirs_norm):
     Returns True when ours equals theirs truncated or rounded (half away from
     zero, as PostgreSQL's input routine does) to microseconds.
     """
+    if not isinstance(theirs_norm, tuple) or not isinstance(ours_norm, tuple):
+        return False
     tag = theirs_norm[0]
     if tag not in ("ts", "time") or ours_norm[0] != tag:
         return False
