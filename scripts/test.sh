@@ -15,6 +15,7 @@
 # PG_CONFIG, CI (=true allows chmod o+rx on the clone's parent folders when
 # the server's OS user cannot read them), PF_SKIP_DEPS=1 (skip apt step).
 set -uo pipefail
+export PYTHONDONTWRITEBYTECODE=1
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT" || exit 1
@@ -146,8 +147,9 @@ if [ $need_cluster = 1 ]; then
 		CLUSTER_OK=1
 		pg_psql -qc "ALTER SYSTEM SET log_min_messages = 'fatal'" -c "SELECT pg_reload_conf()" >/dev/null 2>&1 || true
 	else
-		[ $BUILD_OK = 1 ] || echo "cluster: not started (build failed)"
-		stage_result cluster 0 1
+		# A failed build is already counted; the stages that need the
+		# cluster then count as not run.
+		if [ $BUILD_OK = 1 ]; then stage_result cluster 0 1; else echo "cluster: not started (build failed)"; fi
 	fi
 fi
 

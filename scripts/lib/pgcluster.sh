@@ -13,8 +13,11 @@ PF_PG_MAJOR=${PF_PG_MAJOR:-15}
 pf_sudo() {
 	if [ "$(id -u)" -eq 0 ]; then
 		"$@"
-	else
+	elif command -v sudo >/dev/null 2>&1; then
 		sudo "$@"
+	else
+		echo "pf_sudo: not root and no sudo; trying without: $*" >&2
+		"$@"
 	fi
 }
 
