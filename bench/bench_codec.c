@@ -1,0 +1,408 @@
+/*-------------------------------------------------------------------------
+ *
+ * bench_codec.c
+ *	  Throughput of the codec kernels per bit width and ISA, next to memcpy
+ *	  of the same output size.
+ *
+ *	  bench/bin/bench_codec [-n VALUES] [-r REPS] [FILTER]
+ *
+ * For every row of the kernel table, every width it lists and every ISA
+ * the CPU supports (once only for kernels without SIMD variants), the
+ * benchmark prepares an input of n values (default 1M), runs the kernel
+ * `reps` times (default 15) and keeps the best time, then does the same for
+ * a memcpy of the kernel's output size between buffers of that size.  It
+ * prints values per second, output GB/s (10^9 bytes of decoded output per
+ * second) and the ratio to memcpy.  Each row's output is checked once
+ * against a scalar-ISA run, so a fast wrong kernel cannot pass unnoticed.
+ *
+ * Design notes: kernels are table entries {name, widths, output value
+ * size, prepare, run, has ISA variants}; adding one (delta, byte stream
+ * split ...) is one prepare/run pair and one line in bench_kernels[].
+ * Nothing here is built with -march=native: the kernels pick their ISA at
+ * run time through cdc_set_isa().
+ *
+ * IDENTIFICATION
+ *	  bench/bench_codec.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "codec/codec.h"
+
+/* State shared by a kernel's prepare and run functions. */
+typedef struct BenchCtx
+{
+	size_t		n;				/* values per run */
+	unsigned	width;			/* bit width (or byte width) of this row */
+	uint8_t    *in;				/* encoded input */
+	size_t		in_len;
+	void	   *out;			/* decoded output, n + slack values */
+	void	   *aux;			/* kernel-specific (dictionary, indexes) */
+	uint32_t	aux_len;
+	uint64_t	seed;
+} BenchCtx;
+
+typedef struct BenchKernel
+{
+	const char *name;
+	const unsigned *widths;		/* list ending with UINT32_MAX */
+	size_t		out_size;		/* bytes per decoded value */
+	bool		isa_variants;	/* run once per supported ISA */
+	void		(*prepare) (BenchCtx *ctx);
+	CdcStatus	(*run) (BenchCtx *ctx);
+} BenchKernel;
+
+static uint64_t
+rnd(uint64_t *s)
+{
+	uint64_t	x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * UINT64_C(2685821657736338717);
+}
+
+static double
+now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void *
+xmalloc(size_t n)
+{
+	void	   *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+	{
+		fprintf(stderr, "out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+/* Fill ctx->in with n random values packed LSB first at ctx->width. */
+static void
+prepare_packed(BenchCtx *ctx, unsigned w, bool msb)
+{
+	uint32_t   *vals = xmalloc(ctx->n * sizeof(uint32_t));
+	uint32_t	mask = w == 32 ? UINT32_MAX : (uint32_t) ((UINT64_C(1) << w) - 1);
+	size_t		written;
+
+	for (size_t i = 0; i < ctx->n; i++)
+		vals[i] = (uint32_t) rnd(&ctx->seed) & mask;
+	ctx->in_len = cdc_packed_size(ctx->n, w);
+	ctx->in = xmalloc(ctx->in_len + CDC_INPUT_PADDING);
+	memset(ctx->in + ctx->in_len, 0, CDC_INPUT_PADDING);
+	if ((msb ? cdc_pack32_msb : cdc_pack32) (vals, ctx->n, w, ctx->in, ctx->in_len, &written) != CDC_OK)
+		abort();
+	free(vals);
+}
+
+/* ---- unpack32 / unpack64 / unpack32_msb ---- */
+static void
+prep_unpack(BenchCtx *ctx)
+{
+	prepare_packed(ctx, ctx->width, false);
+}
+
+static CdcStatus
+run_unpack32(BenchCtx *ctx)
+{
+	return cdc_unpack32(ctx->in, ctx->in_len, ctx->width, ctx->out, ctx->n);
+}
+
+static void
+prep_unpack64(BenchCtx *ctx)
+{
+	ctx->in_len = cdc_packed_size(ctx->n, ctx->width);
+	ctx->in = xmalloc(ctx->in_len + CDC_INPUT_PADDING);
+	for (size_t i = 0; i < ctx->in_len + CDC_INPUT_PADDING; i++)
+		ctx->in[i] = (uint8_t) rnd(&ctx->seed);
+}
+
+static CdcStatus
+run_unpack64(BenchCtx *ctx)
+{
+	return cdc_unpack64(ctx->in, ctx->in_len, ctx->width, ctx->out, ctx->n);
+}
+
+static void
+prep_unpack_msb(BenchCtx *ctx)
+{
+	prepare_packed(ctx, ctx->width, true);
+}
+
+static CdcStatus
+run_unpack32_msb(BenchCtx *ctx)
+{
+	return cdc_unpack32_msb(ctx->in, ctx->in_len, ctx->width, ctx->out, ctx->n);
+}
+
+/* ---- RLE hybrid: dictionary indexes, as literal runs or mixed runs ---- */
+static void
+prep_rle_common(BenchCtx *ctx, unsigned mean_run)
+{
+	uint32_t   *vals = xmalloc(ctx->n * sizeof(uint32_t));
+	unsigned	w = ctx->width;
+	uint32_t	mask = w == 32 ? UINT32_MAX : (uint32_t) ((UINT64_C(1) << w) - 1);
+	size_t		cap = cdc_rle_max_size(ctx->n, w);
+	size_t		i = 0;
+
+	while (i < ctx->n)
+	{
+		size_t		len = mean_run <= 1 ? 1 : 1 + rnd(&ctx->seed) % (2 * mean_run);
+		uint32_t	v = (uint32_t) rnd(&ctx->seed) & mask;
+
+		for (size_t k = 0; k < len && i < ctx->n; k++)
+			vals[i++] = v;
+	}
+	ctx->in = xmalloc(cap + CDC_INPUT_PADDING);
+	if (cdc_rle_encode(vals, ctx->n, w, ctx->in, cap, &ctx->in_len) != CDC_OK)
+		abort();
+	memset(ctx->in + ctx->in_len, 0, CDC_INPUT_PADDING);
+	free(vals);
+}
+
+static void
+prep_rle_literal(BenchCtx *ctx)
+{
+	prep_rle_common(ctx, 1);
+}
+
+static void
+prep_rle_runs(BenchCtx *ctx)
+{
+	prep_rle_common(ctx, 16);
+}
+
+static CdcStatus
+run_rle(BenchCtx *ctx)
+{
+	CdcRleDecoder dec;
+	CdcStatus	st = cdc_rle_init(&dec, ctx->in, ctx->in_len, ctx->width);
+
+	return st != CDC_OK ? st : cdc_rle_decode(&dec, ctx->out, ctx->n);
+}
+
+/* Levels: decode in 1024-value batches into int16, as a column reader does. */
+static CdcStatus
+run_rle16(BenchCtx *ctx)
+{
+	CdcRleDecoder dec;
+	CdcStatus	st = cdc_rle_init(&dec, ctx->in, ctx->in_len, ctx->width);
+	int16_t    *out = ctx->out;
+
+	for (size_t i = 0; i < ctx->n && st == CDC_OK; i += 1024)
+		st = cdc_rle_decode16(&dec, out + i, ctx->n - i < 1024 ? ctx->n - i : 1024);
+	return st;
+}
+
+/* ---- PLAIN booleans ---- */
+static void
+prep_bool(BenchCtx *ctx)
+{
+	prepare_packed(ctx, 1, false);
+}
+
+static CdcStatus
+run_bool(BenchCtx *ctx)
+{
+	size_t		consumed;
+
+	return cdc_plain_bool_decode(ctx->in, ctx->in_len, ctx->out, ctx->n, &consumed);
+}
+
+/* ---- dictionary gathers: dictionary of 2^width entries ---- */
+static void
+prep_dict(BenchCtx *ctx)
+{
+	uint32_t   *idx = xmalloc(ctx->n * sizeof(uint32_t));
+	uint64_t   *dict;
+
+	ctx->aux_len = 1u << ctx->width;
+	dict = xmalloc(ctx->aux_len * sizeof(uint64_t));
+	for (uint32_t i = 0; i < ctx->aux_len; i++)
+		dict[i] = rnd(&ctx->seed);
+	for (size_t i = 0; i < ctx->n; i++)
+		idx[i] = (uint32_t) rnd(&ctx->seed) & (ctx->aux_len - 1);
+	ctx->in = (uint8_t *) idx;
+	ctx->in_len = ctx->n * sizeof(uint32_t);
+	ctx->aux = dict;
+}
+
+static CdcStatus
+run_gather32(BenchCtx *ctx)
+{
+	return cdc_dict_gather32(ctx->aux, ctx->aux_len, (const uint32_t *) ctx->in,
+							 ctx->out, ctx->n);
+}
+
+static CdcStatus
+run_gather64(BenchCtx *ctx)
+{
+	return cdc_dict_gather64(ctx->aux, ctx->aux_len, (const uint32_t *) ctx->in,
+							 ctx->out, ctx->n);
+}
+
+static CdcStatus
+run_max(BenchCtx *ctx)
+{
+	volatile uint32_t m = cdc_max_u32((const uint32_t *) ctx->in, ctx->n);
+
+	(void) m;
+	return CDC_OK;
+}
+
+#define END UINT32_MAX
+static const unsigned widths_all32[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, END};
+static const unsigned widths_64[] = {1, 8, 16, 24, 32, 40, 48, 56, 63, 64, END};
+static const unsigned widths_msb[] = {1, 2, 3, 4, 8, END};
+static const unsigned widths_rle[] = {1, 2, 4, 8, 12, 16, 20, END};
+static const unsigned widths_one[] = {1, END};
+static const unsigned widths_dict[] = {4, 10, 16, 20, END};
+
+static const BenchKernel bench_kernels[] = {
+	{"unpack32", widths_all32, 4, true, prep_unpack, run_unpack32},
+	{"unpack64", widths_64, 8, false, prep_unpack64, run_unpack64},
+	{"unpack32_msb", widths_msb, 4, false, prep_unpack_msb, run_unpack32_msb},
+	{"rle_literal", widths_rle, 4, true, prep_rle_literal, run_rle},
+	{"rle_runs16", widths_rle, 4, true, prep_rle_runs, run_rle},
+	{"rle16_levels", widths_msb, 2, true, prep_rle_runs, run_rle16},
+	{"plain_bool", widths_one, 1, false, prep_bool, run_bool},
+	{"dict_gather32", widths_dict, 4, true, prep_dict, run_gather32},
+	{"dict_gather64", widths_dict, 8, true, prep_dict, run_gather64},
+	{"max_u32", widths_dict, 4, true, prep_dict, run_max},
+};
+
+/* Best time of reps calls of fn. */
+static double
+best_time(const BenchKernel *k, BenchCtx *ctx, int reps)
+{
+	double		best = 1e30;
+
+	for (int r = 0; r < reps; r++)
+	{
+		double		t0 = now_sec();
+
+		if (k->run(ctx) != CDC_OK)
+		{
+			fprintf(stderr, "%s width %u: kernel failed\n", k->name, ctx->width);
+			exit(1);
+		}
+		t0 = now_sec() - t0;
+		best = t0 < best ? t0 : best;
+	}
+	return best;
+}
+
+static double
+best_memcpy(void *dst, const void *src, size_t bytes, int reps)
+{
+	double		best = 1e30;
+
+	for (int r = 0; r < reps; r++)
+	{
+		double		t0 = now_sec();
+
+		memcpy(dst, src, bytes);
+		__asm__ volatile("" : : "r"(dst) : "memory");
+		t0 = now_sec() - t0;
+		best = t0 < best ? t0 : best;
+	}
+	return best;
+}
+
+int
+main(int argc, char **argv)
+{
+	size_t		n = 1 << 20;
+	int			reps = 15;
+	const char *filter = NULL;
+	CdcIsa		best_isa = cdc_isa_best();
+
+	for (int i = 1; i < argc; i++)
+	{
+		if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
+			n = strtoul(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "-r") == 0 && i + 1 < argc)
+			reps = atoi(argv[++i]);
+		else
+			filter = argv[i];
+	}
+	printf("values per run: %zu, best of %d; best ISA: %s\n\n", n, reps,
+		   cdc_isa_name(best_isa));
+	printf("| kernel        | width | isa    | Mvalues/s | out GB/s | memcpy GB/s | %% of memcpy |\n");
+	printf("|---------------|------:|--------|----------:|---------:|------------:|------------:|\n");
+
+	for (size_t k = 0; k < sizeof(bench_kernels) / sizeof(bench_kernels[0]); k++)
+	{
+		const BenchKernel *kern = &bench_kernels[k];
+
+		if (filter && strstr(kern->name, filter) == NULL)
+			continue;
+		for (const unsigned *w = kern->widths; *w != END; w++)
+		{
+			BenchCtx	ctx = {0};
+			size_t		out_bytes = n * kern->out_size;
+			uint8_t    *ref = xmalloc(out_bytes + CDC_OUTPUT_SLACK * 8);
+			uint8_t    *src = xmalloc(out_bytes);
+			double		t_copy;
+
+			ctx.n = n;
+			ctx.width = *w;
+			ctx.seed = 0x5EED0000 + k * 100 + *w;
+			kern->prepare(&ctx);
+			ctx.out = xmalloc(out_bytes + CDC_OUTPUT_SLACK * 8);
+			memset(src, 1, out_bytes);
+			memset(ctx.out, 0, out_bytes + CDC_OUTPUT_SLACK * 8);
+
+			/* Scalar run: the reference output. */
+			cdc_set_isa(CDC_ISA_SCALAR);
+			if (kern->run(&ctx) != CDC_OK)
+				abort();
+			memcpy(ref, ctx.out, out_bytes);
+
+			for (int isa = kern->isa_variants ? 0 : (int) best_isa;
+				 isa <= (int) best_isa; isa++)
+			{
+				double		t;
+
+				if (cdc_set_isa((CdcIsa) isa) != CDC_OK)
+					continue;
+				memset(ctx.out, 0, out_bytes);
+				t = best_time(kern, &ctx, reps);
+				if (memcmp(ctx.out, ref, out_bytes) != 0)
+				{
+					fprintf(stderr, "%s width %u isa %s: output differs from scalar\n",
+							kern->name, *w, cdc_isa_name((CdcIsa) isa));
+					return 1;
+				}
+				t_copy = best_memcpy(ctx.out, src, out_bytes, reps);
+				printf("| %-13s | %5u | %-6s | %9.0f | %8.2f | %11.2f | %10.0f%% |\n",
+					   kern->name, *w, kern->isa_variants ? cdc_isa_name((CdcIsa) isa) : "-",
+					   n / t / 1e6, out_bytes / t / 1e9, out_bytes / t_copy / 1e9,
+					   100.0 * t_copy / t);
+				fflush(stdout);
+			}
+			free(ctx.in);
+			free(ctx.out);
+			free(ctx.aux);
+			free(ref);
+			free(src);
+		}
+	}
+	cdc_set_isa(best_isa);
+	return 0;
+}
