@@ -888,12 +888,211 @@ def _cmp_arr(elemtype, a, d, path, duck_blob):
     return r and "%s: %r vs %r (%s)" % (path, a, d.text, r)
 
 
-def compare_cell(pgtype, elemtype, ours, theirs, duck_blob=False):
-    """Compare two Cells of a column; None if equal else a reason."""
+def compare_cell(pgtype, elemtype, ours, theirs, duck_blob=False, geo=False):
+    """Compare two Cells of a column; None if equal else a reason.
+
+    geo: the column is GEOMETRY/GEOGRAPHY (DuckDB prints WKT).
+    """
     if ours.is_null or theirs.is_null:
         if ours.is_null and theirs.is_null:
             return None
         return "NULL vs value" if ours.is_null else "value vs NULL"
+    if geo and not elemtype:
+        return compare_geometry(pgtype, ours.text, theirs.text)
     if elemtype:
         return compare_array(elemtype, ours.text, theirs.text, duck_blob)
     return compare_scalar(pgtype, ours.text, theirs.text, duck_blob)
+
+
+# --------------------------------------------------------------------------
+# geometry: DuckDB renders GEOMETRY/GEOGRAPHY as WKT; PostgreSQL may hold the
+# file's WKB (bytea) or WKT (text).  Both are parsed into the same structure:
+# (type, dims, body) where body is a coordinate tuple (POINT), a list of them
+# (LINESTRING), nested lists, or a list of child geometries (MULTI*,
+# GEOMETRYCOLLECTION); EMPTY is an empty body.  Coordinates compare as
+# doubles (NaN equal to NaN).
+
+_GEO_TYPES = {1: "POINT", 2: "LINESTRING", 3: "POLYGON", 4: "MULTIPOINT",
+              5: "MULTILINESTRING", 6: "MULTIPOLYGON", 7: "GEOMETRYCOLLECTION"}
+_WKT_RE = re.compile(r"^\s*(POINT|LINESTRING|POLYGON|MULTIPOINT|MULTILINESTRING|MULTIPOLYGON|GEOMETRYCOLLECTION)\b", re.I)
+
+
+def _coord(vals):
+    return tuple(("nan",) if math.isnan(v) else v for v in vals)
+
+
+def parse_wkb(b):
+    pos = [0]
+
+    def geom():
+        bo = b[pos[0]]
+        pos[0] += 1
+        e = "<" if bo == 1 else ">"
+
+        def u32():
+            v = struct.unpack_from(e + "I", b, pos[0])[0]
+            pos[0] += 4
+            return v
+
+        def f64(n):
+            v = struct.unpack_from(e + "%dd" % n, b, pos[0])
+            pos[0] += 8 * n
+            return v
+
+        t = u32()
+        hz = hm = False
+        if t & 0x20000000:  # EWKB SRID
+            u32()
+        if t & 0x80000000:
+            hz = True
+        if t & 0x40000000:
+            hm = True
+        t &= 0x0FFFFFFF
+        base = t % 1000
+        k = t // 1000
+        hz = hz or k in (1, 3)
+        hm = hm or k in (2, 3)
+        dims = "XY" + ("Z" if hz else "") + ("M" if hm else "")
+        nd = len(dims)
+        name = _GEO_TYPES.get(base)
+        if name is None:
+            raise ValueError("unknown WKB type %d" % t)
+        if name == "POINT":
+            c = f64(nd)
+            body = [] if all(math.isnan(x) for x in c) else [_coord(c)]
+        elif name == "LINESTRING":
+            body = [_coord(f64(nd)) for _ in range(u32())]
+        elif name == "POLYGON":
+            body = []
+            for _ in range(u32()):
+                body.append([_coord(f64(nd)) for _ in range(u32())])
+        else:
+            body = [geom() for _ in range(u32())]
+        return (name, dims, body)
+
+    g = geom()
+    if pos[0] != len(b):
+        raise ValueError("trailing bytes after WKB geometry")
+    return g
+
+
+def parse_wkt(s):
+    toks = re.findall(r"[A-Za-z]+|\(|\)|,|[^\s(),]+", s)
+    pos = [0]
+
+    def peek():
+        return toks[pos[0]] if pos[0] < len(toks) else None
+
+    def take(x=None):
+        t = toks[pos[0]]
+        if x is not None and t.upper() != x:
+            raise ValueError("WKT: expected %s, got %s" % (x, t))
+        pos[0] += 1
+        return t
+
+    def coords_list(nd):
+        take("(")
+        out = []
+        while True:
+            if peek() == "(":  # MULTIPOINT ((1 2), (3 4))
+                take("(")
+                out.append(coord(nd))
+                take(")")
+            else:
+                out.append(coord(nd))
+            if peek() == ",":
+                take(",")
+                continue
+            take(")")
+            return out
+
+    def coord(nd):
+        vals = []
+        while peek() not in (",", ")", None):
+            vals.append(_float_token(take()))
+        if len(vals) != nd:
+            raise ValueError("WKT: %d coordinates, expected %d" % (len(vals), nd))
+        return _coord(vals)
+
+    def geom():
+        name = take().upper()
+        if name not in _GEO_TYPES.values():
+            raise ValueError("WKT: unknown type %s" % name)
+        dims = "XY"
+        if peek() and peek().upper() in ("Z", "M", "ZM"):
+            dims += take().upper()
+        nd = len(dims)
+        if peek() and peek().upper() == "EMPTY":
+            take()
+            return (name, dims, [])
+        if name == "POINT":
+            take("(")
+            c = coord(nd)
+            take(")")
+            body = [] if all(x == ("nan",) for x in c) else [c]
+        elif name == "LINESTRING":
+            body = coords_list(nd)
+        elif name == "POLYGON":
+            take("(")
+            body = []
+            while True:
+                body.append(coords_list(nd))
+                if peek() == ",":
+                    take(",")
+                    continue
+                take(")")
+                break
+        elif name == "MULTIPOINT":
+            body = [("POINT", dims, [c]) for c in coords_list(nd)]
+        else:
+            take("(")
+            body = []
+            while True:
+                if name == "GEOMETRYCOLLECTION":
+                    body.append(geom())
+                else:
+                    child = {"MULTILINESTRING": "LINESTRING", "MULTIPOLYGON": "POLYGON"}[name]
+                    if child == "LINESTRING":
+                        body.append((child, dims, coords_list(nd)))
+                    else:
+                        take("(")
+                        rings = []
+                        while True:
+                            rings.append(coords_list(nd))
+                            if peek() == ",":
+                                take(",")
+                                continue
+                            take(")")
+                            break
+                        body.append((child, dims, rings))
+                if peek() == ",":
+                    take(",")
+                    continue
+                take(")")
+                break
+        return (name, dims, body)
+
+    g = geom()
+    if pos[0] != len(toks):
+        raise ValueError("WKT: trailing text")
+    return g
+
+
+def looks_like_wkt(s):
+    return bool(_WKT_RE.match(s))
+
+
+def compare_geometry(pgtype, ours, theirs):
+    """DuckDB WKT vs PostgreSQL bytea (WKB) or text (WKT); None if equal."""
+    try:
+        t = parse_wkt(theirs)
+    except (ValueError, IndexError, KeyError) as e:
+        return "cannot parse theirs as WKT (%s)" % e
+    try:
+        if base_type(pgtype) == "bytea":
+            o = parse_wkb(decode_pg_bytea(ours))
+        else:
+            o = parse_wkt(ours)
+    except (ValueError, IndexError, KeyError, struct.error) as e:
+        return "cannot parse ours as geometry (%s)" % e
+    return None if o == t else "geometry differs"

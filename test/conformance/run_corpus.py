@@ -177,7 +177,7 @@ def short(s, n=80):
     return s if len(s) <= n else s[: n - 3] + "..."
 
 
-def compare_rows(o, header, body, blob_cols=()):
+def compare_rows(o, header, body, blob_cols=(), geo_cols=()):
     """None if o's rows equal the expected (header, body), else a reason."""
     ours_names = [c[0] for c in o.columns]
     if o.header != header:
@@ -194,7 +194,8 @@ def compare_rows(o, header, body, blob_cols=()):
         if len(ro) != len(o.header) or len(rt) != len(header):
             return "row %d: malformed CSV row (%d/%d fields)" % (r + 1, len(ro), len(rt))
         for ci, (name, pgtype, elemtype) in enumerate(o.columns):
-            why = nz.compare_cell(pgtype, elemtype, ro[ci], rt[ci], duck_blob=name in blob_cols)
+            why = nz.compare_cell(pgtype, elemtype, ro[ci], rt[ci], duck_blob=name in blob_cols,
+                                  geo=name in geo_cols)
             if why:
                 return "row %d, column %s (%s): ours %s, theirs %s [%s]" % (
                     r + 1, name, pgtype, short(ro[ci]), short(rt[ci]), why)
@@ -261,7 +262,9 @@ def load_columns_tsv(path):
             col = rec.get("column", "")
             if "." in col:
                 continue
-            if rec.get("duckdb_type") == "BLOB":
+            if rec.get("logical_type", "").startswith(("GEOMETRY", "GEOGRAPHY")):
+                out.setdefault(("geo", rec["file"]), set()).add(col)
+            elif rec.get("duckdb_type") == "BLOB":
                 out.setdefault(rec["file"], set()).add(col)
     return out
 
@@ -286,7 +289,7 @@ def expected_csv_for(path):
     return None
 
 
-def judge(rel, abspath, bad, exp, blob_cols, corpus_root):
+def judge(rel, abspath, bad, exp, blob_cols, corpus_root, geo_cols=()):
     """Returns (passed: bool, message)."""
     csv_path = expected_csv_for(abspath)
     o = read_file(abspath)
@@ -335,14 +338,14 @@ def judge(rel, abspath, bad, exp, blob_cols, corpus_root):
         if not ocsv:
             return False, "expectations.py same_as %s has no expected CSV" % exp["same_as"]
         header, body = load_expected_csv(ocsv)
-        why = compare_rows(o, header, body, blob_cols)
+        why = compare_rows(o, header, body, blob_cols, geo_cols)
         return (why is None), (why or "%d rows match %s's expected CSV" % (len(o.rows), exp["same_as"]))
 
     if csv_path is None:
         return False, "new file without a test (no expected CSV, no expectations.py entry)"
 
     header, body = load_expected_csv(csv_path, exp.get("csv_overrides") if exp else None)
-    why = compare_rows(o, header, body, blob_cols)
+    why = compare_rows(o, header, body, blob_cols, geo_cols)
     if why:
         return False, why
     extra = " (with documented overrides)" if exp and exp.get("csv_overrides") else ""
@@ -419,7 +422,8 @@ def main():
     for rel, p, bad, exp in sorted(files):
         t = time.time()
         try:
-            ok, msg = judge(rel, p, bad, exp, blob_columns(columns_tsv, rel), root)
+            ok, msg = judge(rel, p, bad, exp, blob_columns(columns_tsv, rel), root,
+                            columns_tsv.get(("geo", rel), set()))
         except Exception as e:  # a harness bug must not hide the other files
             ok, msg = False, "harness exception: %s: %s" % (type(e).__name__, e)
         dt = time.time() - t

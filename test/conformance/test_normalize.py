@@ -140,6 +140,24 @@ check("jsonb bytes", same("jsonb", '["\\\\x0001"]', "[\\x00\\x01]"))
 check("jsonb json column", same("jsonb", '{"a": [1, 2]}', '{"a": [1, 2]}'))
 check("jsonb empty map", same("jsonb", "{}", "{}"))
 
+# ---- geometry (DuckDB WKT vs WKB bytea / WKT text)
+def geo(pgtype, ours, theirs):
+    return nz.compare_cell(pgtype, None, nz.Cell(ours, True), nz.Cell(theirs, True), geo=True) is None
+
+
+check("geo point wkb", geo("bytea", "\\x01010000000000000000003E400000000000002440", "POINT (30 10)"))
+check("geo point wkb differs", not geo("bytea", "\\x01010000000000000000003E400000000000002440", "POINT (30 11)"))
+check("geo linestring wkb", geo("bytea", "\\x0102000000030000000000000000003E40000000000000244000000000000024400000000000003E4000000000000044400000000000004440",
+                                "LINESTRING (30 10, 10 30, 40 40)"))
+check("geo big-endian point", geo("bytea", "\\x0000000001403E0000000000004024000000000000", "POINT (30 10)"))
+check("geo empty point (NaN)", geo("bytea", "\\x0101000000000000000000F87F000000000000F87F", "POINT EMPTY"))
+check("geo multipoint forms", geo("text", "MULTIPOINT ((30 10), (1 2))", "MULTIPOINT (30 10, 1 2)"))
+check("geo Z vs XY", not geo("text", "POINT Z (1 2 3)", "POINT (1 2)"))
+check("geo collection", geo("text", "GEOMETRYCOLLECTION (POINT (30 10), LINESTRING (1 2, 3 4))",
+                            "GEOMETRYCOLLECTION (POINT (30 10), LINESTRING (1 2, 3 4))"))
+check("geo nan coords", geo("text", "LINESTRING ZM (90 100 110 120, nan nan nan nan)", "LINESTRING ZM (90 100 110 120, nan nan nan nan)"))
+check("geo garbage bytes", not geo("bytea", "\\x0101", "POINT (1 2)"))
+
 # ---- parse_duck_nested edge cases
 v = nz.parse_duck_nested("{'a': [1, 2], 'b': {x=NULL}}")
 check("nested struct parse", isinstance(v, nz.DStruct) and [k for k, _ in v.fields] == ["a", "b"])
