@@ -1,0 +1,45 @@
+/* parquet_fdw--1.0.sql */
+
+-- complain if script is sourced in psql, rather than via CREATE EXTENSION
+\echo Use "CREATE EXTENSION parquet_fdw" to load this file. \quit
+
+-- inspection functions
+-- (superuser or pg_read_server_files, checked in C, for the ones reading files)
+
+CREATE FUNCTION parquet_fdw_version()
+RETURNS TABLE (version text, compression text, simd text)
+AS 'MODULE_PATHNAME', 'parquet_fdw_version'
+LANGUAGE C STRICT VOLATILE;
+
+CREATE FUNCTION parquet_schema(filename text)
+RETURNS TABLE ("position" int, path text, name text, repetition text,
+               physical_type text, type_length int, logical_type text,
+               converted_type text, max_def int, max_rep int, field_id int,
+               num_children int, postgres_type text)
+AS 'MODULE_PATHNAME', 'parquet_schema'
+LANGUAGE C STRICT VOLATILE;
+
+CREATE FUNCTION parquet_metadata(filename text)
+RETURNS TABLE (row_group int, row_group_rows bigint, column_id int, path text,
+               physical_type text, codec text, encodings text[],
+               num_values bigint, compressed_size bigint,
+               uncompressed_size bigint, data_page_offset bigint,
+               dictionary_page_offset bigint, has_statistics boolean,
+               stats_min text, stats_max text, null_count bigint,
+               distinct_count bigint, min_exact boolean, max_exact boolean,
+               bloom_filter_offset bigint, bloom_filter_length int,
+               column_index_offset bigint, offset_index_offset bigint)
+AS 'MODULE_PATHNAME', 'parquet_metadata'
+LANGUAGE C STRICT VOLATILE;
+
+CREATE FUNCTION parquet_file_metadata(filename text)
+RETURNS TABLE (filename text, version int, num_rows bigint,
+               num_row_groups int, num_columns int, created_by text,
+               footer_size bigint)
+AS 'MODULE_PATHNAME', 'parquet_file_metadata'
+LANGUAGE C STRICT VOLATILE;
+
+CREATE FUNCTION parquet_kv_metadata(filename text)
+RETURNS TABLE (key text, value bytea, value_text text)
+AS 'MODULE_PATHNAME', 'parquet_kv_metadata'
+LANGUAGE C STRICT VOLATILE;
