@@ -1550,7 +1550,7 @@ init_scalar(PfScalar *sc, const PqSchemaNode *leaf, const char *column_name,
 	scalar_mapping(leaf, &sc->fill, &sc->typid, &sc->typmod);
 	sc->scale = leaf->logical.kind == PQ_LT_DECIMAL ? leaf->logical.scale : 0;
 	sc->width = leaf->physical == PQ_FIXED_LEN_BYTE_ARRAY ?
-		(uint32) leaf->type_length : 0;
+		(uint32) leaf->type_length : leaf->physical == PQ_INT96 ? 12 : 0;
 	sc->same_encoding = (enc == PG_UTF8 || enc == PG_SQL_ASCII);
 	sc->json_cat = json_category(sc->typid);
 	getTypeOutputInfo(sc->typid, &outfn, &isvarlena);
