@@ -46,12 +46,14 @@
 #include "datatype/timestamp.h"
 #include "fmgr.h"
 #include "mb/pg_wchar.h"
+#include "nodes/makefuncs.h"
 #include "parser/parse_coerce.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/datetime.h"
 #include "utils/float.h"
+#include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"
@@ -86,7 +88,8 @@ typedef enum PfCastMethod
 {
 	PF_CAST_NONE = 0,			/* same type, nothing to do */
 	PF_CAST_FUNC,				/* cast function */
-	PF_CAST_IO					/* output then input function */
+	PF_CAST_IO,					/* output then input function */
+	PF_CAST_POPULATE			/* jsonb to a composite: jsonb_populate_record */
 } PfCastMethod;
 
 typedef struct PfCast
@@ -1446,6 +1449,37 @@ setup_cast(PfCast *c, Oid src, int32 srcmod, Oid dst, int32 dstmod,
 	return true;
 }
 
+/*
+ * Prepare jsonb -> composite type dst: jsonb_populate_record(NULL::dst, v),
+ * which matches object keys to attribute names and converts each field
+ * (nested composites and arrays included) through its input function.  The
+ * function learns the record type from its call expression, so a dummy one
+ * is attached to the FmgrInfo.
+ */
+static void
+setup_populate(PfCast *c, Oid dst, MemoryContext cxt)
+{
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	Oid			base;
+	int32		basemod = -1;
+
+	memset(c, 0, sizeof(*c));
+	c->cxt = cxt;
+	base = getBaseTypeAndTypmod(dst, &basemod);
+	if (base != dst)
+		c->domain_type = dst;
+	c->method = PF_CAST_POPULATE;
+	c->target_typmod = -1;
+	fmgr_info_cxt(F_JSONB_POPULATE_RECORD, &c->func, cxt);
+	c->func.fn_expr = (Node *)
+		makeFuncExpr(F_JSONB_POPULATE_RECORD, base,
+					 list_make2(makeNullConst(base, -1, InvalidOid),
+								makeNullConst(JSONBOID, -1, InvalidOid)),
+					 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+	c->active = true;
+	MemoryContextSwitchTo(old);
+}
+
 /* Apply a prepared cast in place to n Datums. */
 static void
 apply_cast(PfCast *c, Datum *values, bool *nulls, uint32 n, int stride)
@@ -1478,6 +1512,21 @@ apply_cast(PfCast *c, Datum *values, bool *nulls, uint32 n, int stride)
 										  OutputFunctionCall(&c->out_func, v),
 										  c->in_ioparam, -1);
 					break;
+				case PF_CAST_POPULATE:
+					{
+						LOCAL_FCINFO(fcinfo, 2);
+
+						InitFunctionCallInfoData(*fcinfo, &c->func, 2,
+												 InvalidOid, NULL, NULL);
+						fcinfo->args[0].value = (Datum) 0;
+						fcinfo->args[0].isnull = true;
+						fcinfo->args[1].value = v;
+						fcinfo->args[1].isnull = false;
+						v = FunctionCallInvoke(fcinfo);
+						if (fcinfo->isnull)
+							nulls[k] = true;
+						break;
+					}
 				case PF_CAST_NONE:
 					break;
 			}
@@ -2251,7 +2300,10 @@ pf_converter_create(const PqFileMeta *meta, const PqSchemaNode *field,
 		conv->root = build_node(conv, field, field->repetition == PQ_OPTIONAL,
 								&next, cxt);
 		Assert(next == conv->num_leaves);
-		if (!setup_cast(&conv->cast, JSONBOID, -1, typid, typmod, cxt))
+		if (!field->is_leaf && get_typtype(decl_base) == TYPTYPE_COMPOSITE &&
+			conv->root->kind == PF_NODE_STRUCT)
+			setup_populate(&conv->cast, typid, cxt);
+		else if (!setup_cast(&conv->cast, JSONBOID, -1, typid, typmod, cxt))
 			no_cast_error(field, column_name, conv->default_typid,
 						  conv->default_typmod, typid, typmod);
 		MemoryContextSwitchTo(old);
