@@ -2310,7 +2310,22 @@ pf_converter_create(const PqFileMeta *meta, const PqSchemaNode *field,
 		return conv;
 	}
 
-	/* flat scalar */
+	/*
+	 * Flat scalar.  JSON text read as json or a string type keeps the file's
+	 * text as is (validated by json_in for json) instead of jsonb's
+	 * normalized rendering.
+	 */
+	if (conv->scalars[0].fill == fill_jsonb &&
+		(decl_base == JSONOID || TypeCategory(decl_base) == TYPCATEGORY_STRING))
+	{
+		conv->scalars[0].fill = fill_text;
+		conv->scalars[0].typid = TEXTOID;
+		if (!setup_cast(&conv->cast, TEXTOID, -1, typid, typmod, cxt))
+			no_cast_error(field, column_name, conv->default_typid,
+						  conv->default_typmod, typid, typmod);
+		MemoryContextSwitchTo(old);
+		return conv;
+	}
 	if (!setup_cast(&conv->cast, conv->default_typid, conv->default_typmod,
 					typid, typmod, cxt))
 		no_cast_error(field, column_name, conv->default_typid,

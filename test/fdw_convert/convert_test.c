@@ -236,7 +236,7 @@ pf_convert_test(PG_FUNCTION_ARGS)
 		static CdcByteView v[4];
 		static const bool n[] = {false, true, false, false};
 
-		v[0] = bv(strcmp(cname, "json") == 0 ? "{\"a\": [1, 2.50]}" : "héllo");
+		v[0] = bv(strcmp(cname, "json") == 0 ? "{\"b\":1,  \"a\":[1,2.50]}" : "héllo");
 		v[1] = bv("");
 		v[2] = bv(strcmp(cname, "json") == 0 ? "\"s\"" : "");
 		v[3] = bv(strcmp(cname, "bad_utf8") == 0 ? "ab\xc3\x28" :
