@@ -1606,6 +1606,32 @@ init_scalar(PfScalar *sc, const PqSchemaNode *leaf, const char *column_name,
 	fmgr_info_cxt(outfn, &sc->out_func, cxt);
 }
 
+/*
+ * Text-like targets of binary leaves read the bytes as text rather than
+ * casting the default type: JSON declared json or a string type keeps the
+ * file's text (jsonb would normalize it), and unannotated BYTE_ARRAY (bytea
+ * by default, often strings from older writers) declared as a string type,
+ * json or jsonb is read as UTF-8 text rather than through bytea's hex output.
+ * Switches the scalar to text and returns true when that applies.
+ */
+static bool
+read_as_text(PfScalar *sc, Oid target)
+{
+	bool		stringish = TypeCategory(target) == TYPCATEGORY_STRING ||
+		target == JSONOID;
+
+	if ((sc->fill == fill_jsonb && stringish) ||
+		(sc->fill == fill_bytea && (stringish || target == JSONBOID)))
+	{
+		sc->fill = fill_text;
+		sc->typid = TEXTOID;
+		sc->typmod = -1;
+		sc->json_cat = PF_JSON_TEXT;
+		return true;
+	}
+	return false;
+}
+
 /* Flat leaf: one fill over the row-aligned values, then the cast. */
 static void
 fill_scalar_column(PfConverter *conv, const PqColumnBatch *batches,
@@ -2268,6 +2294,7 @@ pf_converter_create(const PqFileMeta *meta, const PqSchemaNode *field,
 		conv->leaf_def = elem->max_def;
 		if (OidIsValid(decl_elem) && decl_base == typid)
 		{
+			read_as_text(&conv->scalars[0], decl_elem);
 			/* declared array: cast elements, build arrays of the declared type */
 			if (!setup_cast(&conv->elem_cast, sc->typid, sc->typmod,
 							decl_elem, typmod, cxt))
@@ -2315,11 +2342,8 @@ pf_converter_create(const PqFileMeta *meta, const PqSchemaNode *field,
 	 * text as is (validated by json_in for json) instead of jsonb's
 	 * normalized rendering.
 	 */
-	if (conv->scalars[0].fill == fill_jsonb &&
-		(decl_base == JSONOID || TypeCategory(decl_base) == TYPCATEGORY_STRING))
+	if (read_as_text(&conv->scalars[0], decl_base))
 	{
-		conv->scalars[0].fill = fill_text;
-		conv->scalars[0].typid = TEXTOID;
 		if (!setup_cast(&conv->cast, TEXTOID, -1, typid, typmod, cxt))
 			no_cast_error(field, column_name, conv->default_typid,
 						  conv->default_typmod, typid, typmod);
