@@ -1,0 +1,657 @@
+/*-------------------------------------------------------------------------
+ *
+ * amudai.h
+ *	  Contracts of the Amudai shard layer: framing, metadata, block maps,
+ *	  encoded buffers, value decoding and field assembly.
+ *
+ * Plain C11, no PostgreSQL, no dependency on src/parquet.  The authority for
+ * every byte layout is docs/amudai-format.md (section numbers below refer to
+ * it); where it and the published Amudai book disagree, the document wins.
+ *
+ * The layer reads through an AmSource (read-at callback) and allocates only
+ * through an AmAllocator the caller supplies, so the FDW can put everything
+ * in memory contexts and unit tests and fuzzers can use malloc.  Stripe files
+ * of two-level shards are opened through an AmResolver.  Functions return an
+ * AmStatus and fill an AmError (with stripe, field and block context); they
+ * never abort, longjmp or print, whatever the input bytes (the allocator may
+ * longjmp on out-of-memory, as palloc does; the layer then holds nothing
+ * that would leak beyond its allocator).
+ *
+ * Every count, offset and size read from a file is checked before use:
+ * hostile bytes give AM_ERR_CORRUPT (or AM_ERR_CHECKSUM), never an
+ * out-of-bounds access.  Decoders check bounds once per section, then run
+ * tight loops.
+ *
+ * Files: framing.c (file frame, checksum32, envelopes), protobuf.c (bounded
+ * wire-format reader), messages.c (protobuf messages of section 1.7),
+ * flatbuf.c (the FlatBuffers schema of 1.10), dataref.c (shard open, DataRef
+ * resolution for single-file and two-level shards), block_map.c (3.2),
+ * encoded_buffer.c (3.1, 3.3-3.7: blocks, checksums, presence),
+ * value_decode.c (section 4), field_reader.c (field assembly into batches),
+ * writer.c (a minimal single-file writer, section 6.4, for tests).
+ *
+ * IDENTIFICATION
+ *	  src/amudai/amudai.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef AM_AMUDAI_H
+#define AM_AMUDAI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ----------------------------------------------------------------
+ * Status, errors, I/O and memory
+ * ----------------------------------------------------------------
+ */
+typedef enum AmStatus
+{
+	AM_OK = 0,
+	AM_ERR_IO,					/* the source failed; AmError.sys_errno says why */
+	AM_ERR_CORRUPT,				/* malformed shard: ERRCODE_DATA_CORRUPTED */
+	AM_ERR_UNSUPPORTED,			/* valid but not supported by this build */
+	AM_ERR_CHECKSUM,			/* a checksum32 does not match */
+	AM_ERR_INVALID_ARGUMENT		/* caller broke the contract */
+} AmStatus;
+
+#define AM_ERROR_TEXT_LEN 256
+
+typedef struct AmError
+{
+	AmStatus	status;
+	int			sys_errno;		/* for AM_ERR_IO */
+	int64_t		stripe;			/* stripe index, -1 when not applicable */
+	int64_t		field;			/* schema id, -1 when not applicable */
+	int64_t		block;			/* block index in its buffer, -1 when n/a */
+	char		message[AM_ERROR_TEXT_LEN];	/* lowercase, no final period */
+} AmError;
+
+/* Reset to AM_OK with no context (stripe = field = block = -1). */
+void		am_error_clear(AmError *err);
+
+/* Lowercase name of a status, e.g. "corrupt". */
+const char *am_status_name(AmStatus status);
+
+typedef struct AmSource
+{
+	/* Read exactly len bytes at offset into buf; return 0 or an errno. */
+	int			(*read_at) (void *ctx, uint64_t offset, void *buf, size_t len);
+	uint64_t	size;			/* file size in bytes */
+	void	   *ctx;
+} AmSource;
+
+typedef struct AmAllocator
+{
+	/* Uninitialized memory aligned to at least 8 bytes; may longjmp or
+	 * return NULL (turned into AM_ERR_IO with sys_errno = ENOMEM). */
+	void	   *(*alloc) (void *ctx, size_t size);
+	/* Release one allocation; may be a no-op (arena-style owners). */
+	void		(*release) (void *ctx, void *ptr);
+	void	   *ctx;
+} AmAllocator;
+
+/* A malloc-backed allocator for tools and tests (release = free). */
+extern const AmAllocator am_malloc_allocator;
+
+/*
+ * Opens the stripe files of two-level shards.  `url` is the DataRef's url as
+ * stored (not NUL-terminated), already checked to be a plain relative name
+ * (no '/', no "." or ".." segment, no scheme, no percent sign); the resolver
+ * opens it in the folder of the root file.  Returns 0 or an errno.
+ */
+typedef struct AmResolver
+{
+	int			(*open) (void *ctx, const char *url, size_t url_len,
+						 AmSource *out);
+	void		(*close) (void *ctx, AmSource *source);
+	void	   *ctx;
+} AmResolver;
+
+/* A view of bytes inside a buffer the shard (or a decoder's output) owns. */
+typedef struct AmBytes
+{
+	const uint8_t *data;
+	size_t		len;
+} AmBytes;
+
+/* ----------------------------------------------------------------
+ * Framing (framing.c), section 1.1-1.4
+ * ----------------------------------------------------------------
+ */
+#define AM_FRAME_SIZE			8	/* "amud" + patch u8 + minor u16 + major u8 */
+#define AM_MIN_ROOT_FILE_SIZE	28
+#define AM_MAX_DIRECTORY_SIZE	(16u * 1024 * 1024)
+
+/* checksum32 = lo32(h) ^ hi32(h), h = XXH3_64bits(data, len) (seed 0). */
+uint32_t	am_checksum32(const void *data, size_t len);
+
+/* Whether the 8 bytes are a frame this reader accepts (magic, major <= 0). */
+bool		am_frame_is_valid(const uint8_t frame[AM_FRAME_SIZE]);
+
+/*
+ * Parse one message envelope [u32 len][payload][u32 checksum32(payload)]
+ * that must fill exactly bytes[0..len).  *payload points into bytes.
+ */
+AmStatus	am_envelope_parse(const uint8_t *bytes, size_t len, AmBytes *payload,
+							  AmError *err);
+
+/* ----------------------------------------------------------------
+ * Metadata messages (messages.c), section 1.7
+ * ----------------------------------------------------------------
+ */
+typedef struct AmDataRef
+{
+	AmBytes		url;			/* empty = the file holding the reference */
+	uint64_t	start;			/* [start, end) absolute file offsets */
+	uint64_t	end;			/* start == end: no data */
+} AmDataRef;
+
+typedef struct AmDataRefArray
+{
+	uint32_t	count;
+	AmBytes    *urls;
+	uint64_t   *starts;
+	uint64_t   *ends;
+} AmDataRefArray;
+
+typedef enum AmValueKind
+{
+	AM_VALUE_ABSENT = 0,		/* no value (oneof unset) */
+	AM_VALUE_NULL,
+	AM_VALUE_BOOL,
+	AM_VALUE_U64,
+	AM_VALUE_I64,
+	AM_VALUE_DOUBLE,
+	AM_VALUE_DATETIME,			/* u64 100 ns ticks since 0001-01-01 UTC */
+	AM_VALUE_TIMESPAN,			/* u64 field holding signed 100 ns ticks */
+	AM_VALUE_STRING,
+	AM_VALUE_BYTES,
+	AM_VALUE_DECIMAL,			/* 16 bytes decimal128 */
+	AM_VALUE_LIST,				/* raw ListValue message in .bytes */
+	AM_VALUE_STRUCT,			/* raw StructValue message in .bytes */
+	AM_VALUE_DATA_REF
+} AmValueKind;
+
+typedef struct AmAnyValue
+{
+	AmValueKind kind;
+	bool		b;
+	uint64_t	u64;			/* U64, I64 (two's complement), DATETIME, TIMESPAN */
+	double		d;
+	AmBytes		bytes;			/* STRING, BYTES, DECIMAL, LIST, STRUCT */
+	AmDataRef	ref;
+} AmAnyValue;
+
+typedef enum AmBufferKind
+{
+	AM_BUFFER_DATA = 0,
+	AM_BUFFER_PRESENCE = 1,
+	AM_BUFFER_OFFSETS = 2,
+	AM_BUFFER_VALUE_DICTIONARY = 3,
+	AM_BUFFER_OPAQUE_DICTIONARY = 4,
+	AM_BUFFER_RANGE_INDEX = 5
+} AmBufferKind;
+
+typedef struct AmEncodedBuffer
+{
+	uint32_t	kind;			/* AmBufferKind (other values kept as read) */
+	AmDataRef	buffer;			/* whole buffer incl. block map */
+	bool		has_block_map;
+	AmDataRef	block_map;		/* tail of buffer */
+	bool		has_block_count;
+	uint64_t	block_count;
+	bool		block_checksums;
+	bool		embedded_presence;
+	bool		embedded_offsets;
+} AmEncodedBuffer;
+
+typedef struct AmFieldDescriptor
+{
+	uint64_t	position_count;
+	bool		has_null_count;
+	uint64_t	null_count;
+	AmAnyValue	constant_value; /* kind ABSENT when not set */
+	bool		has_dictionary_size;
+	uint64_t	dictionary_size;
+	AmAnyValue	min_value;		/* range_stats, ABSENT when not set */
+	AmAnyValue	max_value;
+	bool		min_inclusive;
+	bool		max_inclusive;
+	bool		has_raw_data_size;
+	uint64_t	raw_data_size;
+	bool		has_cardinality;
+	uint64_t	cardinality;
+	bool		has_boolean_stats;
+	uint64_t	true_count;
+	uint64_t	false_count;
+	AmBytes		sbbf_data;		/* Bloom filter blocks, len 0 when absent */
+	uint64_t	sbbf_num_blocks;
+	uint64_t	sbbf_hash_seed;
+} AmFieldDescriptor;
+
+typedef struct AmStripeFieldDescriptor
+{
+	AmFieldDescriptor field;
+	bool		has_native_encoding;	/* encodings[0] is native */
+	uint32_t	num_buffers;	/* of encodings[0].native */
+	AmEncodedBuffer *buffers;
+} AmStripeFieldDescriptor;
+
+typedef struct AmStripeDirectory
+{
+	AmDataRef	properties_ref;
+	AmDataRef	field_list_ref;
+	uint64_t	total_record_count;
+	uint64_t	deleted_record_count;
+	uint64_t	shard_position;
+	bool		has_raw_data_size;
+	uint64_t	raw_data_size;
+} AmStripeDirectory;
+
+typedef struct AmShardDirectory
+{
+	AmDataRef	schema_ref;
+	AmDataRef	properties_ref;
+	AmDataRef	field_list_ref;
+	AmDataRef	stripe_list_ref;
+	AmDataRef	url_list_ref;
+	bool		has_schema_ref;
+	bool		has_field_list_ref;
+	bool		has_stripe_list_ref;
+	bool		has_url_list_ref;
+	uint64_t	total_record_count;
+	uint64_t	deleted_record_count;
+	uint64_t	stripe_count;
+	bool		has_raw_data_size;
+	uint64_t	raw_data_size;
+} AmShardDirectory;
+
+/*
+ * Decoders of single messages from a payload.  Views (urls, strings,
+ * bytes) point into the payload, which must outlive the result; arrays come
+ * from alloc.  Unknown fields are skipped; wrong wire types are corrupt.
+ */
+AmStatus	am_parse_shard_directory(AmBytes payload, AmShardDirectory *out,
+									 AmError *err);
+AmStatus	am_parse_stripe_list(AmBytes payload, const AmAllocator *alloc,
+								 uint32_t *count, AmStripeDirectory **stripes,
+								 AmError *err);
+AmStatus	am_parse_data_ref_array(AmBytes payload, const AmAllocator *alloc,
+									AmDataRefArray *out, AmError *err);
+AmStatus	am_parse_url_list(AmBytes payload, const AmAllocator *alloc,
+							  uint32_t *count, AmBytes **urls, AmError *err);
+AmStatus	am_parse_field_descriptor(AmBytes payload, AmFieldDescriptor *out,
+									  AmError *err);
+AmStatus	am_parse_stripe_field_descriptor(AmBytes payload,
+											 const AmAllocator *alloc,
+											 AmStripeFieldDescriptor *out,
+											 AmError *err);
+AmStatus	am_parse_any_value(AmBytes payload, AmAnyValue *out, AmError *err);
+
+/* ----------------------------------------------------------------
+ * Schema (flatbuf.c), section 1.10
+ * ----------------------------------------------------------------
+ */
+typedef enum AmBasicType
+{
+	AM_TYPE_UNIT = 0,
+	AM_TYPE_BOOLEAN = 1,
+	AM_TYPE_INT8 = 2,
+	AM_TYPE_INT16 = 3,
+	AM_TYPE_INT32 = 4,
+	AM_TYPE_INT64 = 5,
+	AM_TYPE_FLOAT32 = 6,
+	AM_TYPE_FLOAT64 = 7,
+	AM_TYPE_BINARY = 8,
+	AM_TYPE_FIXED_SIZE_BINARY = 9,
+	AM_TYPE_STRING = 10,
+	AM_TYPE_GUID = 11,
+	AM_TYPE_DATETIME = 12,
+	AM_TYPE_LIST = 13,
+	AM_TYPE_FIXED_SIZE_LIST = 14,
+	AM_TYPE_STRUCT = 15,
+	AM_TYPE_MAP = 16,
+	AM_TYPE_UNION = 17
+} AmBasicType;
+
+#define AM_NO_PARENT		UINT32_MAX	/* parent_schema_id of top-level fields */
+#define AM_MAX_SCHEMA_DEPTH	64
+#define AM_MAX_SCHEMA_NODES	(1u << 20)
+
+typedef struct AmSchemaNode
+{
+	AmBasicType basic_type;
+	uint32_t	schema_id;
+	uint32_t	parent_id;		/* AM_NO_PARENT at top level */
+	AmBytes		name;			/* may be empty (list/map children) */
+	bool		is_signed;
+	uint64_t	fixed_size;		/* FixedSizeBinary width, FixedSizeList count */
+	AmBytes		extension_label;	/* e.g. "KustoDecimal"; empty when none */
+	uint32_t	num_children;
+	const uint32_t *children;	/* schema ids, in order */
+} AmSchemaNode;
+
+typedef struct AmSchema
+{
+	uint32_t	schema_id_count;	/* nodes are indexed by schema id */
+	AmSchemaNode *nodes;		/* [schema_id_count]; basic_type UNIT and
+								 * num_children 0 for ids no node uses */
+	uint32_t	num_fields;
+	const uint32_t *fields;		/* top-level schema ids, in order */
+} AmSchema;
+
+/*
+ * Decode the FlatBuffers Schema table in payload (root uoffset at 0, no file
+ * identifier, no alignment assumed).  Checks that every schema id is below
+ * schema_id_count and used once, parents match, nesting is at most
+ * AM_MAX_SCHEMA_DEPTH.  Names point into payload; arrays come from alloc.
+ */
+AmStatus	am_parse_schema(AmBytes payload, const AmAllocator *alloc,
+							AmSchema *out, AmError *err);
+
+/* ----------------------------------------------------------------
+ * Shards (dataref.c), sections 1.4-1.9
+ * ----------------------------------------------------------------
+ */
+typedef struct AmShard AmShard;
+
+/*
+ * Open a shard: check the footer (and header), read the ShardDirectory,
+ * the schema, the stripe list and the url list, verifying every envelope
+ * checksum.  `resolver` may be NULL for single-file shards (then any
+ * non-empty url is AM_ERR_UNSUPPORTED when used).  The root source must stay
+ * valid until am_shard_close().
+ */
+AmStatus	am_shard_open(AmShard **shard, const AmSource *root,
+						  const AmResolver *resolver, const AmAllocator *alloc,
+						  AmError *err);
+void		am_shard_close(AmShard *shard);
+
+const AmShardDirectory *am_shard_directory(const AmShard *shard);
+const AmSchema *am_shard_schema(const AmShard *shard);
+uint32_t	am_shard_stripe_count(const AmShard *shard);
+const AmStripeDirectory *am_shard_stripe(const AmShard *shard, uint32_t stripe);
+
+/* Schema id of the top-level field named name[0..len), or -1. */
+int64_t		am_shard_find_field(const AmShard *shard, const char *name,
+								size_t len);
+
+/*
+ * Shard-level field descriptor of schema_id.  *present = false when the
+ * shard field list holds an empty entry for it (no data anywhere).
+ */
+AmStatus	am_shard_field_descriptor(AmShard *shard, uint32_t schema_id,
+									  bool *present, AmFieldDescriptor *out,
+									  AmError *err);
+
+/*
+ * Stripe-level descriptor of schema_id in stripe.  *present = false when the
+ * field has no stored data in the stripe (empty entry, or beyond the stripe's
+ * truncated field list).  Views stay valid until am_shard_close().
+ * *anchor_file receives the file index the descriptor came from, against
+ * which its buffers' empty urls resolve.
+ */
+AmStatus	am_shard_stripe_field(AmShard *shard, uint32_t stripe,
+								  uint32_t schema_id, bool *present,
+								  AmStripeFieldDescriptor *out,
+								  int *anchor_file, AmError *err);
+
+/*
+ * Resolve a DataRef found in a message of file `anchor_file` (0 = root):
+ * empty url -> that file, otherwise a stripe file opened through the
+ * resolver (once; kept open until close).  Checks the range against the file
+ * size.
+ */
+AmStatus	am_shard_resolve(AmShard *shard, int anchor_file,
+							 const AmDataRef *ref, int *file, AmError *err);
+
+/* Read [start, end) of file `file` into a new allocation of the shard. */
+AmStatus	am_shard_read(AmShard *shard, int file, uint64_t start,
+						  uint64_t end, uint8_t **bytes, AmError *err);
+
+/* The allocator the shard was opened with. */
+const AmAllocator *am_shard_allocator(const AmShard *shard);
+
+/* ----------------------------------------------------------------
+ * Block maps (block_map.c), section 3.2
+ * ----------------------------------------------------------------
+ */
+#define AM_BLOCK_MAP_FOOTER_SIZE 40
+
+typedef struct AmBlockMap
+{
+	uint64_t	value_count;
+	uint64_t	block_count;
+	uint64_t	segment_count;
+	uint64_t	segment_size;
+	uint64_t	data_size;
+	uint64_t   *logical_offsets;	/* [block_count + 1], strictly increasing */
+	uint64_t   *byte_offsets;		/* [block_count + 1], rel. to buffer start */
+} AmBlockMap;
+
+/*
+ * Decode a whole block map (bytes = the block_map range) and expand it into
+ * per-block offsets.  data_limit = bytes of the buffer before the block map:
+ * every block must lie inside it.  Checks every rule of section 3.2.
+ */
+AmStatus	am_block_map_parse(const uint8_t *bytes, size_t len,
+							   uint64_t data_limit, const AmAllocator *alloc,
+							   AmBlockMap *out, AmError *err);
+void		am_block_map_free(AmBlockMap *map, const AmAllocator *alloc);
+
+/* Index of the block holding logical position pos (< value_count). */
+uint64_t	am_block_map_find(const AmBlockMap *map, uint64_t pos);
+
+/* ----------------------------------------------------------------
+ * Blocks and presence (encoded_buffer.c), sections 3.3-3.7
+ * ----------------------------------------------------------------
+ */
+typedef struct AmBlockView
+{
+	AmBytes		presence;		/* presence section, len 0 = no nulls */
+	AmBytes		values;			/* value-encoding section, exact length */
+} AmBlockView;
+
+/*
+ * Split one block (bytes = its whole byte range) into its sections.  With
+ * checksums, the last 4 bytes must be checksum32 of the rest (AM_ERR_CHECKSUM
+ * otherwise, if verify).  A presence section where presence is disabled is
+ * corrupt.
+ */
+AmStatus	am_block_parse(const uint8_t *bytes, size_t len, bool checksums,
+						   bool verify, bool embedded_presence,
+						   AmBlockView *out, AmError *err);
+
+/*
+ * Decode a presence section for count positions into present[count]
+ * (1 = value, 0 = null); *null_count gets the number of nulls.  An empty
+ * section means no nulls.  Kinds: AllNulls, Plain bytes, Roaring (portable
+ * serialization, optionally negated).
+ */
+AmStatus	am_presence_decode(AmBytes section, size_t count, uint8_t *present,
+							   size_t *null_count, AmError *err);
+
+/*
+ * A block-structured encoded buffer of a stripe field.  Opening reads the
+ * block map; blocks are read on demand.
+ */
+typedef struct AmBufferReader
+{
+	AmShard    *shard;
+	int			file;
+	AmEncodedBuffer desc;
+	AmBlockMap	map;
+	bool		verify_checksums;
+} AmBufferReader;
+
+AmStatus	am_buffer_open(AmBufferReader *reader, AmShard *shard,
+						   int anchor_file, const AmEncodedBuffer *desc,
+						   AmError *err);
+void		am_buffer_close(AmBufferReader *reader);
+
+/*
+ * Read block `block` into *bytes (allocated by the shard's allocator; the
+ * caller releases it) and split it into *view.
+ */
+AmStatus	am_buffer_read_block(AmBufferReader *reader, uint64_t block,
+								 uint8_t **bytes, AmBlockView *view,
+								 AmError *err);
+
+/* ----------------------------------------------------------------
+ * Value decoding (value_decode.c), section 4
+ * ----------------------------------------------------------------
+ */
+typedef enum AmNumType
+{
+	AM_NUM_U8 = 0,
+	AM_NUM_I8,
+	AM_NUM_U16,
+	AM_NUM_I16,
+	AM_NUM_U32,
+	AM_NUM_I32,
+	AM_NUM_U64,
+	AM_NUM_I64,
+	AM_NUM_F32,
+	AM_NUM_F64
+} AmNumType;
+
+/* Encoding kind codes (section 4.1). */
+typedef enum AmEncoding
+{
+	AM_ENC_PLAIN = 1,
+	AM_ENC_FLBITPACK = 2,
+	AM_ENC_FOR = 3,
+	AM_ENC_FFOR = 4,
+	AM_ENC_DELTA = 5,
+	AM_ENC_RUN_LENGTH = 6,
+	AM_ENC_SINGLE_VALUE = 7,
+	AM_ENC_TRUNCATE_U8 = 8,
+	AM_ENC_TRUNCATE_U16 = 9,
+	AM_ENC_TRUNCATE_U32 = 10,
+	AM_ENC_TRUNCATE_U64 = 11,
+	AM_ENC_ALP = 12,
+	AM_ENC_ALPRD = 13,
+	AM_ENC_BLOCK_DICTIONARY = 14,
+	AM_ENC_FSST = 15,
+	AM_ENC_ZSTD = 16,
+	AM_ENC_LZ4 = 17,
+	AM_ENC_ZIGZAG = 18,
+	AM_ENC_SPARSE = 19
+} AmEncoding;
+
+/* Deepest cascade accepted (the reference writes at most 4 levels). */
+#define AM_MAX_CASCADE_DEPTH 8
+
+size_t		am_num_type_size(AmNumType type);
+
+/*
+ * Decode a numeric value-encoding section (exact length) of `count` values
+ * of `type` into out[count] (little-endian host values; floats as their bit
+ * patterns).  Temporaries come from alloc and are released before return.
+ * FLBitPack, FFOR, ALP and ALPRD give AM_ERR_UNSUPPORTED until the codec
+ * layer's FastLanes/ALP kernels are wired in.
+ */
+AmStatus	am_decode_numeric(const uint8_t *section, size_t len,
+							  AmNumType type, size_t count, void *out,
+							  const AmAllocator *alloc, AmError *err);
+
+/*
+ * Decoded binary values of one block.  Variable size: offsets[count + 1]
+ * into data, first 0.  Fixed size: offsets NULL, value i at data + i * width.
+ * data either points into the section (plain) or into memory in `owned`,
+ * which the caller releases with the same allocator.
+ */
+typedef struct AmBinaryValues
+{
+	size_t		count;
+	uint32_t	fixed_width;	/* 0 = variable size */
+	const uint8_t *data;
+	size_t		data_len;
+	uint64_t   *offsets;		/* allocated; NULL for fixed size */
+	uint8_t    *owned;			/* NULL when data points into the section */
+} AmBinaryValues;
+
+/*
+ * Decode a binary value-encoding section of `count` values.  fixed_width 0
+ * for String/Binary, else the value width (16 for Guid).  present (may be
+ * NULL = all present) says which positions are non-null: SingleValue fills
+ * only those.  FSST gives AM_ERR_UNSUPPORTED until the codec layer's FSST
+ * decoder is wired in.
+ */
+AmStatus	am_decode_binary(const uint8_t *section, size_t len, size_t count,
+							 uint32_t fixed_width, const uint8_t *present,
+							 const AmAllocator *alloc, AmBinaryValues *out,
+							 AmError *err);
+void		am_binary_values_free(AmBinaryValues *values,
+								  const AmAllocator *alloc);
+
+/* ----------------------------------------------------------------
+ * Field assembly (field_reader.c)
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * A batch of positions [first, first + count) of one schema node in one
+ * stripe.
+ *
+ * values (fixed width, value_width bytes each): ints in their own width and
+ * signedness, floats as float/double, DateTime as uint64 ticks, Boolean as
+ * uint8 0/1, Guid/FixedSizeBinary as fixed_width bytes.  String and Binary
+ * use offsets[count + 1] (relative to bytes, first = 0) and bytes.
+ * List and Map: offsets[count + 1] hold absolute child positions (the list
+ * at i is child positions [offsets[i], offsets[i+1])).  Struct and
+ * FixedSizeList carry only nulls.  nulls[i] = 1 for a null position; nulls
+ * is NULL when the batch has none.  Null positions of fixed-width values
+ * hold zeros; of strings, empty values.
+ */
+typedef struct AmColumnBatch
+{
+	size_t		count;
+	uint32_t	value_width;	/* bytes per entry of values; 0 if none */
+	const void *values;
+	const uint8_t *nulls;
+	const uint64_t *offsets;
+	const uint8_t *bytes;
+	size_t		bytes_len;
+} AmColumnBatch;
+
+typedef struct AmFieldReader AmFieldReader;
+
+/*
+ * Open a reader over schema node schema_id of stripe.  Constant fields,
+ * all-null fields and absent fields need no buffers.  Position counts of
+ * absent fields are derived from the parent as section 1.8 says.
+ */
+AmStatus	am_field_reader_open(AmFieldReader **reader, AmShard *shard,
+								 uint32_t stripe, uint32_t schema_id,
+								 AmError *err);
+
+/* Number of logical positions of the node in the stripe. */
+uint64_t	am_field_reader_position_count(const AmFieldReader *reader);
+
+/*
+ * Decode positions [first, first + count) into *batch (first + count must
+ * not exceed the position count).  Buffers belong to the reader and stay
+ * valid until the next read or close.
+ */
+AmStatus	am_field_reader_read(AmFieldReader *reader, uint64_t first,
+								 size_t count, AmColumnBatch *batch,
+								 AmError *err);
+void		am_field_reader_close(AmFieldReader *reader);
+
+/* ----------------------------------------------------------------
+ * Minimal writer (writer.c), section 6.4, for tests
+ * ----------------------------------------------------------------
+ */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif							/* AM_AMUDAI_H */
