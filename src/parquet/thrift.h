@@ -124,5 +124,9 @@ void		thrift_write_i64(ThriftWriter *w, int64_t v);
 void		thrift_write_double(ThriftWriter *w, double v);
 void		thrift_write_binary(ThriftWriter *w, const void *data, uint32_t len);
 void		thrift_write_list_begin(ThriftWriter *w, uint8_t elem_type, uint32_t count);
+void		thrift_write_i8(ThriftWriter *w, int8_t v);
+void		thrift_write_bool_elem(ThriftWriter *w, bool v);	/* list<bool> element */
+void		thrift_write_map_begin(ThriftWriter *w, uint8_t key_type,
+								   uint8_t value_type, uint32_t count);
 
 #endif							/* PQ_THRIFT_H */
