@@ -1,2 +1,3 @@
 # Objects of src/parquet/ (kept explicit, one line per file).
 PARQUET_OBJS =
+PARQUET_OBJS += src/parquet/thrift.o
