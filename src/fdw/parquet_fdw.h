@@ -21,6 +21,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "foreign/fdwapi.h"
 #include "nodes/pg_list.h"
 #include "utils/memutils.h"
 
@@ -28,6 +29,40 @@
 
 /* in fdw.c */
 extern PGDLLIMPORT char *parquet_fdw_simd;	/* GUC parquet_fdw.simd */
+
+/* in option.c: options of foreign tables and their columns */
+typedef struct PfTableOptions
+{
+	List	   *filenames;		/* char *, in scan order */
+	bool		missing_columns_error;	/* missing_columns 'error' (else null) */
+} PfTableOptions;
+
+extern void pf_validate_options(List *options, Oid catalog);
+extern PfTableOptions *pf_get_table_options(Oid foreigntableid);
+/* The file column an attribute reads: its column_name option or its name. */
+extern char *pf_get_column_name(Oid relid, AttrNumber attnum);
+/* Superuser or pg_read_server_files, else ERRCODE_INSUFFICIENT_PRIVILEGE. */
+extern void pf_check_file_access(const char *what);
+
+/* in scan.c: planning and execution callbacks */
+extern void parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
+									 Oid foreigntableid);
+extern void parquetGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
+								   Oid foreigntableid);
+extern ForeignScan *parquetGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
+										  Oid foreigntableid, ForeignPath *best_path,
+										  List *tlist, List *scan_clauses,
+										  Plan *outer_plan);
+extern void parquetBeginForeignScan(ForeignScanState *node, int eflags);
+extern TupleTableSlot *parquetIterateForeignScan(ForeignScanState *node);
+extern void parquetReScanForeignScan(ForeignScanState *node);
+extern void parquetEndForeignScan(ForeignScanState *node);
+extern void parquetExplainForeignScan(ForeignScanState *node,
+									  struct ExplainState *es);
+
+/* in import.c: IMPORT FOREIGN SCHEMA and parquet_create_foreign_table() */
+extern List *parquetImportForeignSchema(ImportForeignSchemaStmt *stmt,
+										Oid serverOid);
 
 /* in reader.c: opening files from the backend */
 /*
