@@ -8,3 +8,7 @@ CODEC_OBJS += src/codec/rle.o
 CODEC_OBJS += src/codec/plain.o
 CODEC_OBJS += src/codec/dict.o
 CODEC_OBJS += src/codec/dict_avx2.o
+CODEC_OBJS += src/codec/delta_binary.o
+CODEC_OBJS += src/codec/delta_binary_avx2.o
+CODEC_OBJS += src/codec/delta_length.o
+CODEC_OBJS += src/codec/delta_byte_array.o
