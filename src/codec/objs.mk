@@ -12,3 +12,5 @@ CODEC_OBJS += src/codec/delta_binary.o
 CODEC_OBJS += src/codec/delta_binary_avx2.o
 CODEC_OBJS += src/codec/delta_length.o
 CODEC_OBJS += src/codec/delta_byte_array.o
+CODEC_OBJS += src/codec/fastlanes.o
+CODEC_OBJS += src/codec/fastlanes_avx2.o
