@@ -207,6 +207,8 @@ uint32_t	cdc_max_u32(const uint32_t *idx, size_t count);
  * Decodes exactly count values (count may be below the header's total, never
  * above); *consumed gets the bytes of the whole encoded stream (all its
  * blocks), so DELTA_LENGTH_BYTE_ARRAY can find what follows.
+ * cdc_delta_binary_max_size() suffices for every layout with a block size
+ * up to 1024; larger layouts may get CDC_ERR_OUTPUT_FULL.
  * ----------------------------------------------------------------
  */
 CdcStatus	cdc_delta_binary_decode32(const uint8_t *in, size_t in_len,
@@ -257,11 +259,16 @@ size_t		cdc_delta_byte_array_max_size(const CdcByteView *in, size_t count);
  * BYTE_STREAM_SPLIT (byte_stream_split.c)
  *
  * Any width (FLOAT 4, DOUBLE 8, INT32 4, INT64 8, FLBA n).  Input holds
- * width * count bytes: stream k holds byte k of every value.
+ * width * count bytes: stream k holds byte k of every value.  The page's
+ * value count (the stream length) is in_len / width, so in_len must be a
+ * multiple of width (else CDC_ERR_CORRUPT) and count may be below it;
+ * _range decodes values first .. first + count - 1, for batched reads.
  * ----------------------------------------------------------------
  */
 CdcStatus	cdc_bss_decode(const uint8_t *in, size_t in_len, size_t width,
 						   uint8_t *out, size_t count);
+CdcStatus	cdc_bss_decode_range(const uint8_t *in, size_t in_len, size_t width,
+								 size_t first, uint8_t *out, size_t count);
 CdcStatus	cdc_bss_encode(const uint8_t *in, size_t width, size_t count,
 						   uint8_t *out, size_t out_cap, size_t *written);
 
