@@ -1,2 +1,7 @@
 # Objects of src/amudai/ (kept explicit, one line per file).
 AMUDAI_OBJS =
+AMUDAI_OBJS += src/amudai/framing.o
+AMUDAI_OBJS += src/amudai/protobuf.o
+AMUDAI_OBJS += src/amudai/messages.o
+AMUDAI_OBJS += src/amudai/flatbuf.o
+AMUDAI_OBJS += src/amudai/dataref.o
