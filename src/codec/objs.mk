@@ -14,3 +14,5 @@ CODEC_OBJS += src/codec/delta_length.o
 CODEC_OBJS += src/codec/delta_byte_array.o
 CODEC_OBJS += src/codec/fastlanes.o
 CODEC_OBJS += src/codec/fastlanes_avx2.o
+CODEC_OBJS += src/codec/byte_stream_split.o
+CODEC_OBJS += src/codec/byte_stream_split_avx2.o
