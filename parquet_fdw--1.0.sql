@@ -43,3 +43,27 @@ CREATE FUNCTION parquet_kv_metadata(filename text)
 RETURNS TABLE (key text, value bytea, value_text text)
 AS 'MODULE_PATHNAME', 'parquet_kv_metadata'
 LANGUAGE C STRICT VOLATILE;
+
+-- the foreign-data wrapper
+
+CREATE FUNCTION parquet_fdw_handler()
+RETURNS fdw_handler
+AS 'MODULE_PATHNAME', 'parquet_fdw_handler'
+LANGUAGE C STRICT;
+
+CREATE FUNCTION parquet_fdw_validator(text[], oid)
+RETURNS void
+AS 'MODULE_PATHNAME', 'parquet_fdw_validator'
+LANGUAGE C STRICT;
+
+CREATE FOREIGN DATA WRAPPER parquet_fdw
+  HANDLER parquet_fdw_handler
+  VALIDATOR parquet_fdw_validator;
+
+-- a foreign table over one file, its columns inferred from the file's schema
+-- (superuser or pg_read_server_files, checked in C)
+CREATE FUNCTION parquet_create_foreign_table(table_name text, server text,
+                                             filename text)
+RETURNS void
+AS 'MODULE_PATHNAME', 'parquet_create_foreign_table'
+LANGUAGE C STRICT VOLATILE;

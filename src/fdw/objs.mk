@@ -2,3 +2,8 @@
 FDW_OBJS =
 FDW_OBJS += src/fdw/convert.o
 FDW_OBJS += src/fdw/inspect.o
+FDW_OBJS += src/fdw/fdw.o
+FDW_OBJS += src/fdw/option.o
+FDW_OBJS += src/fdw/reader.o
+FDW_OBJS += src/fdw/scan.o
+FDW_OBJS += src/fdw/import.o

@@ -1,0 +1,126 @@
+/*-------------------------------------------------------------------------
+ *
+ * fdw.c
+ *	  Module entry points: magic block, _PG_init, GUCs, FDW handler and
+ *	  validator.
+ *
+ * The callbacks themselves live in scan.c (planning and execution),
+ * import.c (IMPORT FOREIGN SCHEMA) and option.c (option validation); this
+ * file only wires them into the FdwRoutine.
+ *
+ * IDENTIFICATION
+ *	  src/fdw/fdw.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/reloptions.h"
+#include "fmgr.h"
+#include "foreign/fdwapi.h"
+#include "utils/guc.h"
+
+#include "codec/codec.h"
+#include "fdw/parquet_fdw.h"
+
+PG_MODULE_MAGIC;
+
+void		_PG_init(void);
+
+PG_FUNCTION_INFO_V1(parquet_fdw_handler);
+PG_FUNCTION_INFO_V1(parquet_fdw_validator);
+
+/* GUC parquet_fdw.simd: which SIMD kernels the codec layer uses. */
+char	   *parquet_fdw_simd = NULL;
+
+/*
+ * check_hook for parquet_fdw.simd: the name must be known and, unless it is
+ * "auto", the CPU must support it.  Forcing an ISA the CPU lacks is an error
+ * at SET time, never a crash later.
+ */
+static bool
+check_simd(char **newval, void **extra, GucSource source)
+{
+	CdcIsa		isa;
+
+	if (!cdc_isa_from_name(*newval, &isa))
+	{
+		GUC_check_errdetail("Valid values are \"auto\", \"scalar\", \"avx2\" and \"avx512\".");
+		return false;
+	}
+	if (!cdc_isa_supported(isa))
+	{
+		GUC_check_errdetail("This CPU does not support \"%s\" instructions.", *newval);
+		return false;
+	}
+	return true;
+}
+
+/* assign_hook: switch the codec layer's kernels (cannot fail after check). */
+static void
+assign_simd(const char *newval, void *extra)
+{
+	CdcIsa		isa;
+
+	if (cdc_isa_from_name(newval, &isa))
+		(void) cdc_set_isa(isa);
+}
+
+void
+_PG_init(void)
+{
+	DefineCustomStringVariable("parquet_fdw.simd",
+							   "Selects the SIMD kernels used to decode Parquet pages.",
+							   "One of auto (the best the CPU supports), scalar, avx2, avx512.",
+							   &parquet_fdw_simd,
+							   "auto",
+							   PGC_USERSET,
+							   0,
+							   check_simd, assign_simd, NULL);
+
+	MarkGUCPrefixReserved("parquet_fdw");
+}
+
+/*
+ * parquet_fdw_handler
+ *		The FdwRoutine with our callbacks.
+ */
+Datum
+parquet_fdw_handler(PG_FUNCTION_ARGS)
+{
+	FdwRoutine *routine = makeNode(FdwRoutine);
+
+	/* planning */
+	routine->GetForeignRelSize = parquetGetForeignRelSize;
+	routine->GetForeignPaths = parquetGetForeignPaths;
+	routine->GetForeignPlan = parquetGetForeignPlan;
+
+	/* execution */
+	routine->BeginForeignScan = parquetBeginForeignScan;
+	routine->IterateForeignScan = parquetIterateForeignScan;
+	routine->ReScanForeignScan = parquetReScanForeignScan;
+	routine->EndForeignScan = parquetEndForeignScan;
+
+	/* EXPLAIN */
+	routine->ExplainForeignScan = parquetExplainForeignScan;
+
+	/* IMPORT FOREIGN SCHEMA */
+	routine->ImportForeignSchema = parquetImportForeignSchema;
+
+	PG_RETURN_POINTER(routine);
+}
+
+/*
+ * parquet_fdw_validator
+ *		Checks the options of CREATE/ALTER FOREIGN TABLE, SERVER, USER
+ *		MAPPING and FOREIGN DATA WRAPPER (see option.c).
+ */
+Datum
+parquet_fdw_validator(PG_FUNCTION_ARGS)
+{
+	List	   *options = untransformRelOptions(PG_GETARG_DATUM(0));
+	Oid			catalog = PG_GETARG_OID(1);
+
+	pf_validate_options(options, catalog);
+	PG_RETURN_VOID();
+}

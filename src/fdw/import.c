@@ -1,0 +1,237 @@
+/*-------------------------------------------------------------------------
+ *
+ * import.c
+ *	  Foreign tables whose columns come from the files' schemas:
+ *	  IMPORT FOREIGN SCHEMA and parquet_create_foreign_table().
+ *
+ *	IMPORT FOREIGN SCHEMA "/folder" FROM SERVER s INTO local_schema
+ *		one foreign table per *.parquet file of the folder (not recursive),
+ *		named after the file without its extension; LIMIT TO and EXCEPT
+ *		name tables, i.e. file names without the extension.
+ *
+ *	parquet_create_foreign_table(table_name, server, filename)
+ *		one foreign table over one file; table_name is taken literally (no
+ *		case folding, no schema qualification: the table goes into the
+ *		current creation schema).
+ *
+ * Columns are the file's top-level fields, in file order, with the default
+ * type mapping of convert.c.  Both read files, so both require superuser or
+ * pg_read_server_files, as the filename option does.
+ *
+ * IDENTIFICATION
+ *	  src/fdw/import.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <sys/stat.h>
+
+#include "executor/spi.h"
+#include "foreign/foreign.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "parser/scansup.h"
+#include "nodes/parsenodes.h"
+#include "storage/fd.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+
+#include "fdw/parquet_fdw.h"
+
+PG_FUNCTION_INFO_V1(parquet_create_foreign_table);
+
+#define PF_PARQUET_SUFFIX ".parquet"
+
+/*
+ * A path as one entry of the filename option (see option.c): double-quoted
+ * when it holds a comma or a double quote or starts or ends with a blank.
+ */
+static char *
+filename_option_entry(const char *path)
+{
+	size_t		len = strlen(path);
+	StringInfoData buf;
+
+	if (len > 0 && strpbrk(path, ",\"") == NULL &&
+		!scanner_isspace(path[0]) && !scanner_isspace(path[len - 1]))
+		return pstrdup(path);
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '"');
+	for (const char *p = path; *p; p++)
+	{
+		if (*p == '"')
+			appendStringInfoChar(&buf, '"');
+		appendStringInfoChar(&buf, *p);
+	}
+	appendStringInfoChar(&buf, '"');
+	return buf.data;
+}
+
+/*
+ * The CREATE FOREIGN TABLE statement for one file, its columns read from
+ * the file's footer.
+ */
+static char *
+create_table_sql(const char *table_name, const char *server_name,
+				 const char *path)
+{
+	MemoryContext tmp_cxt;
+	MemoryContext old;
+	StringInfoData buf;
+	PfFile	   *pf;
+	const PqSchemaNode *root;
+
+	initStringInfo(&buf);
+	tmp_cxt = AllocSetContextCreate(CurrentMemoryContext,
+									"parquet_fdw import",
+									ALLOCSET_SMALL_SIZES);
+	pf = pf_open_file(path, tmp_cxt);
+	root = pf->meta->root;
+
+	appendStringInfo(&buf, "CREATE FOREIGN TABLE %s (", quote_identifier(table_name));
+	for (int i = 0; i < root->num_children; i++)
+	{
+		const PqSchemaNode *field = root->children[i];
+		char	   *type;
+
+		old = MemoryContextSwitchTo(tmp_cxt);
+		type = pf_default_type_sql(field);
+		MemoryContextSwitchTo(old);
+		appendStringInfo(&buf, "%s\n  %s %s", i > 0 ? "," : "",
+						 quote_identifier(field->name), type);
+	}
+	appendStringInfo(&buf, "%s) SERVER %s OPTIONS (filename %s)",
+					 root->num_children > 0 ? "\n" : "",
+					 quote_identifier(server_name),
+					 quote_literal_cstr(filename_option_entry(path)));
+
+	pf_close_file(pf);
+	MemoryContextDelete(tmp_cxt);
+	return buf.data;
+}
+
+/* Does LIMIT TO / EXCEPT let table `name` through? */
+static bool
+import_wanted(ImportForeignSchemaStmt *stmt, const char *name)
+{
+	ListCell   *lc;
+	bool		listed = false;
+
+	if (stmt->list_type == FDW_IMPORT_SCHEMA_ALL)
+		return true;
+	foreach(lc, stmt->table_list)
+	{
+		RangeVar   *rv = (RangeVar *) lfirst(lc);
+
+		if (strcmp(rv->relname, name) == 0)
+			listed = true;
+	}
+	return stmt->list_type == FDW_IMPORT_SCHEMA_LIMIT_TO ? listed : !listed;
+}
+
+static int
+compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/*
+ * parquetImportForeignSchema
+ *		One CREATE FOREIGN TABLE per .parquet file of the folder named as
+ *		the remote schema, in file name order.
+ */
+List *
+parquetImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
+{
+	const char *folder = stmt->remote_schema;
+	ForeignServer *server = GetForeignServer(serverOid);
+	List	   *commands = NIL;
+	DIR		   *dir;
+	struct dirent *de;
+	char	  **names;
+	int			nnames = 0;
+	int			capacity = 16;
+	size_t		suffix_len = strlen(PF_PARQUET_SUFFIX);
+
+	pf_check_file_access("import Parquet files");
+
+	dir = AllocateDir(folder);
+	if (dir == NULL)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open folder \"%s\": %m", folder),
+				 errhint("IMPORT FOREIGN SCHEMA takes the folder holding the Parquet files as the remote schema.")));
+	names = palloc(sizeof(char *) * capacity);
+	while ((de = ReadDir(dir, folder)) != NULL)
+	{
+		size_t		len = strlen(de->d_name);
+		char	   *path;
+		struct stat st;
+
+		CHECK_FOR_INTERRUPTS();
+		if (len <= suffix_len ||
+			pg_strcasecmp(de->d_name + len - suffix_len, PF_PARQUET_SUFFIX) != 0)
+			continue;
+		path = psprintf("%s/%s", folder, de->d_name);
+		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (nnames == capacity)
+		{
+			capacity *= 2;
+			names = repalloc(names, sizeof(char *) * capacity);
+		}
+		names[nnames++] = pstrdup(de->d_name);
+	}
+	FreeDir(dir);
+
+	qsort(names, nnames, sizeof(char *), compare_names);
+	for (int i = 0; i < nnames; i++)
+	{
+		char	   *table = pnstrdup(names[i], strlen(names[i]) - suffix_len);
+		char	   *path;
+
+		if (!import_wanted(stmt, table))
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		path = psprintf("%s%s%s", folder,
+						folder[0] && folder[strlen(folder) - 1] == '/' ? "" : "/",
+						names[i]);
+		commands = lappend(commands,
+						   create_table_sql(table, server->servername, path));
+	}
+	return commands;
+}
+
+/*
+ * parquet_create_foreign_table(table_name text, server text, filename text)
+ *		Create a foreign table over one file with its columns inferred.
+ */
+Datum
+parquet_create_foreign_table(PG_FUNCTION_ARGS)
+{
+	char	   *table_name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	char	   *server_name = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	char	   *path = text_to_cstring(PG_GETARG_TEXT_PP(2));
+	char	   *sql;
+	int			rc;
+
+	pf_check_file_access("read Parquet files");
+	/* a clear error for a missing server before the file is read */
+	(void) GetForeignServerByName(server_name, false);
+	if (table_name[0] == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("table name must not be empty")));
+
+	sql = create_table_sql(table_name, server_name, path);
+
+	if ((rc = SPI_connect()) != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
+	if ((rc = SPI_execute(sql, false, 0)) != SPI_OK_UTILITY)
+		elog(ERROR, "SPI_execute failed: %s", SPI_result_code_string(rc));
+	SPI_finish();
+
+	PG_RETURN_VOID();
+}

@@ -1,0 +1,366 @@
+/*-------------------------------------------------------------------------
+ *
+ * option.c
+ *	  Options of parquet_fdw foreign tables and their columns.
+ *
+ * Foreign table options:
+ *	filename		one or more Parquet files, comma-separated; a path holding
+ *					a comma or surrounding blanks is written in double quotes
+ *					('/a.parquet, "/b,c.parquet"').  Files are scanned in the
+ *					order given.
+ *	missing_columns	'error' (default): a column the file lacks is an error
+ *					at scan time; 'null': such a column reads as NULL.
+ *
+ * Column options:
+ *	column_name		the file's field this column reads (default: the
+ *					column's own name; matched exactly, else case-insensitively
+ *					when that is unambiguous).
+ *
+ * Setting filename needs the privileges of file_fdw's filename: superuser or
+ * pg_read_server_files, since it lets the server read any file it can.
+ *
+ * IDENTIFICATION
+ *	  src/fdw/option.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/reloptions.h"
+#include "catalog/pg_attribute.h"
+#include "catalog/pg_authid.h"
+#include "catalog/pg_foreign_data_wrapper.h"
+#include "catalog/pg_foreign_server.h"
+#include "catalog/pg_foreign_table.h"
+#include "catalog/pg_user_mapping.h"
+#include "commands/defrem.h"
+#include "foreign/foreign.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "parser/scansup.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/varlena.h"
+
+#include "fdw/parquet_fdw.h"
+
+/* One valid option and the catalog it belongs to. */
+typedef struct PfOption
+{
+	const char *name;
+	Oid			context;		/* pg_foreign_table, pg_attribute, ... */
+} PfOption;
+
+static const PfOption valid_options[] = {
+	{"filename", ForeignTableRelationId},
+	{"missing_columns", ForeignTableRelationId},
+	{"column_name", AttributeRelationId},
+	{NULL, InvalidOid}
+};
+
+/* What the options are attached to, for messages. */
+static const char *
+context_name(Oid catalog)
+{
+	switch (catalog)
+	{
+		case ForeignTableRelationId:
+			return "foreign table";
+		case AttributeRelationId:
+			return "foreign table column";
+		case ForeignServerRelationId:
+			return "foreign server";
+		case UserMappingRelationId:
+			return "user mapping";
+		case ForeignDataWrapperRelationId:
+			return "foreign-data wrapper";
+	}
+	return "object";
+}
+
+/*
+ * The valid option of this catalog closest to `name` by edit distance, or
+ * NULL when none is close enough to be a plausible typo (more than half of
+ * the longer name would have to change).
+ */
+static const char *
+closest_option(const char *name, Oid catalog)
+{
+	const char *best = NULL;
+	int			best_dist = INT_MAX;
+	int			len = strlen(name);
+
+	for (const PfOption *opt = valid_options; opt->name; opt++)
+	{
+		int			olen = strlen(opt->name);
+		int			dist;
+
+		if (opt->context != catalog)
+			continue;
+		dist = varstr_levenshtein(name, len, opt->name, olen, 1, 1, 1, false);
+		if (dist < best_dist && dist <= Max(len, olen) / 2)
+		{
+			best_dist = dist;
+			best = opt->name;
+		}
+	}
+	return best;
+}
+
+/* "filename, missing_columns": the valid options of a catalog. */
+static char *
+valid_option_list(Oid catalog)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (const PfOption *opt = valid_options; opt->name; opt++)
+	{
+		if (opt->context != catalog)
+			continue;
+		if (buf.len > 0)
+			appendStringInfoString(&buf, ", ");
+		appendStringInfoString(&buf, opt->name);
+	}
+	return buf.data;
+}
+
+static void pg_attribute_noreturn()
+invalid_option(const char *name, Oid catalog)
+{
+	const char *closest = closest_option(name, catalog);
+	char	   *valid = valid_option_list(catalog);
+
+	if (closest)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+				 errmsg("invalid option \"%s\" for a parquet_fdw %s",
+						name, context_name(catalog)),
+				 errhint("Perhaps you meant the option \"%s\".", closest)));
+	else if (valid[0] != '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+				 errmsg("invalid option \"%s\" for a parquet_fdw %s",
+						name, context_name(catalog)),
+				 errhint("Valid options in this context are: %s.", valid)));
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+				 errmsg("invalid option \"%s\" for a parquet_fdw %s",
+						name, context_name(catalog)),
+				 errhint("A parquet_fdw %s takes no options.",
+						 context_name(catalog))));
+}
+
+/*
+ * pf_check_file_access
+ *		Reading server files needs superuser or pg_read_server_files, as
+ *		file_fdw's filename and COPY FROM a file do.
+ */
+void
+pf_check_file_access(const char *what)
+{
+	if (!superuser() &&
+		!has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to %s", what),
+				 errhint("Only superusers and roles with privileges of the \"%s\" role may read server files.",
+						 "pg_read_server_files")));
+}
+
+/*
+ * Split a filename option into its paths.  Comma-separated, blanks around
+ * each entry trimmed, double quotes protect commas and blanks (a doubled
+ * quote inside quotes is a quote).  Errors on empty entries and bad quoting.
+ */
+static List *
+split_filenames(const char *value)
+{
+	List	   *result = NIL;
+	const char *p = value;
+
+	for (;;)
+	{
+		StringInfoData path;
+
+		initStringInfo(&path);
+		while (scanner_isspace(*p))
+			p++;
+		if (*p == '"')
+		{
+			p++;
+			for (;;)
+			{
+				if (*p == '\0')
+					ereport(ERROR,
+							(errcode(ERRCODE_FDW_INVALID_STRING_FORMAT),
+							 errmsg("unterminated quoted path in option \"filename\""),
+							 errdetail("The value is: %s", value)));
+				if (*p == '"')
+				{
+					if (p[1] != '"')
+						break;
+					p++;
+				}
+				appendStringInfoChar(&path, *p++);
+			}
+			p++;				/* closing quote */
+			while (scanner_isspace(*p))
+				p++;
+			if (*p != ',' && *p != '\0')
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INVALID_STRING_FORMAT),
+						 errmsg("unexpected text after a quoted path in option \"filename\""),
+						 errdetail("The value is: %s", value)));
+		}
+		else
+		{
+			const char *start = p;
+			const char *end;
+
+			while (*p != ',' && *p != '\0')
+				p++;
+			end = p;
+			while (end > start && scanner_isspace(end[-1]))
+				end--;
+			appendBinaryStringInfo(&path, start, end - start);
+		}
+
+		if (path.len == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_STRING_FORMAT),
+					 errmsg("option \"filename\" has an empty file name"),
+					 errdetail("The value is: %s", value),
+					 errhint("List files separated by commas; quote a path that holds a comma with double quotes.")));
+		result = lappend(result, path.data);
+
+		if (*p == '\0')
+			break;
+		Assert(*p == ',');
+		p++;
+	}
+	return result;
+}
+
+/*
+ * pf_validate_options
+ *		The validator: option names, values, duplicates and the privilege to
+ *		name server files.
+ */
+void
+pf_validate_options(List *options, Oid catalog)
+{
+	DefElem    *filename = NULL;
+	DefElem    *missing_columns = NULL;
+	DefElem    *column_name = NULL;
+	ListCell   *lc;
+
+	foreach(lc, options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+		const PfOption *opt;
+
+		for (opt = valid_options; opt->name; opt++)
+			if (opt->context == catalog && strcmp(opt->name, def->defname) == 0)
+				break;
+		if (opt->name == NULL)
+			invalid_option(def->defname, catalog);
+
+		if (strcmp(def->defname, "filename") == 0)
+		{
+			if (filename)
+				errorConflictingDefElem(def, NULL);
+			filename = def;
+
+			/*
+			 * As file_fdw: the check belongs in the validator, since a
+			 * superuser may create the table and hand it to others.
+			 */
+			pf_check_file_access("set option \"filename\" of a parquet_fdw foreign table");
+			(void) split_filenames(defGetString(def));
+		}
+		else if (strcmp(def->defname, "missing_columns") == 0)
+		{
+			char	   *v;
+
+			if (missing_columns)
+				errorConflictingDefElem(def, NULL);
+			missing_columns = def;
+			v = defGetString(def);
+			if (pg_strcasecmp(v, "null") != 0 && pg_strcasecmp(v, "error") != 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+						 errmsg("invalid value for option \"missing_columns\": \"%s\"", v),
+						 errhint("Valid values are \"null\" and \"error\".")));
+		}
+		else if (strcmp(def->defname, "column_name") == 0)
+		{
+			if (column_name)
+				errorConflictingDefElem(def, NULL);
+			column_name = def;
+			if (defGetString(def)[0] == '\0')
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+						 errmsg("option \"column_name\" must not be empty")));
+		}
+	}
+
+	/* ALTER passes the resulting option list, so this holds after it too */
+	if (catalog == ForeignTableRelationId && filename == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_OPTION_NAME_NOT_FOUND),
+				 errmsg("parquet_fdw foreign tables require the option \"filename\"")));
+}
+
+/*
+ * pf_get_table_options
+ *		The options of a foreign table, parsed.
+ */
+PfTableOptions *
+pf_get_table_options(Oid foreigntableid)
+{
+	ForeignTable *table = GetForeignTable(foreigntableid);
+	PfTableOptions *opts = palloc0(sizeof(PfTableOptions));
+	ListCell   *lc;
+
+	opts->missing_columns_error = true;
+	foreach(lc, table->options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+
+		if (strcmp(def->defname, "filename") == 0)
+			opts->filenames = split_filenames(defGetString(def));
+		else if (strcmp(def->defname, "missing_columns") == 0)
+			opts->missing_columns_error =
+				pg_strcasecmp(defGetString(def), "error") == 0;
+	}
+	if (opts->filenames == NIL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_OPTION_NAME_NOT_FOUND),
+				 errmsg("foreign table \"%s\" has no option \"filename\"",
+						get_rel_name(foreigntableid))));
+	return opts;
+}
+
+/*
+ * pf_get_column_name
+ *		The file field an attribute reads: its column_name option, else the
+ *		attribute's name.
+ */
+char *
+pf_get_column_name(Oid relid, AttrNumber attnum)
+{
+	List	   *options = GetForeignColumnOptions(relid, attnum);
+	ListCell   *lc;
+
+	foreach(lc, options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+
+		if (strcmp(def->defname, "column_name") == 0)
+			return defGetString(def);
+	}
+	return get_attname(relid, attnum, false);
+}

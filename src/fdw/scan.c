@@ -1,0 +1,830 @@
+/*-------------------------------------------------------------------------
+ *
+ * scan.c
+ *	  Planning and execution of scans over Parquet foreign tables.
+ *
+ * Planning opens each file's footer once: the row count of the chosen row
+ * groups gives the estimate, the compressed bytes of the column chunks the
+ * query needs give the I/O cost.  The plan carries (fdw_private) the files,
+ * the attributes to fill and, per file, the row groups to read.
+ *
+ * Execution goes file by file, row group by row group.  For each row group
+ * a column reader is opened over only the leaves the needed attributes read
+ * (none at all for count(*): the rows are counted from the metadata), a
+ * batch of rows is decoded from every leaf, each attribute's converter turns
+ * its leaves' batch into Datums at once, and tuples are then only gathered
+ * from those arrays row by row into the virtual slot.
+ *
+ * Memory, by lifetime:
+ *	scan_cxt		the scan state, Datum arrays; deleted at the end
+ *	file_cxt		the open file's metadata and converters; reset per file
+ *	rowgroup_cxt	column readers and their page buffers; reset per row group
+ *	batch_cxt		by-reference Datums of one batch; reset per batch
+ * (all siblings under scan_cxt, since resetting a context deletes its
+ * children), so memory stays flat however many row groups and files a scan
+ * reads.
+ *
+ * IDENTIFICATION
+ *	  src/fdw/scan.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "access/sysattr.h"
+#include "access/table.h"
+#include "commands/explain.h"
+#include "executor/executor.h"
+#include "foreign/fdwapi.h"
+#include "foreign/foreign.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "nodes/pg_list.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/planmain.h"
+#include "optimizer/restrictinfo.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "fdw/parquet_fdw.h"
+
+/* Rows decoded per batch (fewer for very wide projections, see below). */
+#define PF_BATCH_ROWS		4096
+#define PF_MIN_BATCH_ROWS	128
+/* Datum slots per batch beyond which the batch shrinks: 256k (~2.3 MB). */
+#define PF_MAX_BATCH_DATUMS	(256 * 1024)
+
+/*
+ * fdw_private of the ForeignScan plan node, a List with these members.
+ */
+enum PfScanPrivateIndex
+{
+	PfScanPrivateFiles,			/* List of String: files, in scan order */
+	PfScanPrivateAttnos,		/* List of Integer: attributes to fill */
+	PfScanPrivateRowGroups,		/* List per file of List of Integer */
+	PfScanPrivateTotalRowGroups /* Integer: row groups before pruning */
+};
+
+/* Planner state kept in baserel->fdw_private between callbacks. */
+typedef struct PfPlanState
+{
+	List	   *filenames;		/* char * */
+	List	   *attnos;			/* int: attributes to fill */
+	List	   *rowgroups;		/* per file, List of int */
+	int			total_rowgroups;
+	double		total_rows;		/* rows of the chosen row groups */
+	double		bytes;			/* compressed bytes of the needed chunks */
+} PfPlanState;
+
+/* One attribute the scan fills. */
+typedef struct PfScanColumn
+{
+	AttrNumber	attnum;
+	char	   *attname;		/* the foreign table's column */
+	char	   *field_name;		/* the file field it reads */
+	Oid			typid;
+	int32		typmod;
+	PfConverter *conv;			/* for the current file; NULL: all null */
+	int		   *slots;			/* conv's leaves as indexes into leaf slots */
+	PqColumnBatch *leaf_batches;	/* gathered for pf_converter_fill */
+	Datum	   *values;			/* batch_rows entries */
+	bool	   *nulls;
+} PfScanColumn;
+
+/* Execution state. */
+typedef struct PfScanState
+{
+	MemoryContext scan_cxt;
+	MemoryContext file_cxt;
+	MemoryContext rowgroup_cxt;
+	MemoryContext batch_cxt;
+
+	Relation	rel;
+	bool		missing_columns_error;
+	List	   *filenames;		/* char * */
+	List	   *rowgroups;		/* per file, List of Integer */
+	int			total_rowgroups;
+
+	int			ncolumns;
+	PfScanColumn *columns;
+	uint32		batch_rows;		/* capacity of the Datum arrays */
+
+	/* position */
+	int			file_index;		/* into filenames; -1 before the first */
+	PfFile	   *file;			/* open file, or NULL */
+	ListCell   *next_rowgroup;	/* next entry of the file's row group list */
+	int			rowgroup;		/* current row group, -1 when none */
+	int64		rows_left;		/* rows of the row group not yet decoded */
+
+	/* leaves read in the current file */
+	int			nslots;
+	int		   *slot_leaf;		/* leaf index of each slot */
+	PqColumnReader **readers;	/* per slot, for the current row group */
+	PqColumnBatch *batches;		/* per slot, the current batch */
+
+	/* the decoded batch */
+	uint32		batch_size;		/* rows in it */
+	uint32		next_row;		/* next row to return */
+
+	/* for the error context callback */
+	const char *err_column;		/* column being read or converted */
+} PfScanState;
+
+/* ----------------------------------------------------------------
+ * Field matching
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * Index of the file's top-level field a column reads: the one whose name
+ * equals `name` exactly, else the only one equal case-insensitively.
+ * Returns -1 when there is none; several candidates are an error.
+ */
+static int
+match_field(const PqFileMeta *meta, const char *name, const char *path)
+{
+	const PqSchemaNode *root = meta->root;
+	int			exact = -1;
+	int			nexact = 0;
+	int			folded = -1;
+	int			nfolded = 0;
+
+	for (int i = 0; i < root->num_children; i++)
+	{
+		const char *fname = root->children[i]->name;
+
+		if (fname == NULL)
+			continue;
+		if (strcmp(fname, name) == 0)
+		{
+			exact = i;
+			nexact++;
+		}
+		else if (pg_strcasecmp(fname, name) == 0)
+		{
+			folded = i;
+			nfolded++;
+		}
+	}
+	if (nexact == 1)
+		return exact;
+	if (nexact > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INCONSISTENT_DESCRIPTOR_INFORMATION),
+				 errmsg("Parquet file \"%s\" has %d fields named \"%s\"",
+						path, nexact, name)));
+	if (nfolded == 1)
+		return folded;
+	if (nfolded > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INCONSISTENT_DESCRIPTOR_INFORMATION),
+				 errmsg("column name \"%s\" is ambiguous in Parquet file \"%s\"",
+						name, path),
+				 errdetail("%d fields match it case-insensitively and none exactly.",
+						   nfolded),
+				 errhint("Name the field exactly with the column option column_name.")));
+	return -1;
+}
+
+/* The file's top-level field names, for hints ("a, b, c", truncated). */
+static char *
+field_list(const PqFileMeta *meta)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (int i = 0; i < meta->root->num_children; i++)
+	{
+		if (buf.len > 200)
+		{
+			appendStringInfoString(&buf, ", ...");
+			break;
+		}
+		if (i > 0)
+			appendStringInfoString(&buf, ", ");
+		appendStringInfoString(&buf, meta->root->children[i]->name);
+	}
+	return buf.data;
+}
+
+/*
+ * The field an attribute reads, or NULL when the file lacks it and the
+ * table's missing_columns option is 'null'.
+ */
+static const PqSchemaNode *
+find_column_field(const PqFileMeta *meta, const char *path,
+				  Relation rel, const char *attname, const char *field_name,
+				  bool missing_error)
+{
+	int			i = match_field(meta, field_name, path);
+
+	if (i >= 0)
+		return meta->root->children[i];
+	if (missing_error)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_COLUMN_NAME_NOT_FOUND),
+				 errmsg("column \"%s\" of foreign table \"%s\" is not in Parquet file \"%s\"",
+						attname, RelationGetRelationName(rel), path),
+				 strcmp(attname, field_name) != 0 ?
+				 errdetail("The column reads the field \"%s\"; the file's fields are: %s.",
+						   field_name, field_list(meta)) :
+				 errdetail("The file's fields are: %s.", field_list(meta)),
+				 errhint("Set the column option column_name to the field to read, or the table option missing_columns to 'null'.")));
+	return NULL;
+}
+
+/* Compressed bytes of the chunks of row group rg below a node. */
+static double
+field_bytes(const PqFileMeta *meta, int rg, const PqSchemaNode *node)
+{
+	double		bytes = 0;
+
+	if (node->is_leaf)
+	{
+		if (node->leaf_index >= 0 &&
+			node->leaf_index < meta->row_groups[rg].num_columns)
+			return (double) meta->row_groups[rg].columns[node->leaf_index].total_compressed_size;
+		return 0;
+	}
+	for (int i = 0; i < node->num_children; i++)
+		bytes += field_bytes(meta, rg, node->children[i]);
+	return bytes;
+}
+
+/* ----------------------------------------------------------------
+ * Planning
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * The attributes a scan must fill: those in the target list or in the
+ * quals.  A whole-row reference needs them all.
+ */
+static List *
+needed_attnos(RelOptInfo *baserel, Relation rel)
+{
+	Bitmapset  *attrs = NULL;
+	List	   *result = NIL;
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	ListCell   *lc;
+	bool		whole_row;
+
+	pull_varattnos((Node *) baserel->reltarget->exprs, baserel->relid, &attrs);
+	foreach(lc, baserel->baserestrictinfo)
+	{
+		RestrictInfo *rinfo = (RestrictInfo *) lfirst(lc);
+
+		pull_varattnos((Node *) rinfo->clause, baserel->relid, &attrs);
+	}
+	whole_row = bms_is_member(0 - FirstLowInvalidHeapAttributeNumber, attrs);
+
+	for (int i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(tupdesc, i);
+
+		if (attr->attisdropped)
+			continue;
+		if (whole_row ||
+			bms_is_member(attr->attnum - FirstLowInvalidHeapAttributeNumber, attrs))
+			result = lappend_int(result, attr->attnum);
+	}
+	return result;
+}
+
+void
+parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
+						 Oid foreigntableid)
+{
+	PfPlanState *ps = palloc0(sizeof(PfPlanState));
+	PfTableOptions *opts = pf_get_table_options(foreigntableid);
+	MemoryContext tmp_cxt;
+	MemoryContext old;
+	Relation	rel;
+	ListCell   *lc;
+
+	ps->filenames = opts->filenames;
+	rel = table_open(foreigntableid, AccessShareLock);
+	ps->attnos = needed_attnos(baserel, rel);
+
+	/* footers are only needed here: read them in a context freed below */
+	tmp_cxt = AllocSetContextCreate(CurrentMemoryContext,
+									"parquet_fdw planning",
+									ALLOCSET_DEFAULT_SIZES);
+	foreach(lc, opts->filenames)
+	{
+		const char *path = (const char *) lfirst(lc);
+		PfFile	   *pf;
+		const PqFileMeta *meta;
+		const PqSchemaNode **fields;
+		int			nfields = 0;
+		List	   *rgs = NIL;
+		ListCell   *lc2;
+
+		old = MemoryContextSwitchTo(tmp_cxt);
+		pf = pf_open_file(path, tmp_cxt);
+		meta = pf->meta;
+		fields = palloc0(sizeof(PqSchemaNode *) * Max(1, list_length(ps->attnos)));
+		foreach(lc2, ps->attnos)
+		{
+			AttrNumber	attnum = lfirst_int(lc2);
+			char	   *attname = get_attname(foreigntableid, attnum, false);
+			const PqSchemaNode *field;
+
+			field = find_column_field(meta, path, rel, attname,
+									  pf_get_column_name(foreigntableid, attnum),
+									  opts->missing_columns_error);
+			if (field)
+				fields[nfields++] = field;
+		}
+
+		for (int rg = 0; rg < meta->num_row_groups; rg++)
+		{
+			ps->total_rowgroups++;
+			ps->total_rows += (double) meta->row_groups[rg].num_rows;
+			for (int f = 0; f < nfields; f++)
+				ps->bytes += field_bytes(meta, rg, fields[f]);
+			MemoryContextSwitchTo(old);
+			rgs = lappend_int(rgs, rg);
+			MemoryContextSwitchTo(tmp_cxt);
+		}
+		pf_close_file(pf);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(tmp_cxt);
+		ps->rowgroups = lappend(ps->rowgroups, rgs);
+	}
+	MemoryContextDelete(tmp_cxt);
+	table_close(rel, AccessShareLock);
+
+	baserel->tuples = ps->total_rows;
+	baserel->rows = clamp_row_est(ps->total_rows *
+								  clauselist_selectivity(root,
+														 baserel->baserestrictinfo,
+														 0, JOIN_INNER, NULL));
+	baserel->fdw_private = ps;
+}
+
+void
+parquetGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
+					   Oid foreigntableid)
+{
+	PfPlanState *ps = (PfPlanState *) baserel->fdw_private;
+	Cost		startup_cost;
+	Cost		run_cost;
+	double		pages = ceil(ps->bytes / BLCKSZ);
+	double		ncols = list_length(ps->attnos);
+
+	/*
+	 * Reading is sequential I/O over the needed column chunks; decoding
+	 * costs about an operator evaluation per value; each row then costs a
+	 * tuple plus the quals the executor checks.
+	 */
+	startup_cost = baserel->baserestrictcost.startup;
+	run_cost = seq_page_cost * pages +
+		cpu_operator_cost * ncols * ps->total_rows +
+		(cpu_tuple_cost + baserel->baserestrictcost.per_tuple) * ps->total_rows;
+
+	add_path(baserel, (Path *)
+			 create_foreignscan_path(root, baserel, NULL, baserel->rows,
+									 startup_cost, startup_cost + run_cost,
+									 NIL, NULL, NULL, NIL));
+}
+
+ForeignScan *
+parquetGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
+					  Oid foreigntableid, ForeignPath *best_path,
+					  List *tlist, List *scan_clauses, Plan *outer_plan)
+{
+	PfPlanState *ps = (PfPlanState *) baserel->fdw_private;
+	List	   *files = NIL;
+	List	   *fdw_private;
+	ListCell   *lc;
+
+	/* every qual is checked by the executor; pruning only skips row groups */
+	scan_clauses = extract_actual_clauses(scan_clauses, false);
+
+	foreach(lc, ps->filenames)
+		files = lappend(files, makeString(pstrdup((char *) lfirst(lc))));
+	fdw_private = list_make4(files, ps->attnos, ps->rowgroups,
+							 makeInteger(ps->total_rowgroups));
+
+	return make_foreignscan(tlist, scan_clauses, baserel->relid,
+							NIL, fdw_private, NIL, NIL, outer_plan);
+}
+
+/* ----------------------------------------------------------------
+ * Execution
+ * ----------------------------------------------------------------
+ */
+
+/* Error context: the file, row group and column being read. */
+static void
+scan_error_callback(void *arg)
+{
+	PfScanState *st = (PfScanState *) arg;
+	const char *path;
+
+	if (st->file_index < 0 || st->file_index >= list_length(st->filenames))
+		return;
+	path = (const char *) list_nth(st->filenames, st->file_index);
+	if (st->rowgroup >= 0 && st->err_column)
+		errcontext("Parquet file \"%s\", row group %d, column \"%s\"",
+				   path, st->rowgroup, st->err_column);
+	else if (st->rowgroup >= 0)
+		errcontext("Parquet file \"%s\", row group %d", path, st->rowgroup);
+	else if (st->err_column)
+		errcontext("Parquet file \"%s\", column \"%s\"", path, st->err_column);
+	else
+		errcontext("Parquet file \"%s\"", path);
+}
+
+void
+parquetBeginForeignScan(ForeignScanState *node, int eflags)
+{
+	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
+	EState	   *estate = node->ss.ps.state;
+	PfScanState *st;
+	MemoryContext old;
+	List	   *attnos;
+	TupleDesc	tupdesc;
+	PfTableOptions *opts;
+	ListCell   *lc;
+	int			i;
+
+	st = MemoryContextAllocZero(estate->es_query_cxt, sizeof(PfScanState));
+	node->fdw_state = st;
+	st->scan_cxt = AllocSetContextCreate(estate->es_query_cxt,
+										 "parquet_fdw scan",
+										 ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(st->scan_cxt);
+
+	st->rel = node->ss.ss_currentRelation;
+	st->filenames = NIL;
+	foreach(lc, (List *) list_nth(plan->fdw_private, PfScanPrivateFiles))
+		st->filenames = lappend(st->filenames, strVal(lfirst(lc)));
+	attnos = (List *) list_nth(plan->fdw_private, PfScanPrivateAttnos);
+	st->rowgroups = (List *) list_nth(plan->fdw_private, PfScanPrivateRowGroups);
+	st->total_rowgroups = intVal(list_nth(plan->fdw_private,
+										  PfScanPrivateTotalRowGroups));
+	st->file_index = -1;
+	st->rowgroup = -1;
+
+	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
+	{
+		MemoryContextSwitchTo(old);
+		return;
+	}
+
+	opts = pf_get_table_options(RelationGetRelid(st->rel));
+	st->missing_columns_error = opts->missing_columns_error;
+
+	st->file_cxt = AllocSetContextCreate(st->scan_cxt, "parquet_fdw file",
+										 ALLOCSET_DEFAULT_SIZES);
+	st->rowgroup_cxt = AllocSetContextCreate(st->scan_cxt, "parquet_fdw row group",
+											 ALLOCSET_DEFAULT_SIZES);
+	st->batch_cxt = AllocSetContextCreate(st->scan_cxt, "parquet_fdw batch",
+										  ALLOCSET_DEFAULT_SIZES);
+
+	tupdesc = RelationGetDescr(st->rel);
+	st->ncolumns = list_length(attnos);
+	st->columns = palloc0(sizeof(PfScanColumn) * Max(1, st->ncolumns));
+	st->batch_rows = PF_BATCH_ROWS;
+	if (st->ncolumns > 0 &&
+		(uint64) st->ncolumns * PF_BATCH_ROWS > PF_MAX_BATCH_DATUMS)
+		st->batch_rows = Max(PF_MIN_BATCH_ROWS,
+							 PF_MAX_BATCH_DATUMS / st->ncolumns);
+
+	i = 0;
+	foreach(lc, attnos)
+	{
+		PfScanColumn *col = &st->columns[i++];
+		Form_pg_attribute attr;
+
+		col->attnum = lfirst_int(lc);
+		attr = TupleDescAttr(tupdesc, col->attnum - 1);
+		col->attname = pstrdup(NameStr(attr->attname));
+		col->field_name = pf_get_column_name(RelationGetRelid(st->rel),
+											 col->attnum);
+		col->typid = attr->atttypid;
+		col->typmod = attr->atttypmod;
+		col->values = palloc(sizeof(Datum) * st->batch_rows);
+		col->nulls = palloc(sizeof(bool) * st->batch_rows);
+	}
+	MemoryContextSwitchTo(old);
+}
+
+/* Close the current row group's readers and free their memory. */
+static void
+close_rowgroup(PfScanState *st)
+{
+	if (st->readers)
+	{
+		for (int s = 0; s < st->nslots; s++)
+		{
+			if (st->readers[s])
+				pq_column_reader_close(st->readers[s]);
+			st->readers[s] = NULL;
+		}
+	}
+	st->rowgroup = -1;
+	st->rows_left = 0;
+	MemoryContextReset(st->rowgroup_cxt);
+}
+
+/* Close the current file and free its metadata and converters. */
+static void
+close_file(PfScanState *st)
+{
+	close_rowgroup(st);
+	if (st->file)
+		pf_close_file(st->file);
+	st->file = NULL;
+	st->readers = NULL;
+	st->batches = NULL;
+	st->nslots = 0;
+	for (int i = 0; i < st->ncolumns; i++)
+		st->columns[i].conv = NULL;
+	MemoryContextReset(st->file_cxt);
+}
+
+/*
+ * Open file number file_index: read its footer, match the columns to its
+ * fields and build their converters, and assign a slot to every leaf the
+ * converters read.
+ */
+static void
+open_file(PfScanState *st, int file_index)
+{
+	const char *path = (const char *) list_nth(st->filenames, file_index);
+	MemoryContext old = MemoryContextSwitchTo(st->file_cxt);
+	const PqFileMeta *meta;
+	int		   *leaf_slot;
+
+	st->file_index = file_index;
+	st->file = pf_open_file(path, st->file_cxt);
+	meta = st->file->meta;
+
+	leaf_slot = palloc(sizeof(int) * Max(1, meta->num_leaves));
+	for (int l = 0; l < meta->num_leaves; l++)
+		leaf_slot[l] = -1;
+	st->slot_leaf = palloc(sizeof(int) * Max(1, meta->num_leaves));
+	st->nslots = 0;
+
+	for (int i = 0; i < st->ncolumns; i++)
+	{
+		PfScanColumn *col = &st->columns[i];
+		const PqSchemaNode *field;
+		const int  *leaves;
+		int			nleaves;
+
+		st->err_column = col->attname;
+		field = find_column_field(meta, path, st->rel, col->attname,
+								  col->field_name, st->missing_columns_error);
+		col->conv = NULL;
+		if (field == NULL)
+			continue;
+		col->conv = pf_converter_create(meta, field, col->typid, col->typmod,
+										col->attname, st->file_cxt);
+		nleaves = pf_converter_num_leaves(col->conv);
+		leaves = pf_converter_leaves(col->conv);
+		col->slots = palloc(sizeof(int) * Max(1, nleaves));
+		col->leaf_batches = palloc0(sizeof(PqColumnBatch) * Max(1, nleaves));
+		for (int k = 0; k < nleaves; k++)
+		{
+			int			leaf = leaves[k];
+
+			if (leaf < 0 || leaf >= meta->num_leaves)
+				elog(ERROR, "converter of column \"%s\" names leaf %d of %d",
+					 col->attname, leaf, meta->num_leaves);
+			if (leaf_slot[leaf] < 0)
+			{
+				leaf_slot[leaf] = st->nslots;
+				st->slot_leaf[st->nslots++] = leaf;
+			}
+			col->slots[k] = leaf_slot[leaf];
+		}
+	}
+	st->err_column = NULL;
+	st->readers = palloc0(sizeof(PqColumnReader *) * Max(1, st->nslots));
+	st->batches = palloc0(sizeof(PqColumnBatch) * Max(1, st->nslots));
+	st->next_rowgroup = list_head((List *) list_nth(st->rowgroups, file_index));
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * Move to the next row group to read, opening the next file when the
+ * current one is done.  Returns false at the end of the scan.
+ */
+static bool
+next_rowgroup(PfScanState *st)
+{
+	for (;;)
+	{
+		if (st->file != NULL && st->next_rowgroup != NULL)
+		{
+			List	   *rgs = (List *) list_nth(st->rowgroups, st->file_index);
+			int			rg = lfirst_int(st->next_rowgroup);
+			const PqFileMeta *meta = st->file->meta;
+			PqAllocator alloc;
+			PqColumnReaderOptions ropts = {0};
+
+			st->next_rowgroup = lnext(rgs, st->next_rowgroup);
+			if (rg < 0 || rg >= meta->num_row_groups)
+				ereport(ERROR,
+						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						 errmsg("Parquet file \"%s\" changed since the query was planned",
+								st->file->path),
+						 errdetail("Row group %d was planned, the file now has %d.",
+								   rg, meta->num_row_groups)));
+			if (meta->row_groups[rg].num_rows <= 0)
+				continue;
+
+			st->rowgroup = rg;
+			st->rows_left = meta->row_groups[rg].num_rows;
+			alloc = pf_context_allocator(st->rowgroup_cxt);
+			for (int s = 0; s < st->nslots; s++)
+			{
+				PqError		err;
+
+				st->err_column = meta->leaves[st->slot_leaf[s]].path;
+				pq_error_clear(&err);
+				if (pq_column_reader_open(&st->readers[s], st->file->file, rg,
+										  st->slot_leaf[s], &ropts, &alloc,
+										  &err) != PQ_OK)
+					pf_report_error(st->file->path, &err);
+			}
+			st->err_column = NULL;
+			return true;
+		}
+
+		/* this file is done (or none is open yet): the next one */
+		if (st->file_index + 1 >= list_length(st->filenames))
+		{
+			if (st->file)
+				close_file(st);
+			return false;
+		}
+		if (st->file)
+			close_file(st);
+		open_file(st, st->file_index + 1);
+	}
+}
+
+/*
+ * Decode the next batch into the columns' Datum arrays.  Returns false at
+ * the end of the scan.
+ */
+static bool
+read_batch(PfScanState *st)
+{
+	uint32		want;
+	MemoryContext old;
+
+	CHECK_FOR_INTERRUPTS();
+	MemoryContextReset(st->batch_cxt);
+	st->batch_size = 0;
+	st->next_row = 0;
+
+	while (st->rowgroup < 0 || st->rows_left <= 0)
+	{
+		if (st->rowgroup >= 0)
+			close_rowgroup(st);
+		if (!next_rowgroup(st))
+			return false;
+	}
+
+	want = (uint32) Min((int64) st->batch_rows, st->rows_left);
+	for (int s = 0; s < st->nslots; s++)
+	{
+		PqError		err;
+
+		st->err_column = st->file->meta->leaves[st->slot_leaf[s]].path;
+		pq_error_clear(&err);
+		if (pq_column_reader_read(st->readers[s], want, &st->batches[s],
+								  &err) != PQ_OK)
+			pf_report_error(st->file->path, &err);
+		if (st->batches[s].num_rows != want)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("column chunk \"%s\" of Parquet file \"%s\" holds fewer rows than its row group",
+							st->err_column, st->file->path),
+					 errdetail("The row group has %lld rows; %lld were left to read, the chunk gave %u.",
+							   (long long) st->file->meta->row_groups[st->rowgroup].num_rows,
+							   (long long) st->rows_left,
+							   st->batches[s].num_rows)));
+	}
+
+	old = MemoryContextSwitchTo(st->batch_cxt);
+	for (int i = 0; i < st->ncolumns; i++)
+	{
+		PfScanColumn *col = &st->columns[i];
+		int			nleaves;
+
+		if (col->conv == NULL)
+		{
+			for (uint32 r = 0; r < want; r++)
+			{
+				col->values[r] = (Datum) 0;
+				col->nulls[r] = true;
+			}
+			continue;
+		}
+		st->err_column = col->attname;
+		nleaves = pf_converter_num_leaves(col->conv);
+		for (int k = 0; k < nleaves; k++)
+			col->leaf_batches[k] = st->batches[col->slots[k]];
+		pf_converter_fill(col->conv, col->leaf_batches, want,
+						  col->values, col->nulls, 1);
+	}
+	MemoryContextSwitchTo(old);
+	st->err_column = NULL;
+
+	st->rows_left -= want;
+	st->batch_size = want;
+	return true;
+}
+
+TupleTableSlot *
+parquetIterateForeignScan(ForeignScanState *node)
+{
+	PfScanState *st = (PfScanState *) node->fdw_state;
+	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
+	ErrorContextCallback errcb;
+	uint32		r;
+
+	ExecClearTuple(slot);
+	if (st->next_row >= st->batch_size)
+	{
+		bool		more;
+
+		errcb.callback = scan_error_callback;
+		errcb.arg = st;
+		errcb.previous = error_context_stack;
+		error_context_stack = &errcb;
+		more = read_batch(st);
+		error_context_stack = errcb.previous;
+		if (!more)
+			return slot;
+	}
+
+	r = st->next_row++;
+	memset(slot->tts_isnull, true, sizeof(bool) * slot->tts_tupleDescriptor->natts);
+	for (int i = 0; i < st->ncolumns; i++)
+	{
+		PfScanColumn *col = &st->columns[i];
+
+		slot->tts_values[col->attnum - 1] = col->values[r];
+		slot->tts_isnull[col->attnum - 1] = col->nulls[r];
+	}
+	return ExecStoreVirtualTuple(slot);
+}
+
+void
+parquetReScanForeignScan(ForeignScanState *node)
+{
+	PfScanState *st = (PfScanState *) node->fdw_state;
+
+	close_file(st);
+	MemoryContextReset(st->batch_cxt);
+	st->file_index = -1;
+	st->next_rowgroup = NULL;
+	st->batch_size = 0;
+	st->next_row = 0;
+}
+
+void
+parquetEndForeignScan(ForeignScanState *node)
+{
+	PfScanState *st = (PfScanState *) node->fdw_state;
+
+	if (st == NULL)
+		return;
+	if (st->file_cxt)
+		close_file(st);
+	MemoryContextDelete(st->scan_cxt);
+	node->fdw_state = NULL;
+}
+
+void
+parquetExplainForeignScan(ForeignScanState *node, ExplainState *es)
+{
+	PfScanState *st = (PfScanState *) node->fdw_state;
+	int			nread = 0;
+	ListCell   *lc;
+
+	if (list_length(st->filenames) == 1)
+		ExplainPropertyText("Parquet File", linitial(st->filenames), es);
+	else
+		ExplainPropertyList("Parquet Files", st->filenames, es);
+
+	foreach(lc, st->rowgroups)
+		nread += list_length((List *) lfirst(lc));
+	ExplainPropertyText("Row Groups",
+						psprintf("%d of %d", nread, st->total_rowgroups), es);
+}
