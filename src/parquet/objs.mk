@@ -1,3 +1,6 @@
 # Objects of src/parquet/ (kept explicit, one line per file).
 PARQUET_OBJS =
 PARQUET_OBJS += src/parquet/thrift.o
+PARQUET_OBJS += src/parquet/metadata.o
+PARQUET_OBJS += src/parquet/schema.o
+PARQUET_OBJS += src/parquet/names.o
