@@ -17,3 +17,4 @@ CODEC_OBJS += src/codec/fastlanes_avx2.o
 CODEC_OBJS += src/codec/byte_stream_split.o
 CODEC_OBJS += src/codec/byte_stream_split_avx2.o
 CODEC_OBJS += src/codec/group_varint.o
+CODEC_OBJS += src/codec/alp.o
