@@ -34,8 +34,12 @@
 #include <math.h>
 
 #include "access/htup_details.h"
+#include "access/nbtree.h"
 #include "access/sysattr.h"
 #include "access/table.h"
+#include "catalog/pg_am.h"
+#include "catalog/pg_type.h"
+#include "commands/defrem.h"
 #include "commands/explain.h"
 #include "executor/executor.h"
 #include "foreign/fdwapi.h"
@@ -49,7 +53,12 @@
 #include "optimizer/pathnode.h"
 #include "optimizer/planmain.h"
 #include "optimizer/restrictinfo.h"
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/float.h"
 #include "utils/lsyscache.h"
+#include "utils/pg_locale.h"
+#include "utils/timestamp.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
@@ -259,6 +268,335 @@ field_bytes(const PqFileMeta *meta, int rg, const PqSchemaNode *node)
 }
 
 /* ----------------------------------------------------------------
+ * Row-group pruning with column-chunk statistics
+ *
+ * A qual "column op constant" (op one of = < <= > >= of the column type's
+ * default btree family, either side) skips a row group whose min/max
+ * statistics show that no row can satisfy it, and every such qual skips a
+ * row group whose column is entirely null.  Only flat columns read as
+ * their default type are used, for integer, float, date, timestamp and
+ * (under the C collation, whose order is the statistics' byte order) text
+ * columns.  The quals stay in the plan and are checked on every row.
+ * ----------------------------------------------------------------
+ */
+typedef struct PfPruneQual
+{
+	AttrNumber	attnum;			/* the column */
+	int			strategy;		/* BTLessStrategyNumber..., column on the left */
+	Datum		value;			/* the constant */
+	Oid			collation;
+	bool		const_is_nan;	/* float constant NaN: never prunes */
+	FmgrInfo	cmp;			/* btree order proc: cmp(column, constant) */
+} PfPruneQual;
+
+/*
+ * The quals of baserel that can prune: "Var op Const" with a non-null
+ * constant, commuted to put the column on the left.
+ */
+static List *
+prune_quals(RelOptInfo *baserel)
+{
+	List	   *result = NIL;
+	ListCell   *lc;
+
+	foreach(lc, baserel->baserestrictinfo)
+	{
+		RestrictInfo *rinfo = (RestrictInfo *) lfirst(lc);
+		OpExpr	   *op = (OpExpr *) rinfo->clause;
+		Node	   *left;
+		Node	   *right;
+		Var		   *var;
+		Const	   *cst;
+		Oid			opno;
+		Oid			opclass;
+		Oid			opfamily;
+		Oid			lefttype;
+		Oid			righttype;
+		int			strategy;
+		Oid			cmpproc;
+		PfPruneQual *q;
+
+		if (!IsA(op, OpExpr) || list_length(op->args) != 2)
+			continue;
+		left = linitial(op->args);
+		right = lsecond(op->args);
+		opno = op->opno;
+		if (IsA(right, Var) && IsA(left, Const))
+		{
+			Node	   *tmp = left;
+
+			left = right;
+			right = tmp;
+			opno = get_commutator(opno);
+			if (!OidIsValid(opno))
+				continue;
+		}
+		if (!IsA(left, Var) || !IsA(right, Const))
+			continue;
+		var = (Var *) left;
+		cst = (Const *) right;
+		if (var->varno != baserel->relid || var->varattno <= 0 ||
+			var->varlevelsup != 0 || cst->constisnull)
+			continue;
+
+		opclass = GetDefaultOpClass(var->vartype, BTREE_AM_OID);
+		if (!OidIsValid(opclass))
+			continue;
+		opfamily = get_opclass_family(opclass);
+		if (!op_in_opfamily(opno, opfamily))
+			continue;
+		get_op_opfamily_properties(opno, opfamily, false,
+								   &strategy, &lefttype, &righttype);
+		if (lefttype != var->vartype)
+			continue;
+		cmpproc = get_opfamily_proc(opfamily, lefttype, righttype, BTORDER_PROC);
+		if (!OidIsValid(cmpproc))
+			continue;
+		/* text order must be byte order, as in the statistics */
+		if (OidIsValid(op->inputcollid) && !lc_collate_is_c(op->inputcollid))
+			continue;
+
+		q = palloc0(sizeof(PfPruneQual));
+		q->attnum = var->varattno;
+		q->strategy = strategy;
+		q->value = cst->constvalue;
+		q->collation = op->inputcollid;
+		if (cst->consttype == FLOAT4OID)
+			q->const_is_nan = isnan(DatumGetFloat4(cst->constvalue));
+		else if (cst->consttype == FLOAT8OID)
+			q->const_is_nan = isnan(DatumGetFloat8(cst->constvalue));
+		fmgr_info(cmpproc, &q->cmp);
+		result = lappend(result, q);
+	}
+	return result;
+}
+
+static inline int32
+stat_int32(const uint8 *p)
+{
+	uint32		v = (uint32) p[0] | ((uint32) p[1] << 8) |
+		((uint32) p[2] << 16) | ((uint32) p[3] << 24);
+
+	return (int32) v;
+}
+
+static inline int64
+stat_int64(const uint8 *p)
+{
+	return (int64) ((uint64) (uint32) stat_int32(p) |
+					((uint64) (uint32) stat_int32(p + 4) << 32));
+}
+
+/*
+ * A statistics bound (plain-encoded bytes) of a flat leaf as a Datum of
+ * its default type typid.  is_max rounds sub-microsecond timestamps up, so
+ * the bound stays a bound.  Returns false when the type or value cannot be
+ * used for pruning.
+ */
+static bool
+stat_datum(const PqSchemaNode *leaf, Oid typid, const uint8 *p, uint32 len,
+		   bool legacy, bool is_max, Datum *out)
+{
+	const PqLogicalType *lt = &leaf->logical;
+
+	switch (typid)
+	{
+		case INT2OID:
+		case INT4OID:
+			if (leaf->physical != PQ_INT32 || len != 4 ||
+				(lt->kind != PQ_LT_NONE && lt->kind != PQ_LT_INTEGER))
+				return false;
+			if (lt->kind == PQ_LT_INTEGER && !lt->is_signed && lt->bit_width > 16)
+				return false;
+			if (typid == INT2OID)
+			{
+				int32		v = stat_int32(p);
+
+				if (v < PG_INT16_MIN || v > PG_INT16_MAX)
+					return false;
+				*out = Int16GetDatum((int16) v);
+			}
+			else
+				*out = Int32GetDatum(stat_int32(p));
+			return true;
+		case INT8OID:
+			if (leaf->physical != PQ_INT64 || len != 8 ||
+				(lt->kind != PQ_LT_NONE &&
+				 !(lt->kind == PQ_LT_INTEGER && lt->is_signed)))
+				return false;
+			*out = Int64GetDatum(stat_int64(p));
+			return true;
+		case FLOAT4OID:
+			{
+				float4		f;
+
+				if (leaf->physical != PQ_FLOAT || len != 4 || lt->kind != PQ_LT_NONE)
+					return false;
+				memcpy(&f, p, 4);
+				if (isnan(f))
+					return false;
+				*out = Float4GetDatum(f);
+				return true;
+			}
+		case FLOAT8OID:
+			{
+				float8		f;
+
+				if (leaf->physical != PQ_DOUBLE || len != 8 || lt->kind != PQ_LT_NONE)
+					return false;
+				memcpy(&f, p, 8);
+				if (isnan(f))
+					return false;
+				*out = Float8GetDatum(f);
+				return true;
+			}
+		case DATEOID:
+			{
+				int64		days;
+
+				if (leaf->physical != PQ_INT32 || len != 4 || lt->kind != PQ_LT_DATE)
+					return false;
+				days = (int64) stat_int32(p) - (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE);
+				if (days < (DATETIME_MIN_JULIAN - POSTGRES_EPOCH_JDATE) ||
+					days >= (DATE_END_JULIAN - POSTGRES_EPOCH_JDATE))
+					return false;
+				*out = DateADTGetDatum((DateADT) days);
+				return true;
+			}
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			{
+				int64		v;
+				int64		us;
+
+				if (leaf->physical != PQ_INT64 || len != 8 ||
+					lt->kind != PQ_LT_TIMESTAMP)
+					return false;
+				v = stat_int64(p);
+				switch (lt->unit)
+				{
+					case PQ_UNIT_MILLIS:
+						if (pg_mul_s64_overflow(v, 1000, &us))
+							return false;
+						break;
+					case PQ_UNIT_MICROS:
+						us = v;
+						break;
+					case PQ_UNIT_NANOS:
+						us = v / 1000;
+						if (v % 1000 != 0 && (v < 0) != is_max)
+							us += is_max ? 1 : -1;
+						break;
+					default:
+						return false;
+				}
+				if (pg_sub_s64_overflow(us, (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY, &us) ||
+					!IS_VALID_TIMESTAMP(us))
+					return false;
+				*out = TimestampGetDatum(us);
+				return true;
+			}
+		case TEXTOID:
+			if (leaf->physical != PQ_BYTE_ARRAY || legacy ||
+				(lt->kind != PQ_LT_STRING && lt->kind != PQ_LT_ENUM))
+				return false;
+			*out = PointerGetDatum(cstring_to_text_with_len((const char *) p, len));
+			return true;
+		default:
+			return false;
+	}
+}
+
+/*
+ * Can row group rg be skipped: does some qual on a column whose field is
+ * fields[i] (NULL when the file lacks it) exclude every row?
+ */
+static bool
+rowgroup_excluded(const PqFileMeta *meta, int rg, List *quals,
+				  List *attnos, const PqSchemaNode **fields,
+				  Relation rel)
+{
+	const PqRowGroupMeta *rgm = &meta->row_groups[rg];
+	ListCell   *lc;
+
+	foreach(lc, quals)
+	{
+		PfPruneQual *q = (PfPruneQual *) lfirst(lc);
+		int			pos = -1;
+		const PqSchemaNode *field;
+		const PqColumnChunkMeta *chunk;
+		const PqStatistics *stats;
+		Form_pg_attribute attr;
+		Oid			deftyp;
+		int32		defmod;
+		Datum		min;
+		Datum		max;
+		bool		excluded = false;
+		ListCell   *lc2;
+
+		foreach(lc2, attnos)
+			if (lfirst_int(lc2) == q->attnum)
+				pos = foreach_current_index(lc2);
+		if (pos < 0 || (field = fields[pos]) == NULL)
+			continue;
+		if (!field->is_leaf || field->repetition == PQ_REPEATED ||
+			field->leaf_index < 0 || field->leaf_index >= rgm->num_columns)
+			continue;
+		attr = TupleDescAttr(RelationGetDescr(rel), q->attnum - 1);
+		pf_default_type(field, &deftyp, &defmod);
+		if (deftyp != attr->atttypid)
+			continue;
+		chunk = &rgm->columns[field->leaf_index];
+		if (!chunk->has_statistics)
+			continue;
+		stats = &chunk->statistics;
+
+		/* an all-null chunk satisfies no comparison */
+		if (stats->has_null_count && stats->null_count >= rgm->num_rows &&
+			rgm->num_rows > 0)
+			return true;
+
+		if (!stats->has_min || !stats->has_max ||
+			!stat_datum(field, deftyp, stats->min, stats->min_len,
+						stats->min_is_legacy, false, &min) ||
+			!stat_datum(field, deftyp, stats->max, stats->max_len,
+						stats->max_is_legacy, true, &max))
+			continue;
+
+		/* floats: NaN is above everything in PostgreSQL, and not in stats */
+		if ((deftyp == FLOAT4OID || deftyp == FLOAT8OID) &&
+			(q->strategy == BTGreaterStrategyNumber ||
+			 q->strategy == BTGreaterEqualStrategyNumber ||
+			 q->const_is_nan))
+			continue;
+
+#define PF_CMP(a) DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, (a), q->value))
+		switch (q->strategy)
+		{
+			case BTLessStrategyNumber:
+				excluded = PF_CMP(min) >= 0;
+				break;
+			case BTLessEqualStrategyNumber:
+				excluded = PF_CMP(min) > 0;
+				break;
+			case BTEqualStrategyNumber:
+				excluded = PF_CMP(min) > 0 || PF_CMP(max) < 0;
+				break;
+			case BTGreaterEqualStrategyNumber:
+				excluded = PF_CMP(max) < 0;
+				break;
+			case BTGreaterStrategyNumber:
+				excluded = PF_CMP(max) <= 0;
+				break;
+		}
+#undef PF_CMP
+		if (excluded)
+			return true;
+	}
+	return false;
+}
+
+/* ----------------------------------------------------------------
  * Planning
  * ----------------------------------------------------------------
  */
@@ -307,11 +645,14 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	MemoryContext tmp_cxt;
 	MemoryContext old;
 	Relation	rel;
+	List	   *quals;
+	double		all_rows = 0;
 	ListCell   *lc;
 
 	ps->filenames = opts->filenames;
 	rel = table_open(foreigntableid, AccessShareLock);
 	ps->attnos = needed_attnos(baserel, rel);
+	quals = prune_quals(baserel);
 
 	/* footers are only needed here: read them in a context freed below */
 	tmp_cxt = AllocSetContextCreate(CurrentMemoryContext,
@@ -323,7 +664,6 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 		PfFile	   *pf;
 		const PqFileMeta *meta;
 		const PqSchemaNode **fields;
-		int			nfields = 0;
 		List	   *rgs = NIL;
 		ListCell   *lc2;
 
@@ -335,21 +675,24 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 		{
 			AttrNumber	attnum = lfirst_int(lc2);
 			char	   *attname = get_attname(foreigntableid, attnum, false);
-			const PqSchemaNode *field;
 
-			field = find_column_field(meta, path, rel, attname,
-									  pf_get_column_name(foreigntableid, attnum),
-									  opts->missing_columns_error);
-			if (field)
-				fields[nfields++] = field;
+			fields[foreach_current_index(lc2)] =
+				find_column_field(meta, path, rel, attname,
+								  pf_get_column_name(foreigntableid, attnum),
+								  opts->missing_columns_error);
 		}
 
 		for (int rg = 0; rg < meta->num_row_groups; rg++)
 		{
 			ps->total_rowgroups++;
+			all_rows += (double) meta->row_groups[rg].num_rows;
+			if (quals != NIL &&
+				rowgroup_excluded(meta, rg, quals, ps->attnos, fields, rel))
+				continue;
 			ps->total_rows += (double) meta->row_groups[rg].num_rows;
-			for (int f = 0; f < nfields; f++)
-				ps->bytes += field_bytes(meta, rg, fields[f]);
+			for (int f = 0; f < list_length(ps->attnos); f++)
+				if (fields[f])
+					ps->bytes += field_bytes(meta, rg, fields[f]);
 			MemoryContextSwitchTo(old);
 			rgs = lappend_int(rgs, rg);
 			MemoryContextSwitchTo(tmp_cxt);
@@ -362,11 +705,16 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	MemoryContextDelete(tmp_cxt);
 	table_close(rel, AccessShareLock);
 
-	baserel->tuples = ps->total_rows;
-	baserel->rows = clamp_row_est(ps->total_rows *
-								  clauselist_selectivity(root,
-														 baserel->baserestrictinfo,
-														 0, JOIN_INNER, NULL));
+	/*
+	 * The quals' selectivity applies to all rows; the pruned row groups only
+	 * cap the estimate.
+	 */
+	baserel->tuples = all_rows;
+	baserel->rows = clamp_row_est(Min(ps->total_rows,
+									  all_rows *
+									  clauselist_selectivity(root,
+															 baserel->baserestrictinfo,
+															 0, JOIN_INNER, NULL)));
 	baserel->fdw_private = ps;
 }
 
