@@ -18,6 +18,10 @@
 //                      (default /var/tmp/parquet_fdw-bench); the server's OS
 //                      user must be able to read it
 //   BENCH_OUT          also write the report (markdown) to this file
+//   BENCH_QUERIES      only these queries (comma-separated ids: sum3, count,
+//                      q1, q6, point)
+//   BENCH_VARIANTS     only these Parquet files (comma-separated names such
+//                      as snappy-v1-dict, zstd-v2-plain); all are generated
 //   BENCH_NODE_MODULES folder whose node_modules holds @duckdb/node-api
 //   BENCH_PSQL         psql to use (default: psql in PATH)
 //
@@ -74,7 +78,19 @@ for (const codec of ['snappy', 'zstd'])
 				copyOpts: `COMPRESSION ${codec}, PARQUET_VERSION ${ver}` +
 					(dict ? '' : ', DICTIONARY_SIZE_LIMIT 0'),
 			});
-const REF = VARIANTS[0];
+const only = (env, items, what) => {
+	if (!process.env[env])
+		return items;
+	const want = process.env[env].split(',').map((x) => x.trim());
+	const unknown = want.filter((w) => !items.some((it) => (it.name || it.id) === w));
+	if (unknown.length) {
+		console.error(`${env}: unknown ${what} ${unknown.join(', ')}`);
+		process.exit(2);
+	}
+	return items.filter((it) => want.includes(it.name || it.id));
+};
+const RUN_VARIANTS = only('BENCH_VARIANTS', VARIANTS, 'Parquet file');
+const REF = RUN_VARIANTS[0];
 
 // Column declarations, the same for heap, file_fdw and parquet_fdw.
 const TABLES = {
@@ -120,6 +136,7 @@ const QUERIES = [
 	{ id: 'point', table: 't10m', kinds: 'iitfd',
 		sql: 'SELECT a, b, c, d, e FROM {t} WHERE a = {key}' },
 ];
+const RUN_QUERIES = only('BENCH_QUERIES', QUERIES, 'query');
 
 // Goals of issue #6 (and #4's point lookup), checked on every parquet_fdw form.
 const GOALS = {
@@ -259,7 +276,7 @@ function loadPostgres(meta) {
 		// validator or the first scan); looked up again after the probes below.
 		pushdownGuc = ext.out.trim() || null;
 	}
-	for (const v of VARIANTS) {
+	for (const v of RUN_VARIANTS) {
 		const form = {
 			id: `pq-${v.name}`, label: `parquet_fdw ${v.label}`, kind: 'pg', variant: v,
 			rel: (t) => `${t}_pq_${v.name.replaceAll('-', '_')}`,
@@ -470,7 +487,7 @@ async function main() {
 
 	// results[q.id][form.id] = { rows, median, ... } or { error }
 	const results = {};
-	for (const q of QUERIES) {
+	for (const q of RUN_QUERIES) {
 		results[q.id] = {};
 		for (const f of pgForms) {
 			if (f.unavailable)
@@ -478,7 +495,7 @@ async function main() {
 			log(`${q.id}: ${f.label}`);
 			results[q.id][f.id] = runPg(f, q, meta, pushdownGuc);
 		}
-		for (const v of VARIANTS) {
+		for (const v of RUN_VARIANTS) {
 			const file = path.join(DATA_DIR, `${q.table}_${v.name}.parquet`);
 			log(`${q.id}: DuckDB ${v.label}`);
 			results[q.id][`duck1-${v.name}`] = await runDuck(duck1, file, q, meta);
@@ -489,7 +506,7 @@ async function main() {
 
 	// Check every form against the heap table before any time is reported.
 	let mismatches = 0;
-	for (const q of QUERIES) {
+	for (const q of RUN_QUERIES) {
 		const ref = results[q.id].heap;
 		if (!ref || ref.error) {
 			console.error(`${q.id}: the heap table gave no result: ${ref && ref.error}`);
@@ -544,7 +561,7 @@ async function main() {
 			return `MISMATCH: ${r.mismatch}`;
 		return null;
 	};
-	for (const q of QUERIES) {
+	for (const q of RUN_QUERIES) {
 		const R = results[q.id];
 		const heapMs = R.heap.median;
 		const duckRef = R[`duck1-${REF.name}`];
@@ -579,7 +596,7 @@ async function main() {
 	const reasons = [...new Set(pgForms.filter((f) => f.unavailable).map((f) => f.unavailable))];
 	for (const why of reasons) {
 		const which = pgForms.filter((f) => f.unavailable === why).map((f) => f.variant.name);
-		out.push(`Not run (${which.length === VARIANTS.length ? 'every parquet_fdw form' :
+		out.push(`Not run (${which.length === RUN_VARIANTS.length ? 'every parquet_fdw form' :
 			which.join(', ')}): ${why}`, '');
 	}
 
@@ -589,7 +606,7 @@ async function main() {
 	const verdict = (name, checks) => {
 		// checks: [{ form, value, ok }] over the forms that ran
 		if (checks.length === 0) {
-			goalLines.push(`- ${name}: NOT MEASURED (no parquet_fdw form ran)`);
+			goalLines.push(`- ${name}: NOT MEASURED (no parquet_fdw form or query ran)`);
 			return;
 		}
 		const failed = checks.filter((c) => !c.ok);
@@ -599,7 +616,7 @@ async function main() {
 			`(${checks.length - failed.length}/${checks.length} forms; best ${best.value.toFixed(2)} ` +
 			`${best.form}, worst ${worst.value.toFixed(2)} ${worst.form})`);
 	};
-	const ratioChecks = (qid, fn, limit, forms) => forms
+	const ratioChecks = (qid, fn, limit, forms) => (!results[qid] ? [] : forms)
 		.map((f) => {
 			const r = results[qid][f.id];
 			if (!r || r.error || r.mismatch)
@@ -614,7 +631,7 @@ async function main() {
 			ratioChecks(qid, (r) => r.median / results[qid].heap.median, GOALS.scanVsHeap, pqForms));
 	const pushForms = pgForms.filter((f) => f.pushdown && !f.unavailable);
 	for (const qid of ['q1', 'q6']) {
-		if (pushForms.length === 0) {
+		if (pushForms.length === 0 || !results[qid]) {
 			goalLines.push(`- ${qid} with aggregate pushdown <= ${GOALS.pushdownVsDuck1}x DuckDB ` +
 				'1 thread (issue #6): NOT MEASURED (no pushdown GUC parquet_fdw.*pushdown*)');
 			continue;
@@ -625,7 +642,7 @@ async function main() {
 	}
 	const memChecks = [];
 	for (const f of pgForms.filter((x) => x.variant))
-		for (const q of QUERIES) {
+		for (const q of RUN_QUERIES) {
 			const r = results[q.id][f.id];
 			if (r && !r.error && r.peakMB !== null)
 				memChecks.push({ form: `${f.variant.name}${f.pushdown ? '+pushdown' : ''} ${q.id}`,
@@ -643,7 +660,7 @@ async function main() {
 	}
 	verdict('point lookup <= 1/20 of the full scan (sum3) through parquet_fdw (issue #4)',
 		ratioChecks('point', (r, f) => {
-			const s = results.sum3[f.id];
+			const s = results.sum3 && results.sum3[f.id];
 			return s && !s.error && !s.mismatch ? r.median / s.median : null;
 		}, GOALS.pointVsScan, pqForms));
 	out.push('Goals:', '', ...goalLines, '');
