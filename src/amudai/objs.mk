@@ -5,3 +5,5 @@ AMUDAI_OBJS += src/amudai/protobuf.o
 AMUDAI_OBJS += src/amudai/messages.o
 AMUDAI_OBJS += src/amudai/flatbuf.o
 AMUDAI_OBJS += src/amudai/dataref.o
+AMUDAI_OBJS += src/amudai/block_map.o
+AMUDAI_OBJS += src/amudai/encoded_buffer.o

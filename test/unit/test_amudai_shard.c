@@ -333,6 +333,38 @@ test_example_metadata(void)
 			UNIT_CHECK(b->block_checksums && b->embedded_presence &&
 					   !b->embedded_offsets);
 		}
+		if (sfd.num_buffers == 1)
+		{
+			AmBufferReader br;
+			uint8_t    *bytes = NULL;
+			AmBlockView view;
+
+			st = am_buffer_open(&br, shard, anchor, &sfd.buffers[0], &err);
+			UNIT_CHECKF(st == AM_OK, "buffer: %s", err.message);
+			if (st == AM_OK)
+			{
+				UNIT_CHECK(br.map.block_count == 1 && br.map.value_count == 3);
+				st = am_buffer_read_block(&br, 0, &bytes, &view, &err);
+				UNIT_CHECKF(st == AM_OK, "block: %s", err.message);
+				if (st == AM_OK)
+				{
+					UNIT_CHECK(view.presence.len == 0);
+					UNIT_CHECK(view.values.len == 26);
+					UNIT_CHECK(view.values.data[0] == 1 && view.values.data[1] == 0);
+					for (int i = 0; i < 3; i++)
+					{
+						int64_t		v;
+
+						memcpy(&v, view.values.data + 2 + 8 * i, 8);
+						UNIT_CHECK(v == example_values[i]);
+					}
+					free(bytes);
+				}
+				UNIT_CHECK(am_buffer_read_block(&br, 1, &bytes, &view, &err) ==
+						   AM_ERR_INVALID_ARGUMENT);
+				am_buffer_close(&br);
+			}
+		}
 	}
 	am_shard_close(shard);
 	tb_free(&f);
