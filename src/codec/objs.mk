@@ -18,3 +18,4 @@ CODEC_OBJS += src/codec/byte_stream_split.o
 CODEC_OBJS += src/codec/byte_stream_split_avx2.o
 CODEC_OBJS += src/codec/group_varint.o
 CODEC_OBJS += src/codec/alp.o
+CODEC_OBJS += src/codec/fsst.o
