@@ -68,12 +68,23 @@ CdcStatus	cdc_fsst_decompress(const CdcFsstTable *table, const uint8_t *in,
 
 /* ---------------- encoder ---------------- */
 
+#define CDC_FSST_CANDIDATES		1024
+
+/* A candidate symbol of the builder. */
+typedef struct CdcFsstCandidate
+{
+	uint64_t	symbol;
+	uint64_t	gain;				/* frequency * length */
+	uint8_t		length;
+} CdcFsstCandidate;
+
 /* Workspace of the table builder (counters, candidate heap). */
 typedef struct CdcFsstBuilder
 {
-	uint32_t	single[512];		/* codes 0..254 symbols, 256.. literals */
-	uint32_t	pair[512 * 512];
-	CdcFsstTable work;
+	uint32_t	single[512];		/* codes 0..254 symbols, 256 + b literals */
+	uint32_t	pair[512 * 512];	/* pair[a * 512 + b]: code a followed by b */
+	CdcFsstCandidate heap[CDC_FSST_CANDIDATES];	/* min-heap on gain */
+	unsigned	heap_len;
 } CdcFsstBuilder;
 
 /* Learn a table from sample strings (all of them are read, so pass a
