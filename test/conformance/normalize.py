@@ -288,8 +288,10 @@ def norm_time(s):
 def us_round_variants(ours_norm, theirs_norm):
     """PostgreSQL timestamps/times hold microseconds; DuckDB may print ns.
 
-    Returns True when ours equals theirs truncated or rounded (half away from
-    zero, as PostgreSQL's input routine does) to microseconds.
+    Returns True when ours equals theirs truncated (toward zero or toward
+    minus infinity: they differ before 1970) or rounded to the nearest
+    microsecond, ties either way (PostgreSQL's input routine rounds the
+    printed fraction, which is upward in epoch terms before 1970 too).
     """
     if not isinstance(theirs_norm, tuple) or not isinstance(ours_norm, tuple):
         return False
@@ -299,9 +301,54 @@ def us_round_variants(ours_norm, theirs_norm):
     ns = theirs_norm[1]
     if ns % 1000 == 0:
         return False
-    trunc = (ns // 1000) * 1000
-    rnd = ((ns + 500) // 1000) * 1000 if ns >= 0 else -((-ns + 500) // 1000) * 1000
-    return ours_norm[1] in (trunc, rnd) and ours_norm[2:] == theirs_norm[2:]
+    floor = (ns // 1000) * 1000
+    ceil = floor + 1000
+    allowed = {floor}
+    if ns < 0 or ns - floor >= 500:
+        allowed.add(ceil)       # truncation toward zero, or nearest
+    return ours_norm[1] in allowed and ours_norm[2:] == theirs_norm[2:]
+
+
+_IV_UNIT_RE = re.compile(r"^([+-]?\d+)\s+(years?|mons?|months?|days?)$")
+_IV_TIME_RE = re.compile(r"^([+-]?)(\d+):(\d{2})(?::(\d{2})(?:\.(\d+))?)?$")
+
+
+def norm_interval(s):
+    """PostgreSQL (IntervalStyle postgres) or DuckDB interval text.
+
+    PostgreSQL: '1 year 2 mons 3 days 04:05:06.789', '-1 days +02:00:00';
+    DuckDB: '1 year 2 months 3 days 04:05:06.789'.  Both keep months, days
+    and the time part apart (neither justifies), so the value is the triple
+    (months, days, nanoseconds).
+    """
+    toks = s.strip().split()
+    months = days = ns = 0
+    i = 0
+    seen = False
+    while i < len(toks):
+        m = _IV_TIME_RE.match(toks[i])
+        if m:
+            t = (int(m.group(2)) * 3600 + int(m.group(3)) * 60 + int(m.group(4) or 0)) * 1_000_000_000
+            t += _frac_to_ns(m.group(5))
+            ns += -t if m.group(1) == "-" else t
+            i += 1
+            seen = True
+            continue
+        m = _IV_UNIT_RE.match(" ".join(toks[i:i + 2]))
+        if not m:
+            raise ValueError("not an interval: %r" % s)
+        n, unit = int(m.group(1)), m.group(2)
+        if unit.startswith("year"):
+            months += 12 * n
+        elif unit.startswith("mon"):
+            months += n
+        else:
+            days += n
+        i += 2
+        seen = True
+    if not seen:
+        raise ValueError("not an interval: %r" % s)
+    return ("interval", months, days, ns)
 
 
 def decode_pg_bytea(s):
@@ -781,6 +828,7 @@ SCALAR_NORMALIZERS = {
     "time with time zone": (norm_time, norm_time),
     "bytea": (norm_bytea_pg, norm_bytea_duck),
     "uuid": (norm_uuid, norm_uuid),
+    "interval": (norm_interval, norm_interval),
 }
 
 

@@ -80,6 +80,13 @@ check("ts frac", same("timestamp without time zone", "2024-01-01 20:34:56.123456
 check("ts frac trailing zeros", same("timestamp without time zone", "2024-01-01 20:34:56.1", "2024-01-01 20:34:56.100"))
 check("ts ns rounded to us", same("timestamp without time zone", "2024-01-01 00:00:00.123457", "2024-01-01 00:00:00.123456789"))
 check("ts ns truncated to us", same("timestamp without time zone", "2024-01-01 00:00:00.123456", "2024-01-01 00:00:00.123456789"))
+check("ts ns not rounded up below half", not same("timestamp without time zone", "2024-01-01 00:00:00.123457", "2024-01-01 00:00:00.123456499"))
+check("ts ns tie rounded up", same("timestamp without time zone", "2024-01-01 00:00:00.123457", "2024-01-01 00:00:00.1234565"))
+check("ts ns before 1970 tie rounded up", same("timestamp without time zone", "1837-10-23 19:47:19.516484", "1837-10-23 19:47:19.5164835"))
+check("ts ns before 1970 floor", same("timestamp without time zone", "1837-10-23 19:47:19.516483", "1837-10-23 19:47:19.5164835"))
+check("ts ns before 1970 two us off", not same("timestamp without time zone", "1837-10-23 19:47:19.516485", "1837-10-23 19:47:19.5164835"))
+check("ts ns before 1970 printed fraction truncated", same("timestamp without time zone", "1969-12-31 23:59:59.999999", "1969-12-31 23:59:59.9999991"))
+check("ts ns before 1970 epoch truncated toward zero", same("timestamp without time zone", "1970-01-01 00:00:00", "1969-12-31 23:59:59.9999991"))
 check("ts ns off by 2us", not same("timestamp without time zone", "2024-01-01 00:00:00.123458", "2024-01-01 00:00:00.123456789"))
 check("ts differs", not same("timestamp without time zone", "2009-03-01 00:00:01", "2009-03-01 00:00:00"))
 check("ts year 290000", same("timestamp without time zone", "290000-12-30 23:00:00", "290000-12-30 23:00:00"))
@@ -157,6 +164,19 @@ check("geo collection", geo("text", "GEOMETRYCOLLECTION (POINT (30 10), LINESTRI
                             "GEOMETRYCOLLECTION (POINT (30 10), LINESTRING (1 2, 3 4))"))
 check("geo nan coords", geo("text", "LINESTRING ZM (90 100 110 120, nan nan nan nan)", "LINESTRING ZM (90 100 110 120, nan nan nan nan)"))
 check("geo garbage bytes", not geo("bytea", "\\x0101", "POINT (1 2)"))
+
+# ---- interval (PostgreSQL IntervalStyle postgres vs DuckDB)
+check("interval ymd hms", same("interval", "1 year 2 mons 3 days 04:05:06.789", "1 year 2 months 3 days 04:05:06.789"))
+check("interval zero", same("interval", "00:00:00", "00:00:00"))
+check("interval plural", same("interval", "100 years", "100 years") and same("interval", "11 mons 30 days 23:59:59.999",
+                                                                             "11 months 30 days 23:59:59.999"))
+check("interval hours over 24", same("interval", "36:00:00", "36:00:00"))
+check("interval ms", same("interval", "00:00:00.001", "00:00:00.001"))
+check("interval negative parts", same("interval", "-1 years -2 mons +3 days -04:05:06", "-1 year -2 months 3 days -04:05:06"))
+check("interval not justified", not same("interval", "1 mon", "30 days") and not same("interval", "1 day", "24:00:00"))
+check("interval differs", not same("interval", "1 year 2 mons", "1 year 3 months"))
+check("interval ms differs", not same("interval", "00:00:00.001", "00:00:00.002"))
+check("interval garbage", not same("interval", "1 fortnight", "1 fortnight"))
 
 # ---- parse_duck_nested edge cases
 v = nz.parse_duck_nested("{'a': [1, 2], 'b': {x=NULL}}")
