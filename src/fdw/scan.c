@@ -144,6 +144,10 @@ typedef struct PfScanState
 
 	/* for the error context callback */
 	const char *err_column;		/* column being read or converted */
+
+	/* for EXPLAIN ANALYZE */
+	int64		rowgroups_read;
+	Size		peak_memory;	/* of scan_cxt and below, after each batch */
 } PfScanState;
 
 /* ----------------------------------------------------------------
@@ -995,6 +999,7 @@ next_rowgroup(PfScanState *st)
 
 			st->rowgroup = rg;
 			st->rows_left = meta->row_groups[rg].num_rows;
+			st->rowgroups_read++;
 			alloc = pf_context_allocator(st->rowgroup_cxt);
 			for (int s = 0; s < st->nslots; s++)
 			{
@@ -1093,6 +1098,10 @@ read_batch(PfScanState *st)
 	MemoryContextSwitchTo(old);
 	st->err_column = NULL;
 
+	/* cheap: a walk over the scan's few contexts */
+	st->peak_memory = Max(st->peak_memory,
+						  MemoryContextMemAllocated(st->scan_cxt, true));
+
 	st->rows_left -= want;
 	st->batch_size = want;
 	return true;
@@ -1175,4 +1184,10 @@ parquetExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		nread += list_length((List *) lfirst(lc));
 	ExplainPropertyText("Row Groups",
 						psprintf("%d of %d", nread, st->total_rowgroups), es);
+	if (es->analyze)
+	{
+		ExplainPropertyInteger("Row Groups Read", NULL, st->rowgroups_read, es);
+		ExplainPropertyInteger("Peak Memory", "kB",
+							   (int64) ((st->peak_memory + 1023) / 1024), es);
+	}
 }
