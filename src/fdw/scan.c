@@ -651,12 +651,29 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	Relation	rel;
 	List	   *quals;
 	double		all_rows = 0;
+	int			natts;
+	char	  **attnames;
+	char	  **field_names;
 	ListCell   *lc;
 
 	ps->filenames = opts->filenames;
 	rel = table_open(foreigntableid, AccessShareLock);
 	ps->attnos = needed_attnos(baserel, rel);
 	quals = prune_quals(baserel);
+
+	/* the file field of every column, looked up once */
+	natts = RelationGetDescr(rel)->natts;
+	attnames = palloc0(sizeof(char *) * Max(1, natts));
+	field_names = palloc0(sizeof(char *) * Max(1, natts));
+	for (int i = 0; i < natts; i++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(RelationGetDescr(rel), i);
+
+		if (attr->attisdropped)
+			continue;
+		attnames[i] = pstrdup(NameStr(attr->attname));
+		field_names[i] = pf_get_column_name(foreigntableid, attr->attnum);
+	}
 
 	/* footers are only needed here: read them in a context freed below */
 	tmp_cxt = AllocSetContextCreate(CurrentMemoryContext,
@@ -678,13 +695,22 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 		foreach(lc2, ps->attnos)
 		{
 			AttrNumber	attnum = lfirst_int(lc2);
-			char	   *attname = get_attname(foreigntableid, attnum, false);
 
 			fields[foreach_current_index(lc2)] =
-				find_column_field(meta, path, rel, attname,
-								  pf_get_column_name(foreigntableid, attnum),
+				find_column_field(meta, path, rel, attnames[attnum - 1],
+								  field_names[attnum - 1],
 								  opts->missing_columns_error);
 		}
+
+		/*
+		 * With missing_columns 'error', every column must be in the file,
+		 * not only those this query reads: the table does not match it.
+		 */
+		if (opts->missing_columns_error)
+			for (int i = 0; i < natts; i++)
+				if (field_names[i] != NULL)
+					(void) find_column_field(meta, path, rel, attnames[i],
+											 field_names[i], true);
 
 		for (int rg = 0; rg < meta->num_row_groups; rg++)
 		{
