@@ -81,6 +81,16 @@ SELECT count(*), sum(id), count(DISTINCT grp) FROM opt_two;
 \set quoted '  "' :rg '"  ,' :rg '  '
 ALTER FOREIGN TABLE opt_two OPTIONS (SET filename :'quoted');
 SELECT count(*) FROM opt_two;
+-- a folder stands for its *.parquet files, a pattern for its matches
+\set folder :abs_srcdir '/data'
+ALTER FOREIGN TABLE opt_two OPTIONS (SET filename :'folder');
+SELECT count(*), sum(id) FROM opt_two;
+\set pattern :abs_srcdir '/dat?/*.parquet, ' :abs_srcdir '/data/rowgroups.parq*'
+ALTER FOREIGN TABLE opt_two OPTIONS (SET filename :'pattern');
+SELECT count(*), sum(id) FROM opt_two;
+\set pattern :abs_srcdir '/data/*.nothing'
+ALTER FOREIGN TABLE opt_two OPTIONS (SET filename :'pattern');
+SELECT count(*), sum(id) FROM opt_two;
 -- a missing file in a list fails, naming it
 \set bad :rg ', /nonexistent/folder/missing.parquet'
 ALTER FOREIGN TABLE opt_two OPTIONS (SET filename :'bad');

@@ -6,8 +6,11 @@
  * Foreign table options:
  *	filename		one or more Parquet files, comma-separated; a path holding
  *					a comma or surrounding blanks is written in double quotes
- *					('/a.parquet, "/b,c.parquet"').  Files are scanned in the
- *					order given.
+ *					('/a.parquet, "/b,c.parquet"').  An entry naming a folder
+ *					stands for the *.parquet files below it (recursively), an
+ *					entry with * ? or [ is a glob(3) pattern (see scan.c).
+ *					Files are scanned in the order given, each folder's and
+ *					pattern's files in path order.
  *	missing_columns	'error' (default): a column the file lacks is an error
  *					at scan time; 'null': such a column reads as NULL.
  *

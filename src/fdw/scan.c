@@ -31,7 +31,9 @@
  */
 #include "postgres.h"
 
+#include <glob.h>
 #include <math.h>
+#include <sys/stat.h>
 
 #include "access/htup_details.h"
 #include "access/nbtree.h"
@@ -53,6 +55,7 @@
 #include "optimizer/pathnode.h"
 #include "optimizer/planmain.h"
 #include "optimizer/restrictinfo.h"
+#include "storage/fd.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/float.h"
@@ -269,6 +272,114 @@ field_bytes(const PqFileMeta *meta, int rg, const PqSchemaNode *node)
 	for (int i = 0; i < node->num_children; i++)
 		bytes += field_bytes(meta, rg, node->children[i]);
 	return bytes;
+}
+
+/* ----------------------------------------------------------------
+ * Expanding the filename option's entries
+ *
+ * An entry naming a folder stands for the *.parquet files below it, at any
+ * depth, skipping hidden and "_"-prefixed names (Spark's _SUCCESS and
+ * _metadata, .crc files); an entry with a wildcard (* ? [) is a glob(3)
+ * pattern whose matches are used the same way.  Files come in path order,
+ * so scans are deterministic.  Anything else is a file, opened as is.
+ * ----------------------------------------------------------------
+ */
+static int
+compare_paths(const ListCell *a, const ListCell *b)
+{
+	return strcmp((const char *) lfirst(a), (const char *) lfirst(b));
+}
+
+static bool
+has_parquet_suffix(const char *name)
+{
+	size_t		len = strlen(name);
+
+	return len > 8 && pg_strcasecmp(name + len - 8, ".parquet") == 0;
+}
+
+static void
+expand_folder(const char *folder, List **files)
+{
+	DIR		   *dir;
+	struct dirent *de;
+	List	   *names = NIL;
+	ListCell   *lc;
+
+	CHECK_FOR_INTERRUPTS();
+	dir = AllocateDir(folder);
+	if (dir == NULL)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open folder \"%s\": %m", folder)));
+	while ((de = ReadDir(dir, folder)) != NULL)
+	{
+		if (de->d_name[0] == '.' || de->d_name[0] == '_')
+			continue;
+		names = lappend(names, psprintf("%s/%s", folder, de->d_name));
+	}
+	FreeDir(dir);
+	list_sort(names, compare_paths);
+	foreach(lc, names)
+	{
+		const char *path = (const char *) lfirst(lc);
+		struct stat st;
+
+		if (stat(path, &st) != 0)
+			continue;			/* vanished, or a dangling link */
+		if (S_ISDIR(st.st_mode))
+			expand_folder(path, files);
+		else if (S_ISREG(st.st_mode) && has_parquet_suffix(path))
+			*files = lappend(*files, (char *) path);
+	}
+}
+
+static List *
+expand_filenames(List *entries)
+{
+	List	   *files = NIL;
+	ListCell   *lc;
+
+	foreach(lc, entries)
+	{
+		char	   *entry = (char *) lfirst(lc);
+		struct stat st;
+
+		if (strpbrk(entry, "*?[") != NULL)
+		{
+			glob_t		g;
+			int			rc;
+			List	   *matches = NIL;
+			ListCell   *lc2;
+
+			memset(&g, 0, sizeof(g));
+			rc = glob(entry, 0, NULL, &g);
+			if (rc != 0 && rc != GLOB_NOMATCH)
+			{
+				globfree(&g);
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not expand file name pattern \"%s\"", entry)));
+			}
+			for (size_t i = 0; rc == 0 && i < g.gl_pathc; i++)
+				matches = lappend(matches, pstrdup(g.gl_pathv[i]));
+			globfree(&g);
+			foreach(lc2, matches)
+			{
+				char	   *path = (char *) lfirst(lc2);
+
+				if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+					expand_folder(path, &files);
+				else
+					files = lappend(files, path);
+			}
+		}
+		else if (stat(entry, &st) == 0 && S_ISDIR(st.st_mode))
+			expand_folder(entry, &files);
+		else
+			files = lappend(files, entry);
+	}
+	return files;
 }
 
 /* ----------------------------------------------------------------
@@ -656,7 +767,7 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	char	  **field_names;
 	ListCell   *lc;
 
-	ps->filenames = opts->filenames;
+	ps->filenames = expand_filenames(opts->filenames);
 	rel = table_open(foreigntableid, AccessShareLock);
 	ps->attnos = needed_attnos(baserel, rel);
 	quals = prune_quals(baserel);
@@ -679,7 +790,7 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	tmp_cxt = AllocSetContextCreate(CurrentMemoryContext,
 									"parquet_fdw planning",
 									ALLOCSET_DEFAULT_SIZES);
-	foreach(lc, opts->filenames)
+	foreach(lc, ps->filenames)
 	{
 		const char *path = (const char *) lfirst(lc);
 		PfFile	   *pf;
