@@ -1142,7 +1142,23 @@ next_rowgroup(PfScanState *st)
 			{
 				PqError		err;
 
+				const PqColumnChunkMeta *chunk;
+
 				st->err_column = meta->leaves[st->slot_leaf[s]].path;
+				chunk = &meta->row_groups[rg].columns[st->slot_leaf[s]];
+				if (chunk->is_encrypted)
+					ereport(ERROR,
+							(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+							 errmsg("column \"%s\" of Parquet file \"%s\" is encrypted",
+									st->err_column, st->file->path),
+							 errhint("Parquet modular encryption is not supported.")));
+				if (chunk->file_path != NULL)
+					ereport(ERROR,
+							(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+							 errmsg("column \"%s\" of Parquet file \"%s\" is stored in another file",
+									st->err_column, st->file->path),
+							 errdetail("The column chunk names the file \"%s\".",
+									   chunk->file_path)));
 				pq_error_clear(&err);
 				if (pq_column_reader_open(&st->readers[s], st->file->file, rg,
 										  st->slot_leaf[s], &ropts, &alloc,
