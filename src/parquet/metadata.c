@@ -1057,6 +1057,16 @@ corrupt_at(PqError *err, int row_group, int column, const char *fmt,...)
 	return PQ_ERR_CORRUPT;
 }
 
+int64_t
+pq_chunk_start(const PqColumnChunkMeta *cc)
+{
+	if (cc->has_dictionary_page_offset &&
+		(cc->dictionary_page_offset < cc->data_page_offset ||
+		 cc->data_page_offset < 4))
+		return cc->dictionary_page_offset;
+	return cc->data_page_offset;
+}
+
 /* Is [offset, offset + length) inside [4, data_end)?  Overflow-safe. */
 static bool
 range_ok(int64_t offset, int64_t length, int64_t data_end)
@@ -1106,14 +1116,7 @@ validate_chunk(PqFileMeta *meta, int rg, int col, PqColumnChunkMeta *cc,
 	if (cc->file_path != NULL)
 		return PQ_OK;			/* offsets refer to another file */
 
-	/*
-	 * The chunk starts at its dictionary page when it has one.  A chunk
-	 * holding only a dictionary page (no values) may say data_page_offset 0.
-	 */
-	start = cc->data_page_offset;
-	if (cc->has_dictionary_page_offset &&
-		(cc->dictionary_page_offset < start || start < 4))
-		start = cc->dictionary_page_offset;
+	start = pq_chunk_start(cc);
 	if (!range_ok(start, cc->total_compressed_size, data_end))
 		return corrupt_at(err, rg, col,
 						  "column chunk of \"%s\" at offset %lld with %lld bytes lies outside the file's data",
@@ -1358,6 +1361,12 @@ const PqSource *
 pq_file_source(const PqFile *file)
 {
 	return &file->source;
+}
+
+uint64_t
+pq_file_data_end(const PqFile *file)
+{
+	return file->source.size - 8 - file->meta.footer_length;
 }
 
 void

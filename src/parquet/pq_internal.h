@@ -107,6 +107,16 @@ typedef struct PqRawSchemaElement
 PqStatus	pq_schema_build(PqArena *arena, const PqRawSchemaElement *elems,
 							int num_elems, PqFileMeta *meta, PqError *err);
 
+/*
+ * First byte of a column chunk: its dictionary page when it has one (a
+ * chunk with only a dictionary page may say data_page_offset 0), else its
+ * first data page.  metadata.c validates [start, start + compressed size).
+ */
+int64_t		pq_chunk_start(const PqColumnChunkMeta *cc);
+
+/* First byte after the data region: size - 8 - footer length. */
+uint64_t	pq_file_data_end(const PqFile *file);
+
 /* Fold a legacy ConvertedType into a logical type (PQ_LT_NONE if none). */
 PqLogicalType pq_logical_from_converted(int32_t converted_type,
 										int32_t precision, int32_t scale);
