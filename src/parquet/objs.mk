@@ -4,3 +4,4 @@ PARQUET_OBJS += src/parquet/thrift.o
 PARQUET_OBJS += src/parquet/metadata.o
 PARQUET_OBJS += src/parquet/schema.o
 PARQUET_OBJS += src/parquet/names.o
+PARQUET_OBJS += src/parquet/page_index.o
