@@ -100,7 +100,7 @@ create_table_sql(const char *table_name, const char *server_name,
 		type = pf_default_type_sql(field);
 		MemoryContextSwitchTo(old);
 		appendStringInfo(&buf, "%s\n  %s %s", i > 0 ? "," : "",
-						 quote_identifier(field->name), type);
+						 quote_identifier(field->name ? field->name : ""), type);
 	}
 	appendStringInfo(&buf, "%s) SERVER %s OPTIONS (filename %s)",
 					 root->num_children > 0 ? "\n" : "",

@@ -225,7 +225,8 @@ field_list(const PqFileMeta *meta)
 		}
 		if (i > 0)
 			appendStringInfoString(&buf, ", ");
-		appendStringInfoString(&buf, meta->root->children[i]->name);
+		appendStringInfoString(&buf, meta->root->children[i]->name ?
+							   meta->root->children[i]->name : "");
 	}
 	return buf.data;
 }
