@@ -8,3 +8,4 @@ AMUDAI_OBJS += src/amudai/dataref.o
 AMUDAI_OBJS += src/amudai/block_map.o
 AMUDAI_OBJS += src/amudai/encoded_buffer.o
 AMUDAI_OBJS += src/amudai/value_decode.o
+AMUDAI_OBJS += src/amudai/field_reader.o

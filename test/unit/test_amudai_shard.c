@@ -366,6 +366,29 @@ test_example_metadata(void)
 			}
 		}
 	}
+	{
+		AmFieldReader *fr = NULL;
+		AmColumnBatch batch;
+
+		st = am_field_reader_open(&fr, shard, 0, 0, &err);
+		UNIT_CHECKF(st == AM_OK, "field reader: %s", err.message);
+		if (st == AM_OK)
+		{
+			UNIT_CHECK(am_field_reader_position_count(fr) == 3);
+			st = am_field_reader_read(fr, 0, 3, &batch, &err);
+			UNIT_CHECKF(st == AM_OK, "read: %s", err.message);
+			UNIT_CHECK(batch.count == 3 && batch.value_width == 8);
+			UNIT_CHECK(batch.nulls == NULL && batch.offsets == NULL);
+			if (st == AM_OK)
+				UNIT_CHECK(memcmp(batch.values, example_values, 24) == 0);
+			st = am_field_reader_read(fr, 1, 2, &batch, &err);
+			UNIT_CHECK(st == AM_OK && memcmp(batch.values, example_values + 1, 16) == 0);
+			UNIT_CHECK(am_field_reader_read(fr, 2, 2, &batch, &err) == AM_ERR_INVALID_ARGUMENT);
+			am_field_reader_close(fr);
+		}
+		UNIT_CHECK(am_field_reader_open(&fr, shard, 0, 1, &err) == AM_ERR_INVALID_ARGUMENT);
+		UNIT_CHECK(am_field_reader_open(&fr, shard, 1, 0, &err) == AM_ERR_INVALID_ARGUMENT);
+	}
 	am_shard_close(shard);
 	tb_free(&f);
 }
