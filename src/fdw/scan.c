@@ -800,6 +800,7 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 		List	   *rgs = NIL;
 		ListCell   *lc2;
 
+		CHECK_FOR_INTERRUPTS();
 		old = MemoryContextSwitchTo(tmp_cxt);
 		pf = pf_open_file(path, tmp_cxt);
 		meta = pf->meta;
