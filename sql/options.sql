@@ -125,6 +125,7 @@ DROP ROLE parquet_opt_user;
 
 -- ===== the simd GUC
 SET parquet_fdw.simd = 'scalar';
+SELECT simd FROM parquet_fdw_version();
 SELECT count(*), sum(ident) FROM opt_match;
 SET parquet_fdw.simd = 'sse9';  -- ERROR
 RESET parquet_fdw.simd;
