@@ -235,9 +235,12 @@ function psqlOrDie(script, what) {
 	return r.out;
 }
 
+// The first error line of psql's stderr, short enough for a table cell:
+// no psql prefix, no severity, the data folder left out of file names.
 function firstError(err) {
 	const line = err.split('\n').find((l) => /ERROR|FATAL|error/.test(l)) || err.split('\n')[0];
-	return line.replace(/^psql:[^:]*:\d+: /, '').slice(0, 110);
+	return line.replace(/^psql:[^:]*:\d+: /, '').replace(/^(ERROR|FATAL):\s+/, '')
+		.replaceAll(`${DATA_DIR}/`, '').replaceAll('|', '/').slice(0, 120);
 }
 
 // Loads heap and file_fdw forms; creates parquet_fdw foreign tables and
@@ -663,6 +666,20 @@ async function main() {
 			const s = results.sum3 && results.sum3[f.id];
 			return s && !s.error && !s.mismatch ? r.median / s.median : null;
 		}, GOALS.pointVsScan, pqForms));
+	// ---- summary: every PostgreSQL form's ratio to the heap table, per query
+	out.push('Summary, median / heap median (DuckDB: 1 thread on the same file):', '');
+	out.push(`| form | ${RUN_QUERIES.map((q) => q.id).join(' | ')} |`);
+	out.push(`|------|${RUN_QUERIES.map(() => '-----:').join('|')}|`);
+	const ratioCell = (q, r) => (!r || r.error || r.mismatch ? (r ? 'ERR' : '') :
+		fmtX(r.median / results[q.id].heap.median));
+	for (const f of pgForms.filter((x) => !x.unavailable))
+		out.push(`| ${f.label} | ${RUN_QUERIES.map((q) => ratioCell(q, results[q.id][f.id])).join(' | ')} |`);
+	for (const v of RUN_VARIANTS)
+		out.push(`| DuckDB 1 thread ${v.label} | ` +
+			`${RUN_QUERIES.map((q) => ratioCell(q, results[q.id][`duck1-${v.name}`])).join(' | ')} |`);
+	out.push('');
+	out.push(`Load average after the run: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`, '');
+
 	out.push('Goals:', '', ...goalLines, '');
 	if (mismatches)
 		out.push(`**${mismatches} result(s) differ from the heap table's; their times are not shown.**`, '');
