@@ -112,6 +112,27 @@ PREPARE q(bigint) AS SELECT count(*) FROM rg WHERE id < $1;
 EXECUTE q(10);
 EXECUTE q(4097);
 DEALLOCATE q;
+
+-- ===== run-time pruning: parameter values are known at executor start
+-- (generic plans) and at each rescan (correlated subqueries)
+CREATE FUNCTION explain_analyze(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE ln text;
+BEGIN
+  FOR ln IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query LOOP
+    CONTINUE WHEN ln ~ 'Peak Memory';
+    RETURN NEXT regexp_replace(ln, '/[^ ,"]*/', '', 'g');
+  END LOOP;
+END $$;
+SET plan_cache_mode = force_generic_plan;
+PREPARE q(bigint) AS SELECT count(*) FROM rg WHERE id < $1;
+EXECUTE q(4097);
+SELECT explain_analyze('EXECUTE q(4097)');
+SELECT explain_analyze('EXECUTE q(NULL)');
+EXECUTE q(NULL);
+DEALLOCATE q;
+RESET plan_cache_mode;
+SELECT explain_analyze('SELECT x, (SELECT count(*) FROM rg WHERE grp = x) FROM generate_series(0, 2) x');
+SELECT x, (SELECT sum(id) FROM rg WHERE grp = x) FROM generate_series(0, 2) x;
 -- pruning per file of a list
 SELECT rowgroups('SELECT * FROM rg2 WHERE id = 42'), count(*) FROM rg2 WHERE id = 42;
 
@@ -161,4 +182,4 @@ SELECT pf_try('SELECT * FROM bad3');
 SELECT count(*) FROM rg;
 
 DROP SERVER scan_srv CASCADE;
-DROP FUNCTION explain_filter(text), rowgroups(text), peak_kb(text), pf_try(text);
+DROP FUNCTION explain_filter(text), explain_analyze(text), rowgroups(text), peak_kb(text), pf_try(text);

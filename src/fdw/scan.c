@@ -49,6 +49,7 @@
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
 #include "nodes/pg_list.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
@@ -58,6 +59,7 @@
 #include "storage/fd.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
+#include "utils/datum.h"
 #include "utils/float.h"
 #include "utils/lsyscache.h"
 #include "utils/pg_locale.h"
@@ -81,7 +83,10 @@ enum PfScanPrivateIndex
 	PfScanPrivateFiles,			/* List of String: files, in scan order */
 	PfScanPrivateAttnos,		/* List of Integer: attributes to fill */
 	PfScanPrivateRowGroups,		/* List per file of List of Integer */
-	PfScanPrivateTotalRowGroups /* Integer: row groups before pruning */
+	PfScanPrivateTotalRowGroups,	/* Integer: row groups before pruning */
+	PfScanPrivatePruneQuals		/* List per qual of Integers: attnum,
+								 * strategy, cmpproc, collation, valtype;
+								 * the values are fdw_exprs, in order */
 };
 
 /* Planner state kept in baserel->fdw_private between callbacks. */
@@ -93,6 +98,8 @@ typedef struct PfPlanState
 	int			total_rowgroups;
 	double		total_rows;		/* rows of the chosen row groups */
 	double		bytes;			/* compressed bytes of the needed chunks */
+	List	   *param_quals;	/* PfPruneQual whose value is known only at
+								 * executor start */
 } PfPlanState;
 
 /* One attribute the scan fills. */
@@ -126,6 +133,14 @@ typedef struct PfScanState
 
 	int			ncolumns;
 	PfScanColumn *columns;
+	List	   *attnos;			/* attnum of each column, in order */
+	const PqSchemaNode **fields;	/* each column's field in the current
+									 * file, NULL when missing */
+
+	/* run-time pruning with parameter values */
+	List	   *param_quals;	/* PfPruneQual */
+	List	   *param_states;	/* ExprState of each one's value */
+	MemoryContext param_cxt;	/* their by-reference values */
 	uint32		batch_rows;		/* capacity of the Datum arrays */
 
 	/* position */
@@ -150,6 +165,7 @@ typedef struct PfScanState
 
 	/* for EXPLAIN ANALYZE */
 	int64		rowgroups_read;
+	int64		rowgroups_skipped;	/* by run-time pruning */
 	Size		peak_memory;	/* of scan_cxt and below, after each batch */
 } PfScanState;
 
@@ -399,15 +415,38 @@ typedef struct PfPruneQual
 {
 	AttrNumber	attnum;			/* the column */
 	int			strategy;		/* BTLessStrategyNumber..., column on the left */
-	Datum		value;			/* the constant */
+	Oid			cmpproc;		/* btree order proc: cmp(column, value) */
 	Oid			collation;
-	bool		const_is_nan;	/* float constant NaN: never prunes */
-	FmgrInfo	cmp;			/* btree order proc: cmp(column, constant) */
+	Expr	   *expr;			/* the value: a Const, or an expression of
+								 * Params evaluated at executor start */
+	Oid			valtype;
+	/* the value, once known */
+	bool		value_known;
+	bool		value_null;		/* NULL: the qual is never true */
+	bool		value_is_nan;	/* float NaN: never prunes */
+	Datum		value;
+	FmgrInfo	cmp;
 } PfPruneQual;
 
+/* Set the value of a prune qual (NaN noted for floats). */
+static void
+prune_qual_set_value(PfPruneQual *q, Datum value, bool isnull)
+{
+	q->value_known = true;
+	q->value_null = isnull;
+	q->value = value;
+	q->value_is_nan = false;
+	if (!isnull && q->valtype == FLOAT4OID)
+		q->value_is_nan = isnan(DatumGetFloat4(value));
+	else if (!isnull && q->valtype == FLOAT8OID)
+		q->value_is_nan = isnan(DatumGetFloat8(value));
+}
+
 /*
- * The quals of baserel that can prune: "Var op Const" with a non-null
- * constant, commuted to put the column on the left.
+ * The quals of baserel that can prune: "Var op value", commuted to put the
+ * column on the left, where the value is a Const or an expression of Params
+ * and stable functions (known at executor start: prepared statements'
+ * parameters, the outer values of a correlated subquery).
  */
 static List *
 prune_quals(RelOptInfo *baserel)
@@ -422,7 +461,6 @@ prune_quals(RelOptInfo *baserel)
 		Node	   *left;
 		Node	   *right;
 		Var		   *var;
-		Const	   *cst;
 		Oid			opno;
 		Oid			opclass;
 		Oid			opfamily;
@@ -437,7 +475,7 @@ prune_quals(RelOptInfo *baserel)
 		left = linitial(op->args);
 		right = lsecond(op->args);
 		opno = op->opno;
-		if (IsA(right, Var) && IsA(left, Const))
+		if (IsA(right, Var) && !IsA(left, Var))
 		{
 			Node	   *tmp = left;
 
@@ -447,12 +485,12 @@ prune_quals(RelOptInfo *baserel)
 			if (!OidIsValid(opno))
 				continue;
 		}
-		if (!IsA(left, Var) || !IsA(right, Const))
+		if (!IsA(left, Var) || contain_var_clause(right) ||
+			contain_volatile_functions(right))
 			continue;
 		var = (Var *) left;
-		cst = (Const *) right;
 		if (var->varno != baserel->relid || var->varattno <= 0 ||
-			var->varlevelsup != 0 || cst->constisnull)
+			var->varlevelsup != 0)
 			continue;
 
 		opclass = GetDefaultOpClass(var->vartype, BTREE_AM_OID);
@@ -475,13 +513,14 @@ prune_quals(RelOptInfo *baserel)
 		q = palloc0(sizeof(PfPruneQual));
 		q->attnum = var->varattno;
 		q->strategy = strategy;
-		q->value = cst->constvalue;
+		q->cmpproc = cmpproc;
 		q->collation = op->inputcollid;
-		if (cst->consttype == FLOAT4OID)
-			q->const_is_nan = isnan(DatumGetFloat4(cst->constvalue));
-		else if (cst->consttype == FLOAT8OID)
-			q->const_is_nan = isnan(DatumGetFloat8(cst->constvalue));
+		q->expr = (Expr *) right;
+		q->valtype = exprType(right);
 		fmgr_info(cmpproc, &q->cmp);
+		if (IsA(right, Const))
+			prune_qual_set_value(q, ((Const *) right)->constvalue,
+								 ((Const *) right)->constisnull);
 		result = lappend(result, q);
 	}
 	return result;
@@ -650,6 +689,10 @@ rowgroup_excluded(const PqFileMeta *meta, int rg, List *quals,
 		bool		excluded = false;
 		ListCell   *lc2;
 
+		if (!q->value_known)
+			continue;
+		if (q->value_null)
+			return true;		/* a comparison with NULL is never true */
 		foreach(lc2, attnos)
 			if (lfirst_int(lc2) == q->attnum)
 				pos = foreach_current_index(lc2);
@@ -683,7 +726,7 @@ rowgroup_excluded(const PqFileMeta *meta, int rg, List *quals,
 		if ((deftyp == FLOAT4OID || deftyp == FLOAT8OID) &&
 			(q->strategy == BTGreaterStrategyNumber ||
 			 q->strategy == BTGreaterEqualStrategyNumber ||
-			 q->const_is_nan))
+			 q->value_is_nan))
 			continue;
 
 #define PF_CMP(a) DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, (a), q->value))
@@ -772,6 +815,9 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	rel = table_open(foreigntableid, AccessShareLock);
 	ps->attnos = needed_attnos(baserel, rel);
 	quals = prune_quals(baserel);
+	foreach(lc, quals)
+		if (!((PfPruneQual *) lfirst(lc))->value_known)
+			ps->param_quals = lappend(ps->param_quals, lfirst(lc));
 
 	/* the file field of every column, looked up once */
 	natts = RelationGetDescr(rel)->natts;
@@ -895,6 +941,8 @@ parquetGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 	PfPlanState *ps = (PfPlanState *) baserel->fdw_private;
 	List	   *files = NIL;
 	List	   *fdw_private;
+	List	   *prune = NIL;
+	List	   *prune_exprs = NIL;
 	ListCell   *lc;
 
 	/* every qual is checked by the executor; pruning only skips row groups */
@@ -902,11 +950,22 @@ parquetGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 
 	foreach(lc, ps->filenames)
 		files = lappend(files, makeString(pstrdup((char *) lfirst(lc))));
-	fdw_private = list_make4(files, ps->attnos, ps->rowgroups,
-							 makeInteger(ps->total_rowgroups));
+	foreach(lc, ps->param_quals)
+	{
+		PfPruneQual *q = (PfPruneQual *) lfirst(lc);
 
+		prune = lappend(prune, list_make5_int(q->attnum, q->strategy,
+											  (int) q->cmpproc,
+											  (int) q->collation,
+											  (int) q->valtype));
+		prune_exprs = lappend(prune_exprs, q->expr);
+	}
+	fdw_private = list_make5(files, ps->attnos, ps->rowgroups,
+							 makeInteger(ps->total_rowgroups), prune);
+
+	/* the parameter expressions go in fdw_exprs, so setrefs sees them */
 	return make_foreignscan(tlist, scan_clauses, baserel->relid,
-							NIL, fdw_private, NIL, NIL, outer_plan);
+							prune_exprs, fdw_private, NIL, NIL, outer_plan);
 }
 
 /* ----------------------------------------------------------------
@@ -933,6 +992,41 @@ scan_error_callback(void *arg)
 		errcontext("Parquet file \"%s\", column \"%s\"", path, st->err_column);
 	else
 		errcontext("Parquet file \"%s\"", path);
+}
+
+/*
+ * Compute the values of the run-time prune quals for this (re)scan: the
+ * parameters may differ on every rescan.
+ */
+static void
+evaluate_prune_quals(PfScanState *st, ForeignScanState *node)
+{
+	ExprContext *econtext = node->ss.ps.ps_ExprContext;
+	ListCell   *lq;
+	ListCell   *ls;
+
+	if (st->param_quals == NIL)
+		return;
+	MemoryContextReset(st->param_cxt);
+	forboth(lq, st->param_quals, ls, st->param_states)
+	{
+		PfPruneQual *q = (PfPruneQual *) lfirst(lq);
+		ExprState  *state = (ExprState *) lfirst(ls);
+		bool		isnull;
+		Datum		value;
+		int16		typlen;
+		bool		typbyval;
+		MemoryContext old;
+
+		value = ExecEvalExprSwitchContext(state, econtext, &isnull);
+		get_typlenbyval(q->valtype, &typlen, &typbyval);
+		old = MemoryContextSwitchTo(st->param_cxt);
+		if (!isnull)
+			value = datumCopy(value, typbyval, typlen);
+		MemoryContextSwitchTo(old);
+		prune_qual_set_value(q, value, isnull);
+	}
+	ResetExprContext(econtext);
 }
 
 void
@@ -991,6 +1085,29 @@ parquetBeginForeignScan(ForeignScanState *node, int eflags)
 		st->batch_rows = Max(PF_MIN_BATCH_ROWS,
 							 PF_MAX_BATCH_DATUMS / st->ncolumns);
 
+	st->attnos = attnos;
+
+	/* run-time pruning: the quals' values are computed at each (re)scan */
+	foreach(lc, (List *) list_nth(plan->fdw_private, PfScanPrivatePruneQuals))
+	{
+		List	   *ints = (List *) lfirst(lc);
+		PfPruneQual *q = palloc0(sizeof(PfPruneQual));
+
+		q->attnum = (AttrNumber) linitial_int(ints);
+		q->strategy = lsecond_int(ints);
+		q->cmpproc = (Oid) lthird_int(ints);
+		q->collation = (Oid) lfourth_int(ints);
+		q->valtype = (Oid) list_nth_int(ints, 4);
+		fmgr_info_cxt(q->cmpproc, &q->cmp, st->scan_cxt);
+		st->param_quals = lappend(st->param_quals, q);
+	}
+	if (st->param_quals != NIL)
+	{
+		st->param_states = ExecInitExprList(plan->fdw_exprs, (PlanState *) node);
+		st->param_cxt = AllocSetContextCreate(st->scan_cxt, "parquet_fdw parameters",
+											  ALLOCSET_SMALL_SIZES);
+	}
+
 	i = 0;
 	foreach(lc, attnos)
 	{
@@ -1008,6 +1125,8 @@ parquetBeginForeignScan(ForeignScanState *node, int eflags)
 		col->nulls = palloc(sizeof(bool) * st->batch_rows);
 	}
 	MemoryContextSwitchTo(old);
+
+	evaluate_prune_quals(st, node);
 }
 
 /* Close the current row group's readers and free their memory. */
@@ -1038,6 +1157,7 @@ close_file(PfScanState *st)
 	st->file = NULL;
 	st->readers = NULL;
 	st->batches = NULL;
+	st->fields = NULL;
 	st->nslots = 0;
 	for (int i = 0; i < st->ncolumns; i++)
 		st->columns[i].conv = NULL;
@@ -1066,6 +1186,7 @@ open_file(PfScanState *st, int file_index)
 		leaf_slot[l] = -1;
 	st->slot_leaf = palloc(sizeof(int) * Max(1, meta->num_leaves));
 	st->nslots = 0;
+	st->fields = palloc0(sizeof(PqSchemaNode *) * Max(1, st->ncolumns));
 
 	for (int i = 0; i < st->ncolumns; i++)
 	{
@@ -1078,6 +1199,7 @@ open_file(PfScanState *st, int file_index)
 		field = find_column_field(meta, path, st->rel, col->attname,
 								  col->field_name, st->missing_columns_error);
 		col->conv = NULL;
+		st->fields[i] = field;
 		if (field == NULL)
 			continue;
 		col->conv = pf_converter_create(meta, field, col->typid, col->typmod,
@@ -1135,6 +1257,13 @@ next_rowgroup(PfScanState *st)
 								   rg, meta->num_row_groups)));
 			if (meta->row_groups[rg].num_rows <= 0)
 				continue;
+			if (st->param_quals != NIL &&
+				rowgroup_excluded(meta, rg, st->param_quals, st->attnos,
+								  st->fields, st->rel))
+			{
+				st->rowgroups_skipped++;
+				continue;
+			}
 
 			st->rowgroup = rg;
 			st->rows_left = meta->row_groups[rg].num_rows;
@@ -1308,6 +1437,7 @@ parquetReScanForeignScan(ForeignScanState *node)
 	st->next_rowgroup = NULL;
 	st->batch_size = 0;
 	st->next_row = 0;
+	evaluate_prune_quals(st, node);
 }
 
 void
@@ -1342,6 +1472,9 @@ parquetExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	if (es->analyze)
 	{
 		ExplainPropertyInteger("Row Groups Read", NULL, st->rowgroups_read, es);
+		if (st->param_quals != NIL)
+			ExplainPropertyInteger("Row Groups Skipped at Run Time", NULL,
+								   st->rowgroups_skipped, es);
 		ExplainPropertyInteger("Peak Memory", "kB",
 							   (int64) ((st->peak_memory + 1023) / 1024), es);
 	}
