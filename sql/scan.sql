@@ -67,6 +67,11 @@ SELECT count(*), sum(a.id - b.id)
 CREATE FOREIGN TABLE rg2 (id bigint) SERVER scan_srv OPTIONS (filename :'two');
 SELECT count(*), sum(id), count(DISTINCT id) FROM rg2;
 SELECT array_agg(id) FROM (SELECT id FROM rg2 OFFSET 20478 LIMIT 4) s;
+-- rescans of a list of files start again from the first file, also after
+-- the end of the scan and in the middle of it
+SELECT x, (SELECT count(*) FROM rg2 WHERE id = x) AS both_files,
+       (SELECT id FROM rg2 WHERE id > x LIMIT 1) AS next_id
+  FROM generate_series(20479, 20481) x;
 
 -- ===== EXPLAIN: files and row groups
 SELECT explain_filter('EXPLAIN (COSTS OFF) SELECT * FROM rg');
