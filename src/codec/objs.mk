@@ -19,3 +19,5 @@ CODEC_OBJS += src/codec/byte_stream_split_avx2.o
 CODEC_OBJS += src/codec/group_varint.o
 CODEC_OBJS += src/codec/alp.o
 CODEC_OBJS += src/codec/fsst.o
+CODEC_OBJS += src/codec/chimp.o
+CODEC_OBJS += src/codec/patched_bitpack.o
