@@ -200,6 +200,17 @@ init_node(PqSchemaNode *node, const PqRawSchemaElement *e, int index,
 	}
 	node->is_leaf = true;
 	node->physical = (PqPhysicalType) e->type;
+
+	/* Converters size numerics from these; nonsense here is corruption. */
+	if (node->logical.kind == PQ_LT_DECIMAL &&
+		(node->logical.precision < 1 || node->logical.scale < 0 ||
+		 node->logical.scale > node->logical.precision))
+	{
+		pq_error_set(err, PQ_ERR_CORRUPT,
+					 "decimal column \"%s\" has invalid precision %d and scale %d",
+					 e->name, node->logical.precision, node->logical.scale);
+		return false;
+	}
 	return true;
 }
 

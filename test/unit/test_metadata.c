@@ -86,7 +86,8 @@ typedef enum Damage
 	DMG_BAD_PHYSICAL,			/* leaf type 9 */
 	DMG_COLUMN_INDEX_PAST,		/* column index beyond the data */
 	DMG_NO_SCHEMA,				/* FileMetaData without field 2 */
-	DMG_DEEP_SCHEMA				/* 200 nested groups */
+	DMG_DEEP_SCHEMA,			/* 200 nested groups */
+	DMG_BAD_DECIMAL				/* DECIMAL with scale 3 > precision 2 */
 } Damage;
 
 static void
@@ -171,7 +172,14 @@ build_file(uint8_t *out, size_t cap, Damage dmg)
 			write_i32_field(&w, 1, dmg == DMG_BAD_PHYSICAL ? 9 : 1);
 			write_i32_field(&w, 3, 0);
 			write_string_field(&w, 4, "id");
-			write_i32_field(&w, 6, 17);	/* INT_32 */
+			if (dmg == DMG_BAD_DECIMAL)
+			{
+				write_i32_field(&w, 6, 5);	/* DECIMAL */
+				write_i32_field(&w, 7, 3);	/* scale */
+				write_i32_field(&w, 8, 2);	/* precision */
+			}
+			else
+				write_i32_field(&w, 6, 17); /* INT_32 */
 			write_i32_field(&w, 9, 42); /* field_id */
 			thrift_write_struct_end(&w);
 			/* tags */
@@ -438,6 +446,7 @@ test_damage(void)
 		{DMG_COLUMN_INDEX_PAST, 0, 1, "column index"},
 		{DMG_NO_SCHEMA, -1, -1, "schema"},
 		{DMG_DEEP_SCHEMA, -1, -1, "nested deeper"},
+		{DMG_BAD_DECIMAL, -1, -1, "invalid precision 2 and scale 3"},
 	};
 	static uint8_t buf[16384];
 
@@ -508,6 +517,185 @@ test_damage(void)
 		}
 		UNIT_CHECK(bad_status == 0);
 	}
+}
+
+/*
+ * Logical type decoding: one leaf per case, no row groups.  Each leaf is
+ * (physical type, type_length, converted type or -1, LogicalType member
+ * or 0, member parameters), written from parquet.thrift.
+ */
+typedef struct TypeCase
+{
+	const char *name;
+	int32_t		physical;
+	int32_t		type_length;
+	int32_t		converted;
+	int32_t		scale;			/* SchemaElement scale/precision, -1 = absent */
+	int32_t		precision;
+	int16_t		member;			/* LogicalType union member, 0 = absent */
+	int32_t		p1;				/* member parameters */
+	int32_t		p2;
+	/* expected */
+	PqLogicalKind kind;
+	int			e1;				/* precision / unit / bit_width */
+	int			e2;				/* scale / utc_adjusted / is_signed */
+} TypeCase;
+
+static const TypeCase type_cases[] = {
+	/* LogicalType wins: TIMESTAMP(NANOS, utc=false) over TIMESTAMP_MICROS */
+	{"ts", 2, -1, 10, -1, -1, 8, 0, 3, PQ_LT_TIMESTAMP, PQ_UNIT_NANOS, 0},
+	{"u16", 1, -1, -1, -1, -1, 10, 16, 0, PQ_LT_INTEGER, 16, 0},
+	{"i8", 1, -1, -1, -1, -1, 10, 8, 1, PQ_LT_INTEGER, 8, 1},
+	{"dec", 7, 16, -1, -1, -1, 5, 2, 30, PQ_LT_DECIMAL, 30, 2},
+	{"time_us", 2, -1, -1, -1, -1, 7, 1, 2, PQ_LT_TIME, PQ_UNIT_MICROS, 1},
+	/* unknown member 99: falls back to the converted type, else OTHER */
+	{"unk_utf8", 6, -1, 0, -1, -1, 99, 0, 0, PQ_LT_STRING, 0, 0},
+	{"unk", 6, -1, -1, -1, -1, 99, 0, 0, PQ_LT_OTHER, 0, 0},
+	{"json", 6, -1, -1, -1, -1, 12, 0, 0, PQ_LT_JSON, 0, 0},
+	{"null", 1, -1, -1, -1, -1, 11, 0, 0, PQ_LT_NULL, 0, 0},
+	{"uuid", 7, 16, -1, -1, -1, 14, 0, 0, PQ_LT_UUID, 0, 0},
+	{"f16", 7, 2, -1, -1, -1, 15, 0, 0, PQ_LT_FLOAT16, 0, 0},
+	{"geo", 6, -1, -1, -1, -1, 17, 0, 0, PQ_LT_GEOMETRY, 0, 0},
+	{"enum", 6, -1, -1, -1, -1, 4, 0, 0, PQ_LT_ENUM, 0, 0},
+	{"bson", 6, -1, 20, -1, -1, 0, 0, 0, PQ_LT_BSON, 0, 0},
+	/* legacy forms: TIME_MILLIS / TIMESTAMP_MILLIS are UTC-adjusted */
+	{"t_ms", 1, -1, 7, -1, -1, 0, 0, 0, PQ_LT_TIME, PQ_UNIT_MILLIS, 1},
+	{"ts_ms", 2, -1, 9, -1, -1, 0, 0, 0, PQ_LT_TIMESTAMP, PQ_UNIT_MILLIS, 1},
+	{"dec64", 2, -1, 5, 4, 18, 0, 0, 0, PQ_LT_DECIMAL, 18, 4},
+	{"u64", 2, -1, 14, -1, -1, 0, 0, 0, PQ_LT_INTEGER, 64, 0},
+	{"interval", 7, 12, 21, -1, -1, 0, 0, 0, PQ_LT_INTERVAL, 0, 0},
+	{"date", 1, -1, 6, -1, -1, 0, 0, 0, PQ_LT_DATE, 0, 0},
+	{"plain", 3, -1, -1, -1, -1, 0, 0, 0, PQ_LT_NONE, 0, 0},
+};
+
+static size_t
+build_types_file(uint8_t *out, size_t cap)
+{
+	ThriftWriter w;
+	size_t		ncases = sizeof(type_cases) / sizeof(type_cases[0]);
+	size_t		n = 0;
+
+	thrift_writer_init(&w);
+	thrift_write_struct_begin(&w);
+	write_i32_field(&w, 1, 1);
+	thrift_write_field(&w, 2, THRIFT_LIST);
+	thrift_write_list_begin(&w, THRIFT_STRUCT, (uint32_t) ncases + 1);
+	thrift_write_struct_begin(&w);
+	write_string_field(&w, 4, "root");
+	write_i32_field(&w, 5, (int32_t) ncases);
+	thrift_write_struct_end(&w);
+	for (size_t i = 0; i < ncases; i++)
+	{
+		const TypeCase *tc = &type_cases[i];
+
+		thrift_write_struct_begin(&w);
+		write_i32_field(&w, 1, tc->physical);
+		if (tc->type_length >= 0)
+			write_i32_field(&w, 2, tc->type_length);
+		write_i32_field(&w, 3, 1);
+		write_string_field(&w, 4, tc->name);
+		if (tc->converted >= 0)
+			write_i32_field(&w, 6, tc->converted);
+		if (tc->scale >= 0)
+			write_i32_field(&w, 7, tc->scale);
+		if (tc->precision >= 0)
+			write_i32_field(&w, 8, tc->precision);
+		if (tc->member != 0)
+		{
+			thrift_write_field(&w, 10, THRIFT_STRUCT);
+			thrift_write_struct_begin(&w);
+			thrift_write_field(&w, tc->member, THRIFT_STRUCT);
+			thrift_write_struct_begin(&w);
+			if (tc->member == 5)	/* DecimalType {1: scale, 2: precision} */
+			{
+				write_i32_field(&w, 1, tc->p1);
+				write_i32_field(&w, 2, tc->p2);
+			}
+			else if (tc->member == 7 || tc->member == 8)
+			{
+				/* {1: isAdjustedToUTC, 2: TimeUnit {1 MILLIS|2 MICROS|3 NANOS}} */
+				thrift_write_bool_field(&w, 1, tc->p1 != 0);
+				thrift_write_field(&w, 2, THRIFT_STRUCT);
+				thrift_write_struct_begin(&w);
+				write_empty_member(&w, (int16_t) tc->p2);
+				thrift_write_struct_end(&w);
+			}
+			else if (tc->member == 10)
+			{
+				/* IntType {1: i8 bitWidth, 2: bool isSigned} */
+				thrift_write_field(&w, 1, THRIFT_I8);
+				thrift_write_i8(&w, (int8_t) tc->p1);
+				thrift_write_bool_field(&w, 2, tc->p2 != 0);
+			}
+			thrift_write_struct_end(&w);
+			thrift_write_struct_end(&w);
+		}
+		thrift_write_struct_end(&w);
+	}
+	write_i64_field(&w, 3, 0);
+	thrift_write_field(&w, 4, THRIFT_LIST);
+	thrift_write_list_begin(&w, THRIFT_STRUCT, 0);
+	thrift_write_struct_end(&w);
+
+	if (w.failed || 4 + w.len + 8 > cap)
+	{
+		thrift_writer_free(&w);
+		return 0;
+	}
+	memcpy(out, "PAR1", 4);
+	n = 4;
+	memcpy(out + n, w.buf, w.len);
+	n += w.len;
+	for (int i = 0; i < 4; i++)
+		out[n++] = (uint8_t) (w.len >> (8 * i));
+	memcpy(out + n, "PAR1", 4);
+	n += 4;
+	thrift_writer_free(&w);
+	return n;
+}
+
+static void
+test_logical_types(void)
+{
+	static uint8_t buf[8192];
+	size_t		len = build_types_file(buf, sizeof(buf));
+	PqFile	   *file = NULL;
+	PqError		err;
+	const PqFileMeta *m;
+	size_t		ncases = sizeof(type_cases) / sizeof(type_cases[0]);
+
+	UNIT_CHECK(len > 0);
+	UNIT_CHECKF(open_mem(buf, len, &file, &err) == PQ_OK, "%s", err.message);
+	if (file == NULL)
+		return;
+	m = pq_file_meta(file);
+	UNIT_CHECK(m->num_leaves == (int) ncases && m->num_row_groups == 0);
+	for (size_t i = 0; i < ncases && (int) i < m->num_leaves; i++)
+	{
+		const TypeCase *tc = &type_cases[i];
+		const PqSchemaNode *node = m->leaves[i].node;
+		const PqLogicalType *lt = &node->logical;
+		bool		ok = lt->kind == tc->kind && strcmp(node->name, tc->name) == 0 &&
+			node->converted_type == tc->converted;
+
+		switch (tc->kind)
+		{
+			case PQ_LT_DECIMAL:
+				ok &= lt->precision == tc->e1 && lt->scale == tc->e2;
+				break;
+			case PQ_LT_TIME:
+			case PQ_LT_TIMESTAMP:
+				ok &= (int) lt->unit == tc->e1 && lt->utc_adjusted == (tc->e2 != 0);
+				break;
+			case PQ_LT_INTEGER:
+				ok &= lt->bit_width == tc->e1 && lt->is_signed == (tc->e2 != 0);
+				break;
+			default:
+				break;
+		}
+		UNIT_CHECKF(ok, "type case %s: kind %s", tc->name, pq_logical_kind_name(lt->kind));
+	}
+	pq_file_close(file);
 }
 
 /* ----------------------------------------------------------------
@@ -1086,6 +1274,7 @@ main(void)
 {
 	test_synthetic_file();
 	test_damage();
+	test_logical_types();
 	test_corpus();
 	UNIT_MAIN_END("test_metadata");
 }
