@@ -106,7 +106,7 @@ typedef struct ThriftWriter
 	bool		failed;			/* allocation failed */
 	int			depth;
 	int16_t		last_fid[THRIFT_MAX_DEPTH];
-	/* allocation hooks; NULL means realloc/free */
+	/* allocation hooks; NULL means realloc/free; new_size 0 frees old */
 	void	   *(*grow) (void *ctx, void *old, size_t new_size);
 	void	   *grow_ctx;
 } ThriftWriter;
