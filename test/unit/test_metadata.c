@@ -698,6 +698,69 @@ test_logical_types(void)
 	pq_file_close(file);
 }
 
+/* An allocator that fails from the n-th call on and counts live blocks. */
+typedef struct CountingAlloc
+{
+	int			fail_at;
+	int			calls;
+	int			live;
+} CountingAlloc;
+
+static void *
+counting_alloc(void *ctx, size_t size)
+{
+	CountingAlloc *ca = ctx;
+	void	   *p;
+
+	if (ca->calls++ >= ca->fail_at)
+		return NULL;
+	p = malloc(size);
+	if (p)
+		ca->live++;
+	return p;
+}
+
+static void
+counting_release(void *ctx, void *ptr)
+{
+	CountingAlloc *ca = ctx;
+
+	ca->live--;
+	free(ptr);
+}
+
+/* Out of memory at every allocation point: ENOMEM, nothing left behind. */
+static void
+test_out_of_memory(void)
+{
+	static uint8_t buf[8192];
+	size_t		len = build_file(buf, sizeof(buf), DMG_NONE);
+	MemFile		mf = {buf, len};
+	PqSource	src = {mem_read_at, len, &mf};
+	bool		succeeded = false;
+
+	for (int k = 0; k < 64 && !succeeded; k++)
+	{
+		CountingAlloc ca = {k, 0, 0};
+		PqAllocator alloc = {counting_alloc, counting_release, &ca};
+		PqFile	   *file = NULL;
+		PqError		err;
+		PqStatus	st = pq_file_open(&file, &src, &alloc, &err);
+
+		if (st == PQ_OK)
+		{
+			succeeded = true;
+			UNIT_CHECK(ca.live > 0);
+			pq_file_close(file);
+		}
+		else
+			UNIT_CHECKF(st == PQ_ERR_IO && err.sys_errno == ENOMEM && file == NULL,
+						"fail at %d: status %d", k, st);
+		UNIT_CHECKF(ca.live == 0, "fail at %d: %d blocks leaked", k, ca.live);
+	}
+	UNIT_CHECK(succeeded);
+}
+
 /* ----------------------------------------------------------------
  * Part 2: the corpus
  * ----------------------------------------------------------------
@@ -1275,6 +1338,7 @@ main(void)
 	test_synthetic_file();
 	test_damage();
 	test_logical_types();
+	test_out_of_memory();
 	test_corpus();
 	UNIT_MAIN_END("test_metadata");
 }

@@ -757,6 +757,67 @@ test_round_trip(void)
 	}
 }
 
+/* The writer grows through the hook and latches allocation failure. */
+typedef struct GrowCtx
+{
+	int			calls;
+	size_t		limit;
+} GrowCtx;
+
+static void *
+limited_grow(void *ctx, void *old, size_t new_size)
+{
+	GrowCtx    *g = ctx;
+
+	g->calls++;
+	if (new_size == 0)
+	{
+		free(old);
+		return NULL;
+	}
+	if (new_size > g->limit)
+		return NULL;
+	return realloc(old, new_size);
+}
+
+static void
+test_writer_growth(void)
+{
+	ThriftWriter w;
+	GrowCtx		g = {0, 1 << 20};
+	ThriftReader r;
+	uint8_t		et;
+	uint32_t	n;
+	bool		ok = true;
+
+	thrift_writer_init(&w);
+	w.grow = limited_grow;
+	w.grow_ctx = &g;
+	thrift_write_list_begin(&w, THRIFT_I32, 5000);
+	for (int i = 0; i < 5000; i++)
+		thrift_write_i32(&w, i * 7919);
+	UNIT_CHECK(!w.failed && g.calls > 1);
+	thrift_reader_init(&r, w.buf, w.len);
+	UNIT_CHECK(thrift_list_begin(&r, &et, &n) && n == 5000);
+	for (int i = 0; i < 5000; i++)
+		ok &= thrift_i32(&r) == i * 7919;
+	UNIT_CHECK(ok && r.pos == r.end);
+
+	/* reset keeps the buffer; a refused growth latches failed */
+	thrift_writer_reset(&w);
+	UNIT_CHECK(w.len == 0 && w.buf != NULL);
+	g.limit = w.cap;
+	{
+		static uint8_t big[1 << 16];
+
+		for (int i = 0; i < 40 && !w.failed; i++)
+			thrift_write_binary(&w, big, sizeof(big));
+	}
+	UNIT_CHECK(w.failed);
+	thrift_writer_free(&w);
+	UNIT_CHECK(w.buf == NULL && w.len == 0);
+}
+
 int
 main(void)
 {
@@ -767,5 +828,6 @@ main(void)
 	test_depth();
 	test_writer();
 	test_round_trip();
+	test_writer_growth();
 	UNIT_MAIN_END("test_thrift");
 }
