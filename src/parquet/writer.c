@@ -1,0 +1,2234 @@
+/*-------------------------------------------------------------------------
+ *
+ * writer.c
+ *	  Parquet writer: flat columns and one level of LIST, PLAIN and
+ *	  dictionary encodings, data pages v1 and v2, statistics, page CRCs.
+ *
+ * The file is written front to back through the sink.  Each column chunk of
+ * the current row group is assembled in memory (data pages are encoded and
+ * compressed as batches arrive, the dictionary grows alongside) and written
+ * when the next column starts, because its dictionary page must come first.
+ * What the footer needs of each chunk (offsets, sizes, encodings,
+ * statistics) is kept in the writer until pq_writer_close().
+ *
+ * See writer.h for the contract.
+ *
+ * IDENTIFICATION
+ *	  src/parquet/writer.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "parquet/writer.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "compress/compress.h"
+#include "parquet/pq_internal.h"
+#include "parquet/thrift.h"
+
+/* Parquet enum values (parquet.thrift). */
+#define PAGE_DATA			0
+#define PAGE_DICTIONARY		2
+#define PAGE_DATA_V2		3
+#define ENC_PLAIN			0
+#define ENC_RLE				3
+#define ENC_RLE_DICTIONARY	8
+
+#define DEFAULT_PAGE_ROWS		8192
+#define DEFAULT_DICT_ENTRIES	65536
+#define DEFAULT_DICT_BYTES		((size_t) 1 << 20)
+#define MAX_PAGE_BYTES			((size_t) 0x7FFFFFFF)
+
+/* How a column's values order for statistics. */
+typedef enum StatOrder
+{
+	ORD_NONE,					/* undefined order: no min/max */
+	ORD_BOOL,
+	ORD_INT32,
+	ORD_UINT32,
+	ORD_INT64,
+	ORD_UINT64,
+	ORD_FLOAT,
+	ORD_DOUBLE,
+	ORD_BYTES,					/* unsigned lexicographic */
+	ORD_BYTES_SIGNED			/* big-endian two's complement (DECIMAL) */
+} StatOrder;
+
+/* A growable byte buffer whose memory comes from the PqAllocator. */
+typedef struct ByteBuf
+{
+	uint8_t    *data;
+	size_t		len;
+	size_t		cap;
+} ByteBuf;
+
+/* What the footer needs of one written column chunk. */
+typedef struct ChunkMeta
+{
+	int64_t		num_rows;
+	int64_t		num_values;		/* level entries */
+	int64_t		total_uncompressed;
+	int64_t		total_compressed;
+	int64_t		data_page_offset;
+	int64_t		dictionary_page_offset; /* -1: none */
+	bool		used_plain;
+	bool		used_dictionary;
+	bool		has_levels;
+	int64_t		null_count;
+	bool		has_min;
+	bool		has_max;
+	bool		min_exact;
+	bool		max_exact;
+	uint8_t    *min;
+	uint32_t	min_len;
+	uint8_t    *max;
+	uint32_t	max_len;
+} ChunkMeta;
+
+typedef struct RowGroupMeta
+{
+	int64_t		num_rows;
+	ChunkMeta  *chunks;			/* one per column */
+} RowGroupMeta;
+
+/* The chunk being assembled for one column of the current row group. */
+typedef struct ChunkState
+{
+	ByteBuf		pages;			/* data page headers and bodies */
+	int64_t		num_rows;
+	int64_t		num_values;
+	int64_t		null_count;
+	int64_t		uncompressed;	/* of data pages, headers included */
+	bool		used_plain;
+	bool		used_dictionary;
+	int			num_pages;
+
+	/* dictionary: entries are kept plain-encoded, as the page stores them */
+	bool		dict_active;
+	ByteBuf		dict_plain;
+	uint32_t	dict_count;
+	uint32_t	dict_cap;		/* of dict_off / dict_len */
+	uint32_t   *dict_off;		/* value bytes offset in dict_plain */
+	uint32_t   *dict_len;
+	uint32_t   *hash_slots;		/* entry index + 1, 0 = empty */
+	uint32_t	hash_size;		/* power of two */
+
+	/* statistics over the values seen so far */
+	bool		has_minmax;
+	ByteBuf		min;
+	ByteBuf		max;
+} ChunkState;
+
+typedef struct WColumn
+{
+	PqWriteColumn def;			/* name points into the writer's copy */
+	int16_t		max_def;
+	int16_t		max_rep;
+	int			width;			/* fixed value width; 0 for BYTE_ARRAY */
+	StatOrder	order;
+} WColumn;
+
+struct PqWriter
+{
+	PqAllocator alloc;
+	PqSink		sink;
+	PqWriterOptions options;
+	int			num_columns;
+	WColumn    *columns;
+	uint64_t	offset;			/* bytes written so far */
+	bool		failed;			/* a write failed: only free is allowed */
+	bool		closed;
+
+	/* current row group */
+	bool		in_row_group;
+	int			current;		/* column receiving batches, -1 none yet */
+	ChunkState	chunk;
+	ChunkMeta  *pending;		/* chunks of the current row group */
+
+	int			num_row_groups;
+	int			row_groups_cap;
+	RowGroupMeta *row_groups;
+
+	ThriftWriter tw;
+
+	/* scratch reused across pages */
+	ByteBuf		levels_buf;
+	ByteBuf		values_buf;
+	ByteBuf		body_buf;
+	ByteBuf		comp_buf;
+	ByteBuf		gather_buf;		/* dense values of a flat batch */
+	ByteBuf		u32_buf;		/* levels or dictionary indexes as uint32 */
+};
+
+/* ----------------------------------------------------------------
+ * Memory
+ * ----------------------------------------------------------------
+ */
+static void *
+wr_alloc(PqWriter *w, size_t size)
+{
+	return w->alloc.alloc(w->alloc.ctx, size == 0 ? 1 : size);
+}
+
+static void
+wr_release(PqWriter *w, void *p)
+{
+	if (p != NULL && w->alloc.release != NULL)
+		w->alloc.release(w->alloc.ctx, p);
+}
+
+/* Make room for `need` more bytes; false on overflow or out of memory. */
+static bool
+buf_reserve(PqWriter *w, ByteBuf *b, size_t need)
+{
+	size_t		cap;
+	uint8_t    *nd;
+
+	if (need > SIZE_MAX / 2 - b->len)
+		return false;
+	if (b->len + need <= b->cap)
+		return true;
+	cap = b->cap < 256 ? 256 : b->cap;
+	while (cap < b->len + need)
+		cap *= 2;
+	nd = wr_alloc(w, cap);
+	if (nd == NULL)
+		return false;
+	if (b->len > 0)
+		memcpy(nd, b->data, b->len);
+	wr_release(w, b->data);
+	b->data = nd;
+	b->cap = cap;
+	return true;
+}
+
+static bool
+buf_append(PqWriter *w, ByteBuf *b, const void *data, size_t len)
+{
+	if (!buf_reserve(w, b, len))
+		return false;
+	if (len > 0)
+		memcpy(b->data + b->len, data, len);
+	b->len += len;
+	return true;
+}
+
+static void
+buf_free(PqWriter *w, ByteBuf *b)
+{
+	wr_release(w, b->data);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Realloc-style hook for the Thrift writer, over the PqAllocator: each block
+ * carries its size in front so growing can copy it. */
+static void *
+thrift_grow(void *ctx, void *old, size_t new_size)
+{
+	PqWriter   *w = ctx;
+	uint8_t    *nb;
+
+	if (new_size == 0)
+	{
+		if (old != NULL)
+			wr_release(w, (uint8_t *) old - 16);
+		return NULL;
+	}
+	nb = wr_alloc(w, new_size + 16);
+	if (nb == NULL)
+		return NULL;
+	memcpy(nb, &new_size, sizeof(new_size));
+	if (old != NULL)
+	{
+		size_t		old_size;
+
+		memcpy(&old_size, (uint8_t *) old - 16, sizeof(old_size));
+		memcpy(nb + 16, old, old_size < new_size ? old_size : new_size);
+		wr_release(w, (uint8_t *) old - 16);
+	}
+	return nb + 16;
+}
+
+/* ----------------------------------------------------------------
+ * CRC-32 (reflected polynomial 0xEDB88320), table built on first use
+ * ----------------------------------------------------------------
+ */
+static uint32_t crc_table[256];
+static bool crc_table_ready;
+
+uint32_t
+pq_crc32(const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	uint32_t	crc = 0xFFFFFFFFu;
+
+	if (!crc_table_ready)
+	{
+		for (uint32_t i = 0; i < 256; i++)
+		{
+			uint32_t	c = i;
+
+			for (int k = 0; k < 8; k++)
+				c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+			crc_table[i] = c;
+		}
+		crc_table_ready = true;
+	}
+	for (size_t i = 0; i < len; i++)
+		crc = crc_table[(crc ^ p[i]) & 0xFF] ^ (crc >> 8);
+	return crc ^ 0xFFFFFFFFu;
+}
+
+/* ----------------------------------------------------------------
+ * Schema checks
+ * ----------------------------------------------------------------
+ */
+int16_t
+pq_write_column_max_def(const PqWriteColumn *c)
+{
+	int16_t		d = c->repetition == PQ_OPTIONAL;
+
+	if (c->is_list)
+		d += 1 + (c->element_repetition == PQ_OPTIONAL);
+	return d;
+}
+
+int16_t
+pq_write_column_max_rep(const PqWriteColumn *c)
+{
+	return c->is_list ? 1 : 0;
+}
+
+static int
+physical_width(const PqWriteColumn *c)
+{
+	switch (c->physical)
+	{
+		case PQ_BOOLEAN:
+			return 1;
+		case PQ_INT32:
+		case PQ_FLOAT:
+			return 4;
+		case PQ_INT64:
+		case PQ_DOUBLE:
+			return 8;
+		case PQ_INT96:
+			return 12;
+		case PQ_FIXED_LEN_BYTE_ARRAY:
+			return c->type_length;
+		case PQ_BYTE_ARRAY:
+			return 0;
+	}
+	return -1;
+}
+
+static StatOrder
+stat_order(const PqWriteColumn *c)
+{
+	const PqLogicalType *lt = &c->logical;
+
+	switch (c->physical)
+	{
+		case PQ_BOOLEAN:
+			return ORD_BOOL;
+		case PQ_INT32:
+			return (lt->kind == PQ_LT_INTEGER && !lt->is_signed) ? ORD_UINT32 : ORD_INT32;
+		case PQ_INT64:
+			return (lt->kind == PQ_LT_INTEGER && !lt->is_signed) ? ORD_UINT64 : ORD_INT64;
+		case PQ_FLOAT:
+			return ORD_FLOAT;
+		case PQ_DOUBLE:
+			return ORD_DOUBLE;
+		case PQ_INT96:
+			return ORD_NONE;
+		case PQ_BYTE_ARRAY:
+		case PQ_FIXED_LEN_BYTE_ARRAY:
+			if (lt->kind == PQ_LT_DECIMAL)
+				return ORD_BYTES_SIGNED;
+			if (lt->kind == PQ_LT_INTERVAL || lt->kind == PQ_LT_FLOAT16)
+				return ORD_NONE;
+			return ORD_BYTES;
+	}
+	return ORD_NONE;
+}
+
+/* NULL if the annotation fits the physical type, else why not. */
+static const char *
+check_logical(const PqWriteColumn *c)
+{
+	const PqLogicalType *lt = &c->logical;
+	PqPhysicalType p = c->physical;
+
+	switch (lt->kind)
+	{
+		case PQ_LT_NONE:
+		case PQ_LT_NULL:
+			return NULL;
+		case PQ_LT_STRING:
+		case PQ_LT_ENUM:
+		case PQ_LT_JSON:
+		case PQ_LT_BSON:
+			return p == PQ_BYTE_ARRAY ? NULL : "needs BYTE_ARRAY";
+		case PQ_LT_UUID:
+			return (p == PQ_FIXED_LEN_BYTE_ARRAY && c->type_length == 16) ? NULL :
+				"needs FIXED_LEN_BYTE_ARRAY(16)";
+		case PQ_LT_FLOAT16:
+			return (p == PQ_FIXED_LEN_BYTE_ARRAY && c->type_length == 2) ? NULL :
+				"needs FIXED_LEN_BYTE_ARRAY(2)";
+		case PQ_LT_INTERVAL:
+			return (p == PQ_FIXED_LEN_BYTE_ARRAY && c->type_length == 12) ? NULL :
+				"needs FIXED_LEN_BYTE_ARRAY(12)";
+		case PQ_LT_DATE:
+			return p == PQ_INT32 ? NULL : "needs INT32";
+		case PQ_LT_TIME:
+			if (lt->unit == PQ_UNIT_MILLIS)
+				return p == PQ_INT32 ? NULL : "TIME(MILLIS) needs INT32";
+			return p == PQ_INT64 ? NULL : "TIME(MICROS|NANOS) needs INT64";
+		case PQ_LT_TIMESTAMP:
+			return p == PQ_INT64 ? NULL : "needs INT64";
+		case PQ_LT_INTEGER:
+			if (lt->bit_width == 64)
+				return p == PQ_INT64 ? NULL : "INTEGER(64) needs INT64";
+			if (lt->bit_width == 8 || lt->bit_width == 16 || lt->bit_width == 32)
+				return p == PQ_INT32 ? NULL : "INTEGER(8|16|32) needs INT32";
+			return "bit width must be 8, 16, 32 or 64";
+		case PQ_LT_DECIMAL:
+			if (lt->precision < 1 || lt->scale < 0 || lt->scale > lt->precision)
+				return "bad precision or scale";
+			if (p == PQ_INT32)
+				return lt->precision <= 9 ? NULL : "precision above 9 on INT32";
+			if (p == PQ_INT64)
+				return lt->precision <= 18 ? NULL : "precision above 18 on INT64";
+			if (p == PQ_FIXED_LEN_BYTE_ARRAY)
+			{
+				/* digits a type_length-byte two's complement holds */
+				double		digits = floor(log10(2.0) * (8.0 * c->type_length - 1));
+
+				return lt->precision <= digits ? NULL : "precision too large for the width";
+			}
+			return p == PQ_BYTE_ARRAY ? NULL : "needs INT32, INT64 or a byte array";
+		default:
+			return "annotation not supported by the writer";
+	}
+}
+
+/* ----------------------------------------------------------------
+ * Statistics
+ * ----------------------------------------------------------------
+ */
+static int
+cmp_bytes_signed(const uint8_t *a, uint32_t alen, const uint8_t *b, uint32_t blen)
+{
+	bool		aneg = alen > 0 && (a[0] & 0x80);
+	bool		bneg = blen > 0 && (b[0] & 0x80);
+	uint32_t	n = alen > blen ? alen : blen;
+
+	if (aneg != bneg)
+		return aneg ? -1 : 1;
+	/* same sign: sign-extend the shorter one, then compare unsigned */
+	for (uint32_t i = 0; i < n; i++)
+	{
+		uint8_t		x = i < n - alen ? (aneg ? 0xFF : 0) : a[i - (n - alen)];
+		uint8_t		y = i < n - blen ? (bneg ? 0xFF : 0) : b[i - (n - blen)];
+
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	return 0;
+}
+
+/* Compare two values of a column's order; floats here are never NaN. */
+static int
+cmp_values(StatOrder order, const uint8_t *a, uint32_t alen,
+		   const uint8_t *b, uint32_t blen)
+{
+	switch (order)
+	{
+		case ORD_BOOL:
+			return (a[0] != 0) - (b[0] != 0);
+		case ORD_INT32:
+			{
+				int32_t		x, y;
+
+				memcpy(&x, a, 4);
+				memcpy(&y, b, 4);
+				return (x > y) - (x < y);
+			}
+		case ORD_UINT32:
+			{
+				uint32_t	x, y;
+
+				memcpy(&x, a, 4);
+				memcpy(&y, b, 4);
+				return (x > y) - (x < y);
+			}
+		case ORD_INT64:
+			{
+				int64_t		x, y;
+
+				memcpy(&x, a, 8);
+				memcpy(&y, b, 8);
+				return (x > y) - (x < y);
+			}
+		case ORD_UINT64:
+			{
+				uint64_t	x, y;
+
+				memcpy(&x, a, 8);
+				memcpy(&y, b, 8);
+				return (x > y) - (x < y);
+			}
+		case ORD_FLOAT:
+			{
+				float		x, y;
+
+				memcpy(&x, a, 4);
+				memcpy(&y, b, 4);
+				return (x > y) - (x < y);
+			}
+		case ORD_DOUBLE:
+			{
+				double		x, y;
+
+				memcpy(&x, a, 8);
+				memcpy(&y, b, 8);
+				return (x > y) - (x < y);
+			}
+		case ORD_BYTES:
+			{
+				uint32_t	n = alen < blen ? alen : blen;
+				int			c = n > 0 ? memcmp(a, b, n) : 0;
+
+				if (c != 0)
+					return c < 0 ? -1 : 1;
+				return (alen > blen) - (alen < blen);
+			}
+		case ORD_BYTES_SIGNED:
+			return cmp_bytes_signed(a, alen, b, blen);
+		case ORD_NONE:
+			break;
+	}
+	return 0;
+}
+
+static bool
+is_nan_value(StatOrder order, const uint8_t *v)
+{
+	if (order == ORD_FLOAT)
+	{
+		float		f;
+
+		memcpy(&f, v, 4);
+		return isnan(f);
+	}
+	if (order == ORD_DOUBLE)
+	{
+		double		d;
+
+		memcpy(&d, v, 8);
+		return isnan(d);
+	}
+	return false;
+}
+
+/* ----------------------------------------------------------------
+ * Values of a page: fixed-width bytes or byte-array views, densely
+ * ----------------------------------------------------------------
+ */
+typedef struct PageValues
+{
+	const uint8_t *fixed;		/* width bytes per value */
+	const CdcByteView *views;	/* BYTE_ARRAY */
+	int			width;
+	size_t		count;
+} PageValues;
+
+static inline void
+value_at(const PageValues *pv, size_t i, const uint8_t **ptr, uint32_t *len)
+{
+	if (pv->views != NULL)
+	{
+		*ptr = pv->views[i].ptr;
+		*len = pv->views[i].len;
+	}
+	else
+	{
+		*ptr = pv->fixed + i * (size_t) pv->width;
+		*len = (uint32_t) pv->width;
+	}
+}
+
+static bool
+stats_update(PqWriter *w, const WColumn *col, ChunkState *cs, const PageValues *pv)
+{
+	const uint8_t *minp = NULL,
+			   *maxp = NULL;
+	uint32_t	minl = 0,
+				maxl = 0;
+
+	if (col->order == ORD_NONE || !w->options.write_statistics)
+		return true;
+	for (size_t i = 0; i < pv->count; i++)
+	{
+		const uint8_t *p;
+		uint32_t	l;
+
+		value_at(pv, i, &p, &l);
+		if (is_nan_value(col->order, p))
+			continue;
+		if (minp == NULL || cmp_values(col->order, p, l, minp, minl) < 0)
+		{
+			minp = p;
+			minl = l;
+		}
+		if (maxp == NULL || cmp_values(col->order, p, l, maxp, maxl) > 0)
+		{
+			maxp = p;
+			maxl = l;
+		}
+	}
+	if (minp == NULL)
+		return true;
+	if (!cs->has_minmax ||
+		cmp_values(col->order, minp, minl, cs->min.data, (uint32_t) cs->min.len) < 0)
+	{
+		cs->min.len = 0;
+		if (!buf_append(w, &cs->min, minp, minl))
+			return false;
+	}
+	if (!cs->has_minmax ||
+		cmp_values(col->order, maxp, maxl, cs->max.data, (uint32_t) cs->max.len) > 0)
+	{
+		cs->max.len = 0;
+		if (!buf_append(w, &cs->max, maxp, maxl))
+			return false;
+	}
+	cs->has_minmax = true;
+	return true;
+}
+
+/* Signed zero rule of the spec: a zero min is written -0.0, a zero max +0.0. */
+static void
+stats_fix_zero(StatOrder order, uint8_t *v, bool is_min)
+{
+	if (order == ORD_FLOAT)
+	{
+		float		f;
+
+		memcpy(&f, v, 4);
+		if (f == 0.0f)
+		{
+			f = is_min ? -0.0f : 0.0f;
+			memcpy(v, &f, 4);
+		}
+	}
+	else if (order == ORD_DOUBLE)
+	{
+		double		d;
+
+		memcpy(&d, v, 8);
+		if (d == 0.0)
+		{
+			d = is_min ? -0.0 : 0.0;
+			memcpy(v, &d, 8);
+		}
+	}
+}
+
+/* ----------------------------------------------------------------
+ * Dictionary
+ * ----------------------------------------------------------------
+ */
+static uint64_t
+hash_bytes(const uint8_t *p, uint32_t len)
+{
+	uint64_t	h = UINT64_C(0xcbf29ce484222325) ^ len;
+
+	for (uint32_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * UINT64_C(0x100000001b3);
+	return h ^ (h >> 29);
+}
+
+static bool
+dict_rehash(PqWriter *w, ChunkState *cs, uint32_t size)
+{
+	uint32_t   *slots = wr_alloc(w, (size_t) size * sizeof(uint32_t));
+
+	if (slots == NULL)
+		return false;
+	memset(slots, 0, (size_t) size * sizeof(uint32_t));
+	for (uint32_t e = 0; e < cs->dict_count; e++)
+	{
+		uint32_t	s = (uint32_t) hash_bytes(cs->dict_plain.data + cs->dict_off[e],
+											  cs->dict_len[e]) & (size - 1);
+
+		while (slots[s] != 0)
+			s = (s + 1) & (size - 1);
+		slots[s] = e + 1;
+	}
+	wr_release(w, cs->hash_slots);
+	cs->hash_slots = slots;
+	cs->hash_size = size;
+	return true;
+}
+
+/*
+ * Index of the value in the dictionary, adding it if new.  Returns false on
+ * out of memory; *full when adding it would pass the limits (nothing added).
+ */
+static bool
+dict_lookup_add(PqWriter *w, const WColumn *col, ChunkState *cs,
+				const uint8_t *p, uint32_t len, uint32_t *index, bool *full)
+{
+	uint32_t	s;
+	size_t		entry_bytes = len + (col->width == 0 ? 4 : 0);
+
+	*full = false;
+	if (cs->hash_size == 0 && !dict_rehash(w, cs, 1024))
+		return false;
+	s = (uint32_t) hash_bytes(p, len) & (cs->hash_size - 1);
+	while (cs->hash_slots[s] != 0)
+	{
+		uint32_t	e = cs->hash_slots[s] - 1;
+
+		if (cs->dict_len[e] == len &&
+			(len == 0 || memcmp(cs->dict_plain.data + cs->dict_off[e], p, len) == 0))
+		{
+			*index = e;
+			return true;
+		}
+		s = (s + 1) & (cs->hash_size - 1);
+	}
+	if (cs->dict_count >= w->options.dictionary_max_entries ||
+		cs->dict_plain.len + entry_bytes > w->options.dictionary_max_bytes)
+	{
+		*full = true;
+		return true;
+	}
+	if (cs->dict_count == cs->dict_cap)
+	{
+		uint32_t	ncap = cs->dict_cap == 0 ? 256 : cs->dict_cap * 2;
+		uint32_t   *noff = wr_alloc(w, (size_t) ncap * sizeof(uint32_t));
+		uint32_t   *nlen = wr_alloc(w, (size_t) ncap * sizeof(uint32_t));
+
+		if (noff == NULL || nlen == NULL)
+		{
+			wr_release(w, noff);
+			wr_release(w, nlen);
+			return false;
+		}
+		if (cs->dict_count > 0)
+		{
+			memcpy(noff, cs->dict_off, cs->dict_count * sizeof(uint32_t));
+			memcpy(nlen, cs->dict_len, cs->dict_count * sizeof(uint32_t));
+		}
+		wr_release(w, cs->dict_off);
+		wr_release(w, cs->dict_len);
+		cs->dict_off = noff;
+		cs->dict_len = nlen;
+		cs->dict_cap = ncap;
+	}
+	if (col->width == 0 && !buf_append(w, &cs->dict_plain, &len, 4))
+		return false;
+	cs->dict_off[cs->dict_count] = (uint32_t) cs->dict_plain.len;
+	cs->dict_len[cs->dict_count] = len;
+	if (!buf_append(w, &cs->dict_plain, p, len))
+		return false;
+	cs->hash_slots[s] = cs->dict_count + 1;
+	*index = cs->dict_count++;
+	if (cs->dict_count * 2 > cs->hash_size && !dict_rehash(w, cs, cs->hash_size * 2))
+		return false;
+	return true;
+}
+
+/* ----------------------------------------------------------------
+ * Thrift helpers
+ * ----------------------------------------------------------------
+ */
+static void
+tw_i32(ThriftWriter *tw, int16_t fid, int32_t v)
+{
+	thrift_write_field(tw, fid, THRIFT_I32);
+	thrift_write_i32(tw, v);
+}
+
+static void
+tw_i64(ThriftWriter *tw, int16_t fid, int64_t v)
+{
+	thrift_write_field(tw, fid, THRIFT_I64);
+	thrift_write_i64(tw, v);
+}
+
+static void
+tw_binary(ThriftWriter *tw, int16_t fid, const void *data, uint32_t len)
+{
+	thrift_write_field(tw, fid, THRIFT_BINARY);
+	thrift_write_binary(tw, data, len);
+}
+
+static void
+tw_string(ThriftWriter *tw, int16_t fid, const char *s)
+{
+	tw_binary(tw, fid, s, (uint32_t) strlen(s));
+}
+
+/* An empty struct as a field (the members of Thrift unions Parquet uses). */
+static void
+tw_empty_struct(ThriftWriter *tw, int16_t fid)
+{
+	thrift_write_field(tw, fid, THRIFT_STRUCT);
+	thrift_write_struct_begin(tw);
+	thrift_write_struct_end(tw);
+}
+
+static void
+tw_struct_begin(ThriftWriter *tw, int16_t fid)
+{
+	thrift_write_field(tw, fid, THRIFT_STRUCT);
+	thrift_write_struct_begin(tw);
+}
+
+/* ----------------------------------------------------------------
+ * Pages
+ * ----------------------------------------------------------------
+ */
+static unsigned
+bits_for(uint32_t max_value)
+{
+	unsigned	b = 0;
+
+	while (b < 32 && (max_value >> b) != 0)
+		b++;
+	return b;
+}
+
+/* RLE-encode levels[0..n) into b; prefixed with a 4-byte length for v1. */
+static bool
+encode_levels(PqWriter *w, ByteBuf *b, const int16_t *levels, size_t n,
+			  int16_t max_level, bool prefixed)
+{
+	unsigned	bw = bits_for((uint32_t) max_level);
+	size_t		cap = cdc_rle_max_size(n, bw);
+	uint32_t   *u;
+	size_t		written;
+	size_t		start;
+
+	w->u32_buf.len = 0;
+	if (!buf_reserve(w, &w->u32_buf, n * sizeof(uint32_t)))
+		return false;
+	u = (uint32_t *) w->u32_buf.data;
+	for (size_t i = 0; i < n; i++)
+		u[i] = (uint32_t) levels[i];
+	if (!buf_reserve(w, b, cap + 4))
+		return false;
+	start = b->len;
+	if (prefixed)
+		b->len += 4;
+	if (cdc_rle_encode(u, n, bw, b->data + b->len, cap, &written) != CDC_OK)
+		return false;
+	b->len += written;
+	if (prefixed)
+	{
+		uint32_t	l32 = (uint32_t) written;
+
+		memcpy(b->data + start, &l32, 4);
+	}
+	return true;
+}
+
+static bool
+encode_plain(PqWriter *w, const WColumn *col, const PageValues *pv, ByteBuf *b)
+{
+	size_t		written;
+
+	if (col->def.physical == PQ_BOOLEAN)
+	{
+		size_t		cap = pv->count / 8 + 1;
+
+		if (!buf_reserve(w, b, cap) ||
+			cdc_plain_bool_encode(pv->fixed, pv->count, b->data + b->len, cap,
+								  &written) != CDC_OK)
+			return false;
+		b->len += written;
+		return true;
+	}
+	if (pv->views != NULL)
+	{
+		size_t		cap = 0;
+
+		for (size_t i = 0; i < pv->count; i++)
+			cap += 4 + (size_t) pv->views[i].len;
+		if (!buf_reserve(w, b, cap) ||
+			cdc_plain_byte_array_encode(pv->views, pv->count, b->data + b->len,
+										cap, &written) != CDC_OK)
+			return false;
+		b->len += written;
+		return true;
+	}
+	return buf_append(w, b, pv->fixed, pv->count * (size_t) pv->width);
+}
+
+/* Compress src into w->comp_buf (or point at src when uncompressed). */
+static PqStatus
+compress_bytes(PqWriter *w, const uint8_t *src, size_t len,
+			   const uint8_t **out, size_t *out_len, PqError *err)
+{
+	int			codec = w->options.codec;
+	size_t		bound;
+	CmpStatus	cs;
+
+	if (codec == CMP_UNCOMPRESSED)
+	{
+		*out = src;
+		*out_len = len;
+		return PQ_OK;
+	}
+	bound = cmp_compress_bound(codec, len);
+	w->comp_buf.len = 0;
+	if (!buf_reserve(w, &w->comp_buf, bound))
+	{
+		pq_error_oom(err);
+		return err->status;
+	}
+	cs = cmp_compress(codec, w->options.compression_level, src, len,
+					  w->comp_buf.data, bound, out_len);
+	if (cs != CMP_OK)
+	{
+		pq_error_set(err, cs == CMP_ERR_NOMEM ? PQ_ERR_IO : PQ_ERR_UNSUPPORTED,
+					 "could not compress a page with %s: %s",
+					 cmp_codec_name(codec), cmp_status_message(cs));
+		if (cs == CMP_ERR_NOMEM)
+			err->sys_errno = ENOMEM;
+		return err->status;
+	}
+	*out = w->comp_buf.data;
+	return PQ_OK;
+}
+
+/*
+ * Append one page (Thrift header, then the stored bytes) to dst.  For v2
+ * pages `levels` holds the uncompressed level bytes in front of the values.
+ */
+static PqStatus
+emit_page(PqWriter *w, ByteBuf *dst, int page_type, const uint8_t *levels,
+		  size_t levels_len, const uint8_t *values, size_t values_len,
+		  const int32_t *sub, int64_t *uncompressed_total, PqError *err)
+{
+	const uint8_t *stored = NULL;
+	size_t		stored_len = 0;
+	size_t		uncompressed = levels_len + values_len;
+	uint32_t	crc = 0;
+	ThriftWriter *tw = &w->tw;
+	PqStatus	st;
+	bool		v2 = page_type == PAGE_DATA_V2;
+	bool		compress_values = !v2 || w->options.codec != CMP_UNCOMPRESSED;
+
+	if (compress_values)
+		st = compress_bytes(w, values, values_len, &stored, &stored_len, err);
+	else
+	{
+		stored = values;
+		stored_len = values_len;
+		st = PQ_OK;
+	}
+	if (st != PQ_OK)
+		return st;
+	if (uncompressed > MAX_PAGE_BYTES || levels_len + stored_len > MAX_PAGE_BYTES)
+	{
+		pq_error_set(err, PQ_ERR_INVALID_ARGUMENT, "page larger than 2 GB");
+		return err->status;
+	}
+	if (w->options.write_crc)
+	{
+		/* the CRC covers the page's bytes as stored: v2 levels included */
+		crc = pq_crc32(levels, levels_len);
+		if (levels_len > 0)
+		{
+			/* continue over the values: recompute over the concatenation */
+			w->body_buf.len = 0;
+			if (!buf_append(w, &w->body_buf, levels, levels_len) ||
+				!buf_append(w, &w->body_buf, stored, stored_len))
+			{
+				pq_error_oom(err);
+				return err->status;
+			}
+			crc = pq_crc32(w->body_buf.data, w->body_buf.len);
+		}
+		else
+			crc = pq_crc32(stored, stored_len);
+	}
+
+	thrift_writer_reset(tw);
+	thrift_write_struct_begin(tw);
+	tw_i32(tw, 1, page_type);
+	tw_i32(tw, 2, (int32_t) uncompressed);
+	tw_i32(tw, 3, (int32_t) (levels_len + stored_len));
+	if (w->options.write_crc)
+		tw_i32(tw, 4, (int32_t) crc);
+	if (page_type == PAGE_DATA)
+	{
+		tw_struct_begin(tw, 5);
+		tw_i32(tw, 1, sub[0]);	/* num_values */
+		tw_i32(tw, 2, sub[1]);	/* encoding */
+		tw_i32(tw, 3, ENC_RLE);
+		tw_i32(tw, 4, ENC_RLE);
+		thrift_write_struct_end(tw);
+	}
+	else if (page_type == PAGE_DICTIONARY)
+	{
+		tw_struct_begin(tw, 7);
+		tw_i32(tw, 1, sub[0]);	/* num_values */
+		tw_i32(tw, 2, ENC_PLAIN);
+		thrift_write_struct_end(tw);
+	}
+	else
+	{
+		tw_struct_begin(tw, 8);
+		tw_i32(tw, 1, sub[0]);	/* num_values */
+		tw_i32(tw, 2, sub[2]);	/* num_nulls */
+		tw_i32(tw, 3, sub[3]);	/* num_rows */
+		tw_i32(tw, 4, sub[1]);	/* encoding */
+		tw_i32(tw, 5, sub[4]);	/* definition_levels_byte_length */
+		tw_i32(tw, 6, sub[5]);	/* repetition_levels_byte_length */
+		thrift_write_bool_field(tw, 7, compress_values);
+		thrift_write_struct_end(tw);
+	}
+	thrift_write_struct_end(tw);
+	if (tw->failed)
+	{
+		pq_error_oom(err);
+		return err->status;
+	}
+	if (!buf_append(w, dst, tw->buf, tw->len) ||
+		!buf_append(w, dst, levels, levels_len) ||
+		!buf_append(w, dst, stored, stored_len))
+	{
+		pq_error_oom(err);
+		return err->status;
+	}
+	*uncompressed_total += (int64_t) (tw->len + uncompressed);
+	return PQ_OK;
+}
+
+/*
+ * Encode one data page of the current chunk: level entries [0, nlev) of
+ * def/rep (either may be NULL when the column has no such levels), the
+ * values pv (dense), and nrows top-level rows.
+ */
+static PqStatus
+write_data_page(PqWriter *w, const WColumn *col, const int16_t *def,
+				const int16_t *rep, size_t nlev, const PageValues *pv,
+				size_t nrows, PqError *err)
+{
+	ChunkState *cs = &w->chunk;
+	bool		v2 = w->options.data_page_v2;
+	bool		use_dict = cs->dict_active;
+	ByteBuf    *lv = &w->levels_buf;
+	ByteBuf    *vb = &w->values_buf;
+	size_t		rep_len = 0,
+				def_len = 0;
+	int32_t		sub[6];
+	PqStatus	st;
+
+	/* dictionary indexes first: a page that overflows the dictionary is
+	 * written PLAIN, and so are all later pages of the chunk */
+	vb->len = 0;
+	if (use_dict)
+	{
+		uint32_t	saved_count = cs->dict_count;
+		size_t		saved_bytes = cs->dict_plain.len;
+		uint32_t   *idx;
+		ByteBuf		idx_buf = {0};
+		bool		full = false;
+
+		if (!buf_reserve(w, &idx_buf, pv->count * sizeof(uint32_t) + 4))
+		{
+			pq_error_oom(err);
+			return err->status;
+		}
+		idx = (uint32_t *) idx_buf.data;
+		for (size_t i = 0; i < pv->count && !full; i++)
+		{
+			const uint8_t *p;
+			uint32_t	l;
+
+			value_at(pv, i, &p, &l);
+			if (!dict_lookup_add(w, col, cs, p, l, &idx[i], &full))
+			{
+				buf_free(w, &idx_buf);
+				pq_error_oom(err);
+				return err->status;
+			}
+		}
+		if (full)
+		{
+			/* roll this page's entries back; the hash is not needed again */
+			cs->dict_count = saved_count;
+			cs->dict_plain.len = saved_bytes;
+			cs->dict_active = false;
+			use_dict = false;
+		}
+		else
+		{
+			unsigned	bw = bits_for(cs->dict_count > 0 ? cs->dict_count - 1 : 0);
+			size_t		cap;
+			size_t		written;
+
+			if (bw == 0)
+				bw = 1;			/* some readers reject width 0 */
+			cap = cdc_rle_max_size(pv->count, bw) + 1;
+			if (!buf_reserve(w, vb, cap))
+			{
+				buf_free(w, &idx_buf);
+				pq_error_oom(err);
+				return err->status;
+			}
+			vb->data[0] = (uint8_t) bw;
+			if (cdc_rle_encode(idx, pv->count, bw, vb->data + 1, cap - 1,
+							   &written) != CDC_OK)
+			{
+				buf_free(w, &idx_buf);
+				pq_error_set(err, PQ_ERR_INVALID_ARGUMENT,
+							 "could not encode dictionary indexes");
+				return err->status;
+			}
+			vb->len = 1 + written;
+		}
+		buf_free(w, &idx_buf);
+	}
+	if (!use_dict && !encode_plain(w, col, pv, vb))
+	{
+		pq_error_oom(err);
+		return err->status;
+	}
+
+	/* levels: repetition first, then definition */
+	lv->len = 0;
+	if (rep != NULL)
+	{
+		size_t		before = lv->len;
+
+		if (!encode_levels(w, lv, rep, nlev, col->max_rep, !v2))
+		{
+			pq_error_oom(err);
+			return err->status;
+		}
+		rep_len = lv->len - before;
+	}
+	if (def != NULL)
+	{
+		size_t		before = lv->len;
+
+		if (!encode_levels(w, lv, def, nlev, col->max_def, !v2))
+		{
+			pq_error_oom(err);
+			return err->status;
+		}
+		def_len = lv->len - before;
+	}
+
+	sub[0] = (int32_t) nlev;
+	sub[1] = use_dict ? ENC_RLE_DICTIONARY : ENC_PLAIN;
+	sub[2] = (int32_t) (nlev - pv->count);
+	sub[3] = (int32_t) nrows;
+	sub[4] = (int32_t) def_len;
+	sub[5] = (int32_t) rep_len;
+	if (v2)
+		st = emit_page(w, &cs->pages, PAGE_DATA_V2, lv->data, lv->len,
+					   vb->data, vb->len, sub, &cs->uncompressed, err);
+	else
+	{
+		/* v1: levels and values are compressed together */
+		ByteBuf    *body = &w->body_buf;
+
+		body->len = 0;
+		if (!buf_append(w, body, lv->data, lv->len) ||
+			!buf_append(w, body, vb->data, vb->len))
+		{
+			pq_error_oom(err);
+			return err->status;
+		}
+		/* emit_page uses body_buf only for v2 CRCs (levels_len > 0) */
+		st = emit_page(w, &cs->pages, PAGE_DATA, NULL, 0, body->data, body->len,
+					   sub, &cs->uncompressed, err);
+	}
+	if (st != PQ_OK)
+		return st;
+
+	if (use_dict)
+		cs->used_dictionary = true;
+	else
+		cs->used_plain = true;
+	cs->num_pages++;
+	cs->num_values += (int64_t) nlev;
+	cs->null_count += (int64_t) (nlev - pv->count);
+	if (!stats_update(w, col, cs, pv))
+	{
+		pq_error_oom(err);
+		return err->status;
+	}
+	return PQ_OK;
+}
+
+/* ----------------------------------------------------------------
+ * Chunks
+ * ----------------------------------------------------------------
+ */
+static void
+chunk_reset(PqWriter *w, const WColumn *col)
+{
+	ChunkState *cs = &w->chunk;
+
+	cs->pages.len = 0;
+	cs->num_rows = 0;
+	cs->num_values = 0;
+	cs->null_count = 0;
+	cs->uncompressed = 0;
+	cs->used_plain = false;
+	cs->used_dictionary = false;
+	cs->num_pages = 0;
+	cs->dict_active = col->def.encoding == PQ_WRITE_DICTIONARY &&
+		col->def.physical != PQ_BOOLEAN;
+	cs->dict_plain.len = 0;
+	cs->dict_count = 0;
+	if (cs->hash_slots != NULL)
+		memset(cs->hash_slots, 0, (size_t) cs->hash_size * sizeof(uint32_t));
+	cs->has_minmax = false;
+	cs->min.len = 0;
+	cs->max.len = 0;
+}
+
+static PqStatus
+sink_write(PqWriter *w, const void *buf, size_t len, PqError *err)
+{
+	int			rc;
+
+	if (len == 0)
+		return PQ_OK;
+	rc = w->sink.write(w->sink.ctx, buf, len);
+	if (rc != 0)
+	{
+		w->failed = true;
+		pq_error_set(err, PQ_ERR_IO, "could not write %zu bytes at offset %llu",
+					 len, (unsigned long long) w->offset);
+		err->sys_errno = rc;
+		return err->status;
+	}
+	w->offset += len;
+	return PQ_OK;
+}
+
+/* Copy a statistics bound, truncating long byte arrays (then inexact). */
+static bool
+stats_bound(PqWriter *w, const WColumn *col, const ByteBuf *v, bool is_min,
+			uint8_t **out, uint32_t *out_len, bool *exact)
+{
+	uint32_t	len = (uint32_t) v->len;
+	uint32_t	limit = w->options.statistics_max_len;
+	uint8_t    *copy;
+
+	*exact = true;
+	if (col->order == ORD_BYTES && limit > 0 && len > limit)
+	{
+		*exact = false;
+		len = limit;
+	}
+	copy = wr_alloc(w, len);
+	if (copy == NULL)
+		return false;
+	memcpy(copy, v->data, len);
+	if (!*exact && !is_min)
+	{
+		/* round the truncated max up: bump the last byte below 0xFF */
+		while (len > 0 && copy[len - 1] == 0xFF)
+			len--;
+		if (len == 0)
+		{
+			wr_release(w, copy);
+			*out = NULL;
+			*out_len = 0;
+			return true;
+		}
+		copy[len - 1]++;
+	}
+	stats_fix_zero(col->order, copy, is_min);
+	*out = copy;
+	*out_len = len;
+	return true;
+}
+
+/* Write the current column's chunk (dictionary page, data pages) to the sink. */
+static PqStatus
+chunk_flush(PqWriter *w, int column, PqError *err)
+{
+	const WColumn *col = &w->columns[column];
+	ChunkState *cs = &w->chunk;
+	ChunkMeta  *cm = &w->pending[column];
+	ByteBuf		dict_page = {0};
+	int64_t		dict_uncompressed = 0;
+	PqStatus	st;
+
+	/* an empty chunk still gets one (empty) data page to point at */
+	if (cs->num_pages == 0)
+	{
+		PageValues	pv = {0};
+		static const int16_t no_levels[1] = {0};
+
+		pv.width = col->width;
+		pv.fixed = (const uint8_t *) "";
+		/* empty level sections still go in, as readers expect them */
+		st = write_data_page(w, col, col->max_def > 0 ? no_levels : NULL,
+							 col->max_rep > 0 ? no_levels : NULL, 0, &pv, 0, err);
+		if (st != PQ_OK)
+			return st;
+	}
+
+	memset(cm, 0, sizeof(*cm));
+	cm->dictionary_page_offset = -1;
+	if (cs->used_dictionary)
+	{
+		int32_t		sub[6] = {(int32_t) cs->dict_count, 0, 0, 0, 0, 0};
+
+		st = emit_page(w, &dict_page, PAGE_DICTIONARY, NULL, 0,
+					   cs->dict_plain.data, cs->dict_plain.len, sub,
+					   &dict_uncompressed, err);
+		if (st != PQ_OK)
+		{
+			buf_free(w, &dict_page);
+			return st;
+		}
+		cm->dictionary_page_offset = (int64_t) w->offset;
+		st = sink_write(w, dict_page.data, dict_page.len, err);
+		if (st != PQ_OK)
+		{
+			buf_free(w, &dict_page);
+			return st;
+		}
+	}
+	cm->data_page_offset = (int64_t) w->offset;
+	st = sink_write(w, cs->pages.data, cs->pages.len, err);
+	if (st != PQ_OK)
+	{
+		buf_free(w, &dict_page);
+		return st;
+	}
+	cm->num_rows = cs->num_rows;
+	cm->num_values = cs->num_values;
+	cm->total_compressed = (int64_t) (dict_page.len + cs->pages.len);
+	cm->total_uncompressed = dict_uncompressed + cs->uncompressed;
+	buf_free(w, &dict_page);
+	cm->used_plain = cs->used_plain || cs->used_dictionary;	/* dict page is PLAIN */
+	cm->used_dictionary = cs->used_dictionary;
+	cm->has_levels = col->max_def > 0 || col->max_rep > 0;
+	cm->null_count = cs->null_count;
+	if (cs->has_minmax)
+	{
+		if (!stats_bound(w, col, &cs->min, true, &cm->min, &cm->min_len, &cm->min_exact) ||
+			!stats_bound(w, col, &cs->max, false, &cm->max, &cm->max_len, &cm->max_exact))
+		{
+			pq_error_oom(err);
+			return err->status;
+		}
+		cm->has_min = cm->min != NULL;
+		cm->has_max = cm->max != NULL;
+	}
+	return PQ_OK;
+}
+
+/* Flush the current column and start the next ones up to `column`. */
+static PqStatus
+advance_to(PqWriter *w, int column, PqError *err)
+{
+	while (w->current < column)
+	{
+		PqStatus	st;
+
+		if (w->current >= 0)
+		{
+			st = chunk_flush(w, w->current, err);
+			if (st != PQ_OK)
+			{
+				w->failed = true;
+				return st;
+			}
+		}
+		w->current++;
+		chunk_reset(w, &w->columns[w->current]);
+	}
+	return PQ_OK;
+}
+
+static PqStatus
+begin_row_group(PqWriter *w, PqError *err)
+{
+	w->pending = wr_alloc(w, (size_t) w->num_columns * sizeof(ChunkMeta));
+	if (w->pending == NULL)
+	{
+		pq_error_oom(err);
+		return err->status;
+	}
+	memset(w->pending, 0, (size_t) w->num_columns * sizeof(ChunkMeta));
+	w->in_row_group = true;
+	w->current = -1;
+	return PQ_OK;
+}
+
+/* ----------------------------------------------------------------
+ * Public API
+ * ----------------------------------------------------------------
+ */
+void
+pq_writer_options_init(PqWriterOptions *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->codec = CMP_UNCOMPRESSED;
+	o->write_statistics = true;
+}
+
+static char *
+wr_strdup(PqWriter *w, const char *s)
+{
+	size_t		n = strlen(s);
+	char	   *d = wr_alloc(w, n + 1);
+
+	if (d != NULL)
+		memcpy(d, s, n + 1);
+	return d;
+}
+
+PqStatus
+pq_writer_open(PqWriter **writer, const PqWriteColumn *columns,
+			   int num_columns, const PqWriterOptions *options,
+			   const PqSink *sink, const PqAllocator *alloc, PqError *err)
+{
+	PqWriter   *w;
+
+	pq_error_clear(err);
+	*writer = NULL;
+	if (columns == NULL || num_columns <= 0 || options == NULL || sink == NULL ||
+		sink->write == NULL || alloc == NULL || alloc->alloc == NULL)
+	{
+		pq_error_set(err, PQ_ERR_INVALID_ARGUMENT, "invalid arguments to pq_writer_open");
+		return err->status;
+	}
+	if (!cmp_codec_supported(options->codec) || options->codec == CMP_LZO)
+	{
+		pq_error_set(err, PQ_ERR_UNSUPPORTED, "cannot write codec %s",
+					 cmp_codec_name(options->codec));
+		return err->status;
+	}
+	for (int i = 0; i < num_columns; i++)
+	{
+		const PqWriteColumn *c = &columns[i];
+		const char *why;
+
+		if (c->name == NULL || c->name[0] == '\0')
+			why = "has no name";
+		else if (c->physical > PQ_FIXED_LEN_BYTE_ARRAY)
+			why = "has an unknown physical type";
+		else if (c->physical == PQ_FIXED_LEN_BYTE_ARRAY && c->type_length <= 0)
+			why = "needs a positive type_length";
+		else if (c->repetition == PQ_REPEATED ||
+				 (c->is_list && c->element_repetition == PQ_REPEATED))
+			why = "cannot be REPEATED (use is_list)";
+		else
+			why = check_logical(c);
+		if (why != NULL)
+		{
+			pq_error_set(err, PQ_ERR_INVALID_ARGUMENT, "column %d (%s) %s", i,
+						 c->name ? c->name : "?", why);
+			err->column = i;
+			return err->status;
+		}
+	}
+
+	w = alloc->alloc(alloc->ctx, sizeof(PqWriter));
+	if (w == NULL)
+	{
+		pq_error_oom(err);
+		return err->status;
+	}
+	memset(w, 0, sizeof(*w));
+	w->alloc = *alloc;
+	w->sink = *sink;
+	w->options = *options;
+	if (w->options.page_row_limit == 0)
+		w->options.page_row_limit = DEFAULT_PAGE_ROWS;
+	if (w->options.dictionary_max_entries == 0)
+		w->options.dictionary_max_entries = DEFAULT_DICT_ENTRIES;
+	if (w->options.dictionary_max_bytes == 0)
+		w->options.dictionary_max_bytes = DEFAULT_DICT_BYTES;
+	if (w->options.created_by == NULL)
+		w->options.created_by = "parquet_fdw writer";
+	thrift_writer_init(&w->tw);
+	w->tw.grow = thrift_grow;
+	w->tw.grow_ctx = w;
+	w->current = -1;
+	*writer = w;
+
+	w->columns = wr_alloc(w, (size_t) num_columns * sizeof(WColumn));
+	if (w->columns == NULL)
+	{
+		pq_error_oom(err);
+		return err->status;
+	}
+	memset(w->columns, 0, (size_t) num_columns * sizeof(WColumn));
+	w->num_columns = num_columns;
+	for (int i = 0; i < num_columns; i++)
+	{
+		WColumn    *c = &w->columns[i];
+
+		c->def = columns[i];
+		c->def.name = wr_strdup(w, columns[i].name);
+		if (c->def.name == NULL)
+		{
+			pq_error_oom(err);
+			return err->status;
+		}
+		c->max_def = pq_write_column_max_def(&c->def);
+		c->max_rep = pq_write_column_max_rep(&c->def);
+		c->width = physical_width(&c->def);
+		c->order = stat_order(&c->def);
+	}
+	return sink_write(w, "PAR1", 4, err);
+}
+
+PqStatus
+pq_writer_write_column(PqWriter *w, int column, const PqColumnBatch *batch,
+					   PqError *err)
+{
+	const WColumn *col;
+	PqStatus	st;
+	PageValues	pv = {0};
+	uint32_t	page_rows;
+
+	pq_error_clear(err);
+	if (w == NULL || batch == NULL || w->failed || w->closed ||
+		column < 0 || column >= w->num_columns)
+	{
+		pq_error_set(err, PQ_ERR_INVALID_ARGUMENT, "invalid arguments to pq_writer_write_column");
+		return err->status;
+	}
+	if (w->in_row_group && column < w->current)
+	{
+		pq_error_set(err, PQ_ERR_INVALID_ARGUMENT,
+					 "column %d written after column %d of the same row group",
+					 column, w->current);
+		return err->status;
+	}
+	if (!w->in_row_group && (st = begin_row_group(w, err)) != PQ_OK)
+		return st;
+	if ((st = advance_to(w, column, err)) != PQ_OK)
+		return st;
+	col = &w->columns[column];
+	pv.width = col->width;
+	page_rows = w->options.page_row_limit;
+
+	if (col->max_rep == 0)
+	{
+		/* flat: rows are level entries; gather non-null values densely */
+		uint32_t	n = batch->num_rows;
+		const bool *isnull = batch->is_null;
+		size_t		vsize = col->width > 0 ? (size_t) col->width : sizeof(CdcByteView);
+		int16_t    *def = NULL;
+
+		if (n > 0 && batch->values == NULL)
+		{
+			pq_error_set(err, PQ_ERR_INVALID_ARGUMENT, "batch without values");
+			return err->status;
+		}
+		if (isnull != NULL && col->max_def == 0)
+		{
+			for (uint32_t i = 0; i < n; i++)
+				if (isnull[i])
+				{
+					pq_error_set(err, PQ_ERR_INVALID_ARGUMENT,
+								 "NULL in REQUIRED column %s (row %u)", col->def.name, i);
+					err->column = column;
+					return err->status;
+				}
+			isnull = NULL;
+		}
+		for (uint32_t r0 = 0; r0 < n;)
+		{
+			uint32_t	r1 = n - r0 < page_rows ? n : r0 + page_rows;
+			const uint8_t *vals = (const uint8_t *) batch->values + (size_t) r0 * vsize;
+			size_t		cnt = 0;
+
+			if (col->max_def > 0)
+			{
+				w->gather_buf.len = 0;
+				if (!buf_reserve(w, &w->gather_buf,
+								 (size_t) (r1 - r0) * (vsize + sizeof(int16_t))))
+				{
+					pq_error_oom(err);
+					return err->status;
+				}
+				def = (int16_t *) w->gather_buf.data;
+				if (isnull != NULL)
+				{
+					/* dense copy after the levels, 8-byte aligned */
+					size_t		lbytes = ((size_t) (r1 - r0) * sizeof(int16_t) + 7) & ~(size_t) 7;
+					uint8_t    *dense;
+
+					if (!buf_reserve(w, &w->gather_buf, lbytes + (size_t) (r1 - r0) * vsize))
+					{
+						pq_error_oom(err);
+						return err->status;
+					}
+					def = (int16_t *) w->gather_buf.data;
+					dense = w->gather_buf.data + lbytes;
+					for (uint32_t i = r0; i < r1; i++)
+					{
+						def[i - r0] = isnull[i] ? 0 : 1;
+						if (!isnull[i])
+							memcpy(dense + cnt++ * vsize,
+								   (const uint8_t *) batch->values + (size_t) i * vsize, vsize);
+					}
+					vals = dense;
+				}
+				else
+				{
+					for (uint32_t i = r0; i < r1; i++)
+						def[i - r0] = 1;
+					cnt = r1 - r0;
+				}
+			}
+			else
+				cnt = r1 - r0;
+			pv.count = cnt;
+			if (col->width > 0)
+				pv.fixed = vals;
+			else
+				pv.views = (const CdcByteView *) vals;
+			st = write_data_page(w, col, def, NULL, r1 - r0, &pv, r1 - r0, err);
+			if (st != PQ_OK)
+				return st;
+			r0 = r1;
+		}
+		w->chunk.num_rows += n;
+		return PQ_OK;
+	}
+
+	/* list column: check the levels, then cut pages at row starts */
+	{
+		uint32_t	nlev = batch->num_levels;
+		const int16_t *def = batch->def_levels;
+		const int16_t *rep = batch->rep_levels;
+		uint32_t	rows = 0,
+					values = 0;
+		size_t		vsize = col->width > 0 ? (size_t) col->width : sizeof(CdcByteView);
+		uint32_t	l0 = 0,
+					v0 = 0;
+
+		if (nlev > 0 && (rep == NULL || (col->max_def > 0 && def == NULL)))
+		{
+			pq_error_set(err, PQ_ERR_INVALID_ARGUMENT, "list batch without levels");
+			return err->status;
+		}
+		for (uint32_t i = 0; i < nlev; i++)
+		{
+			int16_t		d = def ? def[i] : 0;
+
+			if (rep[i] < 0 || rep[i] > col->max_rep || d < 0 || d > col->max_def ||
+				(i == 0 && rep[i] != 0))
+			{
+				pq_error_set(err, PQ_ERR_INVALID_ARGUMENT,
+							 "level entry %u out of range (def %d, rep %d)", i, d, rep[i]);
+				return err->status;
+			}
+			rows += rep[i] == 0;
+			values += d == col->max_def;
+		}
+		if (rows != batch->num_rows || values != batch->num_values)
+		{
+			pq_error_set(err, PQ_ERR_INVALID_ARGUMENT,
+						 "levels give %u rows and %u values, batch says %u and %u",
+						 rows, values, batch->num_rows, batch->num_values);
+			return err->status;
+		}
+		if (values > 0 && batch->values == NULL)
+		{
+			pq_error_set(err, PQ_ERR_INVALID_ARGUMENT, "batch without values");
+			return err->status;
+		}
+		while (l0 < nlev)
+		{
+			uint32_t	l1 = l0,
+						prow = 0,
+						pvals = 0;
+
+			while (l1 < nlev && !(rep[l1] == 0 && prow == page_rows))
+			{
+				prow += rep[l1] == 0;
+				pvals += (def ? def[l1] : 0) == col->max_def;
+				l1++;
+			}
+			pv.count = pvals;
+			if (col->width > 0)
+				pv.fixed = (const uint8_t *) batch->values + (size_t) v0 * vsize;
+			else
+				pv.views = (const CdcByteView *) batch->values + v0;
+			st = write_data_page(w, col, def ? def + l0 : NULL, rep + l0, l1 - l0,
+								 &pv, prow, err);
+			if (st != PQ_OK)
+				return st;
+			l0 = l1;
+			v0 += pvals;
+		}
+		w->chunk.num_rows += rows;
+	}
+	return PQ_OK;
+}
+
+PqStatus
+pq_writer_end_row_group(PqWriter *w, PqError *err)
+{
+	RowGroupMeta *rg;
+	PqStatus	st;
+
+	pq_error_clear(err);
+	if (w == NULL || w->failed || w->closed)
+	{
+		pq_error_set(err, PQ_ERR_INVALID_ARGUMENT, "invalid arguments to pq_writer_end_row_group");
+		return err->status;
+	}
+	if (!w->in_row_group && (st = begin_row_group(w, err)) != PQ_OK)
+		return st;
+
+	if ((st = advance_to(w, w->num_columns - 1, err)) != PQ_OK)
+		return st;
+	if ((st = chunk_flush(w, w->num_columns - 1, err)) != PQ_OK)
+	{
+		w->failed = true;
+		return st;
+	}
+	for (int c = 1; c < w->num_columns; c++)
+		if (w->pending[c].num_rows != w->pending[0].num_rows)
+		{
+			w->failed = true;
+			pq_error_set(err, PQ_ERR_INVALID_ARGUMENT,
+						 "column %d has %lld rows, column 0 has %lld", c,
+						 (long long) w->pending[c].num_rows,
+						 (long long) w->pending[0].num_rows);
+			err->column = c;
+			return err->status;
+		}
+
+	if (w->num_row_groups == w->row_groups_cap)
+	{
+		int			ncap = w->row_groups_cap == 0 ? 8 : w->row_groups_cap * 2;
+		RowGroupMeta *n = wr_alloc(w, (size_t) ncap * sizeof(RowGroupMeta));
+
+		if (n == NULL)
+		{
+			pq_error_oom(err);
+			return err->status;
+		}
+		if (w->num_row_groups > 0)
+			memcpy(n, w->row_groups, (size_t) w->num_row_groups * sizeof(RowGroupMeta));
+		wr_release(w, w->row_groups);
+		w->row_groups = n;
+		w->row_groups_cap = ncap;
+	}
+	rg = &w->row_groups[w->num_row_groups++];
+	rg->num_rows = w->pending[0].num_rows;
+	rg->chunks = w->pending;
+	w->pending = NULL;
+	w->in_row_group = false;
+	w->current = -1;
+	return PQ_OK;
+}
+
+/* ----------------------------------------------------------------
+ * Footer
+ * ----------------------------------------------------------------
+ */
+static void
+write_time_unit(ThriftWriter *tw, PqTimeUnit unit)
+{
+	tw_struct_begin(tw, 2);
+	tw_empty_struct(tw, unit == PQ_UNIT_MILLIS ? 1 : unit == PQ_UNIT_MICROS ? 2 : 3);
+	thrift_write_struct_end(tw);
+}
+
+/* SchemaElement.logicalType (field 10) and the matching converted_type. */
+static void
+write_leaf_annotation(ThriftWriter *tw, const PqWriteColumn *c)
+{
+	const PqLogicalType *lt = &c->logical;
+	int32_t		converted = -1;
+
+	switch (lt->kind)
+	{
+		case PQ_LT_STRING:
+			converted = PQ_CT_UTF8;
+			break;
+		case PQ_LT_ENUM:
+			converted = PQ_CT_ENUM;
+			break;
+		case PQ_LT_JSON:
+			converted = PQ_CT_JSON;
+			break;
+		case PQ_LT_BSON:
+			converted = PQ_CT_BSON;
+			break;
+		case PQ_LT_DECIMAL:
+			converted = PQ_CT_DECIMAL;
+			break;
+		case PQ_LT_DATE:
+			converted = PQ_CT_DATE;
+			break;
+		case PQ_LT_INTERVAL:
+			converted = PQ_CT_INTERVAL;
+			break;
+		case PQ_LT_TIME:
+			/* the legacy types mean UTC-adjusted; NANOS has none */
+			if (lt->utc_adjusted && lt->unit != PQ_UNIT_NANOS)
+				converted = lt->unit == PQ_UNIT_MILLIS ? PQ_CT_TIME_MILLIS : PQ_CT_TIME_MICROS;
+			break;
+		case PQ_LT_TIMESTAMP:
+			if (lt->utc_adjusted && lt->unit != PQ_UNIT_NANOS)
+				converted = lt->unit == PQ_UNIT_MILLIS ? PQ_CT_TIMESTAMP_MILLIS :
+					PQ_CT_TIMESTAMP_MICROS;
+			break;
+		case PQ_LT_INTEGER:
+			switch (lt->bit_width)
+			{
+				case 8:
+					converted = lt->is_signed ? PQ_CT_INT_8 : PQ_CT_UINT_8;
+					break;
+				case 16:
+					converted = lt->is_signed ? PQ_CT_INT_16 : PQ_CT_UINT_16;
+					break;
+				case 32:
+					converted = lt->is_signed ? PQ_CT_INT_32 : PQ_CT_UINT_32;
+					break;
+				default:
+					converted = lt->is_signed ? PQ_CT_INT_64 : PQ_CT_UINT_64;
+					break;
+			}
+			break;
+		default:
+			break;
+	}
+	if (converted >= 0)
+		tw_i32(tw, 6, converted);
+	if (lt->kind == PQ_LT_DECIMAL)
+	{
+		tw_i32(tw, 7, lt->scale);
+		tw_i32(tw, 8, lt->precision);
+	}
+	if (c->field_id >= 0 && !c->is_list)
+		tw_i32(tw, 9, c->field_id);
+	if (lt->kind == PQ_LT_NONE || lt->kind == PQ_LT_INTERVAL)
+		return;
+
+	tw_struct_begin(tw, 10);
+	switch (lt->kind)
+	{
+		case PQ_LT_STRING:
+			tw_empty_struct(tw, 1);
+			break;
+		case PQ_LT_ENUM:
+			tw_empty_struct(tw, 4);
+			break;
+		case PQ_LT_DECIMAL:
+			tw_struct_begin(tw, 5);
+			tw_i32(tw, 1, lt->scale);
+			tw_i32(tw, 2, lt->precision);
+			thrift_write_struct_end(tw);
+			break;
+		case PQ_LT_DATE:
+			tw_empty_struct(tw, 6);
+			break;
+		case PQ_LT_TIME:
+		case PQ_LT_TIMESTAMP:
+			tw_struct_begin(tw, lt->kind == PQ_LT_TIME ? 7 : 8);
+			thrift_write_bool_field(tw, 1, lt->utc_adjusted);
+			write_time_unit(tw, lt->unit);
+			thrift_write_struct_end(tw);
+			break;
+		case PQ_LT_INTEGER:
+			tw_struct_begin(tw, 10);
+			thrift_write_field(tw, 1, THRIFT_I8);
+			thrift_write_i8(tw, lt->bit_width);
+			thrift_write_bool_field(tw, 2, lt->is_signed);
+			thrift_write_struct_end(tw);
+			break;
+		case PQ_LT_NULL:
+			tw_empty_struct(tw, 11);
+			break;
+		case PQ_LT_JSON:
+			tw_empty_struct(tw, 12);
+			break;
+		case PQ_LT_BSON:
+			tw_empty_struct(tw, 13);
+			break;
+		case PQ_LT_UUID:
+			tw_empty_struct(tw, 14);
+			break;
+		case PQ_LT_FLOAT16:
+			tw_empty_struct(tw, 15);
+			break;
+		default:
+			break;
+	}
+	thrift_write_struct_end(tw);
+}
+
+static void
+write_schema(ThriftWriter *tw, const PqWriter *w)
+{
+	int			elements = 1;
+
+	for (int i = 0; i < w->num_columns; i++)
+		elements += w->columns[i].def.is_list ? 3 : 1;
+	thrift_write_field(tw, 2, THRIFT_LIST);
+	thrift_write_list_begin(tw, THRIFT_STRUCT, (uint32_t) elements);
+
+	thrift_write_struct_begin(tw);
+	tw_string(tw, 4, "schema");
+	tw_i32(tw, 5, w->num_columns);
+	thrift_write_struct_end(tw);
+
+	for (int i = 0; i < w->num_columns; i++)
+	{
+		const PqWriteColumn *c = &w->columns[i].def;
+		PqRepetition leaf_rep = c->repetition;
+
+		if (c->is_list)
+		{
+			thrift_write_struct_begin(tw);
+			tw_i32(tw, 3, c->repetition);
+			tw_string(tw, 4, c->name);
+			tw_i32(tw, 5, 1);
+			tw_i32(tw, 6, PQ_CT_LIST);
+			if (c->field_id >= 0)
+				tw_i32(tw, 9, c->field_id);
+			tw_struct_begin(tw, 10);
+			tw_empty_struct(tw, 3);
+			thrift_write_struct_end(tw);
+			thrift_write_struct_end(tw);
+
+			thrift_write_struct_begin(tw);
+			tw_i32(tw, 3, PQ_REPEATED);
+			tw_string(tw, 4, "list");
+			tw_i32(tw, 5, 1);
+			thrift_write_struct_end(tw);
+			leaf_rep = c->element_repetition;
+		}
+		thrift_write_struct_begin(tw);
+		tw_i32(tw, 1, c->physical);
+		if (c->physical == PQ_FIXED_LEN_BYTE_ARRAY)
+			tw_i32(tw, 2, c->type_length);
+		tw_i32(tw, 3, leaf_rep);
+		tw_string(tw, 4, c->is_list ? "element" : c->name);
+		write_leaf_annotation(tw, c);
+		thrift_write_struct_end(tw);
+	}
+}
+
+static void
+write_column_chunk(ThriftWriter *tw, const WColumn *col, const ChunkMeta *cm,
+				   int32_t codec, bool write_statistics)
+{
+	int32_t		encodings[3];
+	int			nenc = 0;
+	int64_t		start = cm->dictionary_page_offset >= 0 ?
+		cm->dictionary_page_offset : cm->data_page_offset;
+
+	if (cm->used_plain)
+		encodings[nenc++] = ENC_PLAIN;
+	if (cm->has_levels)
+		encodings[nenc++] = ENC_RLE;
+	if (cm->used_dictionary)
+		encodings[nenc++] = ENC_RLE_DICTIONARY;
+
+	thrift_write_struct_begin(tw);
+	tw_i64(tw, 2, start);		/* file_offset: deprecated, the chunk's start */
+	tw_struct_begin(tw, 3);
+	tw_i32(tw, 1, col->def.physical);
+	thrift_write_field(tw, 2, THRIFT_LIST);
+	thrift_write_list_begin(tw, THRIFT_I32, (uint32_t) nenc);
+	for (int e = 0; e < nenc; e++)
+		thrift_write_i32(tw, encodings[e]);
+	thrift_write_field(tw, 3, THRIFT_LIST);
+	if (col->def.is_list)
+	{
+		thrift_write_list_begin(tw, THRIFT_BINARY, 3);
+		thrift_write_binary(tw, col->def.name, (uint32_t) strlen(col->def.name));
+		thrift_write_binary(tw, "list", 4);
+		thrift_write_binary(tw, "element", 7);
+	}
+	else
+	{
+		thrift_write_list_begin(tw, THRIFT_BINARY, 1);
+		thrift_write_binary(tw, col->def.name, (uint32_t) strlen(col->def.name));
+	}
+	tw_i32(tw, 4, codec);
+	tw_i64(tw, 5, cm->num_values);
+	tw_i64(tw, 6, cm->total_uncompressed);
+	tw_i64(tw, 7, cm->total_compressed);
+	tw_i64(tw, 9, cm->data_page_offset);
+	if (cm->dictionary_page_offset >= 0)
+		tw_i64(tw, 11, cm->dictionary_page_offset);
+	if (write_statistics)
+	{
+		tw_struct_begin(tw, 12);
+		tw_i64(tw, 3, cm->null_count);
+		if (cm->has_max)
+			tw_binary(tw, 5, cm->max, cm->max_len);
+		if (cm->has_min)
+			tw_binary(tw, 6, cm->min, cm->min_len);
+		if (cm->has_max)
+			thrift_write_bool_field(tw, 7, cm->max_exact);
+		if (cm->has_min)
+			thrift_write_bool_field(tw, 8, cm->min_exact);
+		thrift_write_struct_end(tw);
+	}
+	thrift_write_struct_end(tw);	/* ColumnMetaData */
+	thrift_write_struct_end(tw);	/* ColumnChunk */
+}
+
+PqStatus
+pq_writer_close(PqWriter *w, PqError *err)
+{
+	ThriftWriter *tw;
+	int64_t		total_rows = 0;
+	uint8_t		tail[8];
+	uint32_t	footer_len;
+	PqStatus	st;
+
+	pq_error_clear(err);
+	if (w == NULL || w->failed || w->closed)
+	{
+		pq_error_set(err, PQ_ERR_INVALID_ARGUMENT, "invalid arguments to pq_writer_close");
+		return err->status;
+	}
+	if (w->in_row_group && (st = pq_writer_end_row_group(w, err)) != PQ_OK)
+		return st;
+
+	tw = &w->tw;
+	thrift_writer_reset(tw);
+	thrift_write_struct_begin(tw);
+	tw_i32(tw, 1, w->options.data_page_v2 ? 2 : 1);
+	write_schema(tw, w);
+	for (int g = 0; g < w->num_row_groups; g++)
+		total_rows += w->row_groups[g].num_rows;
+	tw_i64(tw, 3, total_rows);
+
+	thrift_write_field(tw, 4, THRIFT_LIST);
+	thrift_write_list_begin(tw, THRIFT_STRUCT, (uint32_t) w->num_row_groups);
+	for (int g = 0; g < w->num_row_groups; g++)
+	{
+		const RowGroupMeta *rg = &w->row_groups[g];
+		int64_t		bytes = 0,
+					compressed = 0;
+		int64_t		first = rg->chunks[0].dictionary_page_offset >= 0 ?
+			rg->chunks[0].dictionary_page_offset : rg->chunks[0].data_page_offset;
+
+		thrift_write_struct_begin(tw);
+		thrift_write_field(tw, 1, THRIFT_LIST);
+		thrift_write_list_begin(tw, THRIFT_STRUCT, (uint32_t) w->num_columns);
+		for (int c = 0; c < w->num_columns; c++)
+		{
+			write_column_chunk(tw, &w->columns[c], &rg->chunks[c], w->options.codec,
+							   w->options.write_statistics);
+			bytes += rg->chunks[c].total_uncompressed;
+			compressed += rg->chunks[c].total_compressed;
+		}
+		tw_i64(tw, 2, bytes);
+		tw_i64(tw, 3, rg->num_rows);
+		tw_i64(tw, 5, first);
+		tw_i64(tw, 6, compressed);
+		thrift_write_field(tw, 7, THRIFT_I16);
+		thrift_write_i32(tw, g);	/* i16 and i32 share the zigzag varint */
+		thrift_write_struct_end(tw);
+	}
+
+	if (w->options.num_key_values > 0)
+	{
+		thrift_write_field(tw, 5, THRIFT_LIST);
+		thrift_write_list_begin(tw, THRIFT_STRUCT, (uint32_t) w->options.num_key_values);
+		for (int k = 0; k < w->options.num_key_values; k++)
+		{
+			const PqKeyValue *kv = &w->options.key_values[k];
+
+			thrift_write_struct_begin(tw);
+			tw_string(tw, 1, kv->key);
+			if (kv->value != NULL)
+				tw_binary(tw, 2, kv->value, kv->value_len);
+			thrift_write_struct_end(tw);
+		}
+	}
+	tw_string(tw, 6, w->options.created_by);
+
+	thrift_write_field(tw, 7, THRIFT_LIST);
+	thrift_write_list_begin(tw, THRIFT_STRUCT, (uint32_t) w->num_columns);
+	for (int c = 0; c < w->num_columns; c++)
+	{
+		thrift_write_struct_begin(tw);
+		tw_empty_struct(tw, 1);		/* TYPE_DEFINED_ORDER */
+		thrift_write_struct_end(tw);
+	}
+	thrift_write_struct_end(tw);
+	if (tw->failed || tw->len > UINT32_MAX)
+	{
+		pq_error_oom(err);
+		return err->status;
+	}
+
+	footer_len = (uint32_t) tw->len;
+	memcpy(tail, &footer_len, 4);
+	memcpy(tail + 4, "PAR1", 4);
+	if ((st = sink_write(w, tw->buf, tw->len, err)) != PQ_OK ||
+		(st = sink_write(w, tail, 8, err)) != PQ_OK)
+		return st;
+	w->closed = true;
+	return PQ_OK;
+}
+
+static void
+free_chunk_meta(PqWriter *w, ChunkMeta *chunks, int n)
+{
+	if (chunks == NULL)
+		return;
+	for (int c = 0; c < n; c++)
+	{
+		wr_release(w, chunks[c].min);
+		wr_release(w, chunks[c].max);
+	}
+	wr_release(w, chunks);
+}
+
+void
+pq_writer_free(PqWriter *w)
+{
+	ChunkState *cs;
+
+	if (w == NULL)
+		return;
+	cs = &w->chunk;
+	for (int g = 0; g < w->num_row_groups; g++)
+		free_chunk_meta(w, w->row_groups[g].chunks, w->num_columns);
+	wr_release(w, w->row_groups);
+	free_chunk_meta(w, w->pending, w->num_columns);
+	buf_free(w, &cs->pages);
+	buf_free(w, &cs->dict_plain);
+	buf_free(w, &cs->min);
+	buf_free(w, &cs->max);
+	wr_release(w, cs->dict_off);
+	wr_release(w, cs->dict_len);
+	wr_release(w, cs->hash_slots);
+	buf_free(w, &w->levels_buf);
+	buf_free(w, &w->values_buf);
+	buf_free(w, &w->body_buf);
+	buf_free(w, &w->comp_buf);
+	buf_free(w, &w->gather_buf);
+	buf_free(w, &w->u32_buf);
+	thrift_writer_free(&w->tw);
+	if (w->columns != NULL)
+	{
+		for (int c = 0; c < w->num_columns; c++)
+			wr_release(w, (void *) w->columns[c].def.name);
+		wr_release(w, w->columns);
+	}
+	wr_release(w, w);
+}
+
+/* ----------------------------------------------------------------
+ * List levels from offsets
+ * ----------------------------------------------------------------
+ */
+size_t
+pq_list_level_count(const int64_t *offsets, uint32_t num_rows)
+{
+	size_t		n = 0;
+
+	for (uint32_t r = 0; r < num_rows; r++)
+	{
+		int64_t		len = offsets[r + 1] - offsets[r];
+
+		n += len > 0 ? (size_t) len : 1;
+	}
+	return n;
+}
+
+PqStatus
+pq_list_levels(const PqWriteColumn *column, uint32_t num_rows,
+			   const int64_t *offsets, const bool *list_is_null,
+			   const bool *element_is_null, int16_t *def_levels,
+			   int16_t *rep_levels, int64_t *value_index,
+			   uint32_t *num_values, PqError *err)
+{
+	int16_t		list_opt = column->repetition == PQ_OPTIONAL;
+	int16_t		max_def = pq_write_column_max_def(column);
+	size_t		k = 0;
+	uint32_t	nv = 0;
+
+	pq_error_clear(err);
+	if (!column->is_list || offsets == NULL || def_levels == NULL || rep_levels == NULL)
+	{
+		pq_error_set(err, PQ_ERR_INVALID_ARGUMENT, "invalid arguments to pq_list_levels");
+		return err->status;
+	}
+	for (uint32_t r = 0; r < num_rows; r++)
+	{
+		int64_t		b = offsets[r],
+					e = offsets[r + 1];
+
+		if (e < b || (list_is_null && list_is_null[r] && e != b))
+		{
+			pq_error_set(err, PQ_ERR_INVALID_ARGUMENT, "bad offsets for row %u", r);
+			return err->status;
+		}
+		if (list_is_null && list_is_null[r])
+		{
+			if (!list_opt)
+			{
+				pq_error_set(err, PQ_ERR_INVALID_ARGUMENT,
+							 "NULL list in REQUIRED column %s (row %u)", column->name, r);
+				return err->status;
+			}
+			def_levels[k] = 0;
+			rep_levels[k] = 0;
+			if (value_index)
+				value_index[k] = -1;
+			k++;
+			continue;
+		}
+		if (e == b)
+		{
+			/* empty list: defined up to the list, no repeated entry */
+			def_levels[k] = list_opt;
+			rep_levels[k] = 0;
+			if (value_index)
+				value_index[k] = -1;
+			k++;
+			continue;
+		}
+		for (int64_t i = b; i < e; i++)
+		{
+			bool		null_elem = element_is_null && element_is_null[i];
+
+			if (null_elem && column->element_repetition != PQ_OPTIONAL)
+			{
+				pq_error_set(err, PQ_ERR_INVALID_ARGUMENT,
+							 "NULL element in REQUIRED list elements of %s (row %u)",
+							 column->name, r);
+				return err->status;
+			}
+			def_levels[k] = null_elem ? max_def - 1 : max_def;
+			rep_levels[k] = i == b ? 0 : 1;
+			if (value_index)
+				value_index[k] = null_elem ? -1 : i;
+			nv += !null_elem;
+			k++;
+		}
+	}
+	*num_values = nv;
+	return PQ_OK;
+}
