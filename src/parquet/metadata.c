@@ -44,6 +44,9 @@
 /* "PAR1" + footer length + "PAR1" */
 #define PQ_MIN_FILE_SIZE	12
 
+/* Bytes read from the end of a file in the hope they hold the footer. */
+#define FOOTER_PROBE_SIZE	(16 * 1024)
+
 struct PqFile
 {
 	PqSource	source;
@@ -1220,6 +1223,86 @@ read_le32(const uint8_t *p)
 		(uint32_t) p[2] << 16 | (uint32_t) p[3] << 24;
 }
 
+/*
+ * Check both magics and copy the footer into the arena.  One read of the
+ * file's last FOOTER_PROBE_SIZE bytes usually brings the length, the magic
+ * and the whole footer (and, for small files, the head magic too), which
+ * matters when planning touches thousands of files.  The probe buffer is
+ * temporary; the arena keeps only the footer's exact bytes.
+ */
+static PqStatus
+read_footer(const PqSource *source, const PqAllocator *alloc, PqArena *arena,
+			uint8_t **footer_out, uint32_t *footer_len_out, PqError *err)
+{
+	size_t		probe_len = source->size < FOOTER_PROBE_SIZE ?
+		(size_t) source->size : FOOTER_PROBE_SIZE;
+	uint8_t    *probe;
+	const uint8_t *tail;
+	uint8_t		head[4];
+	uint32_t	footer_len;
+	uint8_t    *footer;
+
+	probe = alloc->alloc(alloc->ctx, probe_len);
+	if (probe == NULL)
+	{
+		pq_error_oom(err);
+		return err->status;
+	}
+	if (read_exact(source, source->size - probe_len, probe, probe_len, err) != PQ_OK)
+		goto done;
+	tail = probe + probe_len - 8;
+	if (memcmp(tail + 4, "PARE", 4) == 0)
+	{
+		pq_error_set(err, PQ_ERR_UNSUPPORTED,
+					 "parquet files with an encrypted footer are not supported");
+		snprintf(err->detail, sizeof(err->detail),
+				 "The file uses Parquet modular encryption (magic \"PARE\").");
+		goto done;
+	}
+	if (memcmp(tail + 4, "PAR1", 4) != 0)
+	{
+		pq_error_set(err, PQ_ERR_CORRUPT,
+					 "not a parquet file: the last 4 bytes are not \"PAR1\"");
+		goto done;
+	}
+	if (probe_len == source->size)
+		memcpy(head, probe, 4);
+	else if (read_exact(source, 0, head, 4, err) != PQ_OK)
+		goto done;
+	if (memcmp(head, "PAR1", 4) != 0)
+	{
+		pq_error_set(err, PQ_ERR_CORRUPT,
+					 "not a parquet file: the first 4 bytes are not \"PAR1\"");
+		goto done;
+	}
+	footer_len = read_le32(tail);
+	if (footer_len == 0 || footer_len > source->size - PQ_MIN_FILE_SIZE)
+	{
+		pq_error_set(err, PQ_ERR_CORRUPT,
+					 "footer length %u does not fit a file of %llu bytes",
+					 footer_len, (unsigned long long) source->size);
+		goto done;
+	}
+	footer = pq_arena_alloc(arena, footer_len);
+	if (footer == NULL)
+	{
+		pq_error_oom(err);
+		goto done;
+	}
+	if ((size_t) footer_len + 8 <= probe_len)
+		memcpy(footer, tail - footer_len, footer_len);
+	else if (read_exact(source, source->size - 8 - footer_len, footer,
+						footer_len, err) != PQ_OK)
+		goto done;
+	*footer_out = footer;
+	*footer_len_out = footer_len;
+
+done:
+	if (alloc->release != NULL)
+		alloc->release(alloc->ctx, probe);
+	return err->status;
+}
+
 PqStatus
 pq_file_open(PqFile **file_out, const PqSource *source,
 			 const PqAllocator *alloc, PqError *err)
@@ -1227,11 +1310,9 @@ pq_file_open(PqFile **file_out, const PqSource *source,
 	PqError		local_err;
 	PqArena		arena;
 	PqFile	   *file;
-	uint8_t		tail[8];
-	uint8_t		head[4];
-	uint32_t	footer_len;
+	uint32_t	footer_len = 0;
 	uint64_t	footer_start;
-	uint8_t    *footer;
+	uint8_t    *footer = NULL;
 	Decoder		d;
 	RawFooter	raw;
 	RowGroupAux *aux = NULL;
@@ -1256,54 +1337,20 @@ pq_file_open(PqFile **file_out, const PqSource *source,
 					 (unsigned long long) source->size);
 		return err->status;
 	}
-	if ((st = read_exact(source, source->size - 8, tail, 8, err)) != PQ_OK)
-		return st;
-	if (memcmp(tail + 4, "PARE", 4) == 0)
-	{
-		pq_error_set(err, PQ_ERR_UNSUPPORTED,
-					 "parquet files with an encrypted footer are not supported");
-		snprintf(err->detail, sizeof(err->detail),
-				 "The file uses Parquet modular encryption (magic \"PARE\").");
-		return err->status;
-	}
-	if (memcmp(tail + 4, "PAR1", 4) != 0)
-	{
-		pq_error_set(err, PQ_ERR_CORRUPT,
-					 "not a parquet file: the last 4 bytes are not \"PAR1\"");
-		return err->status;
-	}
-	if ((st = read_exact(source, 0, head, 4, err)) != PQ_OK)
-		return st;
-	if (memcmp(head, "PAR1", 4) != 0)
-	{
-		pq_error_set(err, PQ_ERR_CORRUPT,
-					 "not a parquet file: the first 4 bytes are not \"PAR1\"");
-		return err->status;
-	}
-	footer_len = read_le32(tail);
-	if (footer_len == 0 || footer_len > source->size - PQ_MIN_FILE_SIZE)
-	{
-		pq_error_set(err, PQ_ERR_CORRUPT,
-					 "footer length %u does not fit a file of %llu bytes",
-					 footer_len, (unsigned long long) source->size);
-		return err->status;
-	}
-	footer_start = source->size - 8 - footer_len;
 
 	pq_arena_init(&arena, alloc);
 	file = pq_arena_calloc(&arena, 1, sizeof(PqFile));
-	footer = file ? pq_arena_alloc(&arena, footer_len) : NULL;
-	if (footer == NULL)
+	if (file == NULL)
 	{
-		pq_arena_release(&arena);
 		pq_error_oom(err);
 		return err->status;
 	}
-	if ((st = read_exact(source, footer_start, footer, footer_len, err)) != PQ_OK)
+	if ((st = read_footer(source, alloc, &arena, &footer, &footer_len, err)) != PQ_OK)
 	{
 		pq_arena_release(&arena);
 		return st;
 	}
+	footer_start = source->size - 8 - footer_len;
 
 	memset(&d, 0, sizeof(d));
 	memset(&raw, 0, sizeof(raw));
