@@ -285,6 +285,16 @@ typedef struct PqFile PqFile;
 PqStatus	pq_file_open(PqFile **file, const PqSource *source,
 						 const PqAllocator *alloc, PqError *err);
 const PqFileMeta *pq_file_meta(const PqFile *file);
+
+/*
+ * Byte range [*start, *start + *length) of a column chunk in its file: it
+ * begins at the dictionary page when there is one (a chunk holding only a
+ * dictionary page may say data_page_offset 0; a dictionary_page_offset of
+ * 0 is reported as absent).  pq_file_open() checked the range lies inside
+ * the file's data region unless file_path is set or the chunk is encrypted.
+ */
+void		pq_column_chunk_range(const PqColumnChunkMeta *chunk,
+								  uint64_t *start, uint64_t *length);
 const PqSource *pq_file_source(const PqFile *file);
 void		pq_file_close(PqFile *file);
 
