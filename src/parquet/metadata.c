@@ -1070,6 +1070,17 @@ pq_chunk_start(const PqColumnChunkMeta *cc)
 	return cc->data_page_offset;
 }
 
+void
+pq_column_chunk_range(const PqColumnChunkMeta *chunk, uint64_t *start,
+					  uint64_t *length)
+{
+	int64_t		s = pq_chunk_start(chunk);
+
+	*start = s > 0 ? (uint64_t) s : 0;
+	*length = chunk->total_compressed_size > 0 ?
+		(uint64_t) chunk->total_compressed_size : 0;
+}
+
 /* Is [offset, offset + length) inside [4, data_end)?  Overflow-safe. */
 static bool
 range_ok(int64_t offset, int64_t length, int64_t data_end)

@@ -383,6 +383,13 @@ test_synthetic_file(void)
 		UNIT_CHECK(c0->num_encodings == 2 && c0->encodings[0] == 0 && c0->encodings[1] == 3);
 		UNIT_CHECK(c0->data_page_offset == 4 && c0->total_compressed_size == 50);
 		UNIT_CHECK(!c0->has_dictionary_page_offset && c0->file_path == NULL);
+		{
+			uint64_t	start,
+						length;
+
+			pq_column_chunk_range(c1, &start, &length);
+			UNIT_CHECK(start == 54 && length == 50);
+		}
 		UNIT_CHECK(c0->has_statistics);
 		/* min_value (6) wins over legacy min (2); max only legacy (1) */
 		UNIT_CHECK(c0->statistics.has_min && c0->statistics.min_len == 1 &&
@@ -1161,6 +1168,24 @@ check_file(const char *root, const char *rel, char **col_lines, int ncol,
 		}
 		else if (!man_rows)
 			printf("  %s: not in MANIFEST.tsv\n", rel);
+
+		/*
+		 * This file's chunks hold only a dictionary page, which the bytes
+		 * show at offset 4 (header 15 04 = type DICTIONARY_PAGE), while the
+		 * footer says data_page_offset 0.
+		 */
+		if (strcmp(rel, "data/column_chunk_key_value_metadata.parquet") == 0 &&
+			m->num_row_groups == 1)
+		{
+			uint64_t	start,
+						length;
+			uint8_t		hdr[2];
+
+			pq_column_chunk_range(&m->row_groups[0].columns[0], &start, &length);
+			UNIT_CHECK(start == 4 && length > 0);
+			UNIT_CHECK(disk_read_at(&df, start, hdr, 2) == 0 &&
+					   hdr[0] == 0x15 && hdr[1] == 0x04);
+		}
 
 		/* leaf count equals the TSV's row count for the file */
 		if (in_columns)
