@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Writes the generated interop files (NAME.parquet + NAME.parquet.expected.csv)
 # that cover what the parquet-testing corpus lacks; see gen_duckdb.mjs for the
-# list.  scripts/test.sh then runs test/conformance/run_corpus.py --dir over them.
+# list, plus the files of the project's own writer (writer_*.parquet, from
+# test/unit/test_writer.c, checked value by value with DuckDB by
+# check_writer.mjs).  scripts/test.sh then runs
+# test/conformance/run_corpus.py --dir over them.
 #
 #   bash test/generated/generate.sh [OUT_DIR]     (default <repo>/build/generated)
 #
@@ -53,3 +56,23 @@ fi
 mkdir -p "$OUT"
 find "$OUT" -maxdepth 1 -type f \( -name '*.parquet' -o -name '*.expected.csv' \) -delete
 node "$HERE/gen_duckdb.mjs" "$CACHE" "$OUT"
+
+# Files of the project's own writer: test_writer leaves them in OUT, DuckDB
+# checks every value against the formulas that made them and writes their
+# expected CSVs.  PF_TEST_BUILD picks test/Makefile's library build folder.
+status=0
+if make -s -C "$ROOT/test" ${PF_TEST_BUILD:+BUILD="$PF_TEST_BUILD"} unit/bin/test_writer >"$OUT/.writer-build.log" 2>&1; then
+	if PQ_WRITER_OUT_DIR=$OUT "$ROOT/test/unit/bin/test_writer" >"$OUT/.writer-test.log" 2>&1; then
+		node "$HERE/check_writer.mjs" "$CACHE" "$OUT" || status=1
+	else
+		tail -n 20 "$OUT/.writer-test.log"
+		echo "generate: test_writer failed; writer files not checked" >&2
+		status=1
+	fi
+else
+	tail -n 20 "$OUT/.writer-build.log"
+	echo "generate: could not build test/unit/bin/test_writer" >&2
+	status=1
+fi
+rm -f "$OUT/.writer-build.log" "$OUT/.writer-test.log"
+exit $status
