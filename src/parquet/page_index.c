@@ -575,9 +575,12 @@ chunk_of(PqFile *file, int row_group, int leaf, PqError *err)
 		return NULL;
 	}
 	cc = &m->row_groups[row_group].columns[leaf];
-	if (cc->is_encrypted)
+	if (cc->is_encrypted || cc->file_path != NULL)
 	{
-		pq_error_set(err, PQ_ERR_UNSUPPORTED, "column \"%s\" is encrypted",
+		/* External chunks' offsets were not checked against this file. */
+		pq_error_set(err, PQ_ERR_UNSUPPORTED,
+					 cc->is_encrypted ? "column \"%s\" is encrypted" :
+					 "column \"%s\" is stored in another file",
 					 m->leaves[leaf].path);
 		err->row_group = row_group;
 		err->column = leaf;
@@ -702,9 +705,8 @@ pq_read_offset_index(PqFile *file, int row_group, int leaf,
 	{
 		const PqPageLocation *p = &(*index)->pages[i];
 
-		if (cc->file_path == NULL &&
-			(p->offset < start || p->offset > end ||
-			 p->compressed_page_size > end - p->offset))
+		if (p->offset < start || p->offset > end ||
+			p->compressed_page_size > end - p->offset)
 		{
 			pq_error_set(err, PQ_ERR_CORRUPT,
 						 "offset index page %u lies outside its column chunk", i);
