@@ -650,6 +650,47 @@ void		am_field_reader_close(AmFieldReader *reader);
  * ----------------------------------------------------------------
  */
 
+/*
+ * One top-level column of flat data.  values: fixed-width values in the
+ * batch layout of AmColumnBatch (Boolean as uint8 0/1, Guid and
+ * FixedSizeBinary as fixed_size bytes each) or, for String/Binary, the
+ * bytes that offsets[rows + 1] index.  nulls (may be NULL): 1 = null.
+ * encoding: the value encoding of every block (AM_ENC_PLAIN, and for
+ * integers AM_ENC_DELTA, AM_ENC_RUN_LENGTH, AM_ENC_FFOR; for any numeric or
+ * binary column AM_ENC_ZSTD or AM_ENC_LZ4); 0 means Plain.
+ */
+typedef struct AmWriterColumn
+{
+	const char *name;
+	AmBasicType type;
+	bool		is_signed;
+	uint32_t	fixed_size;
+	int			encoding;
+	const void *values;
+	const uint64_t *offsets;
+	const uint8_t *nulls;
+} AmWriterColumn;
+
+typedef struct AmWriterOptions
+{
+	uint32_t	block_values;	/* values (bit buffers: bytes) per block; 0 = 2048 */
+	uint64_t	stripe_rows;	/* rows per stripe; 0 = one stripe */
+	bool		detect_constants;	/* constant / all-null stripes store no buffers */
+} AmWriterOptions;
+
+/*
+ * Write rows rows of the columns as a single-file shard into a new buffer
+ * (*out, from alloc, *out_len bytes): 64-byte aligned block buffers with
+ * checksums and block maps (segment size 1024), embedded presence (Plain
+ * bytes) for numeric and binary columns, bit buffers for booleans, stripe
+ * and shard field descriptors with null counts and integer min/max, and a
+ * FlatBuffers schema without hash lookups.
+ */
+AmStatus	am_write_shard(const AmWriterColumn *columns, uint32_t num_columns,
+						   uint64_t rows, const AmWriterOptions *options,
+						   const AmAllocator *alloc, uint8_t **out,
+						   size_t *out_len, AmError *err);
+
 #ifdef __cplusplus
 }
 #endif

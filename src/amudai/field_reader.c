@@ -346,13 +346,19 @@ read_numeric(AmFieldReader *r, Cursor *c, uint64_t first, size_t count,
 		if (k > count - done)
 			k = count - done;
 		memcpy(out + done * size, c->values + within * size, k * size);
-		if (nulls != NULL)
+		if (nulls != NULL && c->has_nulls)
 		{
+			uint8_t		seen = 0;
+
 			for (size_t i = 0; i < k; i++)
+			{
 				nulls[done + i] = c->present[within + i] == 0;
-			if (c->has_nulls)
-				*any_null = true;
+				seen |= nulls[done + i];
+			}
+			*any_null |= seen != 0;
 		}
+		else if (nulls != NULL)
+			memset(nulls + done, 0, k);
 		done += k;
 	}
 	return AM_OK;

@@ -18,6 +18,7 @@
 #define AMUDAI_TEST_UTIL_H
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,6 +241,30 @@ memdir_close(void *ctx, AmSource *s)
 
 	(void) s;
 	d->closed++;
+}
+
+/*
+ * When AMUDAI_SEED_DIR is set, write hdr + data there as a fuzz seed named
+ * name (how test/fuzz/corpus/fuzz_amudai_* were made).
+ */
+static inline void
+t_dump_seed(const char *name, const uint8_t *hdr, size_t hlen,
+			const uint8_t *data, size_t len)
+{
+	const char *dir = getenv("AMUDAI_SEED_DIR");
+	char		path[512];
+	FILE	   *f;
+
+	if (dir == NULL)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (f == NULL)
+		return;
+	if (hlen > 0)
+		fwrite(hdr, 1, hlen, f);
+	fwrite(data, 1, len, f);
+	fclose(f);
 }
 
 #endif							/* AMUDAI_TEST_UTIL_H */

@@ -259,6 +259,7 @@ test_example_metadata(void)
 
 	build_example(&f, &off);
 	UNIT_CHECK(f.len > 224);
+	t_dump_seed("appendix_a", NULL, 0, f.data, f.len);
 	st = open_bytes(f.data, f.len, &shard, &err);
 	UNIT_CHECKF(st == AM_OK, "open: %s", err.message);
 	if (st != AM_OK)

@@ -35,6 +35,16 @@ check_num(const TBuf *s, AmNumType t, size_t n, const void *expect,
 	AmStatus	st;
 
 	am_error_clear(&err);
+	{
+		uint8_t		hdr[3] = {(uint8_t) t, (uint8_t) n, (uint8_t) (n >> 8)};
+		char		name[64];
+
+		snprintf(name, sizeof(name), "num_%s", what);
+		for (char *p = name; *p; p++)
+			if (*p == ' ' || *p == '>' || *p == '-')
+				*p = '_';
+		t_dump_seed(name, hdr, 3, s->data, s->len);
+	}
 	st = am_decode_numeric(s->data, s->len, t, n, out, A, &err);
 	UNIT_CHECKF(st == AM_OK, "%s: %s", what, err.message);
 	if (st == AM_OK)
@@ -501,6 +511,16 @@ check_strings(const TBuf *s, size_t n, const uint8_t *present,
 	AmError		err;
 	AmStatus	st;
 
+	{
+		uint8_t		hdr[3] = {10, (uint8_t) n, (uint8_t) (n >> 8)};
+		char		name[64];
+
+		snprintf(name, sizeof(name), "bin_%s", what);
+		for (char *p = name; *p; p++)
+			if (*p == ' ')
+				*p = '_';
+		t_dump_seed(name, hdr, 3, s->data, s->len);
+	}
 	st = am_decode_binary(s->data, s->len, n, 0, present, A, &v, &err);
 	UNIT_CHECKF(st == AM_OK, "%s: %s", what, err.message);
 	if (st != AM_OK)

@@ -1,0 +1,1234 @@
+/*-------------------------------------------------------------------------
+ *
+ * writer.c
+ *	  A minimal single-file Amudai shard writer (format notes, section 6.4),
+ *	  for round-trip tests and as the seed of the export path.
+ *
+ * Layout written (section 1.6): header; for each stripe and column, its
+ * buffers, each starting on a 64-byte file offset (blocks, zero pad to 16
+ * bytes, block map); then per stripe one StripeFieldDescriptor per column
+ * and the stripe's field list; the StripeList; an empty UrlList; the shard
+ * FieldDescriptors and their list; the FlatBuffers schema; the
+ * ShardDirectory, its length again, and the footer.
+ *
+ * Only flat top-level columns are written (no lists, maps or structs yet).
+ * Blocks always carry checksums; numeric and binary blocks carry embedded
+ * presence (AllNulls or Plain bytes; never Roaring); booleans are bit
+ * buffers with a separate PRESENCE bit buffer when a stripe has nulls.
+ * What this writer never emits, per the document's advice: raw ZigZag,
+ * fixed-size binary BlockDictionary, hash lookups, LZ4 frames.
+ *
+ * IDENTIFICATION
+ *	  src/amudai/writer.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "amudai/amudai_int.h"
+
+#include "codec/fastlanes.h"
+#include "compress/compress.h"
+
+#define SEGMENT_SIZE	1024
+#define DEFAULT_BLOCK	2048
+
+typedef struct Writer
+{
+	const AmAllocator *alloc;
+	AmError    *err;
+	AmPbWriter	file;
+	AmPbWriter	block;			/* scratch for one block */
+	AmPbWriter	scratch;		/* scratch for compression */
+	AmStatus	status;
+} Writer;
+
+/* A buffer written to the file, for its EncodedBuffer message. */
+typedef struct BufferOut
+{
+	uint32_t	kind;
+	uint64_t	start;
+	uint64_t	end;
+	uint64_t	map_start;
+	uint64_t	blocks;
+	bool		embedded_presence;
+	bool		embedded_offsets;
+} BufferOut;
+
+/* What one column holds in one stripe. */
+typedef struct StripeColumn
+{
+	const AmWriterColumn *col;
+	uint64_t	first;			/* first row of the stripe */
+	uint64_t	rows;
+	uint64_t	nulls;
+	int			num_buffers;
+	BufferOut	buffers[2];
+	AmAnyValue	constant;		/* kind ABSENT unless constant */
+	uint8_t		constant_bytes[16];
+	bool		has_range;
+	bool		range_signed;
+	uint64_t	min;
+	uint64_t	max;
+	uint64_t	desc_start;
+	uint64_t	desc_end;
+} StripeColumn;
+
+static bool
+w_ok(Writer *w)
+{
+	if (w->status == AM_OK && (w->file.failed || w->block.failed || w->scratch.failed))
+	{
+		am_fail(w->err, AM_ERR_IO, "out of memory while writing a shard");
+		w->status = AM_ERR_IO;
+	}
+	return w->status == AM_OK;
+}
+
+static void
+put_u16(AmPbWriter *b, uint16_t v)
+{
+	uint8_t		t[2];
+
+	am_store_u16(t, v);
+	am_pbw_raw(b, t, 2);
+}
+
+static void
+put_u32(AmPbWriter *b, uint32_t v)
+{
+	uint8_t		t[4];
+
+	am_store_u32(t, v);
+	am_pbw_raw(b, t, 4);
+}
+
+static void
+put_u64(AmPbWriter *b, uint64_t v)
+{
+	uint8_t		t[8];
+
+	am_store_u64(t, v);
+	am_pbw_raw(b, t, 8);
+}
+
+static void
+put_zeros(AmPbWriter *b, size_t n)
+{
+	static const uint8_t zeros[64] = {0};
+
+	while (n > 0)
+	{
+		size_t		k = n < sizeof(zeros) ? n : sizeof(zeros);
+
+		am_pbw_raw(b, zeros, k);
+		n -= k;
+	}
+}
+
+static void
+pad_to(AmPbWriter *b, size_t base, size_t multiple)
+{
+	put_zeros(b, (size_t) (am_align_up(b->len - base, multiple) - (b->len - base)));
+}
+
+static bool
+is_binary_type(AmBasicType t)
+{
+	return t == AM_TYPE_STRING || t == AM_TYPE_BINARY || t == AM_TYPE_GUID ||
+		t == AM_TYPE_FIXED_SIZE_BINARY;
+}
+
+static AmNumType
+column_num_type(const AmWriterColumn *c)
+{
+	switch (c->type)
+	{
+		case AM_TYPE_INT8:
+			return c->is_signed ? AM_NUM_I8 : AM_NUM_U8;
+		case AM_TYPE_INT16:
+			return c->is_signed ? AM_NUM_I16 : AM_NUM_U16;
+		case AM_TYPE_INT32:
+			return c->is_signed ? AM_NUM_I32 : AM_NUM_U32;
+		case AM_TYPE_INT64:
+			return c->is_signed ? AM_NUM_I64 : AM_NUM_U64;
+		case AM_TYPE_FLOAT32:
+			return AM_NUM_F32;
+		case AM_TYPE_FLOAT64:
+			return AM_NUM_F64;
+		default:
+			return AM_NUM_U64;
+	}
+}
+
+static uint32_t
+column_width(const AmWriterColumn *c)
+{
+	if (c->type == AM_TYPE_GUID)
+		return 16;
+	if (c->type == AM_TYPE_FIXED_SIZE_BINARY)
+		return c->fixed_size;
+	if (c->type == AM_TYPE_BOOLEAN)
+		return 1;
+	if (c->type == AM_TYPE_STRING || c->type == AM_TYPE_BINARY)
+		return 0;
+	return (uint32_t) am_num_type_size(column_num_type(c));
+}
+
+/* Value i as a zero- or sign-extended 64-bit integer. */
+static uint64_t
+int_at(const AmWriterColumn *c, uint64_t i, bool sign)
+{
+	const uint8_t *p = (const uint8_t *) c->values + i * column_width(c);
+
+	switch (column_width(c))
+	{
+		case 1:
+			return sign ? (uint64_t) (int64_t) (int8_t) p[0] : p[0];
+		case 2:
+			return sign ? (uint64_t) (int64_t) (int16_t) am_load_u16(p) : am_load_u16(p);
+		case 4:
+			return sign ? (uint64_t) (int64_t) (int32_t) am_load_u32(p) : am_load_u32(p);
+		default:
+			return am_load_u64(p);
+	}
+}
+
+/* ---------------- value sections ---------------- */
+
+static void
+numeric_plain(AmPbWriter *b, const uint8_t *vals, size_t n, size_t size)
+{
+	put_u16(b, AM_ENC_PLAIN);
+	am_pbw_raw(b, vals, n * size);
+}
+
+static void
+numeric_delta(AmPbWriter *b, const AmWriterColumn *c, uint64_t first, size_t n)
+{
+	size_t		size = column_width(c);
+
+	put_u16(b, AM_ENC_DELTA);
+	put_u64(b, int_at(c, first, false));	/* only the low bytes matter */
+	b->len -= 8 - size;
+	put_zeros(b, (size_t) am_align_up(2 + size, 8) - 2 - size);
+	put_u16(b, AM_ENC_PLAIN);
+	for (size_t i = 1; i < n; i++)
+	{
+		uint64_t	d = int_at(c, first + i, false) - int_at(c, first + i - 1, false);
+		uint8_t		t[8];
+
+		am_store_u64(t, d);
+		am_pbw_raw(b, t, size);
+	}
+}
+
+static void
+numeric_run_length(AmPbWriter *b, const uint8_t *vals, size_t n, size_t size)
+{
+	size_t		runs = 0;
+	size_t		start = b->len;
+
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || memcmp(vals + i * size, vals + (i - 1) * size, size) != 0)
+			runs++;
+	put_u16(b, AM_ENC_RUN_LENGTH);
+	put_u32(b, (uint32_t) (runs * size));
+	put_u32(b, (uint32_t) runs);
+	put_zeros(b, 2 + 4);		/* flags, pad to +16 */
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || memcmp(vals + i * size, vals + (i - 1) * size, size) != 0)
+			am_pbw_raw(b, vals + i * size, size);
+	pad_to(b, start + 16, 8);
+	for (size_t i = 0; i < n;)
+	{
+		size_t		j = i + 1;
+
+		while (j < n && memcmp(vals + j * size, vals + i * size, size) == 0)
+			j++;
+		put_u32(b, (uint32_t) (j - i));
+		i = j;
+	}
+}
+
+static void
+numeric_ffor(Writer *w, AmPbWriter *b, const AmWriterColumn *c, uint64_t first,
+			 size_t n)
+{
+	size_t		size = column_width(c);
+	bool		sign = c->is_signed;
+	uint64_t	lo = int_at(c, first, sign),
+				hi = lo;
+	uint64_t	range;
+	unsigned	width = 0;
+	size_t		written = 0;
+	size_t		cap;
+	CdcStatus	cst;
+	const void *vals = (const uint8_t *) c->values + first * size;
+
+	for (size_t i = 1; i < n; i++)
+	{
+		uint64_t	v = int_at(c, first + i, sign);
+
+		if (sign ? (int64_t) v < (int64_t) lo : v < lo)
+			lo = v;
+		if (sign ? (int64_t) v > (int64_t) hi : v > hi)
+			hi = v;
+	}
+	range = hi - lo;
+	if (size < 8)
+		range &= (UINT64_C(1) << (8 * size)) - 1;
+	while (width < 64 && (range >> width) != 0)
+		width++;
+	if (width == 0)
+	{
+		put_u16(b, AM_ENC_SINGLE_VALUE);
+		am_pbw_raw(b, vals, size);
+		return;
+	}
+	put_u16(b, AM_ENC_FFOR);
+	put_u64(b, lo);
+	b->len -= 8 - size;
+	put_u16(b, (uint16_t) width);
+	b->len -= 1;
+	put_zeros(b, (size_t) am_align_up(2 + size + 1, 8) - 2 - size - 1);
+	cap = cdc_fl_packed_size(n, width);
+	put_zeros(b, cap);
+	if (!w_ok(w))
+		return;
+	switch (size)
+	{
+		case 1:
+			cst = cdc_ffor_encode8(vals, n, (uint8_t) lo, width, b->buf + b->len - cap, cap, &written);
+			break;
+		case 2:
+			cst = cdc_ffor_encode16(vals, n, (uint16_t) lo, width, b->buf + b->len - cap, cap, &written);
+			break;
+		case 4:
+			cst = cdc_ffor_encode32(vals, n, (uint32_t) lo, width, b->buf + b->len - cap, cap, &written);
+			break;
+		default:
+			cst = cdc_ffor_encode64(vals, n, lo, width, b->buf + b->len - cap, cap, &written);
+			break;
+	}
+	if (cst != CDC_OK || written != cap)
+	{
+		am_fail(w->err, AM_ERR_INVALID_ARGUMENT, "FastLanes encoding failed: %s",
+				cdc_status_message(cst));
+		w->status = AM_ERR_INVALID_ARGUMENT;
+	}
+}
+
+/* Compress raw bytes into the block: ZSTD frames, or u32 size + LZ4 block. */
+static void
+compress_into(Writer *w, AmPbWriter *b, int kind, const uint8_t *raw, size_t len)
+{
+	int			codec = kind == AM_ENC_ZSTD ? CMP_ZSTD : CMP_LZ4_RAW;
+	size_t		cap = cmp_compress_bound(codec, len);
+	size_t		written = 0;
+	CmpStatus	cst;
+
+	w->scratch.len = 0;
+	put_zeros(&w->scratch, cap);
+	if (!w_ok(w))
+		return;
+	cst = cmp_compress(codec, 0, raw, len, w->scratch.buf, cap, &written);
+	if (cst != CMP_OK)
+	{
+		am_fail(w->err, AM_ERR_INVALID_ARGUMENT, "compression failed: %s",
+				cmp_status_message(cst));
+		w->status = AM_ERR_INVALID_ARGUMENT;
+		return;
+	}
+	if (kind == AM_ENC_LZ4)
+		put_u32(b, (uint32_t) len);
+	am_pbw_raw(b, w->scratch.buf, written);
+}
+
+static void
+numeric_section(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
+				uint64_t first, size_t n)
+{
+	size_t		size = column_width(c);
+	const uint8_t *vals = (const uint8_t *) c->values + first * size;
+	bool		integer = c->type != AM_TYPE_FLOAT32 && c->type != AM_TYPE_FLOAT64;
+
+	switch (c->encoding)
+	{
+		case AM_ENC_DELTA:
+			if (integer && n >= 2)
+			{
+				numeric_delta(b, c, first, n);
+				return;
+			}
+			break;
+		case AM_ENC_RUN_LENGTH:
+			numeric_run_length(b, vals, n, size);
+			return;
+		case AM_ENC_FFOR:
+			if (integer)
+			{
+				numeric_ffor(w, b, c, first, n);
+				return;
+			}
+			break;
+		case AM_ENC_ZSTD:
+		case AM_ENC_LZ4:
+			put_u16(b, (uint16_t) c->encoding);
+			put_zeros(b, 6);
+			compress_into(w, b, c->encoding, vals, n * size);
+			return;
+		default:
+			break;
+	}
+	numeric_plain(b, vals, n, size);
+}
+
+static void
+binary_section(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
+			   uint64_t first, size_t n)
+{
+	uint32_t	fixed = column_width(c);
+	const uint8_t *bytes = c->values;
+	uint64_t	base = fixed ? first * fixed : c->offsets[first];
+	uint64_t	end = fixed ? (first + n) * fixed : c->offsets[first + n];
+	size_t		start = b->len;
+
+	if (c->encoding == AM_ENC_ZSTD || c->encoding == AM_ENC_LZ4)
+	{
+		size_t		size_at;
+
+		put_u16(b, (uint16_t) c->encoding);
+		size_at = b->len;
+		put_u32(b, 0);			/* values_size, patched below */
+		put_u16(b, fixed ? 0 : 8);	/* offset_width, offsets_cascading = 0 */
+		compress_into(w, b, c->encoding, bytes + base, (size_t) (end - base));
+		if (!w_ok(w))
+			return;
+		am_store_u32(b->buf + size_at, (uint32_t) (b->len - start - 8));
+		pad_to(b, start + 8, 8);
+		if (!fixed)
+			for (size_t i = 0; i <= n; i++)
+				put_u64(b, c->offsets[first + i] - base);
+		return;
+	}
+	put_u16(b, AM_ENC_PLAIN);
+	am_pbw_raw(b, fixed ? "\0" : "\b", 1);
+	if (!fixed)
+		for (size_t i = 0; i <= n; i++)
+			put_u64(b, c->offsets[first + i] - base);
+	am_pbw_raw(b, bytes + base, (size_t) (end - base));
+}
+
+/* ---------------- blocks and buffers ---------------- */
+
+/* One block's content: presence (when asked) and values. */
+typedef struct BlockSource
+{
+	const AmWriterColumn *col;
+	bool		bits;			/* bit buffer of values (false) or presence (true) */
+	bool		presence_bits;
+	uint64_t	stripe_first;
+	uint64_t	stripe_rows;
+} BlockSource;
+
+/* Bitmap byte k of the stripe: LSB-first bits of values or presence. */
+static uint8_t
+bitmap_byte(const BlockSource *s, uint64_t k)
+{
+	uint8_t		v = 0;
+
+	for (unsigned bit = 0; bit < 8; bit++)
+	{
+		uint64_t	row = k * 8 + bit;
+		bool		set;
+
+		if (row >= s->stripe_rows)
+			break;
+		row += s->stripe_first;
+		if (s->presence_bits)
+			set = s->col->nulls == NULL || !s->col->nulls[row];
+		else
+			set = ((const uint8_t *) s->col->values)[row] != 0 &&
+				(s->col->nulls == NULL || !s->col->nulls[row]);
+		v |= (uint8_t) set << bit;
+	}
+	return v;
+}
+
+static void
+block_body(Writer *w, const BlockSource *s, uint64_t first, size_t n)
+{
+	AmPbWriter *b = &w->block;
+	const AmWriterColumn *c = s->col;
+	size_t		nulls = 0;
+	size_t		values_at;
+
+	b->len = 0;
+	put_u32(b, 0);
+	put_u32(b, 0);
+	if (s->bits)
+	{
+		put_u16(b, AM_ENC_PLAIN);
+		for (size_t i = 0; i < n; i++)
+		{
+			uint8_t		v = bitmap_byte(s, first + i);
+
+			am_pbw_raw(b, &v, 1);
+		}
+		if (w_ok(w))
+			am_store_u32(b->buf + 4, (uint32_t) (b->len - 8));
+		return;
+	}
+	first += s->stripe_first;
+	for (size_t i = 0; c->nulls != NULL && i < n; i++)
+		nulls += c->nulls[first + i] != 0;
+	if (nulls == n && n > 0)
+		am_pbw_raw(b, "\1", 1);
+	else if (nulls > 0)
+	{
+		am_pbw_raw(b, "\2", 1);
+		for (size_t i = 0; i < n; i++)
+			am_pbw_raw(b, c->nulls[first + i] ? "\0" : "\1", 1);
+	}
+	if (!w_ok(w))
+		return;
+	am_store_u32(b->buf, (uint32_t) (b->len - 8));
+	pad_to(b, 0, 8);
+	values_at = b->len;
+	if (is_binary_type(c->type))
+		binary_section(w, b, c, first, n);
+	else
+		numeric_section(w, b, c, first, n);
+	if (w_ok(w))
+		am_store_u32(b->buf + 4, (uint32_t) (b->len - values_at));
+}
+
+/* Segment records, offset lists and footer of a block map (3.2). */
+static void
+write_block_map(AmPbWriter *f, const uint64_t *lsize, const uint64_t *bsize,
+				uint64_t blocks, uint64_t values, uint64_t data_size)
+{
+	uint64_t	segments = (blocks + SEGMENT_SIZE - 1) / SEGMENT_SIZE;
+	uint64_t	logical = 0,
+				offset = 0;
+	/* records */
+	for (uint64_t s = 0; s < segments; s++)
+	{
+		uint64_t	b0 = s * SEGMENT_SIZE;
+		uint64_t	n = blocks - b0 < SEGMENT_SIZE ? blocks - b0 : SEGMENT_SIZE;
+		uint64_t	lmin = UINT64_MAX,
+					lmax = 0,
+					bmin = UINT64_MAX,
+					bmax = 0;
+		unsigned	lb,
+					bb;
+		size_t		rec = f->len;
+
+		for (uint64_t i = b0; i < b0 + n; i++)
+		{
+			lmin = lsize[i] < lmin ? lsize[i] : lmin;
+			lmax = lsize[i] > lmax ? lsize[i] : lmax;
+			bmin = bsize[i] < bmin ? bsize[i] : bmin;
+			bmax = bsize[i] > bmax ? bsize[i] : bmax;
+		}
+		lb = lmax - lmin <= 255 ? 8 : lmax - lmin <= 65535 ? 16 : 32;
+		bb = bmax - bmin <= 255 ? 8 : bmax - bmin <= 65535 ? 16 : 32;
+		put_u64(f, logical);
+		put_u64(f, offset);
+		put_u32(f, (uint32_t) lmin);
+		put_u32(f, (uint32_t) bmin);
+		put_u16(f, (uint16_t) (lb | bb << 8));
+		put_u16(f, (uint16_t) n);
+		for (uint64_t i = b0; i < b0 + n; i++)
+		{
+			uint64_t	d = lsize[i] - lmin;
+
+			lb == 8 ? am_pbw_raw(f, &d, 1) : lb == 16 ? put_u16(f, (uint16_t) d) : put_u32(f, (uint32_t) d);
+			logical += lsize[i];
+		}
+		pad_to(f, rec, 4);
+		for (uint64_t i = b0; i < b0 + n; i++)
+		{
+			uint64_t	d = bsize[i] - bmin;
+
+			bb == 8 ? am_pbw_raw(f, &d, 1) : bb == 16 ? put_u16(f, (uint16_t) d) : put_u32(f, (uint32_t) d);
+			offset += bsize[i];
+		}
+		pad_to(f, rec, 8);
+	}
+	/* segment logical offsets, then record offsets */
+	{
+		uint64_t	l = 0;
+
+		put_u64(f, 0);
+		for (uint64_t s = 0; s < segments; s++)
+		{
+			uint64_t	b0 = s * SEGMENT_SIZE;
+			uint64_t	n = blocks - b0 < SEGMENT_SIZE ? blocks - b0 : SEGMENT_SIZE;
+
+			for (uint64_t i = b0; i < b0 + n; i++)
+				l += lsize[i];
+			put_u64(f, l);
+		}
+		/* records have varying sizes: recompute their ends */
+		put_u64(f, 0);
+		{
+			uint64_t	at = 0;
+
+			for (uint64_t s = 0; s < segments; s++)
+			{
+				uint64_t	b0 = s * SEGMENT_SIZE;
+				uint64_t	n = blocks - b0 < SEGMENT_SIZE ? blocks - b0 : SEGMENT_SIZE;
+				uint64_t	lmin = UINT64_MAX,
+							lmax = 0,
+							bmin = UINT64_MAX,
+							bmax = 0;
+				unsigned	lb,
+							bb;
+
+				for (uint64_t i = b0; i < b0 + n; i++)
+				{
+					lmin = lsize[i] < lmin ? lsize[i] : lmin;
+					lmax = lsize[i] > lmax ? lsize[i] : lmax;
+					bmin = bsize[i] < bmin ? bsize[i] : bmin;
+					bmax = bsize[i] > bmax ? bsize[i] : bmax;
+				}
+				lb = lmax - lmin <= 255 ? 8 : lmax - lmin <= 65535 ? 16 : 32;
+				bb = bmax - bmin <= 255 ? 8 : bmax - bmin <= 65535 ? 16 : 32;
+				at += am_align_up(am_align_up(28 + n * lb / 8, 4) + n * bb / 8, 8);
+				put_u64(f, at);
+			}
+		}
+	}
+	put_u64(f, values);
+	put_u64(f, blocks);
+	put_u64(f, segments);
+	put_u64(f, SEGMENT_SIZE);
+	put_u64(f, data_size);
+}
+
+/* Write a block buffer of n values (bit buffers: n bytes) at a 64-byte offset. */
+static void
+write_buffer(Writer *w, const BlockSource *src, uint64_t n, uint32_t per_block,
+			 BufferOut *out)
+{
+	AmPbWriter *f = &w->file;
+	uint64_t	blocks = (n + per_block - 1) / per_block;
+	uint64_t   *lsize,
+			   *bsize;
+	uint64_t	data_size = 0;
+
+	pad_to(f, 0, 64);
+	out->start = f->len;
+	out->blocks = blocks;
+	lsize = am_alloc(w->alloc, (size_t) (blocks + 1) * 16, w->err);
+	if (lsize == NULL)
+	{
+		w->status = AM_ERR_IO;
+		return;
+	}
+	bsize = lsize + blocks + 1;
+	for (uint64_t b = 0; b < blocks && w_ok(w); b++)
+	{
+		uint64_t	first = b * per_block;
+		size_t		k = (size_t) (n - first < per_block ? n - first : per_block);
+		AmPbWriter *blk = &w->block;
+
+		block_body(w, src, first, k);
+		if (!w_ok(w))
+			break;
+		/* pad so that block + checksum is a multiple of 8 */
+		put_zeros(blk, (size_t) (am_align_up(blk->len + 4, 8) - blk->len - 4));
+		put_u32(blk, am_checksum32(blk->buf, blk->len));
+		if (!w_ok(w))
+			break;
+		am_pbw_raw(f, blk->buf, blk->len);
+		lsize[b] = k;
+		bsize[b] = blk->len;
+		data_size += blk->len;
+	}
+	if (w_ok(w))
+	{
+		pad_to(f, (size_t) out->start, 16);
+		out->map_start = f->len;
+		write_block_map(f, lsize, bsize, blocks, n, data_size);
+		out->end = f->len;
+	}
+	am_release(w->alloc, lsize);
+}
+
+/* ---------------- messages ---------------- */
+
+static void
+msg_data_ref(AmPbWriter *m, uint32_t tag, uint64_t start, uint64_t end)
+{
+	AmPbWriter	range,
+				ref;
+
+	am_pbw_init(&range, m->alloc);
+	am_pbw_init(&ref, m->alloc);
+	am_pbw_fixed64(&range, 1, start);
+	am_pbw_fixed64(&range, 2, end);
+	am_pbw_bytes(&ref, 2, range.buf, range.len);
+	am_pbw_bytes(m, tag, ref.buf, ref.len);
+	m->failed |= range.failed | ref.failed;
+	am_pbw_free(&range);
+	am_pbw_free(&ref);
+}
+
+static void
+msg_nested(AmPbWriter *m, uint32_t tag, AmPbWriter *child)
+{
+	am_pbw_bytes(m, tag, child->buf, child->len);
+	m->failed |= child->failed;
+	am_pbw_free(child);
+}
+
+/* Append [len][payload][checksum32] to the file; frees payload. */
+static void
+envelope(Writer *w, AmPbWriter *payload, uint64_t *start, uint64_t *end)
+{
+	*start = w->file.len;
+	put_u32(&w->file, (uint32_t) payload->len);
+	am_pbw_raw(&w->file, payload->buf, payload->len);
+	put_u32(&w->file, payload->len ? am_checksum32(payload->buf, payload->len) :
+			am_checksum32("", 0));
+	*end = w->file.len;
+	w->file.failed |= payload->failed;
+	am_pbw_free(payload);
+}
+
+static void
+msg_any_value(AmPbWriter *m, uint32_t tag, const AmAnyValue *v)
+{
+	AmPbWriter	a;
+
+	am_pbw_init(&a, m->alloc);
+	switch (v->kind)
+	{
+		case AM_VALUE_NULL:
+			am_pbw_bytes(&a, 1, "", 0);
+			break;
+		case AM_VALUE_BOOL:
+			am_pbw_uint(&a, 2, v->b);
+			break;
+		case AM_VALUE_U64:
+			am_pbw_uint(&a, 3, v->u64);
+			break;
+		case AM_VALUE_I64:
+			am_pbw_uint(&a, 4, v->u64);
+			break;
+		case AM_VALUE_DOUBLE:
+			{
+				uint64_t	bits;
+
+				memcpy(&bits, &v->d, 8);
+				am_pbw_fixed64(&a, 5, bits);
+			}
+			break;
+		case AM_VALUE_STRING:
+		case AM_VALUE_BYTES:
+			am_pbw_bytes(&a, v->kind == AM_VALUE_STRING ? 8 : 9, v->bytes.data,
+						 v->bytes.len);
+			break;
+		default:
+			break;
+	}
+	msg_nested(m, tag, &a);
+}
+
+static void
+msg_field_descriptor(AmPbWriter *m, const StripeColumn *sc, uint64_t rows,
+					 uint64_t nulls)
+{
+	am_pbw_fixed64(m, 1, rows);
+	am_pbw_fixed64(m, 2, nulls);
+	if (sc->constant.kind != AM_VALUE_ABSENT)
+		msg_any_value(m, 3, &sc->constant);
+	if (sc->has_range)
+	{
+		AmPbWriter	rs;
+		AmAnyValue	v;
+
+		am_pbw_init(&rs, m->alloc);
+		memset(&v, 0, sizeof(v));
+		v.kind = sc->range_signed ? AM_VALUE_I64 : AM_VALUE_U64;
+		v.u64 = sc->min;
+		msg_any_value(&rs, 1, &v);
+		am_pbw_uint(&rs, 2, 1);
+		v.u64 = sc->max;
+		msg_any_value(&rs, 3, &v);
+		am_pbw_uint(&rs, 4, 1);
+		msg_nested(m, 6, &rs);
+	}
+}
+
+static void
+msg_stripe_field(Writer *w, StripeColumn *sc)
+{
+	AmPbWriter	sfd,
+				fd,
+				enc,
+				nat;
+
+	am_pbw_init(&sfd, w->alloc);
+	am_pbw_init(&fd, w->alloc);
+	am_pbw_init(&enc, w->alloc);
+	am_pbw_init(&nat, w->alloc);
+	msg_field_descriptor(&fd, sc, sc->rows, sc->nulls);
+	msg_nested(&sfd, 1, &fd);
+	for (int i = 0; i < sc->num_buffers; i++)
+	{
+		const BufferOut *b = &sc->buffers[i];
+		AmPbWriter	eb;
+
+		am_pbw_init(&eb, w->alloc);
+		if (b->kind != AM_BUFFER_DATA)
+			am_pbw_uint(&eb, 1, b->kind);
+		msg_data_ref(&eb, 2, b->start, b->end);
+		msg_data_ref(&eb, 3, b->map_start, b->end);
+		am_pbw_fixed64(&eb, 4, b->blocks);
+		am_pbw_uint(&eb, 5, 1);
+		if (b->embedded_presence)
+			am_pbw_uint(&eb, 6, 1);
+		if (b->embedded_offsets)
+			am_pbw_uint(&eb, 7, 1);
+		msg_nested(&nat, 1, &eb);
+	}
+	/* always one DataEncoding, even without buffers (section 6.4) */
+	msg_nested(&enc, 1, &nat);
+	msg_nested(&sfd, 2, &enc);
+	envelope(w, &sfd, &sc->desc_start, &sc->desc_end);
+}
+
+static void
+msg_ref_array(Writer *w, const uint64_t *starts, const uint64_t *ends,
+			  uint32_t n, uint64_t *start, uint64_t *end)
+{
+	AmPbWriter	a;
+
+	am_pbw_init(&a, w->alloc);
+	for (uint32_t i = 0; i < n; i++)
+		am_pbw_bytes(&a, 2, "", 0);
+	am_pbw_bytes(&a, 3, starts, (size_t) n * 8);
+	am_pbw_bytes(&a, 4, ends, (size_t) n * 8);
+	envelope(w, &a, start, end);
+}
+
+/* The FlatBuffers Schema of flat top-level columns (layout in flatbuf.c). */
+static void
+write_schema(Writer *w, const AmWriterColumn *cols, uint32_t n,
+			 uint64_t *start, uint64_t *end)
+{
+	AmPbWriter	fb;
+	size_t		vec;
+
+	am_pbw_init(&fb, w->alloc);
+	put_u32(&fb, 12);			/* root: Schema table at 12 */
+	put_u16(&fb, 8);			/* Schema vtable */
+	put_u16(&fb, 12);
+	put_u16(&fb, 4);
+	put_u16(&fb, 8);
+	put_u32(&fb, 8);			/* Schema table: vtable at 4 */
+	put_u32(&fb, 8);			/* fields -> 24 */
+	put_u32(&fb, n);			/* schema_id_count */
+	vec = fb.len;
+	put_u32(&fb, n);
+	put_zeros(&fb, (size_t) n * 4);
+	for (uint32_t i = 0; i < n && w_ok(w); i++)
+	{
+		size_t		field_vt,
+					field_tab,
+					dt_vt,
+					dt_tab,
+					name_at,
+					children_at;
+		size_t		name_len = strlen(cols[i].name);
+
+		field_vt = fb.len;
+		put_u16(&fb, 6);
+		put_u16(&fb, 8);
+		put_u16(&fb, 4);
+		put_u16(&fb, 0);
+		field_tab = fb.len;
+		put_u32(&fb, (uint32_t) (field_tab - field_vt));
+		put_u32(&fb, 0);		/* data_type, patched */
+		dt_vt = fb.len;
+		put_u16(&fb, 20);		/* vtable bytes: 8 slots */
+		put_u16(&fb, 36);		/* table bytes */
+		put_u16(&fb, 24);		/* basic_type */
+		put_u16(&fb, 4);		/* schema_id */
+		put_u16(&fb, 8);		/* parent_schema_id */
+		put_u16(&fb, 12);		/* field_name */
+		put_u16(&fb, 0);		/* field_aliases: absent */
+		put_u16(&fb, 16);		/* children */
+		put_u16(&fb, 25);		/* signed */
+		put_u16(&fb, 28);		/* fixed_size */
+		dt_tab = fb.len;
+		put_u32(&fb, (uint32_t) (dt_tab - dt_vt));
+		put_u32(&fb, i);
+		put_u32(&fb, AM_NO_PARENT);
+		put_u32(&fb, 0);		/* name, patched */
+		put_u32(&fb, 0);		/* children, patched */
+		put_u32(&fb, 0);		/* +20: unused */
+		am_pbw_raw(&fb, &(uint8_t) {(uint8_t) cols[i].type}, 1);
+		am_pbw_raw(&fb, &(uint8_t) {cols[i].is_signed ? 1 : 0}, 1);
+		put_u16(&fb, 0);
+		put_u64(&fb, cols[i].type == AM_TYPE_GUID ? 16 :
+				cols[i].type == AM_TYPE_FIXED_SIZE_BINARY ? cols[i].fixed_size : 0);
+		name_at = fb.len;
+		put_u32(&fb, (uint32_t) name_len);
+		am_pbw_raw(&fb, cols[i].name, name_len);
+		put_zeros(&fb, 1);
+		pad_to(&fb, 0, 4);
+		children_at = fb.len;
+		put_u32(&fb, 0);
+		if (!w_ok(w))
+			break;
+		am_store_u32(fb.buf + vec + 4 + 4 * i, (uint32_t) (field_tab - (vec + 4 + 4 * i)));
+		am_store_u32(fb.buf + field_tab + 4, (uint32_t) (dt_tab - (field_tab + 4)));
+		am_store_u32(fb.buf + dt_tab + 12, (uint32_t) (name_at - (dt_tab + 12)));
+		am_store_u32(fb.buf + dt_tab + 16, (uint32_t) (children_at - (dt_tab + 16)));
+	}
+	envelope(w, &fb, start, end);
+}
+
+/* ---------------- stripes ---------------- */
+
+static void
+column_stats(StripeColumn *sc)
+{
+	const AmWriterColumn *c = sc->col;
+	uint32_t	width = column_width(c);
+	bool		integer = (c->type >= AM_TYPE_INT8 && c->type <= AM_TYPE_INT64) ||
+		c->type == AM_TYPE_DATETIME;
+	bool		all_equal = true;
+	int64_t		prev = -1;
+
+	sc->nulls = 0;
+	for (uint64_t i = 0; i < sc->rows; i++)
+	{
+		uint64_t	row = sc->first + i;
+
+		if (c->nulls != NULL && c->nulls[row])
+		{
+			sc->nulls++;
+			continue;
+		}
+		if (integer)
+		{
+			uint64_t	v = int_at(c, row, c->is_signed);
+
+			if (!sc->has_range)
+			{
+				sc->has_range = true;
+				sc->min = sc->max = v;
+			}
+			if (c->is_signed ? (int64_t) v < (int64_t) sc->min : v < sc->min)
+				sc->min = v;
+			if (c->is_signed ? (int64_t) v > (int64_t) sc->max : v > sc->max)
+				sc->max = v;
+		}
+		if (prev >= 0 && all_equal)
+		{
+			const uint8_t *a,
+					   *b;
+			size_t		la,
+						lb;
+
+			if (width == 0)
+			{
+				a = (const uint8_t *) c->values + c->offsets[prev];
+				la = (size_t) (c->offsets[prev + 1] - c->offsets[prev]);
+				b = (const uint8_t *) c->values + c->offsets[row];
+				lb = (size_t) (c->offsets[row + 1] - c->offsets[row]);
+			}
+			else
+			{
+				a = (const uint8_t *) c->values + (uint64_t) prev * width;
+				b = (const uint8_t *) c->values + row * width;
+				la = lb = width;
+			}
+			all_equal = la == lb && memcmp(a, b, la) == 0;
+		}
+		prev = (int64_t) row;
+	}
+	sc->range_signed = c->is_signed;
+	if (!integer || c->type == AM_TYPE_DATETIME)
+		sc->range_signed = false;
+
+	memset(&sc->constant, 0, sizeof(sc->constant));
+	if (sc->rows > 0 && sc->nulls == sc->rows)
+		sc->constant.kind = AM_VALUE_NULL;
+	else if (sc->rows > 0 && sc->nulls == 0 && all_equal)
+	{
+		uint64_t	row = sc->first;
+
+		if (integer)
+		{
+			sc->constant.kind = c->is_signed ? AM_VALUE_I64 : AM_VALUE_U64;
+			sc->constant.u64 = int_at(c, row, c->is_signed);
+		}
+		else if (c->type == AM_TYPE_FLOAT64)
+		{
+			sc->constant.kind = AM_VALUE_DOUBLE;
+			memcpy(&sc->constant.d, (const uint8_t *) c->values + row * 8, 8);
+		}
+		else if (c->type == AM_TYPE_FLOAT32)
+		{
+			float		f;
+
+			memcpy(&f, (const uint8_t *) c->values + row * 4, 4);
+			sc->constant.kind = AM_VALUE_DOUBLE;
+			sc->constant.d = f;
+		}
+		else if (c->type == AM_TYPE_BOOLEAN)
+		{
+			sc->constant.kind = AM_VALUE_BOOL;
+			sc->constant.b = ((const uint8_t *) c->values)[row] != 0;
+		}
+		else
+		{
+			sc->constant.kind = c->type == AM_TYPE_STRING ? AM_VALUE_STRING : AM_VALUE_BYTES;
+			if (width == 0)
+			{
+				sc->constant.bytes.data = (const uint8_t *) c->values + c->offsets[row];
+				sc->constant.bytes.len = (size_t) (c->offsets[row + 1] - c->offsets[row]);
+			}
+			else
+			{
+				sc->constant.bytes.data = (const uint8_t *) c->values + row * width;
+				sc->constant.bytes.len = width;
+			}
+		}
+	}
+}
+
+static void
+write_stripe_buffers(Writer *w, StripeColumn *sc, const AmWriterOptions *opt)
+{
+	const AmWriterColumn *c = sc->col;
+	uint32_t	per_block = opt->block_values ? opt->block_values : DEFAULT_BLOCK;
+	BlockSource src;
+
+	column_stats(sc);
+	sc->num_buffers = 0;
+	if (opt->detect_constants && sc->constant.kind != AM_VALUE_ABSENT)
+		return;
+	if (!opt->detect_constants)
+		memset(&sc->constant, 0, sizeof(sc->constant));
+	if (sc->rows == 0)
+		return;
+	memset(&src, 0, sizeof(src));
+	src.col = c;
+	src.stripe_first = sc->first;
+	src.stripe_rows = sc->rows;
+	if (c->type == AM_TYPE_BOOLEAN)
+	{
+		src.bits = true;
+		sc->buffers[0].kind = AM_BUFFER_DATA;
+		write_buffer(w, &src, (sc->rows + 7) / 8, per_block, &sc->buffers[0]);
+		sc->num_buffers = 1;
+		if (sc->nulls > 0 && w_ok(w))
+		{
+			src.presence_bits = true;
+			sc->buffers[1].kind = AM_BUFFER_PRESENCE;
+			write_buffer(w, &src, (sc->rows + 7) / 8, per_block, &sc->buffers[1]);
+			sc->num_buffers = 2;
+		}
+		return;
+	}
+	sc->buffers[0].kind = AM_BUFFER_DATA;
+	sc->buffers[0].embedded_presence = true;
+	sc->buffers[0].embedded_offsets = column_width(c) == 0;
+	write_buffer(w, &src, sc->rows, per_block, &sc->buffers[0]);
+	sc->num_buffers = 1;
+}
+
+static bool
+columns_valid(const AmWriterColumn *cols, uint32_t n, Writer *w)
+{
+	for (uint32_t i = 0; i < n; i++)
+	{
+		const AmWriterColumn *c = &cols[i];
+		bool		ok = c->name != NULL && c->values != NULL;
+
+		switch (c->type)
+		{
+			case AM_TYPE_BOOLEAN:
+			case AM_TYPE_INT8:
+			case AM_TYPE_INT16:
+			case AM_TYPE_INT32:
+			case AM_TYPE_INT64:
+			case AM_TYPE_FLOAT32:
+			case AM_TYPE_FLOAT64:
+			case AM_TYPE_DATETIME:
+			case AM_TYPE_GUID:
+				break;
+			case AM_TYPE_FIXED_SIZE_BINARY:
+				ok &= c->fixed_size > 0;
+				break;
+			case AM_TYPE_STRING:
+			case AM_TYPE_BINARY:
+				ok &= c->offsets != NULL;
+				break;
+			default:
+				ok = false;
+		}
+		if (!ok)
+		{
+			am_fail(w->err, AM_ERR_INVALID_ARGUMENT,
+					"column %u: unsupported type or missing values", i);
+			w->status = AM_ERR_INVALID_ARGUMENT;
+			return false;
+		}
+	}
+	return true;
+}
+
+AmStatus
+am_write_shard(const AmWriterColumn *cols, uint32_t num_columns, uint64_t rows,
+			   const AmWriterOptions *options, const AmAllocator *alloc,
+			   uint8_t **out, size_t *out_len, AmError *err)
+{
+	static const uint8_t frame[AM_FRAME_SIZE] = {'a', 'm', 'u', 'd', 0, 1, 0, 0};
+	AmWriterOptions opt = {0};
+	Writer		w;
+	uint64_t	stripe_rows;
+	uint64_t	nstripes;
+	StripeColumn *sc = NULL;
+	uint64_t   *starts = NULL;
+	uint64_t	sl_s = 0,
+				sl_e = 0,
+				url_s = 0,
+				url_e = 0,
+				sch_s = 0,
+				sch_e = 0,
+				sfl_s = 0,
+				sfl_e = 0,
+				dir_s = 0,
+				dir_e = 0;
+	uint64_t   *list_s = NULL;
+
+	*out = NULL;
+	*out_len = 0;
+	am_error_clear(err);
+	if (options != NULL)
+		opt = *options;
+	memset(&w, 0, sizeof(w));
+	w.alloc = alloc;
+	w.err = err;
+	am_pbw_init(&w.file, alloc);
+	am_pbw_init(&w.block, alloc);
+	am_pbw_init(&w.scratch, alloc);
+	if (!columns_valid(cols, num_columns, &w))
+		return w.status;
+	stripe_rows = opt.stripe_rows ? opt.stripe_rows : (rows ? rows : 1);
+	nstripes = rows == 0 ? 1 : (rows + stripe_rows - 1) / stripe_rows;
+
+	sc = am_alloc(alloc, (size_t) (nstripes * num_columns + 1) * sizeof(StripeColumn), err);
+	starts = am_alloc(alloc, (size_t) (num_columns + 1) * 16, err);
+	list_s = am_alloc(alloc, (size_t) (nstripes + 1) * 16, err);
+	if (sc == NULL || starts == NULL || list_s == NULL)
+	{
+		w.status = AM_ERR_IO;
+		goto done;
+	}
+	memset(sc, 0, (size_t) (nstripes * num_columns + 1) * sizeof(StripeColumn));
+
+	am_pbw_raw(&w.file, frame, sizeof(frame));
+	for (uint64_t s = 0; s < nstripes && w_ok(&w); s++)
+		for (uint32_t i = 0; i < num_columns && w_ok(&w); i++)
+		{
+			StripeColumn *c = &sc[s * num_columns + i];
+
+			c->col = &cols[i];
+			c->first = s * stripe_rows;
+			c->rows = rows - c->first < stripe_rows ? rows - c->first : stripe_rows;
+			write_stripe_buffers(&w, c, &opt);
+		}
+	for (uint64_t s = 0; s < nstripes && w_ok(&w); s++)
+	{
+		for (uint32_t i = 0; i < num_columns; i++)
+		{
+			msg_stripe_field(&w, &sc[s * num_columns + i]);
+			starts[i] = sc[s * num_columns + i].desc_start;
+			starts[num_columns + i] = sc[s * num_columns + i].desc_end;
+		}
+		msg_ref_array(&w, starts, starts + num_columns, num_columns,
+					  &list_s[2 * s], &list_s[2 * s + 1]);
+	}
+	if (w_ok(&w))
+	{
+		AmPbWriter	sl,
+					url;
+
+		am_pbw_init(&sl, alloc);
+		for (uint64_t s = 0; s < nstripes; s++)
+		{
+			AmPbWriter	sd;
+			uint64_t	first = s * stripe_rows;
+
+			am_pbw_init(&sd, alloc);
+			msg_data_ref(&sd, 2, list_s[2 * s], list_s[2 * s + 1]);
+			am_pbw_fixed64(&sd, 4, rows - first < stripe_rows ? rows - first : stripe_rows);
+			if (first != 0)
+				am_pbw_fixed64(&sd, 7, first);
+			msg_nested(&sl, 1, &sd);
+		}
+		envelope(&w, &sl, &sl_s, &sl_e);
+		am_pbw_init(&url, alloc);
+		envelope(&w, &url, &url_s, &url_e);
+	}
+	/* shard-level descriptors: counts over all stripes */
+	for (uint32_t i = 0; i < num_columns && w_ok(&w); i++)
+	{
+		StripeColumn all;
+		AmPbWriter	fd;
+
+		memset(&all, 0, sizeof(all));
+		all.col = &cols[i];
+		all.first = 0;
+		all.rows = rows;
+		column_stats(&all);
+		if (!opt.detect_constants)
+			memset(&all.constant, 0, sizeof(all.constant));
+		am_pbw_init(&fd, alloc);
+		msg_field_descriptor(&fd, &all, rows, all.nulls);
+		envelope(&w, &fd, &starts[i], &starts[num_columns + i]);
+	}
+	if (w_ok(&w))
+		msg_ref_array(&w, starts, starts + num_columns, num_columns, &sfl_s, &sfl_e);
+	if (w_ok(&w))
+		write_schema(&w, cols, num_columns, &sch_s, &sch_e);
+	if (w_ok(&w))
+	{
+		AmPbWriter	dir;
+		size_t		dir_len;
+
+		am_pbw_init(&dir, alloc);
+		msg_data_ref(&dir, 1, sch_s, sch_e);
+		msg_data_ref(&dir, 3, sfl_s, sfl_e);
+		msg_data_ref(&dir, 4, sl_s, sl_e);
+		msg_data_ref(&dir, 5, url_s, url_e);
+		am_pbw_fixed64(&dir, 7, rows);
+		am_pbw_fixed64(&dir, 9, nstripes);
+		dir_len = dir.len;
+		envelope(&w, &dir, &dir_s, &dir_e);
+		put_u32(&w.file, (uint32_t) dir_len);
+		am_pbw_raw(&w.file, frame, sizeof(frame));
+	}
+done:
+	am_release(alloc, sc);
+	am_release(alloc, starts);
+	am_release(alloc, list_s);
+	am_pbw_free(&w.block);
+	am_pbw_free(&w.scratch);
+	if (!w_ok(&w))
+	{
+		am_pbw_free(&w.file);
+		return w.status;
+	}
+	*out = w.file.buf;
+	*out_len = w.file.len;
+	return AM_OK;
+}

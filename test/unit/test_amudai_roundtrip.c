@@ -1,0 +1,345 @@
+/*-------------------------------------------------------------------------
+ *
+ * test_amudai_roundtrip.c
+ *	  Shards written by writer.c read back through the reader: every
+ *	  supported column type and block encoding, nulls, constant and
+ *	  all-null stripes, several stripes and block-map segments, batch
+ *	  boundaries inside and across blocks.
+ *
+ * The data is generated here (adversarial values: extremes, -0.0, NaN
+ * payloads, empty strings) and compared value by value with what the reader
+ * returns; null slots must come back as zeros / empty strings.
+ *
+ * IDENTIFICATION
+ *	  test/unit/test_amudai_roundtrip.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "unit.h"
+#include "amudai_test_util.h"
+
+#define ROWS 2500
+
+typedef struct Data
+{
+	int64_t		i64[ROWS];
+	int32_t		i32[ROWS];
+	uint16_t	u16[ROWS];
+	double		f64[ROWS];
+	float		f32[ROWS];
+	uint8_t		u8[ROWS];
+	uint64_t	ticks[ROWS];
+	uint8_t		flags[ROWS];
+	uint8_t		guid[ROWS * 16];
+	uint8_t		fixed3[ROWS * 3];
+	int8_t		i8[ROWS];
+	int32_t		constant[ROWS];
+	int64_t		nothing[ROWS];
+	uint8_t		str_bytes[ROWS * 12];
+	uint64_t	str_off[ROWS + 1];
+	uint8_t		nulls_some[ROWS];
+	uint8_t		nulls_all[ROWS];
+	uint8_t		nulls_sparse[ROWS];
+} Data;
+
+static Data D;
+
+static void
+make_data(void)
+{
+	uint64_t	seed = 12345;
+	size_t		at = 0;
+
+	for (int i = 0; i < ROWS; i++)
+	{
+		uint64_t	r = unit_rand(&seed);
+
+		D.i64[i] = i % 97 == 0 ? INT64_MIN : i % 89 == 0 ? INT64_MAX : (int64_t) (r % 100000) - 50000;
+		D.i32[i] = 1000 + i * 3 - (int32_t) (r % 5);
+		D.u16[i] = (uint16_t) (i / 37 * 11);
+		D.f64[i] = (double) (int64_t) (r % 2000) / 8.0;
+		if (i % 101 == 0)
+			D.f64[i] = -0.0;
+		if (i % 103 == 0)
+		{
+			uint64_t	nan = UINT64_C(0x7FF8000000000000) | (uint64_t) i;
+
+			memcpy(&D.f64[i], &nan, 8);
+		}
+		D.f32[i] = (float) i * 0.25f;
+		D.u8[i] = (uint8_t) (r >> 8);
+		D.ticks[i] = UINT64_C(621355968000000000) + (uint64_t) i * 10000000;
+		D.flags[i] = (r >> 20) & 1;
+		for (int k = 0; k < 16; k++)
+			D.guid[i * 16 + k] = (uint8_t) (r >> (k % 8 * 8)) ^ (uint8_t) k;
+		for (int k = 0; k < 3; k++)
+			D.fixed3[i * 3 + k] = (uint8_t) (i % 5 + k);
+		D.i8[i] = (int8_t) (i % 256 - 128);
+		D.constant[i] = 7;
+		D.nothing[i] = i;
+		D.str_off[i] = at;
+		for (int k = 0; k < i % 12; k++)
+			D.str_bytes[at++] = (uint8_t) ('a' + (i + k) % 26);
+		D.nulls_some[i] = r % 7 == 0;
+		D.nulls_all[i] = 1;
+		D.nulls_sparse[i] = i == 5 || i == 2000;
+	}
+	D.str_off[ROWS] = at;
+}
+
+static AmWriterColumn cols[] = {
+	{"i64_ffor", AM_TYPE_INT64, true, 0, AM_ENC_FFOR, D.i64, NULL, D.nulls_some},
+	{"i32_delta", AM_TYPE_INT32, true, 0, AM_ENC_DELTA, D.i32, NULL, NULL},
+	{"u16_rle", AM_TYPE_INT16, false, 0, AM_ENC_RUN_LENGTH, D.u16, NULL, D.nulls_sparse},
+	{"f64_plain", AM_TYPE_FLOAT64, false, 0, AM_ENC_PLAIN, D.f64, NULL, D.nulls_some},
+	{"f32_zstd", AM_TYPE_FLOAT32, false, 0, AM_ENC_ZSTD, D.f32, NULL, NULL},
+	{"u8_lz4", AM_TYPE_INT8, false, 0, AM_ENC_LZ4, D.u8, NULL, NULL},
+	{"ts", AM_TYPE_DATETIME, false, 0, AM_ENC_FFOR, D.ticks, NULL, NULL},
+	{"flag", AM_TYPE_BOOLEAN, false, 0, 0, D.flags, NULL, D.nulls_some},
+	{"s_plain", AM_TYPE_STRING, false, 0, AM_ENC_PLAIN, D.str_bytes, D.str_off, D.nulls_some},
+	{"s_zstd", AM_TYPE_STRING, false, 0, AM_ENC_ZSTD, D.str_bytes, D.str_off, NULL},
+	{"b_lz4", AM_TYPE_BINARY, false, 0, AM_ENC_LZ4, D.str_bytes, D.str_off, D.nulls_sparse},
+	{"guid", AM_TYPE_GUID, false, 16, AM_ENC_PLAIN, D.guid, NULL, D.nulls_some},
+	{"fixed3", AM_TYPE_FIXED_SIZE_BINARY, false, 3, AM_ENC_ZSTD, D.fixed3, NULL, NULL},
+	{"i8_ffor", AM_TYPE_INT8, true, 0, AM_ENC_FFOR, D.i8, NULL, NULL},
+	{"constant", AM_TYPE_INT32, true, 0, AM_ENC_PLAIN, D.constant, NULL, NULL},
+	{"nothing", AM_TYPE_INT64, true, 0, AM_ENC_PLAIN, D.nothing, NULL, D.nulls_all},
+};
+
+#define NCOLS ((int) (sizeof(cols) / sizeof(cols[0])))
+
+/* Compare rows [first, first + count) of column c with a batch. */
+static void
+check_batch(const AmWriterColumn *c, uint64_t first, const AmColumnBatch *b)
+{
+	uint32_t	width = c->type == AM_TYPE_GUID ? 16 :
+		c->type == AM_TYPE_FIXED_SIZE_BINARY ? c->fixed_size :
+		c->type == AM_TYPE_BOOLEAN || c->type == AM_TYPE_INT8 ? 1 :
+		c->type == AM_TYPE_INT16 ? 2 :
+		c->type == AM_TYPE_INT32 || c->type == AM_TYPE_FLOAT32 ? 4 :
+		c->type == AM_TYPE_STRING || c->type == AM_TYPE_BINARY ? 0 : 8;
+	bool		any_null = false;
+
+	for (size_t i = 0; i < b->count; i++)
+	{
+		uint64_t	row = first + i;
+		bool		is_null = c->nulls != NULL && c->nulls[row];
+
+		any_null |= is_null;
+		UNIT_CHECKF((b->nulls != NULL && b->nulls[i]) == is_null,
+					"%s row %" PRIu64 ": null flag", c->name, row);
+		if (width == 0)
+		{
+			size_t		len = (size_t) (b->offsets[i + 1] - b->offsets[i]);
+			size_t		exp = is_null ? 0 : (size_t) (c->offsets[row + 1] - c->offsets[row]);
+
+			UNIT_CHECKF(len == exp && (len == 0 ||
+									   memcmp(b->bytes + b->offsets[i],
+											  (const uint8_t *) c->values + c->offsets[row],
+											  len) == 0),
+						"%s row %" PRIu64 ": string", c->name, row);
+		}
+		else
+		{
+			const uint8_t *got = (const uint8_t *) b->values + i * width;
+			static const uint8_t zeros[16] = {0};
+
+			if (is_null)
+				UNIT_CHECKF(memcmp(got, zeros, width) == 0,
+							"%s row %" PRIu64 ": null slot not zero", c->name, row);
+			else if (c->type == AM_TYPE_BOOLEAN)
+				UNIT_CHECKF(*got == (((const uint8_t *) c->values)[row] != 0),
+							"%s row %" PRIu64 ": bool", c->name, row);
+			else
+				UNIT_CHECKF(memcmp(got, (const uint8_t *) c->values + row * width, width) == 0,
+							"%s row %" PRIu64 ": value", c->name, row);
+		}
+	}
+	if (!any_null)
+		UNIT_CHECK(b->nulls == NULL);
+	if (width == 0)
+		UNIT_CHECK(b->offsets[0] == 0);
+}
+
+static void
+read_all(const uint8_t *file, size_t len, const AmWriterColumn *cs, int ncols,
+		 uint64_t rows, uint64_t stripe_rows, bool constants)
+{
+	MemFile		mf = {file, len, 0};
+	AmSource	src = mem_source(&mf);
+	AmShard    *shard;
+	AmError		err;
+	AmStatus	st;
+	uint64_t	seed = 99;
+
+	st = am_shard_open(&shard, &src, NULL, &am_malloc_allocator, &err);
+	UNIT_CHECKF(st == AM_OK, "open: %s", err.message);
+	if (st != AM_OK)
+		return;
+	UNIT_CHECK(am_shard_directory(shard)->total_record_count == rows);
+	UNIT_CHECK(am_shard_schema(shard)->num_fields == (uint32_t) ncols);
+	UNIT_CHECK(am_shard_stripe_count(shard) == (rows + stripe_rows - 1) / stripe_rows);
+	for (int c = 0; c < ncols; c++)
+	{
+		const AmSchemaNode *n = &am_shard_schema(shard)->nodes[c];
+
+		UNIT_CHECK(am_shard_find_field(shard, cs[c].name, strlen(cs[c].name)) == c);
+		UNIT_CHECK(n->basic_type == cs[c].type && n->is_signed == cs[c].is_signed);
+		if (cs[c].type == AM_TYPE_GUID || cs[c].type == AM_TYPE_FIXED_SIZE_BINARY)
+			UNIT_CHECK(n->fixed_size == cs[c].fixed_size);
+	}
+	for (uint32_t s = 0; s < am_shard_stripe_count(shard); s++)
+	{
+		uint64_t	first = s * stripe_rows;
+		uint64_t	n = rows - first < stripe_rows ? rows - first : stripe_rows;
+
+		UNIT_CHECK(am_shard_stripe(shard, s)->shard_position == first);
+		for (int c = 0; c < ncols; c++)
+		{
+			AmFieldReader *fr;
+			AmStripeFieldDescriptor sfd;
+			bool		present;
+			int			anchor;
+			uint64_t	nulls = 0;
+
+			for (uint64_t i = 0; cs[c].nulls && i < n; i++)
+				nulls += cs[c].nulls[first + i];
+			st = am_shard_stripe_field(shard, s, (uint32_t) c, &present, &sfd, &anchor, &err);
+			UNIT_CHECK(st == AM_OK && present);
+			UNIT_CHECK(sfd.field.position_count == n);
+			UNIT_CHECK(sfd.field.has_null_count && sfd.field.null_count == nulls);
+			if (constants && strcmp(cs[c].name, "constant") == 0)
+				UNIT_CHECK(sfd.num_buffers == 0 && sfd.field.constant_value.kind == AM_VALUE_I64 &&
+						   sfd.field.constant_value.u64 == 7);
+			if (constants && strcmp(cs[c].name, "nothing") == 0)
+				UNIT_CHECK(sfd.num_buffers == 0 && sfd.field.constant_value.kind == AM_VALUE_NULL);
+			if (cs[c].type == AM_TYPE_INT32 && nulls < n)
+			{
+				int64_t		lo = INT64_MAX,
+							hi = INT64_MIN;
+
+				for (uint64_t i = 0; i < n; i++)
+				{
+					int32_t		v = ((const int32_t *) cs[c].values)[first + i];
+
+					lo = v < lo ? v : lo;
+					hi = v > hi ? v : hi;
+				}
+				UNIT_CHECK(sfd.field.min_value.kind == AM_VALUE_I64 &&
+						   (int64_t) sfd.field.min_value.u64 == lo &&
+						   (int64_t) sfd.field.max_value.u64 == hi);
+			}
+
+			st = am_field_reader_open(&fr, shard, s, (uint32_t) c, &err);
+			UNIT_CHECKF(st == AM_OK, "%s stripe %u: %s", cs[c].name, s, err.message);
+			if (st != AM_OK)
+				continue;
+			UNIT_CHECK(am_field_reader_position_count(fr) == n);
+			for (uint64_t pos = 0; pos < n;)
+			{
+				size_t		k = 1 + unit_rand(&seed) % 333;
+				AmColumnBatch b;
+
+				if (k > n - pos)
+					k = (size_t) (n - pos);
+				st = am_field_reader_read(fr, pos, k, &b, &err);
+				UNIT_CHECKF(st == AM_OK, "%s: %s", cs[c].name, err.message);
+				if (st != AM_OK)
+					break;
+				UNIT_CHECK(b.count == k);
+				check_batch(&cs[c], first + pos, &b);
+				pos += k;
+			}
+			am_field_reader_close(fr);
+		}
+	}
+	am_shard_close(shard);
+}
+
+static void
+test_roundtrip(bool constants)
+{
+	AmWriterOptions opt = {100, 1000, constants};
+	uint8_t    *file = NULL;
+	size_t		len = 0;
+	AmError		err;
+	AmStatus	st;
+
+	st = am_write_shard(cols, NCOLS, ROWS, &opt, &am_malloc_allocator, &file, &len, &err);
+	UNIT_CHECKF(st == AM_OK, "write: %s", err.message);
+	if (st != AM_OK)
+		return;
+	UNIT_CHECK(memcmp(file, "amud\0\1\0\0", 8) == 0);
+	UNIT_CHECK(memcmp(file + len - 8, "amud\0\1\0\0", 8) == 0);
+	read_all(file, len, cols, NCOLS, ROWS, 1000, constants);
+	free(file);
+}
+
+/* 2100 one-value blocks: three block-map segments of 1024. */
+static void
+test_segments(void)
+{
+	AmWriterOptions opt = {1, 0, false};
+	uint8_t    *file = NULL;
+	size_t		len = 0;
+	AmError		err;
+	AmWriterColumn c[2] = {
+		{"i32", AM_TYPE_INT32, true, 0, AM_ENC_PLAIN, D.i32, NULL, D.nulls_some},
+		{"s", AM_TYPE_STRING, false, 0, AM_ENC_PLAIN, D.str_bytes, D.str_off, NULL},
+	};
+
+	UNIT_CHECK(am_write_shard(c, 2, 2100, &opt, &am_malloc_allocator, &file, &len, &err) == AM_OK);
+	read_all(file, len, c, 2, 2100, 2100, false);
+	free(file);
+}
+
+/* Small shards as fuzz seeds (AMUDAI_SEED_DIR), and an empty shard. */
+static void
+test_small_and_seeds(void)
+{
+	AmWriterOptions opt = {4, 6, true};
+	uint8_t    *file = NULL;
+	size_t		len = 0;
+	AmError		err;
+
+	for (int c = 0; c < NCOLS; c++)
+	{
+		char		name[64];
+
+		opt.detect_constants = c % 2 == 0;
+		if (am_write_shard(&cols[c], 1, 10, &opt, &am_malloc_allocator, &file, &len, &err) != AM_OK)
+		{
+			UNIT_CHECKF(false, "%s: %s", cols[c].name, err.message);
+			continue;
+		}
+		snprintf(name, sizeof(name), "writer_%s", cols[c].name);
+		t_dump_seed(name, NULL, 0, file, len);
+		read_all(file, len, &cols[c], 1, 10, 6, opt.detect_constants);
+		free(file);
+	}
+	UNIT_CHECK(am_write_shard(cols, 2, 0, NULL, &am_malloc_allocator, &file, &len, &err) == AM_OK);
+	{
+		MemFile		mf = {file, len, 0};
+		AmSource	src = mem_source(&mf);
+		AmShard    *shard;
+
+		UNIT_CHECK(am_shard_open(&shard, &src, NULL, &am_malloc_allocator, &err) == AM_OK);
+		if (err.status == AM_OK)
+		{
+			UNIT_CHECK(am_shard_directory(shard)->total_record_count == 0);
+			am_shard_close(shard);
+		}
+	}
+	free(file);
+}
+
+int
+main(void)
+{
+	make_data();
+	test_roundtrip(false);
+	test_roundtrip(true);
+	test_segments();
+	test_small_and_seeds();
+	UNIT_MAIN_END("test_amudai_roundtrip");
+}
