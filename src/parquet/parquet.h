@@ -196,7 +196,9 @@ typedef struct PqStatistics
 {
 	bool		has_min;
 	bool		has_max;
-	const uint8_t *min;			/* plain-encoded value bytes */
+	/* plain-encoded value bytes; for fixed-width types pq_file_open keeps
+	 * only values of exactly the type's width (FLBA: at most type_length) */
+	const uint8_t *min;
 	uint32_t	min_len;
 	const uint8_t *max;
 	uint32_t	max_len;
