@@ -22,6 +22,10 @@
  *
  * Every string is copied NUL-terminated into the arena; statistics values
  * point into the footer bytes, which the arena keeps for the file's life.
+ * A min or max whose length cannot be a value of the column's type (4 bytes
+ * for INT32, at most type_length for FIXED_LEN_BYTE_ARRAY, ...) is dropped
+ * rather than failing the file: statistics are optional, and consumers may
+ * then read fixed-width values without checking lengths.
  *
  * IDENTIFICATION
  *	  src/parquet/metadata.c
@@ -1060,6 +1064,53 @@ corrupt_at(PqError *err, int row_group, int column, const char *fmt,...)
 	return PQ_ERR_CORRUPT;
 }
 
+/* Bytes of one plain-encoded value of a fixed-width type; 0 if variable. */
+static uint32_t
+fixed_value_width(const PqSchemaNode *leaf)
+{
+	switch (leaf->physical)
+	{
+		case PQ_BOOLEAN:
+			return 1;
+		case PQ_INT32:
+		case PQ_FLOAT:
+			return 4;
+		case PQ_INT64:
+		case PQ_DOUBLE:
+			return 8;
+		case PQ_INT96:
+			return 12;
+		case PQ_FIXED_LEN_BYTE_ARRAY:
+			return (uint32_t) leaf->type_length;
+		case PQ_BYTE_ARRAY:
+			return 0;
+	}
+	return 0;
+}
+
+/* Drop a min/max that cannot be a value of the leaf's type. */
+static void
+sanitize_statistics(PqStatistics *st, const PqSchemaNode *leaf)
+{
+	uint32_t	width = fixed_value_width(leaf);
+	bool		flba = leaf->physical == PQ_FIXED_LEN_BYTE_ARRAY;
+
+	if (width == 0)
+		return;
+	if (st->has_min && (flba ? st->min_len > width : st->min_len != width))
+	{
+		st->has_min = false;
+		st->min = NULL;
+		st->min_len = 0;
+	}
+	if (st->has_max && (flba ? st->max_len > width : st->max_len != width))
+	{
+		st->has_max = false;
+		st->max = NULL;
+		st->max_len = 0;
+	}
+}
+
 int64_t
 pq_chunk_start(const PqColumnChunkMeta *cc)
 {
@@ -1122,6 +1173,8 @@ validate_chunk(PqFileMeta *meta, int rg, int col, PqColumnChunkMeta *cc,
 	if (cc->total_compressed_size < 0 || cc->total_uncompressed_size < 0)
 		return corrupt_at(err, rg, col, "column chunk of \"%s\" has a negative size",
 						  leaf->path);
+
+	sanitize_statistics(&cc->statistics, leaf->node);
 
 	/* A dictionary offset of 0 is a known writer bug meaning "none". */
 	if (cc->has_dictionary_page_offset && cc->dictionary_page_offset == 0)

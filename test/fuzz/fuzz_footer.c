@@ -146,10 +146,19 @@ check_meta(const PqFileMeta *m, uint64_t file_size)
 			touch(cc->encodings, sizeof(int32_t) * (size_t) cc->num_encodings);
 			if (cc->has_statistics)
 			{
+				static const uint32_t widths[] = {1, 4, 8, 12, 4, 8, 0, 0};
+				const PqSchemaNode *leaf = m->leaves[c].node;
+				uint32_t	w = widths[leaf->physical];
+
 				if (cc->statistics.has_min)
 					touch(cc->statistics.min, cc->statistics.min_len);
 				if (cc->statistics.has_max)
 					touch(cc->statistics.max, cc->statistics.max_len);
+				/* fixed-width values are exactly as wide as their type */
+				if (!cc->is_encrypted && w > 0 &&
+					((cc->statistics.has_min && cc->statistics.min_len != w) ||
+					 (cc->statistics.has_max && cc->statistics.max_len != w)))
+					abort();
 			}
 			for (int k = 0; k < cc->num_key_values; k++)
 				touch_str(cc->key_values[k].key);

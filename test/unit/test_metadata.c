@@ -87,7 +87,8 @@ typedef enum Damage
 	DMG_COLUMN_INDEX_PAST,		/* column index beyond the data */
 	DMG_NO_SCHEMA,				/* FileMetaData without field 2 */
 	DMG_DEEP_SCHEMA,			/* 200 nested groups */
-	DMG_BAD_DECIMAL				/* DECIMAL with scale 3 > precision 2 */
+	DMG_BAD_DECIMAL,			/* DECIMAL with scale 3 > precision 2 */
+	DMG_SHORT_STATS				/* 1-byte min/max for an INT32 column */
 } Damage;
 
 static void
@@ -248,14 +249,22 @@ build_file(uint8_t *out, size_t cap, Damage dmg)
 			write_i64_field(&w, 9, start);
 			if (c == 0)
 			{
-				/* Statistics: legacy max "9" (1), min "1" (2), null_count 0 (3),
-				 * min_value "2" (6), is_min_value_exact true (8) */
+				/* Statistics: legacy max 9 (1), min 1 (2), null_count 0 (3),
+				 * min_value 2 (6), is_min_value_exact true (8) */
+				static const uint8_t nine[4] = {9, 0, 0, 0};
+				static const uint8_t one[4] = {1, 0, 0, 0};
+				static const uint8_t two[4] = {2, 0, 0, 0};
+				uint32_t	vlen = dmg == DMG_SHORT_STATS ? 1 : 4;
+
 				thrift_write_field(&w, 12, THRIFT_STRUCT);
 				thrift_write_struct_begin(&w);
-				write_string_field(&w, 1, "9");
-				write_string_field(&w, 2, "1");
+				thrift_write_field(&w, 1, THRIFT_BINARY);
+				thrift_write_binary(&w, nine, vlen);
+				thrift_write_field(&w, 2, THRIFT_BINARY);
+				thrift_write_binary(&w, one, vlen);
 				write_i64_field(&w, 3, 0);
-				write_string_field(&w, 6, "2");
+				thrift_write_field(&w, 6, THRIFT_BINARY);
+				thrift_write_binary(&w, two, vlen);
 				thrift_write_bool_field(&w, 8, true);
 				thrift_write_struct_end(&w);
 			}
@@ -392,10 +401,10 @@ test_synthetic_file(void)
 		}
 		UNIT_CHECK(c0->has_statistics);
 		/* min_value (6) wins over legacy min (2); max only legacy (1) */
-		UNIT_CHECK(c0->statistics.has_min && c0->statistics.min_len == 1 &&
-				   c0->statistics.min[0] == '2' && !c0->statistics.min_is_legacy);
-		UNIT_CHECK(c0->statistics.has_max && c0->statistics.max_len == 1 &&
-				   c0->statistics.max[0] == '9' && c0->statistics.max_is_legacy);
+		UNIT_CHECK(c0->statistics.has_min && c0->statistics.min_len == 4 &&
+				   c0->statistics.min[0] == 2 && !c0->statistics.min_is_legacy);
+		UNIT_CHECK(c0->statistics.has_max && c0->statistics.max_len == 4 &&
+				   c0->statistics.max[0] == 9 && c0->statistics.max_is_legacy);
 		UNIT_CHECK(c0->statistics.has_min_exact && c0->statistics.min_exact);
 		UNIT_CHECK(!c0->statistics.has_max_exact);
 		UNIT_CHECK(c0->statistics.has_null_count && c0->statistics.null_count == 0);
@@ -422,6 +431,22 @@ test_synthetic_file(void)
 				   m->key_values[1].value == NULL);
 	}
 	pq_file_close(file);
+
+	/* A min/max too short for INT32 is dropped; the file still opens. */
+	{
+		static uint8_t sbuf[8192];
+		size_t		slen = build_file(sbuf, sizeof(sbuf), DMG_SHORT_STATS);
+
+		UNIT_CHECK(open_mem(sbuf, slen, &file, &err) == PQ_OK);
+		if (file)
+		{
+			const PqStatistics *st = &pq_file_meta(file)->row_groups[0].columns[0].statistics;
+
+			UNIT_CHECK(!st->has_min && !st->has_max && st->min == NULL);
+			UNIT_CHECK(st->has_null_count && st->has_min_exact);
+			pq_file_close(file);
+		}
+	}
 
 	/* Every truncation of the file fails cleanly (magic or footer checks). */
 	for (size_t cut = 0; cut < len; cut++)
