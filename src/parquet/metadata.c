@@ -1064,9 +1064,8 @@ corrupt_at(PqError *err, int row_group, int column, const char *fmt,...)
 	return PQ_ERR_CORRUPT;
 }
 
-/* Bytes of one plain-encoded value of a fixed-width type; 0 if variable. */
-static uint32_t
-fixed_value_width(const PqSchemaNode *leaf)
+uint32_t
+pq_fixed_value_width(const PqSchemaNode *leaf)
 {
 	switch (leaf->physical)
 	{
@@ -1092,7 +1091,7 @@ fixed_value_width(const PqSchemaNode *leaf)
 static void
 sanitize_statistics(PqStatistics *st, const PqSchemaNode *leaf)
 {
-	uint32_t	width = fixed_value_width(leaf);
+	uint32_t	width = pq_fixed_value_width(leaf);
 	bool		flba = leaf->physical == PQ_FIXED_LEN_BYTE_ARRAY;
 
 	if (width == 0)

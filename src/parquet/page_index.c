@@ -631,6 +631,8 @@ pq_read_column_index(PqFile *file, int row_group, int leaf,
 	const PqColumnChunkMeta *cc = chunk_of(file, row_group, leaf, err);
 	uint8_t    *buf;
 	PqStatus	st;
+	uint32_t	width;
+	bool		flba;
 
 	*index = NULL;
 	if (cc == NULL)
@@ -654,8 +656,35 @@ pq_read_column_index(PqFile *file, int row_group, int leaf,
 	if (alloc->release)
 		alloc->release(alloc->ctx, buf);
 	if (st != PQ_OK)
+	{
 		set_position(err, row_group, leaf);
-	return st;
+		return st;
+	}
+
+	/* Fixed-width bounds must be whole values, so consumers need not check. */
+	width = pq_fixed_value_width(pq_file_meta(file)->leaves[leaf].node);
+	flba = pq_file_meta(file)->leaves[leaf].node->physical == PQ_FIXED_LEN_BYTE_ARRAY;
+	for (uint32_t i = 0; width > 0 && i < (*index)->num_pages; i++)
+	{
+		uint32_t	min_len = (*index)->min_values[i].len;
+		uint32_t	max_len = (*index)->max_values[i].len;
+
+		if ((*index)->null_pages[i])
+			continue;
+		if (flba ? (min_len > width || max_len > width) :
+			(min_len != width || max_len != width))
+		{
+			pq_error_set(err, PQ_ERR_CORRUPT,
+						 "column index page %u has bounds of %u and %u bytes for %u-byte values",
+						 i, min_len, max_len, width);
+			set_position(err, row_group, leaf);
+			err->page = (int) i;
+			pq_column_index_free(*index);
+			*index = NULL;
+			return err->status;
+		}
+	}
+	return PQ_OK;
 }
 
 PqStatus

@@ -11,7 +11,8 @@
  * through the file's PqSource at the offsets pq_file_open() validated.
  *
  * Validation: ColumnIndex lists must agree in length and boundary_order be
- * known; OffsetIndex pages must start at row 0 with non-decreasing
+ * known, and (pq_read_column_index) bounds of non-null pages of fixed-width
+ * columns must be exactly one value wide (FLBA: at most); OffsetIndex pages must start at row 0 with non-decreasing
  * first_row_index and positive sizes, and (pq_read_offset_index) lie inside
  * their column chunk with first_row_index below the row group's row count.
  * Violations are PQ_ERR_CORRUPT; bloom filters other than SPLIT BLOCK /

@@ -114,6 +114,9 @@ PqStatus	pq_schema_build(PqArena *arena, const PqRawSchemaElement *elems,
  */
 int64_t		pq_chunk_start(const PqColumnChunkMeta *cc);
 
+/* Bytes of one plain-encoded value of a fixed-width leaf; 0 if variable. */
+uint32_t	pq_fixed_value_width(const PqSchemaNode *leaf);
+
 /* First byte after the data region: size - 8 - footer length. */
 uint64_t	pq_file_data_end(const PqFile *file);
 
