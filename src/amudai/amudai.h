@@ -554,8 +554,6 @@ size_t		am_num_type_size(AmNumType type);
  * Decode a numeric value-encoding section (exact length) of `count` values
  * of `type` into out[count] (little-endian host values; floats as their bit
  * patterns).  Temporaries come from alloc and are released before return.
- * FLBitPack, FFOR, ALP and ALPRD give AM_ERR_UNSUPPORTED until the codec
- * layer's FastLanes/ALP kernels are wired in.
  */
 AmStatus	am_decode_numeric(const uint8_t *section, size_t len,
 							  AmNumType type, size_t count, void *out,
@@ -581,8 +579,7 @@ typedef struct AmBinaryValues
  * Decode a binary value-encoding section of `count` values.  fixed_width 0
  * for String/Binary, else the value width (16 for Guid).  present (may be
  * NULL = all present) says which positions are non-null: SingleValue fills
- * only those.  FSST gives AM_ERR_UNSUPPORTED until the codec layer's FSST
- * decoder is wired in.
+ * only those.
  */
 AmStatus	am_decode_binary(const uint8_t *section, size_t len, size_t count,
 							 uint32_t fixed_width, const uint8_t *present,

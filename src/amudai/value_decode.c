@@ -19,9 +19,9 @@
  * lengths and positions are validated before they index anything.  Loops
  * then run without per-value bounds checks.
  *
- * FastLanes (FLBitPack, FFOR) and ALP/ALPRD kernels come from the codec
- * layer (codec/fastlanes.h, codec/alp.h), which dispatches them per CPU.
- * FSST is not wired in yet: it gives AM_ERR_UNSUPPORTED.
+ * FastLanes (FLBitPack, FFOR), ALP/ALPRD and FSST kernels come from the
+ * codec layer (codec/fastlanes.h, codec/alp.h, codec/fsst.h), which
+ * dispatches them per CPU.
  *
  * IDENTIFICATION
  *	  src/amudai/value_decode.c
@@ -32,6 +32,7 @@
 
 #include "codec/alp.h"
 #include "codec/fastlanes.h"
+#include "codec/fsst.h"
 #include "compress/compress.h"
 
 /* Largest decoded byte size of one binary block we materialize. */
@@ -1060,6 +1061,92 @@ binary_generic(DecodeCtx *c, int kind, const uint8_t *s, size_t len,
 	return AM_OK;
 }
 
+/*
+ * FSST (15): meta symbols_count u8, values_size u32 (unaligned),
+ * offsets_cascading u8, offset_width u8; payload at +16: the symbol table
+ * (symbols_count u64 symbols, then their u8 lengths), values_size bytes of
+ * codes for the block's concatenated bytes, pad to 8, then the offsets of
+ * the decompressed bytes (child(u64) or raw, n + 1, when offset_width 8).
+ */
+static AmStatus
+binary_fsst(DecodeCtx *c, const uint8_t *s, size_t len, int depth,
+			AmBinaryValues *out)
+{
+	size_t		n = out->count;
+	const uint8_t *payload;
+	size_t		plen;
+	unsigned	symbols,
+				width;
+	uint32_t	values_size;
+	uint64_t	codes_at,
+				offsets_at,
+				raw_len;
+	CdcFsstTable table;
+	uint8_t    *codes = NULL;
+	size_t		produced = 0;
+	CdcStatus	cst;
+	AmStatus	st;
+	const int	kind = AM_ENC_FSST;
+
+	if (!section_payload(s, len, 7, &payload, &plen))
+		return corrupt(c, "truncated metadata", kind);
+	symbols = s[2];
+	values_size = am_load_u32(s + 3);
+	width = s[8];
+	codes_at = 9 * (uint64_t) symbols;
+	offsets_at = am_align_up(codes_at + values_size, 8);
+	if (offsets_at > plen || (width != 0 && width != 8))
+		return corrupt(c, "symbols or codes overrun the section", kind);
+	if ((cst = cdc_fsst_table_parse(payload, (size_t) codes_at, symbols, &table)) != CDC_OK)
+		return codec_status(c, cst, kind);
+	if (width == 8)
+	{
+		if (out->fixed_width != 0)
+			return corrupt(c, "offsets for fixed-size values", kind);
+		out->offsets = tmp_alloc(c, n + 1, 8);
+		if (out->offsets == NULL)
+			return c->err ? c->err->status : AM_ERR_IO;
+		if ((st = child_or_raw(c, s[7] != 0, payload + offsets_at,
+							   plen - (size_t) offsets_at, AM_NUM_U64, n + 1,
+							   out->offsets, depth)) != AM_OK)
+			return st;
+		raw_len = out->offsets[n];
+		if ((st = check_offsets(c, out->offsets, n, raw_len, kind)) != AM_OK)
+			return st;
+	}
+	else
+	{
+		if (out->fixed_width == 0 || plen != offsets_at)
+			return corrupt(c, "variable-size values without offsets", kind);
+		if (!am_mul_ok(n, out->fixed_width, &raw_len))
+			return corrupt(c, "too many values", kind);
+	}
+	/* FSST output is at most 8 bytes per code */
+	if (raw_len > AM_MAX_BLOCK_BYTES || raw_len > 8 * (uint64_t) values_size)
+		return corrupt(c, "decompressed size impossible for the codes", kind);
+	/* the decoder may read CDC_INPUT_PADDING bytes past the codes and
+	 * write CDC_FSST_OUTPUT_SLACK past the output */
+	codes = am_alloc(c->alloc, (size_t) values_size + CDC_INPUT_PADDING, c->err);
+	out->owned = am_alloc(c->alloc, (size_t) raw_len + CDC_FSST_OUTPUT_SLACK, c->err);
+	if (codes == NULL || out->owned == NULL)
+	{
+		am_release(c->alloc, codes);
+		return AM_ERR_IO;
+	}
+	memcpy(codes, payload + codes_at, values_size);
+	memset(codes + values_size, 0, CDC_INPUT_PADDING);
+	cst = cdc_fsst_decompress(&table, codes, values_size, out->owned,
+							  (size_t) raw_len, &produced);
+	am_release(c->alloc, codes);
+	if (cst != CDC_OK)
+		return codec_status(c, cst, kind);
+	if (produced != raw_len)
+		return corrupt(c, "decompressed size disagrees with the offsets", kind);
+	out->data = out->owned;
+	out->data_len = (size_t) raw_len;
+	return AM_OK;
+}
+
 AmStatus
 am_decode_binary(const uint8_t *section, size_t len, size_t count,
 				 uint32_t fixed_width, const uint8_t *present,
@@ -1096,8 +1183,7 @@ am_decode_binary(const uint8_t *section, size_t len, size_t count,
 			st = binary_generic(&c, kind, section, len, 0, out);
 			break;
 		case AM_ENC_FSST:
-			st = am_fail(err, AM_ERR_UNSUPPORTED,
-						 "FSST-encoded strings are not supported yet");
+			st = binary_fsst(&c, section, len, 0, out);
 			break;
 		default:
 			st = am_fail(err, AM_ERR_CORRUPT,

@@ -658,11 +658,37 @@ test_binary(void)
 		tb_free(&s);
 	}
 
-	/* FSST: not wired yet */
-	tb_u16(&s, AM_ENC_FSST);
-	tb_zeros(&s, 14);
-	UNIT_CHECK(am_decode_binary(s.data, s.len, 1, 0, NULL, A, &v, &err) == AM_ERR_UNSUPPORTED);
-	tb_free(&s);
+	/*
+	 * FSST: symbols "ab" (code 0) and "xyz" (code 1); the block's bytes
+	 * "ab" "" "xyz" "abq" are the codes 0, 1, 0, escape 'q'.
+	 */
+	{
+		static const char *const fsst_exp[4] = {"ab", "", "xyz", "abq"};
+		static const uint8_t codes[5] = {0, 1, 0, 255, 'q'};
+
+		tb_u16(&s, AM_ENC_FSST);
+		tb_byte(&s, 2);			/* symbols_count */
+		tb_u32(&s, 5);			/* values_size */
+		tb_byte(&s, 0);			/* offsets_cascading */
+		tb_byte(&s, 8);			/* offset_width */
+		tb_zeros(&s, 7);		/* payload at +16 */
+		tb_u64(&s, 0x6261);		/* "ab", first byte least significant */
+		tb_u64(&s, 0x7A7978);	/* "xyz" */
+		tb_byte(&s, 2);
+		tb_byte(&s, 3);
+		tb_put(&s, codes, 5);
+		tb_zeros(&s, 1);		/* 16 + 2 + 5 = 23: pad to 24 */
+		tb_u64(&s, 0);
+		tb_u64(&s, 2);
+		tb_u64(&s, 2);
+		tb_u64(&s, 5);
+		tb_u64(&s, 8);
+		check_strings(&s, 4, NULL, fsst_exp, false, "fsst strings");
+		/* a code beyond the table */
+		s.data[16 + 18] = 7;
+		UNIT_CHECK(am_decode_binary(s.data, s.len, 4, 0, NULL, A, &v, &err) == AM_ERR_CORRUPT);
+		tb_free(&s);
+	}
 	/* numeric-only kinds */
 	tb_u16(&s, AM_ENC_FOR);
 	tb_zeros(&s, 14);
