@@ -33,6 +33,11 @@
 #include <time.h>
 
 #include "codec/codec.h"
+#include "codec/alp.h"
+#include "codec/chimp.h"
+#include "codec/fastlanes.h"
+#include "codec/fsst.h"
+#include "codec/patched_bitpack.h"
 
 /* State shared by a kernel's prepare and run functions. */
 typedef struct BenchCtx
@@ -264,6 +269,304 @@ run_max(BenchCtx *ctx)
 	return CDC_OK;
 }
 
+/* ---- lightweight encodings (fastlanes.h, alp.h, fsst.h, chimp.h, ...) ----
+ *
+ * For the float rows the width column is the number of decimals of the
+ * data: 2 = money-like (cents), 3 = sensor-like (a smooth signal). */
+
+/* One allocation (main frees ctx->aux): parameters, then the arrays. */
+typedef struct LwAux
+{
+	CdcAlpParams alp;
+	CdcAlprdParams rd;
+	uint8_t		rd_dict[16];
+	uint64_t	ref;
+	unsigned	fwidth;			/* FFOR width of the ALP integers */
+	size_t		exc;
+	size_t		packed_len;		/* FFOR bytes at the start of ctx->in */
+	int64_t    *ints;			/* n values (scratch for the decode) */
+	uint16_t   *codes;
+	uint64_t   *rights;
+	CdcFsstTable fsst;
+} LwAux;
+
+static LwAux *
+lw_aux(BenchCtx *ctx)
+{
+	LwAux	   *a = xmalloc(sizeof(LwAux) + ctx->n * (8 + 2 + 8) + 64);
+
+	memset(a, 0, sizeof(LwAux));
+	a->ints = (int64_t *) (a + 1);
+	a->rights = (uint64_t *) (a->ints + ctx->n);
+	a->codes = (uint16_t *) (a->rights + ctx->n);
+	ctx->aux = a;
+	return a;
+}
+
+static void
+prep_ffor_common(BenchCtx *ctx, unsigned bits)
+{
+	size_t		esize = bits / 8;
+	uint8_t    *vals = xmalloc(ctx->n * esize);
+	uint64_t	ref = 123456789;
+	size_t		written;
+	CdcStatus	st;
+
+	for (size_t i = 0; i < ctx->n; i++)
+	{
+		uint64_t	v = ref + (ctx->width == 64 ? rnd(&ctx->seed) :
+							   rnd(&ctx->seed) & ((UINT64_C(1) << ctx->width) - 1));
+
+		memcpy(vals + i * esize, &v, esize);
+	}
+	ctx->in_len = cdc_fl_packed_size(ctx->n, ctx->width);
+	ctx->in = xmalloc(ctx->in_len + CDC_INPUT_PADDING);
+	ctx->aux_len = (uint32_t) ref;
+	if (bits == 8)
+		st = cdc_ffor_encode8(vals, ctx->n, (uint8_t) ref, ctx->width, ctx->in, ctx->in_len, &written);
+	else if (bits == 16)
+		st = cdc_ffor_encode16((uint16_t *) vals, ctx->n, (uint16_t) ref, ctx->width, ctx->in, ctx->in_len, &written);
+	else if (bits == 32)
+		st = cdc_ffor_encode32((uint32_t *) vals, ctx->n, (uint32_t) ref, ctx->width, ctx->in, ctx->in_len, &written);
+	else
+		st = cdc_ffor_encode64((uint64_t *) vals, ctx->n, ref, ctx->width, ctx->in, ctx->in_len, &written);
+	if (st != CDC_OK)
+		abort();
+	free(vals);
+}
+
+static void
+prep_ffor8(BenchCtx *ctx)
+{
+	prep_ffor_common(ctx, 8);
+}
+
+static void
+prep_ffor16(BenchCtx *ctx)
+{
+	prep_ffor_common(ctx, 16);
+}
+
+static void
+prep_ffor32(BenchCtx *ctx)
+{
+	prep_ffor_common(ctx, 32);
+}
+
+static void
+prep_ffor64(BenchCtx *ctx)
+{
+	prep_ffor_common(ctx, 64);
+}
+
+static CdcStatus
+run_ffor8(BenchCtx *ctx)
+{
+	return cdc_ffor_decode8(ctx->in, ctx->in_len, ctx->width, (uint8_t) ctx->aux_len, ctx->out, ctx->n);
+}
+
+static CdcStatus
+run_ffor16(BenchCtx *ctx)
+{
+	return cdc_ffor_decode16(ctx->in, ctx->in_len, ctx->width, (uint16_t) ctx->aux_len, ctx->out, ctx->n);
+}
+
+static CdcStatus
+run_ffor32(BenchCtx *ctx)
+{
+	return cdc_ffor_decode32(ctx->in, ctx->in_len, ctx->width, ctx->aux_len, ctx->out, ctx->n);
+}
+
+static CdcStatus
+run_ffor64(BenchCtx *ctx)
+{
+	return cdc_ffor_decode64(ctx->in, ctx->in_len, ctx->width, ctx->aux_len, ctx->out, ctx->n);
+}
+
+/* Doubles with `decimals` decimals: 2 = prices in cents, 3 = a smooth
+ * sensor signal; both as the nearest double to the decimal text. */
+static double *
+make_decimals(BenchCtx *ctx)
+{
+	double	   *v = xmalloc(ctx->n * sizeof(double));
+	double		level = 20.0;
+
+	for (size_t i = 0; i < ctx->n; i++)
+	{
+		if (ctx->width == 2)
+			v[i] = (double) (int64_t) (rnd(&ctx->seed) % 1000000) / 100.0;
+		else
+		{
+			level += ((double) (rnd(&ctx->seed) % 1001) - 500.0) / 100000.0;
+			v[i] = (double) (int64_t) (level * 1000.0 + 0.5) / 1000.0;
+		}
+	}
+	return v;
+}
+
+/* ALP with FFOR-packed integers, decoded as the Amudai cascade would be. */
+static void
+prep_alp_ffor(BenchCtx *ctx)
+{
+	LwAux	   *a = lw_aux(ctx);
+	double	   *v = make_decimals(ctx);
+	uint32_t   *pos = xmalloc(ctx->n * 4);
+	double	   *excv = xmalloc(ctx->n * 8);
+	int64_t		ref;
+	size_t		written;
+
+	cdc_alp_choose64(v, ctx->n, &a->alp);
+	a->exc = cdc_alp_encode64(v, ctx->n, a->alp, a->ints, pos, excv);
+	cdc_ffor_analyze_i64(a->ints, ctx->n, &ref, &a->fwidth);
+	a->ref = (uint64_t) ref;
+	a->packed_len = cdc_fl_packed_size(ctx->n, a->fwidth);
+	ctx->in_len = a->packed_len + a->exc * 12;
+	ctx->in = xmalloc(ctx->in_len + CDC_INPUT_PADDING);
+	if (cdc_ffor_encode64((uint64_t *) a->ints, ctx->n, a->ref, a->fwidth, ctx->in,
+						  a->packed_len, &written) != CDC_OK ||
+		cdc_alp_write_exceptions64(pos, excv, a->exc, ctx->in + a->packed_len,
+								   a->exc * 12, &written) != CDC_OK)
+		abort();
+	free(v);
+	free(pos);
+	free(excv);
+}
+
+static CdcStatus
+run_alp_ffor(BenchCtx *ctx)
+{
+	LwAux	   *a = ctx->aux;
+	CdcStatus	st;
+
+	st = cdc_ffor_decode64(ctx->in, a->packed_len, a->fwidth, a->ref,
+						   (uint64_t *) a->ints, ctx->n);
+	if (st != CDC_OK)
+		return st;
+	return cdc_alp_decode64(a->ints, ctx->n, a->alp.exponent, a->alp.factor,
+							ctx->in + a->packed_len, a->exc * 12, (uint32_t) a->exc,
+							ctx->out);
+}
+
+/* ALPRD on full-precision doubles in [1, 16); the decode of the kernel
+ * itself (children already decoded). */
+static void
+prep_alprd(BenchCtx *ctx)
+{
+	LwAux	   *a = lw_aux(ctx);
+	double	   *v = xmalloc(ctx->n * sizeof(double));
+	uint32_t   *pos = xmalloc(ctx->n * 4);
+	uint16_t   *left = xmalloc(ctx->n * 2);
+	size_t		written;
+
+	for (size_t i = 0; i < ctx->n; i++)
+		v[i] = 1.0 + (double) (rnd(&ctx->seed) >> 11) / 9007199254740992.0 * 15.0;
+	cdc_alprd_choose64(v, ctx->n, &a->rd);
+	a->exc = cdc_alprd_encode64(v, ctx->n, &a->rd, a->codes, a->rights, pos, left);
+	cdc_alprd_write_dict(&a->rd, a->rd_dict, sizeof(a->rd_dict), &written);
+	ctx->in_len = a->exc * 6;
+	ctx->in = xmalloc(ctx->in_len + CDC_INPUT_PADDING);
+	cdc_alprd_write_exceptions(pos, left, a->exc, ctx->in, ctx->in_len, &written);
+	free(v);
+	free(pos);
+	free(left);
+}
+
+static CdcStatus
+run_alprd(BenchCtx *ctx)
+{
+	LwAux	   *a = ctx->aux;
+
+	return cdc_alprd_decode64(a->codes, a->rights, ctx->n, a->rd.right_bit_width,
+							  a->rd_dict, a->rd.dict_len, ctx->in, ctx->in_len,
+							  (uint32_t) a->exc, ctx->out);
+}
+
+static void
+prep_chimp(BenchCtx *ctx)
+{
+	double	   *v = make_decimals(ctx);
+	size_t		cap = cdc_chimp_max_size64(ctx->n);
+
+	ctx->in = xmalloc(cap + CDC_INPUT_PADDING);
+	if (cdc_chimp_encode64(v, ctx->n, ctx->in, cap, &ctx->in_len) != CDC_OK)
+		abort();
+	free(v);
+}
+
+static CdcStatus
+run_chimp(BenchCtx *ctx)
+{
+	size_t		consumed;
+
+	return cdc_chimp_decode64(ctx->in, ctx->in_len, ctx->out, ctx->n, &consumed);
+}
+
+/* Values of `width` bits with 1 % random 64-bit outliers. */
+static void
+prep_pfor(BenchCtx *ctx)
+{
+	uint64_t   *v = xmalloc(ctx->n * 8);
+	size_t		cap = cdc_pfor_max_size64(ctx->n);
+
+	for (size_t i = 0; i < ctx->n; i++)
+		v[i] = (i % 100 == 7) ? rnd(&ctx->seed) :
+			rnd(&ctx->seed) & ((UINT64_C(1) << ctx->width) - 1);
+	ctx->in = xmalloc(cap + CDC_INPUT_PADDING);
+	if (cdc_pfor_encode64(v, ctx->n, ctx->in, cap, &ctx->in_len) != CDC_OK)
+		abort();
+	free(v);
+}
+
+static CdcStatus
+run_pfor(BenchCtx *ctx)
+{
+	return cdc_pfor_decode64(ctx->in, ctx->in_len, ctx->out, ctx->n);
+}
+
+/* FSST: n bytes of word soup (URLs and English words), one string. */
+static void
+prep_fsst(BenchCtx *ctx)
+{
+	static const char *words[] = {
+		"https://", "www.", "example", ".com/", "index", ".html", "the ", "quick ",
+		"brown ", "fox ", "jumps ", "over ", "lazy ", "dog ", "postgres", "parquet",
+		"2026-11-23", " ERROR ", "user_id=", "&session="
+	};
+	LwAux	   *a = lw_aux(ctx);
+	uint8_t    *text = xmalloc(ctx->n + 16);
+	CdcFsstBuilder *b = xmalloc(sizeof(CdcFsstBuilder));
+	CdcByteView sample = {text, (uint32_t) (ctx->n < 65536 ? ctx->n : 65536)};
+	size_t		len = 0;
+
+	while (len < ctx->n)
+	{
+		const char *w = words[rnd(&ctx->seed) % 20];
+		size_t		l = strlen(w);
+
+		if (l > ctx->n - len)
+			l = ctx->n - len;
+		memcpy(text + len, w, l);
+		len += l;
+	}
+	if (cdc_fsst_build(b, &sample, 1, &a->fsst) != CDC_OK)
+		abort();
+	ctx->in = xmalloc(cdc_fsst_max_compressed(ctx->n) + CDC_INPUT_PADDING);
+	if (cdc_fsst_compress(&a->fsst, text, ctx->n, ctx->in,
+						  cdc_fsst_max_compressed(ctx->n), &ctx->in_len) != CDC_OK)
+		abort();
+	free(b);
+	free(text);
+}
+
+static CdcStatus
+run_fsst(BenchCtx *ctx)
+{
+	LwAux	   *a = ctx->aux;
+	size_t		out_len;
+
+	return cdc_fsst_decompress(&a->fsst, ctx->in, ctx->in_len, ctx->out, ctx->n, &out_len);
+}
+
 #define END UINT32_MAX
 static const unsigned widths_all32[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, END};
@@ -272,6 +575,12 @@ static const unsigned widths_msb[] = {1, 2, 3, 4, 8, END};
 static const unsigned widths_rle[] = {1, 2, 4, 8, 12, 16, 20, END};
 static const unsigned widths_one[] = {1, END};
 static const unsigned widths_dict[] = {4, 10, 16, 20, END};
+static const unsigned widths_fl8[] = {1, 3, 8, END};
+static const unsigned widths_fl16[] = {1, 7, 16, END};
+static const unsigned widths_fl32[] = {1, 3, 7, 8, 12, 16, 20, 32, END};
+static const unsigned widths_fl64[] = {1, 16, 24, 33, 48, 64, END};
+static const unsigned widths_decimals[] = {2, 3, END};
+static const unsigned widths_pfor[] = {8, 16, END};
 
 static const BenchKernel bench_kernels[] = {
 	{"unpack32", widths_all32, 4, true, prep_unpack, run_unpack32},
@@ -284,6 +593,15 @@ static const BenchKernel bench_kernels[] = {
 	{"dict_gather32", widths_dict, 4, true, prep_dict, run_gather32},
 	{"dict_gather64", widths_dict, 8, true, prep_dict, run_gather64},
 	{"max_u32", widths_dict, 4, true, prep_dict, run_max},
+	{"ffor8", widths_fl8, 1, true, prep_ffor8, run_ffor8},
+	{"ffor16", widths_fl16, 2, true, prep_ffor16, run_ffor16},
+	{"ffor32", widths_fl32, 4, true, prep_ffor32, run_ffor32},
+	{"ffor64", widths_fl64, 8, true, prep_ffor64, run_ffor64},
+	{"alp64+ffor", widths_decimals, 8, true, prep_alp_ffor, run_alp_ffor},
+	{"alprd64", widths_one, 8, true, prep_alprd, run_alprd},
+	{"chimp64", widths_decimals, 8, false, prep_chimp, run_chimp},
+	{"pfor64", widths_pfor, 8, true, prep_pfor, run_pfor},
+	{"fsst_text", widths_one, 1, false, prep_fsst, run_fsst},
 };
 
 /* Best time of reps calls of fn. */
