@@ -447,6 +447,16 @@ run_alp_ffor(BenchCtx *ctx)
 							ctx->out);
 }
 
+static CdcStatus
+run_alp_fused(BenchCtx *ctx)
+{
+	LwAux	   *a = ctx->aux;
+
+	return cdc_alp_ffor_decode64(ctx->in, a->packed_len, a->fwidth, a->ref, ctx->n,
+								 a->alp.exponent, a->alp.factor, ctx->in + a->packed_len,
+								 a->exc * 12, (uint32_t) a->exc, ctx->out);
+}
+
 /* ALPRD on full-precision doubles in [1, 16); the decode of the kernel
  * itself (children already decoded). */
 static void
@@ -598,6 +608,7 @@ static const BenchKernel bench_kernels[] = {
 	{"ffor32", widths_fl32, 4, true, prep_ffor32, run_ffor32},
 	{"ffor64", widths_fl64, 8, true, prep_ffor64, run_ffor64},
 	{"alp64+ffor", widths_decimals, 8, true, prep_alp_ffor, run_alp_ffor},
+	{"alp64_fused", widths_decimals, 8, true, prep_alp_ffor, run_alp_fused},
 	{"alprd64", widths_one, 8, true, prep_alprd, run_alprd},
 	{"chimp64", widths_decimals, 8, false, prep_chimp, run_chimp},
 	{"pfor64", widths_pfor, 8, true, prep_pfor, run_pfor},

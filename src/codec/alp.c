@@ -33,7 +33,7 @@
  *-------------------------------------------------------------------------
  */
 #include "codec/alp.h"
-#include "codec/kernels.h"
+#include "codec/fastlanes_kernels.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -66,7 +66,7 @@ static const float IF10_32[11] = {
 #define MAGIC64				6755399441055744.0
 #define MAGIC32				12582912.0f						/* 2^23 + 2^22 */
 
-#define AVX2_FN		__attribute__((target("avx2"), optimize("tree-vectorize")))
+#define AVX2_FN		__attribute__((target("avx2"))) CDC_VECTORIZE
 
 static inline uint64_t
 bits64(double d)
@@ -241,6 +241,48 @@ cdc_alp_decode32(const int32_t *ints, size_t count, unsigned exponent,
 	for (uint32_t i = 0; i < exception_count; i++)
 		out[cdc_load32(exceptions + 4 * (size_t) i)] =
 			from_bits32(cdc_load32(values + 4 * (size_t) i));
+	return CDC_OK;
+}
+
+CdcStatus
+cdc_alp_ffor_decode64(const uint8_t *packed, size_t packed_len, unsigned width,
+					  uint64_t reference, size_t count, unsigned exponent,
+					  unsigned factor, const uint8_t *exceptions,
+					  size_t exceptions_len, uint32_t exception_count, double *out)
+{
+	int64_t		ints[CDC_FL_CHUNK];
+	size_t		chunk_bytes = (size_t) 128 * width;
+	bool		avx2 = cdc_isa_current() >= CDC_ISA_AVX2;
+	const uint8_t *values = exceptions + 4 * (size_t) exception_count;
+	CdcStatus	st;
+
+	if (exponent > CDC_ALP_MAX_EXPONENT64 || factor > CDC_ALP_MAX_EXPONENT64 ||
+		width > 64)
+		return CDC_ERR_CORRUPT;
+	if (packed_len < cdc_fl_packed_size(count, width))
+		return CDC_ERR_TRUNCATED;
+	if (packed_len > cdc_fl_packed_size(count, width))
+		return CDC_ERR_CORRUPT;
+	st = check_exceptions(exceptions_len, exception_count, 8, exceptions, count);
+	if (st != CDC_OK)
+		return st;
+	for (size_t start = 0; start < count; start += CDC_FL_CHUNK)
+	{
+		size_t		n = count - start < CDC_FL_CHUNK ? count - start : CDC_FL_CHUNK;
+
+		/* a one-chunk slice: its size check cannot fail */
+		st = cdc_ffor_decode64(packed + start / CDC_FL_CHUNK * chunk_bytes, chunk_bytes,
+							   width, reference, (uint64_t *) ints, n);
+		if (st != CDC_OK)
+			return st;
+		if (avx2)
+			alp_decode64_avx2(ints, n, F10_64[factor], IF10_64[exponent], out + start);
+		else
+			alp_decode64_scalar(ints, n, F10_64[factor], IF10_64[exponent], out + start);
+	}
+	for (uint32_t i = 0; i < exception_count; i++)
+		out[cdc_load32(exceptions + 4 * (size_t) i)] =
+			from_bits64(cdc_load64(values + 8 * (size_t) i));
 	return CDC_OK;
 }
 

@@ -75,6 +75,21 @@ CdcStatus	cdc_alp_decode32(const int32_t *ints, size_t count,
 							 const uint8_t *exceptions, size_t exceptions_len,
 							 uint32_t exception_count, float *out);
 
+/*
+ * ALP whose integer child is FFOR (the usual cascade), fused: each
+ * 1024-value FastLanes chunk is unpacked into an L1-resident buffer and
+ * converted straight away, so the integers never travel through memory.
+ * `packed` is the FFOR payload (exactly cdc_fl_packed_size(count, width)
+ * bytes, as cdc_ffor_decode64 requires), reference and width come from the
+ * FFOR metadata; the rest is as cdc_alp_decode64.  Same results as
+ * cdc_ffor_decode64 followed by cdc_alp_decode64.
+ */
+CdcStatus	cdc_alp_ffor_decode64(const uint8_t *packed, size_t packed_len,
+								  unsigned width, uint64_t reference, size_t count,
+								  unsigned exponent, unsigned factor,
+								  const uint8_t *exceptions, size_t exceptions_len,
+								  uint32_t exception_count, double *out);
+
 /* Best (exponent, factor) for the data, by encoded size on a sample. */
 void		cdc_alp_choose64(const double *in, size_t count, CdcAlpParams *params);
 void		cdc_alp_choose32(const float *in, size_t count, CdcAlpParams *params);

@@ -149,6 +149,24 @@ roundtrip64(const double *v, size_t n, CdcAlpParams *pp)
 	for (size_t i = 0; i < n; i++)
 		same &= b64(out[i]) == b64(v[i]) && b64(out2[i]) == b64(v[i]);
 	UNIT_CHECKF(same, "alp64 round trip (e=%u f=%u exc=%zu)", p.exponent, p.factor, exc);
+	/* the fused FFOR + ALP decode, on every ISA */
+	for (int isa = 0; isa < CDC_ISA_COUNT; isa++)
+	{
+		if (cdc_set_isa((CdcIsa) isa) != CDC_OK)
+			continue;
+		memset(out, 0, (n + 1) * 8);
+		UNIT_CHECK(cdc_alp_ffor_decode64(packed, plen, w, (uint64_t) ref, n, p.exponent, p.factor,
+										 excb, exc * 12, (uint32_t) exc, out) == CDC_OK);
+		UNIT_CHECK(n == 0 || memcmp(out, v, n * 8) == 0);
+	}
+	cdc_set_isa(cdc_isa_best());
+	if (plen > 0)
+	{
+		UNIT_CHECK(cdc_alp_ffor_decode64(packed, plen - 1, w, (uint64_t) ref, n, p.exponent, p.factor,
+										 excb, exc * 12, (uint32_t) exc, out) == CDC_ERR_TRUNCATED);
+		UNIT_CHECK(cdc_alp_ffor_decode64(packed, plen, 65, (uint64_t) ref, n, p.exponent, p.factor,
+										 excb, exc * 12, (uint32_t) exc, out) == CDC_ERR_CORRUPT);
+	}
 	if (pp)
 		*pp = p;
 	free(ints);
