@@ -930,7 +930,7 @@ am_field_reader_read(AmFieldReader *r, uint64_t first, size_t count,
 
 		if (r->fixed_width && r->mode != MODE_NULLS)
 			values = r->g_bytes.p;
-		else if (!variable && !list)
+		else if (!variable && !list && r->value_width > 0)
 			values = r->g_values.p;
 		/* null slots hold whatever the writer put there: make them zero */
 		if (any_null && values != NULL && batch->value_width > 0)
