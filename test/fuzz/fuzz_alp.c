@@ -14,6 +14,11 @@
  * second is the exception region (dictionary first for ALPRD), given to the
  * decoder as an exact-size heap buffer.
  *
+ * With byte 0 bit 3 set, the first part is instead an FFOR payload for the
+ * fused cdc_alp_ffor_decode64 (width = byte 2 % 70, reference = bytes 3..4;
+ * with bit 4 also set, cut to the exact FFOR size when it is longer),
+ * checked against cdc_ffor_decode64 + cdc_alp_decode64 when it succeeds.
+ *
  * Oracles: no out-of-bounds access (ASan), identical status and bits on
  * every ISA; then the same bytes read as floats must survive
  * choose/encode/decode bit for bit (ALP and ALPRD).
@@ -28,6 +33,7 @@
 #include <string.h>
 
 #include "codec/alp.h"
+#include "codec/fastlanes.h"
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -200,6 +206,31 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	cdc_set_isa(saved);
+
+	if ((data[0] & 8) && mode == 0)
+	{
+		unsigned	w = p2 % 70;
+		uint64_t	ref = exc_count;
+		size_t		plen = split;
+		uint8_t    *packed = malloc(split + 1);
+		uint64_t   *ints = malloc(count * 8 + 1);
+
+		if ((data[0] & 16) && w <= 64 && plen > cdc_fl_packed_size(count, w))
+			plen = cdc_fl_packed_size(count, w);
+		memcpy(packed, data + 8, plen);
+		st0 = cdc_alp_ffor_decode64(packed, plen, w, ref, count, p1 % 30, p1 / 30 % 30,
+									exc, rest - split, exc_count % 8, (double *) out);
+		if (st0 == CDC_OK)
+		{
+			if (cdc_ffor_decode64(packed, plen, w, ref, ints, count) != CDC_OK ||
+				cdc_alp_decode64((int64_t *) ints, count, p1 % 30, p1 / 30 % 30, exc,
+								 rest - split, exc_count % 8, (double *) out2) != CDC_OK ||
+				memcmp(out, out2, count * 8) != 0)
+				abort();
+		}
+		free(packed);
+		free(ints);
+	}
 	free(children);
 	free(exc);
 	free(out);
