@@ -34,7 +34,15 @@
 #define PAGE_DATA_V2		3
 #define ENC_PLAIN			0
 #define ENC_RLE				3
+#define ENC_DELTA_BINARY_PACKED	5
+#define ENC_DELTA_LENGTH_BYTE_ARRAY	6
+#define ENC_DELTA_BYTE_ARRAY	7
 #define ENC_RLE_DICTIONARY	8
+#define ENC_BYTE_STREAM_SPLIT	9
+
+/* DELTA_BINARY_PACKED layout: the one parquet-mr and Arrow write. */
+#define DELTA_BLOCK_SIZE	128
+#define DELTA_MINIBLOCKS	4
 
 #define DEFAULT_PAGE_ROWS		8192
 #define DEFAULT_DICT_ENTRIES	65536
@@ -73,8 +81,7 @@ typedef struct ChunkMeta
 	int64_t		total_compressed;
 	int64_t		data_page_offset;
 	int64_t		dictionary_page_offset; /* -1: none */
-	bool		used_plain;
-	bool		used_dictionary;
+	uint32_t	enc_mask;		/* 1 << Encoding of every encoding used */
 	bool		has_levels;
 	int64_t		null_count;
 	bool		has_min;
@@ -101,8 +108,7 @@ typedef struct ChunkState
 	int64_t		num_values;
 	int64_t		null_count;
 	int64_t		uncompressed;	/* of data pages, headers included */
-	bool		used_plain;
-	bool		used_dictionary;
+	uint32_t	enc_mask;		/* encodings of the data pages */
 	int			num_pages;
 
 	/* dictionary: entries are kept plain-encoded, as the page stores them */
@@ -352,6 +358,30 @@ stat_order(const PqWriteColumn *c)
 			return ORD_BYTES;
 	}
 	return ORD_NONE;
+}
+
+/* Whether the value encoding is defined for the physical type. */
+static bool
+encoding_fits(const PqWriteColumn *c)
+{
+	PqPhysicalType p = c->physical;
+
+	switch (c->encoding)
+	{
+		case PQ_WRITE_PLAIN:
+		case PQ_WRITE_DICTIONARY:
+			return true;
+		case PQ_WRITE_DELTA_BINARY_PACKED:
+			return p == PQ_INT32 || p == PQ_INT64;
+		case PQ_WRITE_DELTA_LENGTH_BYTE_ARRAY:
+			return p == PQ_BYTE_ARRAY;
+		case PQ_WRITE_DELTA_BYTE_ARRAY:
+			return p == PQ_BYTE_ARRAY || p == PQ_FIXED_LEN_BYTE_ARRAY;
+		case PQ_WRITE_BYTE_STREAM_SPLIT:
+			return p == PQ_FLOAT || p == PQ_DOUBLE || p == PQ_INT32 || p == PQ_INT64 ||
+				p == PQ_FIXED_LEN_BYTE_ARRAY;
+	}
+	return false;
 }
 
 /* NULL if the annotation fits the physical type, else why not. */
@@ -870,6 +900,106 @@ encode_plain(PqWriter *w, const WColumn *col, const PageValues *pv, ByteBuf *b)
 	return buf_append(w, b, pv->fixed, pv->count * (size_t) pv->width);
 }
 
+/*
+ * Encode a page's values with the column's non-dictionary encoding;
+ * *encoding gets the Parquet Encoding id used.
+ */
+static PqStatus
+encode_values(PqWriter *w, const WColumn *col, const PageValues *pv, ByteBuf *b,
+			  int32_t *encoding, PqError *err)
+{
+	size_t		cap = 0;
+	size_t		written = 0;
+	CdcStatus	cs = CDC_OK;
+	const CdcByteView *views = pv->views;
+	ByteBuf		flba_views = {0};
+
+	*encoding = ENC_PLAIN;
+	switch (col->def.encoding)
+	{
+		case PQ_WRITE_DELTA_BINARY_PACKED:
+			cap = cdc_delta_binary_max_size(pv->count, col->width == 8);
+			*encoding = ENC_DELTA_BINARY_PACKED;
+			break;
+		case PQ_WRITE_DELTA_LENGTH_BYTE_ARRAY:
+			cap = cdc_delta_length_max_size(views, pv->count);
+			*encoding = ENC_DELTA_LENGTH_BYTE_ARRAY;
+			break;
+		case PQ_WRITE_DELTA_BYTE_ARRAY:
+			if (views == NULL)
+			{
+				/* FIXED_LEN_BYTE_ARRAY: the encoder takes views */
+				CdcByteView *v;
+
+				if (!buf_reserve(w, &flba_views, (pv->count + 1) * sizeof(CdcByteView)))
+				{
+					pq_error_oom(err);
+					return err->status;
+				}
+				v = (CdcByteView *) flba_views.data;
+				for (size_t i = 0; i < pv->count; i++)
+				{
+					v[i].ptr = pv->fixed + i * (size_t) pv->width;
+					v[i].len = (uint32_t) pv->width;
+				}
+				views = v;
+			}
+			cap = cdc_delta_byte_array_max_size(views, pv->count);
+			*encoding = ENC_DELTA_BYTE_ARRAY;
+			break;
+		case PQ_WRITE_BYTE_STREAM_SPLIT:
+			cap = pv->count * (size_t) pv->width;
+			*encoding = ENC_BYTE_STREAM_SPLIT;
+			break;
+		default:
+			if (!encode_plain(w, col, pv, b))
+			{
+				pq_error_oom(err);
+				return err->status;
+			}
+			return PQ_OK;
+	}
+	if (!buf_reserve(w, b, cap + 1))
+	{
+		buf_free(w, &flba_views);
+		pq_error_oom(err);
+		return err->status;
+	}
+	switch (*encoding)
+	{
+		case ENC_DELTA_BINARY_PACKED:
+			if (col->width == 8)
+				cs = cdc_delta_binary_encode64((const int64_t *) (const void *) pv->fixed,
+											   pv->count, DELTA_BLOCK_SIZE, DELTA_MINIBLOCKS,
+											   b->data + b->len, cap, &written);
+			else
+				cs = cdc_delta_binary_encode32((const int32_t *) (const void *) pv->fixed,
+											   pv->count, DELTA_BLOCK_SIZE, DELTA_MINIBLOCKS,
+											   b->data + b->len, cap, &written);
+			break;
+		case ENC_DELTA_LENGTH_BYTE_ARRAY:
+			cs = cdc_delta_length_encode(views, pv->count, b->data + b->len, cap, &written);
+			break;
+		case ENC_DELTA_BYTE_ARRAY:
+			cs = cdc_delta_byte_array_encode(views, pv->count, b->data + b->len, cap, &written);
+			break;
+		case ENC_BYTE_STREAM_SPLIT:
+			if (pv->count > 0)
+				cs = cdc_bss_encode(pv->fixed, (size_t) pv->width, pv->count,
+									b->data + b->len, cap, &written);
+			break;
+	}
+	buf_free(w, &flba_views);
+	if (cs != CDC_OK)
+	{
+		pq_error_set(err, PQ_ERR_INVALID_ARGUMENT, "could not encode values: %s",
+					 cdc_status_message(cs));
+		return err->status;
+	}
+	b->len += written;
+	return PQ_OK;
+}
+
 /* Compress src into w->comp_buf (or point at src when uncompressed). */
 static PqStatus
 compress_bytes(PqWriter *w, const uint8_t *src, size_t len,
@@ -1030,6 +1160,7 @@ write_data_page(PqWriter *w, const WColumn *col, const int16_t *def,
 	size_t		rep_len = 0,
 				def_len = 0;
 	int32_t		sub[6];
+	int32_t		value_encoding = ENC_PLAIN;
 	PqStatus	st;
 
 	/* dictionary indexes first: a page that overflows the dictionary is
@@ -1098,11 +1229,8 @@ write_data_page(PqWriter *w, const WColumn *col, const int16_t *def,
 		}
 		buf_free(w, &idx_buf);
 	}
-	if (!use_dict && !encode_plain(w, col, pv, vb))
-	{
-		pq_error_oom(err);
-		return err->status;
-	}
+	if (!use_dict && (st = encode_values(w, col, pv, vb, &value_encoding, err)) != PQ_OK)
+		return st;
 
 	/* levels: repetition first, then definition */
 	lv->len = 0;
@@ -1130,7 +1258,7 @@ write_data_page(PqWriter *w, const WColumn *col, const int16_t *def,
 	}
 
 	sub[0] = (int32_t) nlev;
-	sub[1] = use_dict ? ENC_RLE_DICTIONARY : ENC_PLAIN;
+	sub[1] = use_dict ? ENC_RLE_DICTIONARY : value_encoding;
 	sub[2] = (int32_t) (nlev - pv->count);
 	sub[3] = (int32_t) nrows;
 	sub[4] = (int32_t) def_len;
@@ -1157,10 +1285,7 @@ write_data_page(PqWriter *w, const WColumn *col, const int16_t *def,
 	if (st != PQ_OK)
 		return st;
 
-	if (use_dict)
-		cs->used_dictionary = true;
-	else
-		cs->used_plain = true;
+	cs->enc_mask |= 1u << sub[1];
 	cs->num_pages++;
 	cs->num_values += (int64_t) nlev;
 	cs->null_count += (int64_t) (nlev - pv->count);
@@ -1186,8 +1311,7 @@ chunk_reset(PqWriter *w, const WColumn *col)
 	cs->num_values = 0;
 	cs->null_count = 0;
 	cs->uncompressed = 0;
-	cs->used_plain = false;
-	cs->used_dictionary = false;
+	cs->enc_mask = 0;
 	cs->num_pages = 0;
 	cs->dict_active = col->def.encoding == PQ_WRITE_DICTIONARY &&
 		col->def.physical != PQ_BOOLEAN;
@@ -1287,7 +1411,7 @@ chunk_flush(PqWriter *w, int column, PqError *err)
 
 	memset(cm, 0, sizeof(*cm));
 	cm->dictionary_page_offset = -1;
-	if (cs->used_dictionary)
+	if (cs->enc_mask & (1u << ENC_RLE_DICTIONARY))
 	{
 		int32_t		sub[6] = {(int32_t) cs->dict_count, 0, 0, 0, 0, 0};
 
@@ -1319,8 +1443,9 @@ chunk_flush(PqWriter *w, int column, PqError *err)
 	cm->total_compressed = (int64_t) (dict_page.len + cs->pages.len);
 	cm->total_uncompressed = dict_uncompressed + cs->uncompressed;
 	buf_free(w, &dict_page);
-	cm->used_plain = cs->used_plain || cs->used_dictionary;	/* dict page is PLAIN */
-	cm->used_dictionary = cs->used_dictionary;
+	cm->enc_mask = cs->enc_mask;
+	if (cs->enc_mask & (1u << ENC_RLE_DICTIONARY))
+		cm->enc_mask |= 1u << ENC_PLAIN;	/* the dictionary page */
 	cm->has_levels = col->max_def > 0 || col->max_rep > 0;
 	cm->null_count = cs->null_count;
 	if (cs->has_minmax)
@@ -1433,6 +1558,8 @@ pq_writer_open(PqWriter **writer, const PqWriteColumn *columns,
 		else if (c->repetition == PQ_REPEATED ||
 				 (c->is_list && c->element_repetition == PQ_REPEATED))
 			why = "cannot be REPEATED (use is_list)";
+		else if (!encoding_fits(c))
+			why = "cannot use that encoding with its physical type";
 		else
 			why = check_logical(c);
 		if (why != NULL)
@@ -1935,17 +2062,14 @@ static void
 write_column_chunk(ThriftWriter *tw, const WColumn *col, const ChunkMeta *cm,
 				   int32_t codec, bool write_statistics)
 {
-	int32_t		encodings[3];
+	int32_t		encodings[16];
 	int			nenc = 0;
 	int64_t		start = cm->dictionary_page_offset >= 0 ?
 		cm->dictionary_page_offset : cm->data_page_offset;
 
-	if (cm->used_plain)
-		encodings[nenc++] = ENC_PLAIN;
-	if (cm->has_levels)
-		encodings[nenc++] = ENC_RLE;
-	if (cm->used_dictionary)
-		encodings[nenc++] = ENC_RLE_DICTIONARY;
+	for (int e = 0; e < 16; e++)
+		if ((cm->enc_mask & (1u << e)) || (e == ENC_RLE && cm->has_levels))
+			encodings[nenc++] = e;
 
 	thrift_write_struct_begin(tw);
 	tw_i64(tw, 2, start);		/* file_offset: deprecated, the chunk's start */

@@ -36,11 +36,15 @@
  * a row group must be given the same number of rows (a column given none
  * gets an empty chunk only when the row group has no rows).
  *
- * Encodings: PLAIN, or dictionary (PLAIN dictionary page, RLE_DICTIONARY
- * data pages); when the dictionary would exceed dictionary_max_entries or
- * dictionary_max_bytes, the rest of the chunk falls back to PLAIN pages (a
- * chunk may then hold both).  BOOLEAN is always PLAIN.  Levels are RLE (v1:
- * length-prefixed, compressed with the values; v2: in front, uncompressed).
+ * Encodings, per column: PLAIN; dictionary (PLAIN dictionary page,
+ * RLE_DICTIONARY data pages; when the dictionary would exceed
+ * dictionary_max_entries or dictionary_max_bytes, the rest of the chunk
+ * falls back to PLAIN pages, so a chunk may hold both; BOOLEAN is always
+ * PLAIN); DELTA_BINARY_PACKED (block 128, 4 miniblocks);
+ * DELTA_LENGTH_BYTE_ARRAY; DELTA_BYTE_ARRAY; BYTE_STREAM_SPLIT; each only
+ * on the physical types the format defines it for (else pq_writer_open
+ * fails).  Levels are RLE (v1: length-prefixed, compressed with the values;
+ * v2: in front, uncompressed).
  *
  * Statistics per column chunk (unless disabled): null_count, and
  * min_value/max_value in the column's sort order (signed or unsigned
@@ -76,7 +80,11 @@ typedef struct PqSink
 typedef enum PqWriteEncoding
 {
 	PQ_WRITE_PLAIN = 0,
-	PQ_WRITE_DICTIONARY			/* RLE_DICTIONARY, PLAIN fallback */
+	PQ_WRITE_DICTIONARY,		/* RLE_DICTIONARY, PLAIN fallback */
+	PQ_WRITE_DELTA_BINARY_PACKED,	/* INT32, INT64 */
+	PQ_WRITE_DELTA_LENGTH_BYTE_ARRAY,	/* BYTE_ARRAY */
+	PQ_WRITE_DELTA_BYTE_ARRAY,	/* BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY */
+	PQ_WRITE_BYTE_STREAM_SPLIT	/* FLOAT, DOUBLE, INT32, INT64, FLBA */
 } PqWriteEncoding;
 
 typedef struct PqWriteColumn

@@ -66,7 +66,14 @@ const EXPECT = {
 	en: ['VARCHAR', opt("['red', 'green', 'blue'][i % 3 + 1]")],
 };
 
-const files = fs.readdirSync(dir).filter((f) => /^writer_.*\.parquet$/.test(f)).sort();
+// Files DuckDB cannot read (BYTE_STREAM_SPLIT on integers and fixed-length
+// byte arrays): their expected CSV is that of a twin holding the same rows
+// in encodings DuckDB reads, itself checked against the formulas above.
+const TWINS = {
+	'writer_bss_all_types_v2_zstd.parquet': 'writer_plain_v1_uncompressed.parquet',
+};
+
+const files = fs.readdirSync(dir).filter((f) => /^writer_.*\.parquet$/.test(f) && !TWINS[f]).sort();
 if (files.length === 0) {
 	console.error(`check_writer: no writer_*.parquet in ${dir}`);
 	process.exit(1);
@@ -104,6 +111,17 @@ for (const name of files) {
 		console.log(`PASS ${name}: ${cnt.n} rows x ${names.length} columns equal the formulas`);
 	}
 	await con.run(`COPY (SELECT * FROM ${src}) TO ${lit(f + '.expected.csv')} (FORMAT csv, HEADER)`);
+}
+for (const [name, twin] of Object.entries(TWINS)) {
+	const f = path.join(dir, name);
+	const t = path.join(dir, twin);
+	if (!fs.existsSync(f) || !fs.existsSync(t + '.expected.csv')) {
+		failures++;
+		console.log(`FAIL ${name}: it or its twin ${twin} is missing`);
+		continue;
+	}
+	fs.copyFileSync(t + '.expected.csv', f + '.expected.csv');
+	console.log(`NOTE ${name}: expected CSV from its twin ${twin}`);
 }
 console.log(`check_writer: ${files.length - failures} passed, ${failures} failed`);
 process.exit(failures ? 1 : 0);

@@ -145,14 +145,71 @@ lt_dec(int p, int s)
 	return lt;
 }
 
+/* How a variant encodes its columns. */
+typedef enum Style
+{
+	STYLE_PLAIN,
+	STYLE_DICT,
+	STYLE_DELTA_BINARY,			/* INT32, INT64 */
+	STYLE_DELTA_LENGTH,			/* BYTE_ARRAY */
+	STYLE_DELTA_BYTE_ARRAY,		/* BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY */
+	STYLE_BSS_FLOATS,			/* FLOAT, DOUBLE (what DuckDB reads) */
+	STYLE_BSS_ALL				/* every type the spec allows it for */
+} Style;
+
+/*
+ * The Parquet Encoding id a style gives a physical type (the encodings
+ * section of the format spec): -1 where the style does not apply, and the
+ * column is written PLAIN (or dictionary for STYLE_DICT).
+ */
+static int
+style_encoding(Style style, PqPhysicalType p)
+{
+	switch (style)
+	{
+		case STYLE_DELTA_BINARY:
+			return p == PQ_INT32 || p == PQ_INT64 ? 5 : -1;
+		case STYLE_DELTA_LENGTH:
+			return p == PQ_BYTE_ARRAY ? 6 : -1;
+		case STYLE_DELTA_BYTE_ARRAY:
+			return p == PQ_BYTE_ARRAY || p == PQ_FIXED_LEN_BYTE_ARRAY ? 7 : -1;
+		case STYLE_BSS_FLOATS:
+			return p == PQ_FLOAT || p == PQ_DOUBLE ? 9 : -1;
+		case STYLE_BSS_ALL:
+			return p == PQ_FLOAT || p == PQ_DOUBLE || p == PQ_INT32 || p == PQ_INT64 ||
+				p == PQ_FIXED_LEN_BYTE_ARRAY ? 9 : -1;
+		default:
+			return -1;
+	}
+}
+
+static PqWriteEncoding
+style_write_encoding(Style style, PqPhysicalType p)
+{
+	if (style == STYLE_DICT)
+		return PQ_WRITE_DICTIONARY;
+	switch (style_encoding(style, p))
+	{
+		case 5:
+			return PQ_WRITE_DELTA_BINARY_PACKED;
+		case 6:
+			return PQ_WRITE_DELTA_LENGTH_BYTE_ARRAY;
+		case 7:
+			return PQ_WRITE_DELTA_BYTE_ARRAY;
+		case 9:
+			return PQ_WRITE_BYTE_STREAM_SPLIT;
+		default:
+			return PQ_WRITE_PLAIN;
+	}
+}
+
 static void
-dataset_columns(PqWriteColumn *c, PqWriteEncoding enc)
+dataset_columns(PqWriteColumn *c, Style style)
 {
 	memset(c, 0, sizeof(PqWriteColumn) * NUM_COLS);
 	for (int i = 0; i < NUM_COLS; i++)
 	{
 		c[i].repetition = PQ_OPTIONAL;
-		c[i].encoding = enc;
 		c[i].field_id = -1;
 	}
 #define COL(idx, nm, phys, lt) (c[idx].name = (nm), c[idx].physical = (phys), c[idx].logical = (lt))
@@ -203,6 +260,11 @@ dataset_columns(PqWriteColumn *c, PqWriteEncoding enc)
 	COL(C_INT96, "i96", PQ_INT96, lt_kind(PQ_LT_NONE));
 	COL(C_ENUM, "en", PQ_BYTE_ARRAY, lt_kind(PQ_LT_ENUM));
 #undef COL
+	for (int i = 0; i < NUM_COLS; i++)
+		c[i].encoding = style_write_encoding(style, c[i].physical);
+	/* DuckDB 1.5 reads DELTA_LENGTH_BYTE_ARRAY for strings and blobs only */
+	if (style == STYLE_DELTA_LENGTH)
+		c[C_DECBA].encoding = PQ_WRITE_PLAIN;
 }
 
 static bool
@@ -611,7 +673,7 @@ build_batch(const PqWriteColumn *cols, int col, int64_t first, uint32_t n, ColDa
 typedef struct Variant
 {
 	const char *name;
-	PqWriteEncoding encoding;
+	Style		style;
 	int32_t		codec;
 	bool		v2;
 	bool		crc;
@@ -624,14 +686,21 @@ typedef struct Variant
 } Variant;
 
 static const Variant variants[] = {
-	{"plain_v1_uncompressed", PQ_WRITE_PLAIN, CMP_UNCOMPRESSED, false, false, 0, 0, 5000, 5000, false, false},
-	{"dict_v1_snappy", PQ_WRITE_DICTIONARY, CMP_SNAPPY, false, true, 0, 0, 10000, 4000, false, false},
-	{"dict_v2_zstd", PQ_WRITE_DICTIONARY, CMP_ZSTD, true, true, 1000, 0, 10000, 4000, true, false},
-	{"plain_v2_gzip", PQ_WRITE_PLAIN, CMP_GZIP, true, false, 700, 0, 6000, 6000, false, true},
-	{"dict_v1_brotli_small_pages", PQ_WRITE_DICTIONARY, CMP_BROTLI, false, true, 100, 0, 3000, 1000, true, false},
-	{"plain_v2_lz4raw", PQ_WRITE_PLAIN, CMP_LZ4_RAW, true, true, 0, 0, 4000, 4000, false, false},
-	{"dict_fallback_v1_zstd", PQ_WRITE_DICTIONARY, CMP_ZSTD, false, false, 20, 40, 8000, 8000, true, false},
-	{"dict_v2_uncompressed", PQ_WRITE_DICTIONARY, CMP_UNCOMPRESSED, true, true, 0, 0, 3000, 3000, false, false},
+	{"plain_v1_uncompressed", STYLE_PLAIN, CMP_UNCOMPRESSED, false, false, 0, 0, 5000, 5000, false, false},
+	{"dict_v1_snappy", STYLE_DICT, CMP_SNAPPY, false, true, 0, 0, 10000, 4000, false, false},
+	{"dict_v2_zstd", STYLE_DICT, CMP_ZSTD, true, true, 1000, 0, 10000, 4000, true, false},
+	{"plain_v2_gzip", STYLE_PLAIN, CMP_GZIP, true, false, 700, 0, 6000, 6000, false, true},
+	{"dict_v1_brotli_small_pages", STYLE_DICT, CMP_BROTLI, false, true, 100, 0, 3000, 1000, true, false},
+	{"plain_v2_lz4raw", STYLE_PLAIN, CMP_LZ4_RAW, true, true, 0, 0, 4000, 4000, false, false},
+	{"dict_fallback_v1_zstd", STYLE_DICT, CMP_ZSTD, false, false, 20, 40, 8000, 8000, true, false},
+	{"dict_v2_uncompressed", STYLE_DICT, CMP_UNCOMPRESSED, true, true, 0, 0, 3000, 3000, false, false},
+	{"delta_binary_v2_snappy", STYLE_DELTA_BINARY, CMP_SNAPPY, true, true, 1000, 0, 5000, 2500, true, false},
+	{"delta_length_v1_zstd", STYLE_DELTA_LENGTH, CMP_ZSTD, false, false, 700, 0, 4000, 4000, false, true},
+	{"delta_byte_array_v2_gzip", STYLE_DELTA_BYTE_ARRAY, CMP_GZIP, true, false, 0, 0, 4000, 1500, true, false},
+	{"byte_stream_split_v1_snappy", STYLE_BSS_FLOATS, CMP_SNAPPY, false, true, 333, 0, 4000, 4000, false, false},
+	/* DuckDB reads BYTE_STREAM_SPLIT on floats only: check_writer.mjs
+	 * compares this one with its PLAIN twin plain_v1_uncompressed */
+	{"bss_all_types_v2_zstd", STYLE_BSS_ALL, CMP_ZSTD, true, true, 0, 0, 5000, 5000, false, false},
 };
 
 static PqStatus
@@ -644,7 +713,7 @@ write_dataset(const Variant *v, MemBuf *out, PqError *err)
 	PqStatus	st;
 	static const PqKeyValue kv[] = {{"writer.test", "dataset", 7}, {"no.value", NULL, 0}};
 
-	dataset_columns(cols, v->encoding);
+	dataset_columns(cols, v->style);
 	pq_writer_options_init(&opt);
 	opt.codec = v->codec;
 	opt.data_page_v2 = v->v2;
@@ -787,7 +856,7 @@ check_dataset_file(const Variant *v, MemBuf *m)
 	int			groups = (v->num_rows + v->rows_per_group - 1) / v->rows_per_group +
 		(v->empty_last_group ? 1 : 0);
 
-	dataset_columns(cols, v->encoding);
+	dataset_columns(cols, v->style);
 	UNIT_CHECKF(open_mem(m, &f, &err) == PQ_OK, "%s: %s", v->name, err.message);
 	if (f == NULL)
 		return;
@@ -956,7 +1025,7 @@ check_dataset_file(const Variant *v, MemBuf *m)
 			const PqColumnChunkMeta *b = &rg->columns[C_BOOL];
 
 			UNIT_CHECK(!has_encoding(b, 8) && has_encoding(b, 0));
-			if (v->encoding == PQ_WRITE_DICTIONARY && n > 0)
+			if (v->style == STYLE_DICT && n > 0)
 			{
 				UNIT_CHECK(has_encoding(s, 8) && s->has_dictionary_page_offset);
 				if (v->dict_max_entries > 0)
@@ -966,6 +1035,16 @@ check_dataset_file(const Variant *v, MemBuf *m)
 			else
 				UNIT_CHECK(!has_encoding(s, 8) && !s->has_dictionary_page_offset);
 			UNIT_CHECK(has_encoding(s, 3));	/* RLE levels */
+			for (int c = 0; c < NUM_COLS; c++)
+			{
+				int			want = style_encoding(v->style, cols[c].physical);
+
+				if (want >= 0 && cols[c].encoding != PQ_WRITE_PLAIN)
+					UNIT_CHECKF(has_encoding(&rg->columns[c], want) &&
+								!has_encoding(&rg->columns[c], 0),
+								"%s rg %d col %s: encoding %d missing", v->name, g,
+								cols[c].name, want);
+			}
 			UNIT_CHECK(!has_encoding(&rg->columns[C_U64], 3));	/* required, flat */
 		}
 		first += n;
@@ -1183,6 +1262,16 @@ test_contract_errors(void)
 	pq_writer_free(w);
 	c[0].logical = lt_dec(9, 2);
 	UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pq_malloc_allocator, &err) == PQ_OK);
+	pq_writer_free(w);
+	c[0] = simple_col("x", PQ_DOUBLE, PQ_OPTIONAL);
+	c[0].encoding = PQ_WRITE_DELTA_BINARY_PACKED;
+	UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pq_malloc_allocator, &err) ==
+			   PQ_ERR_INVALID_ARGUMENT);
+	pq_writer_free(w);
+	c[0] = simple_col("x", PQ_BOOLEAN, PQ_OPTIONAL);
+	c[0].encoding = PQ_WRITE_BYTE_STREAM_SPLIT;
+	UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pq_malloc_allocator, &err) ==
+			   PQ_ERR_INVALID_ARGUMENT);
 	pq_writer_free(w);
 	c[0] = simple_col("x", PQ_INT32, PQ_REPEATED);
 	UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pq_malloc_allocator, &err) ==
