@@ -109,6 +109,14 @@ SELECT rowgroups('SELECT * FROM rg WHERE s < ''s00100'' COLLATE "C"'), count(*)
 -- an all-null chunk (n in row group 3) fails every comparison
 SELECT rowgroups('SELECT * FROM rg WHERE n = 7000'), count(*) FROM rg WHERE n = 7000;
 SELECT rowgroups('SELECT * FROM rg WHERE n > 0'), count(*) FROM rg WHERE n > 0;
+-- IN lists and = ANY (constant arrays)
+SELECT rowgroups('SELECT * FROM rg WHERE id IN (1, 20480)'), count(*) FROM rg WHERE id IN (1, 20480);
+SELECT rowgroups('SELECT * FROM rg WHERE id IN (0, 30000, NULL)'), count(*) FROM rg WHERE id IN (0, 30000, NULL);
+SELECT rowgroups('SELECT * FROM rg WHERE grp = ANY (''{3,5}'')'), count(*) FROM rg WHERE grp = ANY ('{3,5}');
+SELECT rowgroups('SELECT * FROM rg WHERE f IN (1, ''NaN'')'), count(*) FROM rg WHERE f IN (1, 'NaN');
+SELECT rowgroups('SELECT * FROM rg WHERE s COLLATE "C" IN (''s00001'', ''s20000'')'), count(*)
+  FROM rg WHERE s COLLATE "C" IN ('s00001', 's20000');
+SELECT rowgroups('SELECT * FROM rg WHERE id NOT IN (1, 2)'), count(*) FROM rg WHERE id NOT IN (1, 2);
 -- what cannot prune: OR, functions, other columns' types, parameters
 SELECT rowgroups('SELECT * FROM rg WHERE id = 1 OR id = 20480'), count(*)
   FROM rg WHERE id = 1 OR id = 20480;

@@ -57,6 +57,7 @@
 #include "optimizer/planmain.h"
 #include "optimizer/restrictinfo.h"
 #include "storage/fd.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/datum.h"
@@ -425,6 +426,10 @@ typedef struct PfPruneQual
 	bool		value_null;		/* NULL: the qual is never true */
 	bool		value_is_nan;	/* float NaN: never prunes */
 	Datum		value;
+	/* "column = ANY (constant array)": the non-null elements, if in_list */
+	bool		in_list;
+	int			num_elems;
+	Datum	   *elems;
 	FmgrInfo	cmp;
 } PfPruneQual;
 
@@ -440,6 +445,82 @@ prune_qual_set_value(PfPruneQual *q, Datum value, bool isnull)
 		q->value_is_nan = isnan(DatumGetFloat4(value));
 	else if (!isnull && q->valtype == FLOAT8OID)
 		q->value_is_nan = isnan(DatumGetFloat8(value));
+}
+
+/*
+ * "column = ANY (constant array)" (and IN lists): a prune qual holding the
+ * array's non-null elements.
+ */
+static PfPruneQual *
+prune_in_list(ScalarArrayOpExpr *saop, RelOptInfo *baserel)
+{
+	Var		   *var = (Var *) linitial(saop->args);
+	Const	   *arr = (Const *) lsecond(saop->args);
+	Oid			opclass;
+	Oid			opfamily;
+	Oid			lefttype;
+	Oid			righttype;
+	int			strategy;
+	Oid			cmpproc;
+	PfPruneQual *q;
+	ArrayType  *array;
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
+	Datum	   *elems;
+	bool	   *nulls;
+	int			nelems;
+
+	if (!saop->useOr || list_length(saop->args) != 2 ||
+		!IsA(var, Var) || !IsA(arr, Const) || arr->constisnull ||
+		var->varno != baserel->relid || var->varattno <= 0 ||
+		var->varlevelsup != 0)
+		return NULL;
+	opclass = GetDefaultOpClass(var->vartype, BTREE_AM_OID);
+	if (!OidIsValid(opclass))
+		return NULL;
+	opfamily = get_opclass_family(opclass);
+	if (!op_in_opfamily(saop->opno, opfamily))
+		return NULL;
+	get_op_opfamily_properties(saop->opno, opfamily, false,
+							   &strategy, &lefttype, &righttype);
+	if (strategy != BTEqualStrategyNumber || lefttype != var->vartype)
+		return NULL;
+	cmpproc = get_opfamily_proc(opfamily, lefttype, righttype, BTORDER_PROC);
+	if (!OidIsValid(cmpproc))
+		return NULL;
+	if (OidIsValid(saop->inputcollid) && !lc_collate_is_c(saop->inputcollid))
+		return NULL;
+
+	array = DatumGetArrayTypeP(arr->constvalue);
+	if (ARR_ELEMTYPE(array) != righttype)
+		return NULL;
+	get_typlenbyvalalign(righttype, &elmlen, &elmbyval, &elmalign);
+	deconstruct_array(array, righttype, elmlen, elmbyval, elmalign,
+					  &elems, &nulls, &nelems);
+
+	q = palloc0(sizeof(PfPruneQual));
+	q->attnum = var->varattno;
+	q->strategy = BTEqualStrategyNumber;
+	q->cmpproc = cmpproc;
+	q->collation = saop->inputcollid;
+	q->expr = (Expr *) arr;
+	q->valtype = righttype;
+	q->value_known = true;
+	q->in_list = true;
+	q->elems = palloc(sizeof(Datum) * Max(1, nelems));
+	for (int i = 0; i < nelems; i++)
+	{
+		if (nulls[i])
+			continue;
+		/* a NaN element may match NaN values, which statistics omit */
+		if ((righttype == FLOAT4OID && isnan(DatumGetFloat4(elems[i]))) ||
+			(righttype == FLOAT8OID && isnan(DatumGetFloat8(elems[i]))))
+			q->value_is_nan = true;
+		q->elems[q->num_elems++] = elems[i];
+	}
+	fmgr_info(cmpproc, &q->cmp);
+	return q;
 }
 
 /*
@@ -470,6 +551,13 @@ prune_quals(RelOptInfo *baserel)
 		Oid			cmpproc;
 		PfPruneQual *q;
 
+		if (IsA(op, ScalarArrayOpExpr))
+		{
+			q = prune_in_list((ScalarArrayOpExpr *) op, baserel);
+			if (q)
+				result = lappend(result, q);
+			continue;
+		}
 		if (!IsA(op, OpExpr) || list_length(op->args) != 2)
 			continue;
 		left = linitial(op->args);
@@ -728,6 +816,19 @@ rowgroup_excluded(const PqFileMeta *meta, int rg, List *quals,
 			 q->strategy == BTGreaterEqualStrategyNumber ||
 			 q->value_is_nan))
 			continue;
+
+		if (q->in_list)
+		{
+			/* excluded when every element is outside [min, max] */
+			excluded = true;
+			for (int i = 0; i < q->num_elems && excluded; i++)
+				if (DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, min, q->elems[i])) <= 0 &&
+					DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, max, q->elems[i])) >= 0)
+					excluded = false;
+			if (excluded)
+				return true;
+			continue;
+		}
 
 #define PF_CMP(a) DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, (a), q->value))
 		switch (q->strategy)
