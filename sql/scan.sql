@@ -109,6 +109,10 @@ SELECT rowgroups('SELECT * FROM rg WHERE s < ''s00100'' COLLATE "C"'), count(*)
 -- an all-null chunk (n in row group 3) fails every comparison
 SELECT rowgroups('SELECT * FROM rg WHERE n = 7000'), count(*) FROM rg WHERE n = 7000;
 SELECT rowgroups('SELECT * FROM rg WHERE n > 0'), count(*) FROM rg WHERE n > 0;
+-- IS [NOT] NULL with the null counts
+SELECT rowgroups('SELECT * FROM rg WHERE n IS NULL'), count(*), min(id), max(id) FROM rg WHERE n IS NULL;
+SELECT rowgroups('SELECT * FROM rg WHERE n IS NOT NULL'), count(*) FROM rg WHERE n IS NOT NULL;
+SELECT rowgroups('SELECT * FROM rg WHERE id IS NULL'), count(*) FROM rg WHERE id IS NULL;
 -- IN lists and = ANY (constant arrays)
 SELECT rowgroups('SELECT * FROM rg WHERE id IN (1, 20480)'), count(*) FROM rg WHERE id IN (1, 20480);
 SELECT rowgroups('SELECT * FROM rg WHERE id IN (0, 30000, NULL)'), count(*) FROM rg WHERE id IN (0, 30000, NULL);

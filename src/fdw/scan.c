@@ -426,6 +426,9 @@ typedef struct PfPruneQual
 	bool		value_null;		/* NULL: the qual is never true */
 	bool		value_is_nan;	/* float NaN: never prunes */
 	Datum		value;
+	/* "column IS [NOT] NULL": decided by the null count alone */
+	NullTestType null_test;
+	bool		is_null_test;
 	/* "column = ANY (constant array)": the non-null elements, if in_list */
 	bool		in_list;
 	int			num_elems;
@@ -551,6 +554,23 @@ prune_quals(RelOptInfo *baserel)
 		Oid			cmpproc;
 		PfPruneQual *q;
 
+		if (IsA(op, NullTest) && IsA(((NullTest *) op)->arg, Var) &&
+			!((NullTest *) op)->argisrow)
+		{
+			NullTest   *nt = (NullTest *) op;
+			Var		   *v = (Var *) nt->arg;
+
+			if (v->varno != baserel->relid || v->varattno <= 0 ||
+				v->varlevelsup != 0)
+				continue;
+			q = palloc0(sizeof(PfPruneQual));
+			q->attnum = v->varattno;
+			q->is_null_test = true;
+			q->null_test = nt->nulltesttype;
+			q->value_known = true;
+			result = lappend(result, q);
+			continue;
+		}
 		if (IsA(op, ScalarArrayOpExpr))
 		{
 			q = prune_in_list((ScalarArrayOpExpr *) op, baserel);
@@ -797,6 +817,18 @@ rowgroup_excluded(const PqFileMeta *meta, int rg, List *quals,
 		if (!chunk->has_statistics)
 			continue;
 		stats = &chunk->statistics;
+
+		if (q->is_null_test)
+		{
+			if (!stats->has_null_count)
+				continue;
+			if (q->null_test == IS_NULL && stats->null_count == 0)
+				return true;
+			if (q->null_test == IS_NOT_NULL &&
+				stats->null_count >= rgm->num_rows && rgm->num_rows > 0)
+				return true;
+			continue;
+		}
 
 		/* an all-null chunk satisfies no comparison */
 		if (stats->has_null_count && stats->null_count >= rgm->num_rows &&
