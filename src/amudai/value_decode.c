@@ -723,8 +723,9 @@ am_decode_numeric(const uint8_t *section, size_t len, AmNumType type,
 
 	c.alloc = alloc;
 	c.err = err;
-	if ((unsigned) type > AM_NUM_F64)
-		return am_fail(err, AM_ERR_INVALID_ARGUMENT, "bad numeric type %d", (int) type);
+	if ((unsigned) type > AM_NUM_F64 || count >= SIZE_MAX / 16)
+		return am_fail(err, AM_ERR_INVALID_ARGUMENT, "bad numeric type %d or count %zu",
+					   (int) type, count);
 	return decode_numeric(&c, section, len, type, count, out, 0);
 }
 
