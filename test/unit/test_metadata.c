@@ -730,6 +730,44 @@ test_logical_types(void)
 	pq_file_close(file);
 }
 
+/* Names follow parquet.thrift's identifiers; unknown values are "UNKNOWN". */
+static void
+test_names(void)
+{
+	static const char *const encodings[] = {
+		"PLAIN", "GROUP_VAR_INT", "PLAIN_DICTIONARY", "RLE", "BIT_PACKED",
+		"DELTA_BINARY_PACKED", "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY",
+		"RLE_DICTIONARY", "BYTE_STREAM_SPLIT"
+	};
+	static const char *const physical[] = {
+		"BOOLEAN", "INT32", "INT64", "INT96", "FLOAT", "DOUBLE", "BYTE_ARRAY",
+		"FIXED_LEN_BYTE_ARRAY"
+	};
+
+	for (int i = 0; i < 10; i++)
+		UNIT_CHECKF(strcmp(pq_encoding_name(i), encodings[i]) == 0, "encoding %d", i);
+	UNIT_CHECK(strcmp(pq_encoding_name(10), "UNKNOWN") == 0);
+	UNIT_CHECK(strcmp(pq_encoding_name(-1), "UNKNOWN") == 0);
+	for (int i = 0; i < 8; i++)
+		UNIT_CHECKF(strcmp(pq_physical_type_name((PqPhysicalType) i), physical[i]) == 0,
+					"physical %d", i);
+	UNIT_CHECK(strcmp(pq_physical_type_name((PqPhysicalType) 8), "UNKNOWN") == 0);
+	UNIT_CHECK(strcmp(pq_repetition_name(PQ_REQUIRED), "REQUIRED") == 0);
+	UNIT_CHECK(strcmp(pq_repetition_name(PQ_OPTIONAL), "OPTIONAL") == 0);
+	UNIT_CHECK(strcmp(pq_repetition_name(PQ_REPEATED), "REPEATED") == 0);
+	UNIT_CHECK(strcmp(pq_repetition_name((PqRepetition) 3), "UNKNOWN") == 0);
+	UNIT_CHECK(strcmp(pq_logical_kind_name(PQ_LT_STRING), "STRING") == 0);
+	UNIT_CHECK(strcmp(pq_logical_kind_name(PQ_LT_NULL), "UNKNOWN") == 0);
+	UNIT_CHECK(strcmp(pq_logical_kind_name(PQ_LT_MAP_KEY_VALUE), "MAP_KEY_VALUE") == 0);
+	UNIT_CHECK(strcmp(pq_logical_kind_name(PQ_LT_GEOGRAPHY), "GEOGRAPHY") == 0);
+	/* every kind has a distinct name */
+	for (int a = PQ_LT_NONE; a <= PQ_LT_OTHER; a++)
+		for (int b = a + 1; b <= PQ_LT_OTHER; b++)
+			UNIT_CHECKF(strcmp(pq_logical_kind_name((PqLogicalKind) a),
+							   pq_logical_kind_name((PqLogicalKind) b)) != 0,
+						"kinds %d and %d share a name", a, b);
+}
+
 /* An allocator that fails from the n-th call on and counts live blocks. */
 typedef struct CountingAlloc
 {
@@ -1389,6 +1427,7 @@ main(void)
 	test_damage();
 	test_logical_types();
 	test_out_of_memory();
+	test_names();
 	test_corpus();
 	UNIT_MAIN_END("test_metadata");
 }
