@@ -121,9 +121,14 @@ SELECT rowgroups('SELECT * FROM rg WHERE f IN (1, ''NaN'')'), count(*) FROM rg W
 SELECT rowgroups('SELECT * FROM rg WHERE s COLLATE "C" IN (''s00001'', ''s20000'')'), count(*)
   FROM rg WHERE s COLLATE "C" IN ('s00001', 's20000');
 SELECT rowgroups('SELECT * FROM rg WHERE id NOT IN (1, 2)'), count(*) FROM rg WHERE id NOT IN (1, 2);
--- what cannot prune: OR, functions, other columns' types, parameters
+-- OR prunes when every arm does, AND when one does
 SELECT rowgroups('SELECT * FROM rg WHERE id = 1 OR id = 20480'), count(*)
   FROM rg WHERE id = 1 OR id = 20480;
+SELECT rowgroups('SELECT * FROM rg WHERE id < 10 OR (grp = 5 AND id + 0 > 0)'), count(*)
+  FROM rg WHERE id < 10 OR (grp = 5 AND id + 0 > 0);
+SELECT rowgroups('SELECT * FROM rg WHERE id < 10 OR id + 0 = 20000'), count(*)
+  FROM rg WHERE id < 10 OR id + 0 = 20000;
+-- what cannot prune: functions of the column, parameters of custom plans
 SELECT rowgroups('SELECT * FROM rg WHERE id + 0 = 5000'), count(*) FROM rg WHERE id + 0 = 5000;
 PREPARE q(bigint) AS SELECT count(*) FROM rg WHERE id < $1;
 EXECUTE q(10);

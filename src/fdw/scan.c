@@ -426,6 +426,10 @@ typedef struct PfPruneQual
 	bool		value_null;		/* NULL: the qual is never true */
 	bool		value_is_nan;	/* float NaN: never prunes */
 	Datum		value;
+	/* AND / OR of other prune quals (args), when is_bool */
+	bool		is_bool;
+	BoolExprType bool_op;
+	List	   *args;
 	/* "column IS [NOT] NULL": decided by the null count alone */
 	NullTestType null_test;
 	bool		is_null_test;
@@ -532,6 +536,123 @@ prune_in_list(ScalarArrayOpExpr *saop, RelOptInfo *baserel)
  * and stable functions (known at executor start: prepared statements'
  * parameters, the outer values of a correlated subquery).
  */
+static PfPruneQual *
+build_prune_qual(Node *clause, RelOptInfo *baserel)
+{
+	OpExpr	   *op = (OpExpr *) clause;
+	Node	   *left;
+	Node	   *right;
+	Var		   *var;
+	Oid			opno;
+	Oid			opclass;
+	Oid			opfamily;
+	Oid			lefttype;
+	Oid			righttype;
+	int			strategy;
+	Oid			cmpproc;
+	PfPruneQual *q;
+
+	if (IsA(clause, BoolExpr) &&
+		(((BoolExpr *) clause)->boolop == AND_EXPR ||
+		 ((BoolExpr *) clause)->boolop == OR_EXPR))
+	{
+		BoolExpr   *b = (BoolExpr *) clause;
+		ListCell   *lc;
+
+		/*
+		 * AND: the arms that can prune; OR: all arms must be able to, with
+		 * values known now (no parameters inside OR).
+		 */
+		q = palloc0(sizeof(PfPruneQual));
+		q->is_bool = true;
+		q->bool_op = b->boolop;
+		q->value_known = true;
+		foreach(lc, b->args)
+		{
+			PfPruneQual *arm = build_prune_qual((Node *) lfirst(lc), baserel);
+
+			if (arm == NULL || !arm->value_known)
+			{
+				if (b->boolop == OR_EXPR)
+					return NULL;
+				continue;
+			}
+			q->args = lappend(q->args, arm);
+		}
+		return q->args != NIL ? q : NULL;
+	}
+	if (IsA(clause, NullTest) && IsA(((NullTest *) clause)->arg, Var) &&
+		!((NullTest *) clause)->argisrow)
+	{
+		NullTest   *nt = (NullTest *) clause;
+		Var		   *v = (Var *) nt->arg;
+
+		if (v->varno != baserel->relid || v->varattno <= 0 ||
+			v->varlevelsup != 0)
+			return NULL;
+		q = palloc0(sizeof(PfPruneQual));
+		q->attnum = v->varattno;
+		q->is_null_test = true;
+		q->null_test = nt->nulltesttype;
+		q->value_known = true;
+		return q;
+	}
+	if (IsA(clause, ScalarArrayOpExpr))
+		return prune_in_list((ScalarArrayOpExpr *) clause, baserel);
+	if (!IsA(clause, OpExpr) || list_length(op->args) != 2)
+		return NULL;
+	left = linitial(op->args);
+	right = lsecond(op->args);
+	opno = op->opno;
+	if (IsA(right, Var) && !IsA(left, Var))
+	{
+		Node	   *tmp = left;
+
+		left = right;
+		right = tmp;
+		opno = get_commutator(opno);
+		if (!OidIsValid(opno))
+			return NULL;
+	}
+	if (!IsA(left, Var) || contain_var_clause(right) ||
+		contain_volatile_functions(right))
+		return NULL;
+	var = (Var *) left;
+	if (var->varno != baserel->relid || var->varattno <= 0 ||
+		var->varlevelsup != 0)
+		return NULL;
+
+	opclass = GetDefaultOpClass(var->vartype, BTREE_AM_OID);
+	if (!OidIsValid(opclass))
+		return NULL;
+	opfamily = get_opclass_family(opclass);
+	if (!op_in_opfamily(opno, opfamily))
+		return NULL;
+	get_op_opfamily_properties(opno, opfamily, false,
+							   &strategy, &lefttype, &righttype);
+	if (lefttype != var->vartype)
+		return NULL;
+	cmpproc = get_opfamily_proc(opfamily, lefttype, righttype, BTORDER_PROC);
+	if (!OidIsValid(cmpproc))
+		return NULL;
+	/* text order must be byte order, as in the statistics */
+	if (OidIsValid(op->inputcollid) && !lc_collate_is_c(op->inputcollid))
+		return NULL;
+
+	q = palloc0(sizeof(PfPruneQual));
+	q->attnum = var->varattno;
+	q->strategy = strategy;
+	q->cmpproc = cmpproc;
+	q->collation = op->inputcollid;
+	q->expr = (Expr *) right;
+	q->valtype = exprType(right);
+	fmgr_info(cmpproc, &q->cmp);
+	if (IsA(right, Const))
+		prune_qual_set_value(q, ((Const *) right)->constvalue,
+							 ((Const *) right)->constisnull);
+	return q;
+}
+
 static List *
 prune_quals(RelOptInfo *baserel)
 {
@@ -541,95 +662,10 @@ prune_quals(RelOptInfo *baserel)
 	foreach(lc, baserel->baserestrictinfo)
 	{
 		RestrictInfo *rinfo = (RestrictInfo *) lfirst(lc);
-		OpExpr	   *op = (OpExpr *) rinfo->clause;
-		Node	   *left;
-		Node	   *right;
-		Var		   *var;
-		Oid			opno;
-		Oid			opclass;
-		Oid			opfamily;
-		Oid			lefttype;
-		Oid			righttype;
-		int			strategy;
-		Oid			cmpproc;
-		PfPruneQual *q;
+		PfPruneQual *q = build_prune_qual((Node *) rinfo->clause, baserel);
 
-		if (IsA(op, NullTest) && IsA(((NullTest *) op)->arg, Var) &&
-			!((NullTest *) op)->argisrow)
-		{
-			NullTest   *nt = (NullTest *) op;
-			Var		   *v = (Var *) nt->arg;
-
-			if (v->varno != baserel->relid || v->varattno <= 0 ||
-				v->varlevelsup != 0)
-				continue;
-			q = palloc0(sizeof(PfPruneQual));
-			q->attnum = v->varattno;
-			q->is_null_test = true;
-			q->null_test = nt->nulltesttype;
-			q->value_known = true;
+		if (q)
 			result = lappend(result, q);
-			continue;
-		}
-		if (IsA(op, ScalarArrayOpExpr))
-		{
-			q = prune_in_list((ScalarArrayOpExpr *) op, baserel);
-			if (q)
-				result = lappend(result, q);
-			continue;
-		}
-		if (!IsA(op, OpExpr) || list_length(op->args) != 2)
-			continue;
-		left = linitial(op->args);
-		right = lsecond(op->args);
-		opno = op->opno;
-		if (IsA(right, Var) && !IsA(left, Var))
-		{
-			Node	   *tmp = left;
-
-			left = right;
-			right = tmp;
-			opno = get_commutator(opno);
-			if (!OidIsValid(opno))
-				continue;
-		}
-		if (!IsA(left, Var) || contain_var_clause(right) ||
-			contain_volatile_functions(right))
-			continue;
-		var = (Var *) left;
-		if (var->varno != baserel->relid || var->varattno <= 0 ||
-			var->varlevelsup != 0)
-			continue;
-
-		opclass = GetDefaultOpClass(var->vartype, BTREE_AM_OID);
-		if (!OidIsValid(opclass))
-			continue;
-		opfamily = get_opclass_family(opclass);
-		if (!op_in_opfamily(opno, opfamily))
-			continue;
-		get_op_opfamily_properties(opno, opfamily, false,
-								   &strategy, &lefttype, &righttype);
-		if (lefttype != var->vartype)
-			continue;
-		cmpproc = get_opfamily_proc(opfamily, lefttype, righttype, BTORDER_PROC);
-		if (!OidIsValid(cmpproc))
-			continue;
-		/* text order must be byte order, as in the statistics */
-		if (OidIsValid(op->inputcollid) && !lc_collate_is_c(op->inputcollid))
-			continue;
-
-		q = palloc0(sizeof(PfPruneQual));
-		q->attnum = var->varattno;
-		q->strategy = strategy;
-		q->cmpproc = cmpproc;
-		q->collation = op->inputcollid;
-		q->expr = (Expr *) right;
-		q->valtype = exprType(right);
-		fmgr_info(cmpproc, &q->cmp);
-		if (IsA(right, Const))
-			prune_qual_set_value(q, ((Const *) right)->constvalue,
-								 ((Const *) right)->constisnull);
-		result = lappend(result, q);
 	}
 	return result;
 }
@@ -771,120 +807,142 @@ stat_datum(const PqSchemaNode *leaf, Oid typid, const uint8 *p, uint32 len,
 }
 
 /*
- * Can row group rg be skipped: does some qual on a column whose field is
- * fields[i] (NULL when the file lacks it) exclude every row?
+ * Does prune qual q show that no row of row group rg can match?  fields[i]
+ * is the field of attribute attnos[i] (NULL when the file lacks it).
+ */
+static bool
+qual_excludes(const PqFileMeta *meta, int rg, PfPruneQual *q,
+			  List *attnos, const PqSchemaNode **fields, Relation rel)
+{
+	const PqRowGroupMeta *rgm = &meta->row_groups[rg];
+	int			pos = -1;
+	const PqSchemaNode *field;
+	const PqColumnChunkMeta *chunk;
+	const PqStatistics *stats;
+	Form_pg_attribute attr;
+	Oid			deftyp;
+	int32		defmod;
+	Datum		min;
+	Datum		max;
+	bool		excluded = false;
+	ListCell   *lc2;
+
+	if (q->is_bool)
+	{
+		ListCell   *lc;
+
+		foreach(lc, q->args)
+		{
+			bool		arm = qual_excludes(meta, rg, (PfPruneQual *) lfirst(lc),
+											attnos, fields, rel);
+
+			if (q->bool_op == AND_EXPR && arm)
+				return true;
+			if (q->bool_op == OR_EXPR && !arm)
+				return false;
+		}
+		return q->bool_op == OR_EXPR;
+	}
+	if (!q->value_known)
+		return false;
+	if (q->value_null)
+		return true;		/* a comparison with NULL is never true */
+	foreach(lc2, attnos)
+		if (lfirst_int(lc2) == q->attnum)
+			pos = foreach_current_index(lc2);
+	if (pos < 0 || (field = fields[pos]) == NULL)
+		return false;
+	if (!field->is_leaf || field->repetition == PQ_REPEATED ||
+		field->leaf_index < 0 || field->leaf_index >= rgm->num_columns)
+		return false;
+	attr = TupleDescAttr(RelationGetDescr(rel), q->attnum - 1);
+	pf_default_type(field, &deftyp, &defmod);
+	if (deftyp != attr->atttypid)
+		return false;
+	chunk = &rgm->columns[field->leaf_index];
+	if (!chunk->has_statistics)
+		return false;
+	stats = &chunk->statistics;
+
+	if (q->is_null_test)
+	{
+		if (!stats->has_null_count)
+			return false;
+		if (q->null_test == IS_NULL && stats->null_count == 0)
+			return true;
+		if (q->null_test == IS_NOT_NULL &&
+			stats->null_count >= rgm->num_rows && rgm->num_rows > 0)
+			return true;
+		return false;
+	}
+
+	/* an all-null chunk satisfies no comparison */
+	if (stats->has_null_count && stats->null_count >= rgm->num_rows &&
+		rgm->num_rows > 0)
+		return true;
+
+	if (!stats->has_min || !stats->has_max ||
+		!stat_datum(field, deftyp, stats->min, stats->min_len,
+					stats->min_is_legacy, false, &min) ||
+		!stat_datum(field, deftyp, stats->max, stats->max_len,
+					stats->max_is_legacy, true, &max))
+		return false;
+
+	/* floats: NaN is above everything in PostgreSQL, and not in stats */
+	if ((deftyp == FLOAT4OID || deftyp == FLOAT8OID) &&
+		(q->strategy == BTGreaterStrategyNumber ||
+		 q->strategy == BTGreaterEqualStrategyNumber ||
+		 q->value_is_nan))
+		return false;
+
+	if (q->in_list)
+	{
+		/* excluded when every element is outside [min, max] */
+		excluded = true;
+		for (int i = 0; i < q->num_elems && excluded; i++)
+			if (DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, min, q->elems[i])) <= 0 &&
+				DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, max, q->elems[i])) >= 0)
+				excluded = false;
+		return excluded;
+	}
+
+#define PF_CMP(a) DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, (a), q->value))
+	switch (q->strategy)
+	{
+		case BTLessStrategyNumber:
+			excluded = PF_CMP(min) >= 0;
+			break;
+		case BTLessEqualStrategyNumber:
+			excluded = PF_CMP(min) > 0;
+			break;
+		case BTEqualStrategyNumber:
+			excluded = PF_CMP(min) > 0 || PF_CMP(max) < 0;
+			break;
+		case BTGreaterEqualStrategyNumber:
+			excluded = PF_CMP(max) < 0;
+			break;
+		case BTGreaterStrategyNumber:
+			excluded = PF_CMP(max) <= 0;
+			break;
+	}
+#undef PF_CMP
+	return excluded;
+}
+
+/*
+ * Can row group rg be skipped: does some qual exclude every row?
  */
 static bool
 rowgroup_excluded(const PqFileMeta *meta, int rg, List *quals,
 				  List *attnos, const PqSchemaNode **fields,
 				  Relation rel)
 {
-	const PqRowGroupMeta *rgm = &meta->row_groups[rg];
 	ListCell   *lc;
 
 	foreach(lc, quals)
-	{
-		PfPruneQual *q = (PfPruneQual *) lfirst(lc);
-		int			pos = -1;
-		const PqSchemaNode *field;
-		const PqColumnChunkMeta *chunk;
-		const PqStatistics *stats;
-		Form_pg_attribute attr;
-		Oid			deftyp;
-		int32		defmod;
-		Datum		min;
-		Datum		max;
-		bool		excluded = false;
-		ListCell   *lc2;
-
-		if (!q->value_known)
-			continue;
-		if (q->value_null)
-			return true;		/* a comparison with NULL is never true */
-		foreach(lc2, attnos)
-			if (lfirst_int(lc2) == q->attnum)
-				pos = foreach_current_index(lc2);
-		if (pos < 0 || (field = fields[pos]) == NULL)
-			continue;
-		if (!field->is_leaf || field->repetition == PQ_REPEATED ||
-			field->leaf_index < 0 || field->leaf_index >= rgm->num_columns)
-			continue;
-		attr = TupleDescAttr(RelationGetDescr(rel), q->attnum - 1);
-		pf_default_type(field, &deftyp, &defmod);
-		if (deftyp != attr->atttypid)
-			continue;
-		chunk = &rgm->columns[field->leaf_index];
-		if (!chunk->has_statistics)
-			continue;
-		stats = &chunk->statistics;
-
-		if (q->is_null_test)
-		{
-			if (!stats->has_null_count)
-				continue;
-			if (q->null_test == IS_NULL && stats->null_count == 0)
-				return true;
-			if (q->null_test == IS_NOT_NULL &&
-				stats->null_count >= rgm->num_rows && rgm->num_rows > 0)
-				return true;
-			continue;
-		}
-
-		/* an all-null chunk satisfies no comparison */
-		if (stats->has_null_count && stats->null_count >= rgm->num_rows &&
-			rgm->num_rows > 0)
+		if (qual_excludes(meta, rg, (PfPruneQual *) lfirst(lc),
+						  attnos, fields, rel))
 			return true;
-
-		if (!stats->has_min || !stats->has_max ||
-			!stat_datum(field, deftyp, stats->min, stats->min_len,
-						stats->min_is_legacy, false, &min) ||
-			!stat_datum(field, deftyp, stats->max, stats->max_len,
-						stats->max_is_legacy, true, &max))
-			continue;
-
-		/* floats: NaN is above everything in PostgreSQL, and not in stats */
-		if ((deftyp == FLOAT4OID || deftyp == FLOAT8OID) &&
-			(q->strategy == BTGreaterStrategyNumber ||
-			 q->strategy == BTGreaterEqualStrategyNumber ||
-			 q->value_is_nan))
-			continue;
-
-		if (q->in_list)
-		{
-			/* excluded when every element is outside [min, max] */
-			excluded = true;
-			for (int i = 0; i < q->num_elems && excluded; i++)
-				if (DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, min, q->elems[i])) <= 0 &&
-					DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, max, q->elems[i])) >= 0)
-					excluded = false;
-			if (excluded)
-				return true;
-			continue;
-		}
-
-#define PF_CMP(a) DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, (a), q->value))
-		switch (q->strategy)
-		{
-			case BTLessStrategyNumber:
-				excluded = PF_CMP(min) >= 0;
-				break;
-			case BTLessEqualStrategyNumber:
-				excluded = PF_CMP(min) > 0;
-				break;
-			case BTEqualStrategyNumber:
-				excluded = PF_CMP(min) > 0 || PF_CMP(max) < 0;
-				break;
-			case BTGreaterEqualStrategyNumber:
-				excluded = PF_CMP(max) < 0;
-				break;
-			case BTGreaterStrategyNumber:
-				excluded = PF_CMP(max) <= 0;
-				break;
-		}
-#undef PF_CMP
-		if (excluded)
-			return true;
-	}
 	return false;
 }
 
