@@ -109,6 +109,9 @@ SELECT rowgroups('SELECT * FROM rg WHERE s < ''s00100'' COLLATE "C"'), count(*)
 -- an all-null chunk (n in row group 3) fails every comparison
 SELECT rowgroups('SELECT * FROM rg WHERE n = 7000'), count(*) FROM rg WHERE n = 7000;
 SELECT rowgroups('SELECT * FROM rg WHERE n > 0'), count(*) FROM rg WHERE n > 0;
+-- <> prunes a row group holding only that value
+SELECT rowgroups('SELECT * FROM rg WHERE grp <> 4'), count(*) FROM rg WHERE grp <> 4;
+SELECT rowgroups('SELECT * FROM rg WHERE id BETWEEN 4000 AND 4200'), count(*) FROM rg WHERE id BETWEEN 4000 AND 4200;
 -- IS [NOT] NULL with the null counts
 SELECT rowgroups('SELECT * FROM rg WHERE n IS NULL'), count(*), min(id), max(id) FROM rg WHERE n IS NULL;
 SELECT rowgroups('SELECT * FROM rg WHERE n IS NOT NULL'), count(*) FROM rg WHERE n IS NOT NULL;

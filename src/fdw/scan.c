@@ -412,6 +412,9 @@ expand_filenames(List *entries)
  * columns.  The quals stay in the plan and are checked on every row.
  * ----------------------------------------------------------------
  */
+/* a strategy number of our own for "<>" (btree has none) */
+#define PF_NOT_EQUAL_STRATEGY	(BTMaxStrategyNumber + 1)
+
 typedef struct PfPruneQual
 {
 	AttrNumber	attnum;			/* the column */
@@ -627,9 +630,21 @@ build_prune_qual(Node *clause, RelOptInfo *baserel)
 		return NULL;
 	opfamily = get_opclass_family(opclass);
 	if (!op_in_opfamily(opno, opfamily))
-		return NULL;
-	get_op_opfamily_properties(opno, opfamily, false,
-							   &strategy, &lefttype, &righttype);
+	{
+		/* "<>": its negator is the family's "=" */
+		Oid			negator = get_negator(opno);
+
+		if (!OidIsValid(negator) || !op_in_opfamily(negator, opfamily))
+			return NULL;
+		get_op_opfamily_properties(negator, opfamily, false,
+								   &strategy, &lefttype, &righttype);
+		if (strategy != BTEqualStrategyNumber)
+			return NULL;
+		strategy = PF_NOT_EQUAL_STRATEGY;
+	}
+	else
+		get_op_opfamily_properties(opno, opfamily, false,
+								   &strategy, &lefttype, &righttype);
 	if (lefttype != var->vartype)
 		return NULL;
 	cmpproc = get_opfamily_proc(opfamily, lefttype, righttype, BTORDER_PROC);
@@ -923,6 +938,10 @@ qual_excludes(const PqFileMeta *meta, int rg, PfPruneQual *q,
 			break;
 		case BTGreaterStrategyNumber:
 			excluded = PF_CMP(max) <= 0;
+			break;
+		case PF_NOT_EQUAL_STRATEGY:
+			/* every non-null value equals the constant */
+			excluded = PF_CMP(min) == 0 && PF_CMP(max) == 0;
 			break;
 	}
 #undef PF_CMP
