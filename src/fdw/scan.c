@@ -907,6 +907,7 @@ qual_excludes(const PqFileMeta *meta, int rg, PfPruneQual *q,
 	if ((deftyp == FLOAT4OID || deftyp == FLOAT8OID) &&
 		(q->strategy == BTGreaterStrategyNumber ||
 		 q->strategy == BTGreaterEqualStrategyNumber ||
+		 q->strategy == PF_NOT_EQUAL_STRATEGY ||
 		 q->value_is_nan))
 		return false;
 
