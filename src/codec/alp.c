@@ -204,7 +204,8 @@ cdc_alp_decode64(const int64_t *ints, size_t count, unsigned exponent,
 				 uint32_t exception_count, double *out)
 {
 	CdcStatus	st;
-	const uint8_t *values = exceptions + 4 * (size_t) exception_count;
+	const uint8_t *values = exception_count == 0 ? exceptions :
+		exceptions + 4 * (size_t) exception_count;	/* no NULL + 0 */
 
 	if (exponent > CDC_ALP_MAX_EXPONENT64 || factor > CDC_ALP_MAX_EXPONENT64)
 		return CDC_ERR_CORRUPT;
@@ -227,7 +228,8 @@ cdc_alp_decode32(const int32_t *ints, size_t count, unsigned exponent,
 				 uint32_t exception_count, float *out)
 {
 	CdcStatus	st;
-	const uint8_t *values = exceptions + 4 * (size_t) exception_count;
+	const uint8_t *values = exception_count == 0 ? exceptions :
+		exceptions + 4 * (size_t) exception_count;	/* no NULL + 0 */
 
 	if (exponent > CDC_ALP_MAX_EXPONENT32 || factor > CDC_ALP_MAX_EXPONENT32)
 		return CDC_ERR_CORRUPT;
@@ -253,7 +255,8 @@ cdc_alp_ffor_decode64(const uint8_t *packed, size_t packed_len, unsigned width,
 	int64_t		ints[CDC_FL_CHUNK];
 	size_t		chunk_bytes = (size_t) 128 * width;
 	bool		avx2 = cdc_isa_current() >= CDC_ISA_AVX2;
-	const uint8_t *values = exceptions + 4 * (size_t) exception_count;
+	const uint8_t *values = exception_count == 0 ? exceptions :
+		exceptions + 4 * (size_t) exception_count;	/* no NULL + 0 */
 	CdcStatus	st;
 
 	if (exponent > CDC_ALP_MAX_EXPONENT64 || factor > CDC_ALP_MAX_EXPONENT64 ||
@@ -478,7 +481,8 @@ cdc_alprd_decode##BITS(const uint16_t *left_codes, const UT *right_parts, \
 					   uint32_t exception_count, FT *out) \
 { \
 	UT			dict_values[CDC_ALPRD_MAX_DICT]; \
-	const uint8_t *lefts = exceptions + 4 * (size_t) exception_count; \
+	const uint8_t *lefts = exception_count == 0 ? exceptions : \
+		exceptions + 4 * (size_t) exception_count; \
 	UT		   *bits_out = (UT *) out; \
 	CdcStatus	st; \
 \

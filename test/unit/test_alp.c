@@ -97,6 +97,42 @@ test_hand_alp64(void)
 	UNIT_CHECK(cdc_alp_decode64(ints, 1, 2, 0, exc, 12, 1, out) == CDC_ERR_CORRUPT);	/* pos 1 >= 1 */
 }
 
+/*
+ * The F10 / IF10 tables must be the decimal literals 10^i and 10^-i rounded
+ * to the type: decoding k = 1 with (e = i, f = 0) yields IF10[i], with
+ * (e = 0, f = i) F10[i]; compare with strtod / strtof of the literal text.
+ */
+static void
+test_tables(void)
+{
+	int64_t		one64 = 1;
+	int32_t		one32 = 1;
+	double		d;
+	float		f;
+	char		text[16];
+	bool		ok = true;
+
+	for (int i = 0; i <= CDC_ALP_MAX_EXPONENT64; i++)
+	{
+		snprintf(text, sizeof(text), "1e-%d", i);
+		ok &= cdc_alp_decode64(&one64, 1, (unsigned) i, 0, NULL, 0, 0, &d) == CDC_OK &&
+			b64(d) == b64(strtod(text, NULL));
+		snprintf(text, sizeof(text), "1e%d", i);
+		ok &= cdc_alp_decode64(&one64, 1, 0, (unsigned) i, NULL, 0, 0, &d) == CDC_OK &&
+			b64(d) == b64(strtod(text, NULL));
+	}
+	for (int i = 0; i <= CDC_ALP_MAX_EXPONENT32; i++)
+	{
+		snprintf(text, sizeof(text), "1e-%d", i);
+		ok &= cdc_alp_decode32(&one32, 1, (unsigned) i, 0, NULL, 0, 0, &f) == CDC_OK &&
+			b32(f) == b32(strtof(text, NULL));
+		snprintf(text, sizeof(text), "1e%d", i);
+		ok &= cdc_alp_decode32(&one32, 1, 0, (unsigned) i, NULL, 0, 0, &f) == CDC_OK &&
+			b32(f) == b32(strtof(text, NULL));
+	}
+	UNIT_CHECK(ok);
+}
+
 /* f32: e = 1, f = 0: (float) k * 1.0f * 0.1f; exception NaN 0x7FC00123. */
 static void
 test_hand_alp32(void)
@@ -470,6 +506,7 @@ test_alprd_roundtrips(void)
 int
 main(void)
 {
+	test_tables();
 	test_hand_alp64();
 	test_hand_alp32();
 	test_roundtrips();
