@@ -68,16 +68,27 @@ const ROW_GROUP = 100_000;
 // Parquet files written by DuckDB: every codec x page version x dictionary
 // combination the issue asks for.  The first one is the reference file:
 // the one heap and CSV are compared with for the DuckDB ratio.
-const VARIANTS = [];
+const DUCK_VARIANTS = [];
 for (const codec of ['snappy', 'zstd'])
 	for (const ver of ['v1', 'v2'])
 		for (const dict of [true, false])
-			VARIANTS.push({
+			DUCK_VARIANTS.push({
 				name: `${codec}-${ver}-${dict ? 'dict' : 'plain'}`,
 				label: `${codec} ${ver} ${dict ? 'dict' : 'no dict'}`,
 				copyOpts: `COMPRESSION ${codec}, PARQUET_VERSION ${ver}` +
 					(dict ? '' : ', DICTIONARY_SIZE_LIMIT 0'),
 			});
+// Files written from the same CSV by this project's writer (bench/csv2parquet,
+// built by run.sh; BENCH_CSV2PARQUET names it).  Rewritten on every run, as
+// the writer changes; left out when the tool is missing or fails.
+const CSV2PARQUET = process.env.BENCH_CSV2PARQUET || path.join(HERE, 'bin', 'csv2parquet');
+const OWN_VARIANTS = [
+	{ name: 'own-snappy-v1-dict', label: 'ours snappy v1 dict', own: true,
+		args: ['--codec', 'snappy'] },
+	{ name: 'own-zstd-v2-plain', label: 'ours zstd v2 no dict', own: true,
+		args: ['--codec', 'zstd', '--v2', '--plain'] },
+];
+const VARIANTS = [...DUCK_VARIANTS, ...OWN_VARIANTS];
 const only = (env, items, what) => {
 	if (!process.env[env])
 		return items;
@@ -157,7 +168,7 @@ async function generate(duck) {
 	const ver = (await duck.runAndReadAll('SELECT version()')).getRows()[0][0];
 	// The stamp names everything the files depend on; other stamps regenerate.
 	const stamp = crypto.createHash('sha256')
-		.update(JSON.stringify({ genSql, sc, SEED, ver, VARIANTS, ROW_GROUP }))
+		.update(JSON.stringify({ genSql, sc, SEED, ver, VARIANTS: DUCK_VARIANTS, ROW_GROUP }))
 		.digest('hex');
 	const stampFile = path.join(DATA_DIR, 'stamp.json');
 	if (fs.existsSync(stampFile)) {
@@ -189,7 +200,7 @@ async function generate(duck) {
 		const csv = path.join(DATA_DIR, `${t}.csv`);
 		await duck.run(`COPY ${t} TO ${sqlLit(csv)} (FORMAT csv, HEADER)`);
 		meta.bytes[`${t}.csv`] = fs.statSync(csv).size;
-		for (const v of VARIANTS) {
+		for (const v of DUCK_VARIANTS) {
 			const f = path.join(DATA_DIR, `${t}_${v.name}.parquet`);
 			await duck.run(`COPY ${t} TO ${sqlLit(f)} (FORMAT parquet, ` +
 				`ROW_GROUP_SIZE ${ROW_GROUP}, ${v.copyOpts})`);
@@ -200,7 +211,7 @@ async function generate(duck) {
 				`FROM parquet_metadata(${sqlLit(f)})`);
 			meta.encodings[`${t}_${v.name}`] = enc.getRows()[0][0];
 		}
-		log(`wrote ${t} (${meta.rows[t]} rows) as CSV and ${VARIANTS.length} Parquet files ` +
+		log(`wrote ${t} (${meta.rows[t]} rows) as CSV and ${DUCK_VARIANTS.length} Parquet files ` +
 			`in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 	}
 	// The point-lookup key: the key of the row at the golden-ratio position.
@@ -213,6 +224,44 @@ async function generate(duck) {
 		fs.chmodSync(path.join(DATA_DIR, f), 0o644);
 	fs.writeFileSync(stampFile, JSON.stringify(meta, null, 1));
 	return meta;
+}
+
+// Column types of the CSV files for csv2parquet.
+const CSV_TYPES = {
+	t10m: 'i64,i32,str,f64,date',
+	lineitem: 'i64,i64,i64,i32,dec15.2,dec15.2,dec15.2,dec15.2,str,str,date,date,date,str,str,str',
+};
+
+// Writes the OWN_VARIANTS files; a variant that cannot be written gets
+// .missing (its forms are then shown as not run).
+async function writeOwn(duck, meta) {
+	for (const v of OWN_VARIANTS) {
+		if (!fs.existsSync(CSV2PARQUET)) {
+			v.missing = `${CSV2PARQUET} not built (make -C bench csv2parquet)`;
+			continue;
+		}
+		const t0 = performance.now();
+		for (const t of Object.keys(TABLES)) {
+			const f = path.join(DATA_DIR, `${t}_${v.name}.parquet`);
+			const r = spawnSync(CSV2PARQUET, [...v.args, '--row-group', String(ROW_GROUP),
+				CSV_TYPES[t], path.join(DATA_DIR, `${t}.csv`), f], { encoding: 'utf8' });
+			if (r.status !== 0) {
+				v.missing = `csv2parquet failed: ${(r.stderr || String(r.error)).trim().slice(0, 100)}`;
+				break;
+			}
+			fs.chmodSync(f, 0o644);
+			meta.bytes[`${t}_${v.name}.parquet`] = fs.statSync(f).size;
+			const enc = await duck.runAndReadAll(
+				`SELECT string_agg(DISTINCT encodings, ', ' ORDER BY encodings) ` +
+				`FROM parquet_metadata(${sqlLit(f)})`);
+			meta.encodings[`${t}_${v.name}`] = enc.getRows()[0][0];
+		}
+		if (v.missing)
+			log(`${v.label}: ${v.missing}`);
+		else
+			log(`wrote ${v.name} files with csv2parquet in ` +
+				`${((performance.now() - t0) / 1000).toFixed(1)} s`);
+	}
 }
 
 // ------------------------------------------------------------------ PostgreSQL
@@ -284,7 +333,9 @@ function loadPostgres(meta) {
 			id: `pq-${v.name}`, label: `parquet_fdw ${v.label}`, kind: 'pg', variant: v,
 			rel: (t) => `${t}_pq_${v.name.replaceAll('-', '_')}`,
 		};
-		if (!ext.ok) {
+		if (v.missing) {
+			form.unavailable = v.missing;
+		} else if (!ext.ok) {
 			form.unavailable = `CREATE EXTENSION parquet_fdw: ${firstError(ext.err)}`;
 		} else {
 			let p = 'SET client_min_messages = warning;\n';
@@ -474,6 +525,7 @@ async function main() {
 	const db = await DuckDBInstance.create(':memory:');
 	const gen = await db.connect();
 	const meta = await generate(gen);
+	await writeOwn(gen, meta);
 	gen.closeSync?.();
 
 	const pgVersion = psqlOrDie('SELECT version();', 'version').trim();
@@ -498,7 +550,7 @@ async function main() {
 			log(`${q.id}: ${f.label}`);
 			results[q.id][f.id] = runPg(f, q, meta, pushdownGuc);
 		}
-		for (const v of RUN_VARIANTS) {
+		for (const v of RUN_VARIANTS.filter((x) => !x.missing)) {
 			const file = path.join(DATA_DIR, `${q.table}_${v.name}.parquet`);
 			log(`${q.id}: DuckDB ${v.label}`);
 			results[q.id][`duck1-${v.name}`] = await runDuck(duck1, file, q, meta);
@@ -532,7 +584,8 @@ async function main() {
 	out.push(`### End to end (\`bench/run.sh\`, BENCH_SCALE=${SCALE})`, '');
 	out.push(...machineInfo(pgVersion, duckVersion));
 	out.push(`- data: t10m ${meta.rows.t10m.toLocaleString('en-US')} rows, lineitem ` +
-		`${meta.rows.lineitem.toLocaleString('en-US')} rows (seed ${SEED}); Parquet by DuckDB, ` +
+		`${meta.rows.lineitem.toLocaleString('en-US')} rows (seed ${SEED}); Parquet by DuckDB and ("ours") by this ` +
+		`project's writer (bench/csv2parquet from the same CSV), ` +
 		`${ROW_GROUP.toLocaleString('en-US')}-row row groups`);
 	out.push(`- PostgreSQL settings: ${settings}; max_parallel_workers_per_gather = 0 ` +
 		`for every PostgreSQL query` +
@@ -550,7 +603,7 @@ async function main() {
 	out.push('|------|---------:|-------------:|------------------|');
 	out.push(`| CSV | ${(meta.bytes['t10m.csv'] / 2 ** 20).toFixed(1)} | ` +
 		`${(meta.bytes['lineitem.csv'] / 2 ** 20).toFixed(1)} | |`);
-	for (const v of VARIANTS)
+	for (const v of VARIANTS.filter((x) => !x.missing))
 		out.push(`| ${v.label} | ${sizeOf('t10m', v)} | ${sizeOf('lineitem', v)} | ` +
 			`${meta.encodings[`t10m_${v.name}`]} |`);
 	out.push('');
@@ -674,7 +727,7 @@ async function main() {
 		fmtX(r.median / results[q.id].heap.median));
 	for (const f of pgForms.filter((x) => !x.unavailable))
 		out.push(`| ${f.label} | ${RUN_QUERIES.map((q) => ratioCell(q, results[q.id][f.id])).join(' | ')} |`);
-	for (const v of RUN_VARIANTS)
+	for (const v of RUN_VARIANTS.filter((x) => !x.missing))
 		out.push(`| DuckDB 1 thread ${v.label} | ` +
 			`${RUN_QUERIES.map((q) => ratioCell(q, results[q.id][`duck1-${v.name}`])).join(' | ')} |`);
 	out.push('');

@@ -8,7 +8,7 @@
 #    and @duckdb/node-api with npm into $BENCH_NODE_MODULES (default
 #    $HOME/.cache/parquet_fdw, outside the repository);
 # 2. builds and installs the extension (make && make install), unless
-#    BENCH_SKIP_BUILD=1;
+#    BENCH_SKIP_BUILD=1, and bench/bin/csv2parquet (this project's writer);
 # 3. starts a throwaway PostgreSQL 15 cluster (Unix socket in a temp folder);
 # 4. runs bench/e2e.mjs: generates the data with DuckDB (deterministic,
 #    cached in $BENCH_DATA_DIR, default /var/tmp/parquet_fdw-bench), loads a
@@ -60,6 +60,11 @@ if [ "${BENCH_SKIP_BUILD:-0}" != 1 ]; then
 		echo "bench: building or installing parquet_fdw failed; continuing without it" >&2
 	fi
 fi
+
+# This project's Parquet writer as a command (bench/csv2parquet.c); without
+# it the "ours" files are left out.
+make -C "$ROOT/bench" csv2parquet >/dev/null ||
+	echo "bench: building bench/bin/csv2parquet failed; continuing without it" >&2
 
 # ---- 3. throwaway cluster
 pg_cluster_start
