@@ -181,6 +181,55 @@ pq_error_clear(PqError *err)
 	err->page = -1;
 }
 
+/*
+ * Messages quote names from the file.  Replace control characters and bytes
+ * that are not well-formed UTF-8 (including a sequence cut by truncation)
+ * with '?', so the text is safe to hand to any error reporting.
+ */
+void
+pq_message_sanitize(char *msg)
+{
+	unsigned char *p = (unsigned char *) msg;
+
+	while (*p)
+	{
+		int			n = 0;
+
+		if (*p < 0x20 || *p == 0x7F)
+		{
+			*p++ = '?';
+			continue;
+		}
+		if (*p < 0x80)
+		{
+			p++;
+			continue;
+		}
+		if (*p >= 0xC2 && *p <= 0xDF)
+			n = 1;
+		else if (*p >= 0xE0 && *p <= 0xEF)
+			n = 2;
+		else if (*p >= 0xF0 && *p <= 0xF4)
+			n = 3;
+		for (int i = 1; i <= n; i++)
+		{
+			if ((p[i] & 0xC0) != 0x80)
+			{
+				n = 0;			/* also stops at the terminating NUL */
+				break;
+			}
+		}
+		/* overlong forms, surrogates, code points above U+10FFFF */
+		if ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] > 0x9F) ||
+			(p[0] == 0xF0 && p[1] < 0x90) || (p[0] == 0xF4 && p[1] > 0x8F))
+			n = 0;
+		if (n == 0)
+			*p++ = '?';
+		else
+			p += n + 1;
+	}
+}
+
 void
 pq_error_set(PqError *err, PqStatus status, const char *fmt,...)
 {
@@ -191,6 +240,7 @@ pq_error_set(PqError *err, PqStatus status, const char *fmt,...)
 	va_start(ap, fmt);
 	vsnprintf(err->message, sizeof(err->message), fmt, ap);
 	va_end(ap);
+	pq_message_sanitize(err->message);
 }
 
 void
@@ -1061,6 +1111,7 @@ corrupt_at(PqError *err, int row_group, int column, const char *fmt,...)
 	va_start(ap, fmt);
 	vsnprintf(err->message, sizeof(err->message), fmt, ap);
 	va_end(ap);
+	pq_message_sanitize(err->message);
 	return PQ_ERR_CORRUPT;
 }
 

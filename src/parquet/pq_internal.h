@@ -73,6 +73,8 @@ void		pq_arena_release(PqArena *arena);
 /* Fill err (status, message from fmt); row_group/column/page set to -1. */
 void		pq_error_set(PqError *err, PqStatus status, const char *fmt,...)
 			__attribute__((format(printf, 3, 4)));
+/* Replace control characters and malformed UTF-8 in msg with '?'. */
+void		pq_message_sanitize(char *msg);
 /* Out of memory: PQ_ERR_IO with sys_errno = ENOMEM. */
 void		pq_error_oom(PqError *err);
 

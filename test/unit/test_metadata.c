@@ -88,7 +88,8 @@ typedef enum Damage
 	DMG_NO_SCHEMA,				/* FileMetaData without field 2 */
 	DMG_DEEP_SCHEMA,			/* 200 nested groups */
 	DMG_BAD_DECIMAL,			/* DECIMAL with scale 3 > precision 2 */
-	DMG_SHORT_STATS				/* 1-byte min/max for an INT32 column */
+	DMG_SHORT_STATS,			/* 1-byte min/max for an INT32 column */
+	DMG_BAD_NAME				/* bad type on a leaf named "a\x01\xff\xe2\x82\xac\xed\xa0\x80" */
 } Damage;
 
 static void
@@ -170,9 +171,10 @@ build_file(uint8_t *out, size_t cap, Damage dmg)
 			thrift_write_struct_end(&w);
 			/* id */
 			thrift_write_struct_begin(&w);
-			write_i32_field(&w, 1, dmg == DMG_BAD_PHYSICAL ? 9 : 1);
+			write_i32_field(&w, 1, dmg == DMG_BAD_PHYSICAL || dmg == DMG_BAD_NAME ? 9 : 1);
 			write_i32_field(&w, 3, 0);
-			write_string_field(&w, 4, "id");
+			write_string_field(&w, 4, dmg == DMG_BAD_NAME ?
+							   "a\x01\xff\xe2\x82\xac\xed\xa0\x80" : "id");
 			if (dmg == DMG_BAD_DECIMAL)
 			{
 				write_i32_field(&w, 6, 5);	/* DECIMAL */
@@ -479,6 +481,8 @@ test_damage(void)
 		{DMG_NO_SCHEMA, -1, -1, "schema"},
 		{DMG_DEEP_SCHEMA, -1, -1, "nested deeper"},
 		{DMG_BAD_DECIMAL, -1, -1, "invalid precision 2 and scale 3"},
+		/* control byte, stray 0xFF and a surrogate become '?'; the euro sign stays */
+		{DMG_BAD_NAME, -1, -1, "\"a??\xe2\x82\xac???\" has invalid physical type 9"},
 	};
 	static uint8_t buf[16384];
 
