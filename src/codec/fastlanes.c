@@ -84,6 +84,13 @@ cdc_ffor_decode##BITS(const uint8_t *in, size_t in_len, unsigned width, \
 		return CDC_ERR_TRUNCATED; \
 	if (in_len > need) \
 		return CDC_ERR_CORRUPT; \
+	if (width == 0) \
+	{ \
+		/* no bytes at all (in may be NULL) */ \
+		for (size_t i = 0; i < count; i++) \
+			out[i] = reference; \
+		return CDC_OK; \
+	} \
 	table = cdc_isa_current() >= CDC_ISA_AVX2 ? \
 		cdc_fl_unpack##BITS##_avx2_table : cdc_fl_unpack##BITS##_scalar_table; \
 	kernel = table[width]; \

@@ -106,12 +106,15 @@ cdc_fsst_decompress(const CdcFsstTable *table, const uint8_t *in, size_t in_len,
 	uint64_t	sym[256];
 	uint8_t		len[256];
 	const uint8_t *ip = in;
-	const uint8_t *end = in + in_len;
+	const uint8_t *end;
 	size_t		op = 0;
 
 	*out_len = 0;
 	if (table->count > CDC_FSST_MAX_SYMBOLS)
 		return CDC_ERR_INVALID_ARGUMENT;
+	if (in_len == 0)
+		return CDC_OK;			/* in may be NULL */
+	end = in + in_len;
 	memset(len, 0, sizeof(len));
 	memset(sym, 0, sizeof(sym));
 	memcpy(sym, table->symbols, table->count * sizeof(uint64_t));

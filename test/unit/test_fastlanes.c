@@ -407,6 +407,11 @@ test_sizes(void)
 	UNIT_CHECK(cdc_fl_unpack16(enc, 128 * 17, 17, (uint16_t *) out, 10) == CDC_ERR_CORRUPT);
 	UNIT_CHECK(cdc_fl_unpack8(enc, 128 * 9, 9, (uint8_t *) out, 10) == CDC_ERR_CORRUPT);
 	UNIT_CHECK(cdc_fl_unpack64(enc, 0, 0, out, 5) == CDC_OK && out[4] == 0);
+	/* width 0 takes no bytes, so a NULL payload is fine */
+	UNIT_CHECK(cdc_ffor_decode64(NULL, 0, 0, 77, out, 1100) == CDC_OK &&
+			   out[0] == 77 && out[1099] == 77);
+	UNIT_CHECK(cdc_ffor_decode8(NULL, 0, 0, 5, (uint8_t *) out, 3) == CDC_OK &&
+			   ((uint8_t *) out)[2] == 5);
 	UNIT_CHECK(cdc_fl_unpack64(enc, 0, 7, out, 0) == CDC_OK);
 	UNIT_CHECK(cdc_fl_pack64(vals, 1100, 41, enc, written - 1, &written) == CDC_ERR_OUTPUT_FULL);
 	UNIT_CHECK(cdc_fl_packed_size(1, 64) == 8192 && cdc_fl_packed_size(1025, 3) == 768);

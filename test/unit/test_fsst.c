@@ -47,6 +47,7 @@ test_hand(void)
 	UNIT_CHECK(cdc_fsst_decompress(&t, codes, 7, out, 11, &n) == CDC_OK && n == 11);
 	UNIT_CHECK(cdc_fsst_decompress(&t, codes, 7, out, 10, &n) == CDC_ERR_OUTPUT_FULL);
 	UNIT_CHECK(cdc_fsst_decompress(&t, codes, 0, out, 0, &n) == CDC_OK && n == 0);
+	UNIT_CHECK(cdc_fsst_decompress(&t, NULL, 0, out, 0, &n) == CDC_OK && n == 0);
 	/* serialization round trip */
 	UNIT_CHECK(cdc_fsst_table_size(&t) == 18);
 	UNIT_CHECK(cdc_fsst_table_write(&t, again, 18, &n) == CDC_OK && n == 18);
