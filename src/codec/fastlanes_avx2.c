@@ -6,9 +6,8 @@
  * Design notes: the bodies in fastlanes_kernels.h are written so that the
  * compiler vectorizes the lane loop; compiled here under target("avx2") they
  * become 256-bit loops (32 u8, 16 u16, 8 u32 or 4 u64 values per shift, OR,
- * AND and add), with no intrinsics to maintain.  The optimize attribute
- * asks for the vectorizer even in builds at -O2, whose cheap cost model
- * would keep some lane loops scalar.  The dispatcher calls these only when
+ * AND and add), with no intrinsics to maintain (CDC_VECTORIZE asks GCC
+ * for its full vectorizer even in -O2 builds).  The dispatcher calls these only when
  * the CPU and OS support AVX2.
  *
  * IDENTIFICATION
@@ -18,7 +17,7 @@
  */
 #include "codec/fastlanes_kernels.h"
 
-#define FL_AVX2_FN	__attribute__((target("avx2"), optimize("tree-vectorize")))
+#define FL_AVX2_FN	__attribute__((target("avx2"))) CDC_VECTORIZE
 
 #define DEFINE_AVX2(T, BITS, W) \
 static FL_AVX2_FN void \
