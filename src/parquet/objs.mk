@@ -6,3 +6,4 @@ PARQUET_OBJS += src/parquet/schema.o
 PARQUET_OBJS += src/parquet/names.o
 PARQUET_OBJS += src/parquet/page_index.o
 PARQUET_OBJS += src/parquet/writer.o
+PARQUET_OBJS += src/parquet/page.o
