@@ -40,6 +40,14 @@
 #define ENC_RLE_DICTIONARY	8
 #define ENC_BYTE_STREAM_SPLIT	9
 
+/* ColumnIndex.boundary_order values. */
+typedef enum PqBoundaryOrderValue
+{
+	BOUNDARY_UNORDERED = 0,
+	BOUNDARY_ASCENDING = 1,
+	BOUNDARY_DESCENDING = 2
+} PqBoundaryOrderValue;
+
 /* DELTA_BINARY_PACKED layout: the one parquet-mr and Arrow write. */
 #define DELTA_BLOCK_SIZE	128
 #define DELTA_MINIBLOCKS	4
@@ -72,6 +80,22 @@ typedef struct ByteBuf
 	size_t		cap;
 } ByteBuf;
 
+/* One data page, for the page index (offsets relative to the chunk's
+ * first data page until the chunk is written; bounds index into a byte
+ * buffer of the chunk). */
+typedef struct PageRec
+{
+	int64_t		offset;
+	int32_t		size;			/* header + stored bytes */
+	int64_t		first_row;
+	int64_t		null_count;
+	bool		null_page;
+	uint32_t	min_off;
+	uint32_t	min_len;
+	uint32_t	max_off;
+	uint32_t	max_len;
+} PageRec;
+
 /* What the footer needs of one written column chunk. */
 typedef struct ChunkMeta
 {
@@ -92,6 +116,16 @@ typedef struct ChunkMeta
 	uint32_t	min_len;
 	uint8_t    *max;
 	uint32_t	max_len;
+
+	/* page index (write_page_index) */
+	int			num_page_recs;
+	PageRec    *page_recs;		/* absolute offsets */
+	uint8_t    *page_bounds;
+	bool		has_column_index;
+	int64_t		column_index_offset;
+	int32_t		column_index_length;
+	int64_t		offset_index_offset;
+	int32_t		offset_index_length;
 } ChunkMeta;
 
 typedef struct RowGroupMeta
@@ -125,6 +159,12 @@ typedef struct ChunkState
 	bool		has_minmax;
 	ByteBuf		min;
 	ByteBuf		max;
+
+	/* page index records (write_page_index) */
+	ByteBuf		page_recs;		/* PageRec array */
+	ByteBuf		page_bounds;	/* their min/max bytes */
+	int64_t		rows_in_pages;	/* top-level rows of the pages so far */
+	bool		index_ok;		/* every page has bounds: ColumnIndex possible */
 } ChunkState;
 
 typedef struct WColumn
@@ -590,36 +630,48 @@ value_at(const PageValues *pv, size_t i, const uint8_t **ptr, uint32_t *len)
 	}
 }
 
-static bool
-stats_update(PqWriter *w, const WColumn *col, ChunkState *cs, const PageValues *pv)
+/* The smallest and largest non-NaN values of a page; *minp NULL if none. */
+static void
+page_bounds(const WColumn *col, const PageValues *pv, const uint8_t **minpp,
+			uint32_t *minlp, const uint8_t **maxpp, uint32_t *maxlp)
 {
 	const uint8_t *minp = NULL,
 			   *maxp = NULL;
 	uint32_t	minl = 0,
 				maxl = 0;
 
-	if (col->order == ORD_NONE || !w->options.write_statistics)
-		return true;
-	for (size_t i = 0; i < pv->count; i++)
-	{
-		const uint8_t *p;
-		uint32_t	l;
+	if (col->order != ORD_NONE)
+		for (size_t i = 0; i < pv->count; i++)
+		{
+			const uint8_t *p;
+			uint32_t	l;
 
-		value_at(pv, i, &p, &l);
-		if (is_nan_value(col->order, p))
-			continue;
-		if (minp == NULL || cmp_values(col->order, p, l, minp, minl) < 0)
-		{
-			minp = p;
-			minl = l;
+			value_at(pv, i, &p, &l);
+			if (is_nan_value(col->order, p))
+				continue;
+			if (minp == NULL || cmp_values(col->order, p, l, minp, minl) < 0)
+			{
+				minp = p;
+				minl = l;
+			}
+			if (maxp == NULL || cmp_values(col->order, p, l, maxp, maxl) > 0)
+			{
+				maxp = p;
+				maxl = l;
+			}
 		}
-		if (maxp == NULL || cmp_values(col->order, p, l, maxp, maxl) > 0)
-		{
-			maxp = p;
-			maxl = l;
-		}
-	}
-	if (minp == NULL)
+	*minpp = minp;
+	*minlp = minl;
+	*maxpp = maxp;
+	*maxlp = maxl;
+}
+
+/* Merge a page's bounds into the chunk's statistics. */
+static bool
+stats_update(PqWriter *w, const WColumn *col, ChunkState *cs,
+			 const uint8_t *minp, uint32_t minl, const uint8_t *maxp, uint32_t maxl)
+{
+	if (minp == NULL || !w->options.write_statistics)
 		return true;
 	if (!cs->has_minmax ||
 		cmp_values(col->order, minp, minl, cs->min.data, (uint32_t) cs->min.len) < 0)
@@ -1142,6 +1194,65 @@ emit_page(PqWriter *w, ByteBuf *dst, int page_type, const uint8_t *levels,
 	return PQ_OK;
 }
 
+static bool stats_bound(PqWriter *w, const WColumn *col, const ByteBuf *v,
+						bool is_min, uint8_t **out, uint32_t *out_len, bool *exact);
+
+/* Copy a page bound (truncated and signed-zero fixed as chunk statistics
+ * are) into the chunk's page_bounds; *ok false when it cannot be written. */
+static bool
+page_bound_copy(PqWriter *w, const WColumn *col, ChunkState *cs, const uint8_t *p,
+				uint32_t len, bool is_min, uint32_t *off, uint32_t *out_len, bool *ok)
+{
+	ByteBuf		view = {(uint8_t *) p, len, len};
+	uint8_t    *copy;
+	uint32_t	clen;
+	bool		exact;
+
+	if (!stats_bound(w, col, &view, is_min, &copy, &clen, &exact))
+		return false;
+	if (copy == NULL)
+	{
+		*ok = false;
+		return true;
+	}
+	*off = (uint32_t) cs->page_bounds.len;
+	*out_len = clen;
+	if (!buf_append(w, &cs->page_bounds, copy, clen))
+	{
+		wr_release(w, copy);
+		return false;
+	}
+	wr_release(w, copy);
+	return true;
+}
+
+/* Remember a data page for the OffsetIndex and ColumnIndex. */
+static bool
+page_record(PqWriter *w, const WColumn *col, ChunkState *cs, size_t page_start,
+			size_t null_count, bool null_page, const uint8_t *minp, uint32_t minl,
+			const uint8_t *maxp, uint32_t maxl)
+{
+	PageRec		rec;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.offset = (int64_t) page_start;
+	rec.size = (int32_t) (cs->pages.len - page_start);
+	rec.first_row = cs->rows_in_pages;
+	rec.null_count = (int64_t) null_count;
+	rec.null_page = null_page;
+	if (!null_page)
+	{
+		if (minp == NULL)
+			cs->index_ok = false;	/* undefined order, or only NaNs */
+		else if (!page_bound_copy(w, col, cs, minp, minl, true, &rec.min_off,
+								  &rec.min_len, &cs->index_ok) ||
+				 !page_bound_copy(w, col, cs, maxp, maxl, false, &rec.max_off,
+								  &rec.max_len, &cs->index_ok))
+			return false;
+	}
+	return buf_append(w, &cs->page_recs, &rec, sizeof(rec));
+}
+
 /*
  * Encode one data page of the current chunk: level entries [0, nlev) of
  * def/rep (either may be NULL when the column has no such levels), the
@@ -1161,6 +1272,11 @@ write_data_page(PqWriter *w, const WColumn *col, const int16_t *def,
 				def_len = 0;
 	int32_t		sub[6];
 	int32_t		value_encoding = ENC_PLAIN;
+	size_t		page_start;
+	const uint8_t *minp,
+			   *maxp;
+	uint32_t	minl,
+				maxl;
 	PqStatus	st;
 
 	/* dictionary indexes first: a page that overflows the dictionary is
@@ -1263,6 +1379,7 @@ write_data_page(PqWriter *w, const WColumn *col, const int16_t *def,
 	sub[3] = (int32_t) nrows;
 	sub[4] = (int32_t) def_len;
 	sub[5] = (int32_t) rep_len;
+	page_start = cs->pages.len;
 	if (v2)
 		st = emit_page(w, &cs->pages, PAGE_DATA_V2, lv->data, lv->len,
 					   vb->data, vb->len, sub, &cs->uncompressed, err);
@@ -1289,11 +1406,16 @@ write_data_page(PqWriter *w, const WColumn *col, const int16_t *def,
 	cs->num_pages++;
 	cs->num_values += (int64_t) nlev;
 	cs->null_count += (int64_t) (nlev - pv->count);
-	if (!stats_update(w, col, cs, pv))
+	page_bounds(col, pv, &minp, &minl, &maxp, &maxl);
+	if (!stats_update(w, col, cs, minp, minl, maxp, maxl) ||
+		(w->options.write_page_index &&
+		 !page_record(w, col, cs, page_start, nlev - pv->count, pv->count == 0,
+					  minp, minl, maxp, maxl)))
 	{
 		pq_error_oom(err);
 		return err->status;
 	}
+	cs->rows_in_pages += (int64_t) nrows;
 	return PQ_OK;
 }
 
@@ -1322,6 +1444,10 @@ chunk_reset(PqWriter *w, const WColumn *col)
 	cs->has_minmax = false;
 	cs->min.len = 0;
 	cs->max.len = 0;
+	cs->page_recs.len = 0;
+	cs->page_bounds.len = 0;
+	cs->rows_in_pages = 0;
+	cs->index_ok = col->order != ORD_NONE;
 }
 
 static PqStatus
@@ -1437,6 +1563,30 @@ chunk_flush(PqWriter *w, int column, PqError *err)
 	{
 		buf_free(w, &dict_page);
 		return st;
+	}
+	/* no page index for an empty chunk: its one page starts at no row */
+	if (w->options.write_page_index && cs->num_rows > 0)
+	{
+		int			n = (int) (cs->page_recs.len / sizeof(PageRec));
+		PageRec    *recs = wr_alloc(w, cs->page_recs.len);
+		uint8_t    *bounds = wr_alloc(w, cs->page_bounds.len);
+
+		if (recs == NULL || bounds == NULL)
+		{
+			wr_release(w, recs);
+			wr_release(w, bounds);
+			pq_error_oom(err);
+			return err->status;
+		}
+		memcpy(recs, cs->page_recs.data, cs->page_recs.len);
+		if (cs->page_bounds.len > 0)
+			memcpy(bounds, cs->page_bounds.data, cs->page_bounds.len);
+		for (int i = 0; i < n; i++)
+			recs[i].offset += cm->data_page_offset;
+		cm->num_page_recs = n;
+		cm->page_recs = recs;
+		cm->page_bounds = bounds;
+		cm->has_column_index = cs->index_ok;
 	}
 	cm->num_rows = cs->num_rows;
 	cm->num_values = cs->num_values;
@@ -2114,7 +2264,133 @@ write_column_chunk(ThriftWriter *tw, const WColumn *col, const ChunkMeta *cm,
 		thrift_write_struct_end(tw);
 	}
 	thrift_write_struct_end(tw);	/* ColumnMetaData */
+	if (cm->offset_index_length > 0)
+	{
+		tw_i64(tw, 4, cm->offset_index_offset);
+		tw_i32(tw, 5, cm->offset_index_length);
+	}
+	if (cm->has_column_index && cm->column_index_length > 0)
+	{
+		tw_i64(tw, 6, cm->column_index_offset);
+		tw_i32(tw, 7, cm->column_index_length);
+	}
 	thrift_write_struct_end(tw);	/* ColumnChunk */
+}
+
+/* Whether the non-null pages' bounds never decrease (or never increase). */
+static PqBoundaryOrderValue
+boundary_order(const WColumn *col, const ChunkMeta *cm)
+{
+	bool		asc = true,
+				desc = true;
+	const PageRec *prev = NULL;
+
+	for (int i = 0; i < cm->num_page_recs; i++)
+	{
+		const PageRec *r = &cm->page_recs[i];
+
+		if (r->null_page)
+			continue;
+		if (prev != NULL)
+		{
+			int			cmin = cmp_values(col->order, cm->page_bounds + r->min_off, r->min_len,
+										  cm->page_bounds + prev->min_off, prev->min_len);
+			int			cmax = cmp_values(col->order, cm->page_bounds + r->max_off, r->max_len,
+										  cm->page_bounds + prev->max_off, prev->max_len);
+
+			if (cmin < 0 || cmax < 0)
+				asc = false;
+			if (cmin > 0 || cmax > 0)
+				desc = false;
+		}
+		prev = r;
+	}
+	return asc ? BOUNDARY_ASCENDING : desc ? BOUNDARY_DESCENDING : BOUNDARY_UNORDERED;
+}
+
+/* Write one Thrift structure built in w->tw to the sink; its place in *off, *len. */
+static PqStatus
+flush_struct(PqWriter *w, int64_t *off, int32_t *len, PqError *err)
+{
+	if (w->tw.failed || w->tw.len > INT32_MAX)
+	{
+		pq_error_oom(err);
+		return err->status;
+	}
+	*off = (int64_t) w->offset;
+	*len = (int32_t) w->tw.len;
+	return sink_write(w, w->tw.buf, w->tw.len, err);
+}
+
+/* ColumnIndex of every chunk that has one, then every OffsetIndex. */
+static PqStatus
+write_page_indexes(PqWriter *w, PqError *err)
+{
+	ThriftWriter *tw = &w->tw;
+	PqStatus	st;
+
+	for (int g = 0; g < w->num_row_groups; g++)
+		for (int c = 0; c < w->num_columns; c++)
+		{
+			ChunkMeta  *cm = &w->row_groups[g].chunks[c];
+
+			if (!cm->has_column_index || cm->num_page_recs == 0)
+				continue;
+			thrift_writer_reset(tw);
+			thrift_write_struct_begin(tw);
+			thrift_write_field(tw, 1, THRIFT_LIST);
+			thrift_write_list_begin(tw, THRIFT_BOOL_TRUE, (uint32_t) cm->num_page_recs);
+			for (int i = 0; i < cm->num_page_recs; i++)
+				thrift_write_bool_elem(tw, cm->page_recs[i].null_page);
+			for (int16_t fid = 2; fid <= 3; fid++)
+			{
+				thrift_write_field(tw, fid, THRIFT_LIST);
+				thrift_write_list_begin(tw, THRIFT_BINARY, (uint32_t) cm->num_page_recs);
+				for (int i = 0; i < cm->num_page_recs; i++)
+				{
+					const PageRec *r = &cm->page_recs[i];
+
+					if (fid == 2)
+						thrift_write_binary(tw, cm->page_bounds + r->min_off, r->min_len);
+					else
+						thrift_write_binary(tw, cm->page_bounds + r->max_off, r->max_len);
+				}
+			}
+			tw_i32(tw, 4, boundary_order(&w->columns[c], cm));
+			thrift_write_field(tw, 5, THRIFT_LIST);
+			thrift_write_list_begin(tw, THRIFT_I64, (uint32_t) cm->num_page_recs);
+			for (int i = 0; i < cm->num_page_recs; i++)
+				thrift_write_i64(tw, cm->page_recs[i].null_count);
+			thrift_write_struct_end(tw);
+			if ((st = flush_struct(w, &cm->column_index_offset, &cm->column_index_length,
+								   err)) != PQ_OK)
+				return st;
+		}
+	for (int g = 0; g < w->num_row_groups; g++)
+		for (int c = 0; c < w->num_columns; c++)
+		{
+			ChunkMeta  *cm = &w->row_groups[g].chunks[c];
+
+			if (cm->num_page_recs == 0)
+				continue;
+			thrift_writer_reset(tw);
+			thrift_write_struct_begin(tw);
+			thrift_write_field(tw, 1, THRIFT_LIST);
+			thrift_write_list_begin(tw, THRIFT_STRUCT, (uint32_t) cm->num_page_recs);
+			for (int i = 0; i < cm->num_page_recs; i++)
+			{
+				thrift_write_struct_begin(tw);
+				tw_i64(tw, 1, cm->page_recs[i].offset);
+				tw_i32(tw, 2, cm->page_recs[i].size);
+				tw_i64(tw, 3, cm->page_recs[i].first_row);
+				thrift_write_struct_end(tw);
+			}
+			thrift_write_struct_end(tw);
+			if ((st = flush_struct(w, &cm->offset_index_offset, &cm->offset_index_length,
+								   err)) != PQ_OK)
+				return st;
+		}
+	return PQ_OK;
 }
 
 PqStatus
@@ -2133,6 +2409,8 @@ pq_writer_close(PqWriter *w, PqError *err)
 		return err->status;
 	}
 	if (w->in_row_group && (st = pq_writer_end_row_group(w, err)) != PQ_OK)
+		return st;
+	if (w->options.write_page_index && (st = write_page_indexes(w, err)) != PQ_OK)
 		return st;
 
 	tw = &w->tw;
@@ -2224,6 +2502,8 @@ free_chunk_meta(PqWriter *w, ChunkMeta *chunks, int n)
 	{
 		wr_release(w, chunks[c].min);
 		wr_release(w, chunks[c].max);
+		wr_release(w, chunks[c].page_recs);
+		wr_release(w, chunks[c].page_bounds);
 	}
 	wr_release(w, chunks);
 }
@@ -2244,6 +2524,8 @@ pq_writer_free(PqWriter *w)
 	buf_free(w, &cs->dict_plain);
 	buf_free(w, &cs->min);
 	buf_free(w, &cs->max);
+	buf_free(w, &cs->page_recs);
+	buf_free(w, &cs->page_bounds);
 	wr_release(w, cs->dict_off);
 	wr_release(w, cs->dict_len);
 	wr_release(w, cs->hash_slots);

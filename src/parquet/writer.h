@@ -56,6 +56,13 @@
  * omitted when it cannot be).  The footer declares TYPE_DEFINED_ORDER for
  * every column.
  *
+ * Page index (write_page_index): an OffsetIndex for every chunk (but
+ * those of empty row groups) and a
+ * ColumnIndex (per data page: null_pages, bounds as for the statistics,
+ * null_counts, boundary_order) for every chunk whose order is defined and
+ * whose non-null pages all have bounds (not only NaNs), written after the
+ * last row group: all ColumnIndexes, then all OffsetIndexes.
+ *
  * IDENTIFICATION
  *	  src/parquet/writer.h
  *
@@ -108,6 +115,8 @@ typedef struct PqWriterOptions
 	bool		data_page_v2;	/* DATA_PAGE_V2 instead of DATA_PAGE */
 	uint32_t	page_row_limit; /* top-level rows per data page; 0: 8192 */
 	bool		write_crc;		/* CRC32 of each page's stored bytes */
+	bool		write_page_index;	/* OffsetIndex per chunk, ColumnIndex where
+									 * every page has bounds */
 	bool		write_statistics;
 	uint32_t	statistics_max_len; /* byte-array bound length; 0: no limit */
 	uint32_t	dictionary_max_entries; /* 0: 65536 */

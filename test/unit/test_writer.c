@@ -26,6 +26,7 @@
  *-------------------------------------------------------------------------
  */
 #include "compress/compress.h"
+#include "parquet/page_index.h"
 #include "parquet/parquet.h"
 #include "parquet/thrift.h"
 #include "parquet/writer.h"
@@ -683,18 +684,19 @@ typedef struct Variant
 	int			rows_per_group;
 	bool		split_batches;	/* two write_column calls per chunk */
 	bool		empty_last_group;
+	bool		page_index;		/* write_page_index */
 } Variant;
 
 static const Variant variants[] = {
 	{"plain_v1_uncompressed", STYLE_PLAIN, CMP_UNCOMPRESSED, false, false, 0, 0, 5000, 5000, false, false},
 	{"dict_v1_snappy", STYLE_DICT, CMP_SNAPPY, false, true, 0, 0, 10000, 4000, false, false},
-	{"dict_v2_zstd", STYLE_DICT, CMP_ZSTD, true, true, 1000, 0, 10000, 4000, true, false},
-	{"plain_v2_gzip", STYLE_PLAIN, CMP_GZIP, true, false, 700, 0, 6000, 6000, false, true},
-	{"dict_v1_brotli_small_pages", STYLE_DICT, CMP_BROTLI, false, true, 100, 0, 3000, 1000, true, false},
+	{"dict_v2_zstd", STYLE_DICT, CMP_ZSTD, true, true, 1000, 0, 10000, 4000, true, false, true},
+	{"plain_v2_gzip", STYLE_PLAIN, CMP_GZIP, true, false, 700, 0, 6000, 6000, false, true, true},
+	{"dict_v1_brotli_small_pages", STYLE_DICT, CMP_BROTLI, false, true, 100, 0, 3000, 1000, true, false, true},
 	{"plain_v2_lz4raw", STYLE_PLAIN, CMP_LZ4_RAW, true, true, 0, 0, 4000, 4000, false, false},
-	{"dict_fallback_v1_zstd", STYLE_DICT, CMP_ZSTD, false, false, 20, 40, 8000, 8000, true, false},
+	{"dict_fallback_v1_zstd", STYLE_DICT, CMP_ZSTD, false, false, 20, 40, 8000, 8000, true, false, true},
 	{"dict_v2_uncompressed", STYLE_DICT, CMP_UNCOMPRESSED, true, true, 0, 0, 3000, 3000, false, false},
-	{"delta_binary_v2_snappy", STYLE_DELTA_BINARY, CMP_SNAPPY, true, true, 1000, 0, 5000, 2500, true, false},
+	{"delta_binary_v2_snappy", STYLE_DELTA_BINARY, CMP_SNAPPY, true, true, 1000, 0, 5000, 2500, true, false, true},
 	{"delta_length_v1_zstd", STYLE_DELTA_LENGTH, CMP_ZSTD, false, false, 700, 0, 4000, 4000, false, true},
 	{"delta_byte_array_v2_gzip", STYLE_DELTA_BYTE_ARRAY, CMP_GZIP, true, false, 0, 0, 4000, 1500, true, false},
 	{"byte_stream_split_v1_snappy", STYLE_BSS_FLOATS, CMP_SNAPPY, false, true, 333, 0, 4000, 4000, false, false},
@@ -720,6 +722,7 @@ write_dataset(const Variant *v, MemBuf *out, PqError *err)
 	opt.write_crc = v->crc;
 	opt.page_row_limit = v->page_rows;
 	opt.dictionary_max_entries = v->dict_max_entries;
+	opt.write_page_index = v->page_index;
 	opt.num_key_values = 2;
 	opt.key_values = kv;
 	st = pq_writer_open(&w, cols, NUM_COLS, &opt, &sink, &pq_malloc_allocator, err);
@@ -837,6 +840,103 @@ cmp_stat(int col, const uint8_t *a, uint32_t al, const uint8_t *b, uint32_t bl)
 	}
 }
 
+/*
+ * Statistics of rows [first, last) of a column recomputed from the
+ * formulas: min/max (NaN skipped, a zero float min made -0.0 as the spec
+ * says), null count (level entries without a value) and level entries.
+ */
+static void
+recompute(const PqWriteColumn *cols, int c, int64_t first, int64_t last,
+		  uint8_t *minb, uint32_t *minl, uint8_t *maxb, uint32_t *maxl,
+		  bool *any, int64_t *nulls, int64_t *levels)
+{
+	uint8_t		cur[64];
+
+	*any = false;
+	*nulls = *levels = 0;
+	*minl = *maxl = 0;
+	for (int64_t i = first; i < last; i++)
+	{
+		if (cols[c].is_list)
+		{
+			int			len = list_length(c, i);
+			bool		lnull = c == C_LIST_INT && i % 10 == 0;
+
+			if (lnull || len == 0)
+			{
+				(*nulls)++;
+				(*levels)++;
+				continue;
+			}
+			for (int j = 0; j < len; j++)
+			{
+				uint32_t	l;
+
+				(*levels)++;
+				if (c == C_LIST_INT && (i + j) % 7 == 0)
+				{
+					(*nulls)++;
+					continue;
+				}
+				if (c == C_LIST_INT)
+				{
+					int32_t		x = (int32_t) (i * 10 + j);
+
+					memcpy(cur, &x, 4);
+					l = 4;
+				}
+				else
+					l = (uint32_t) sprintf((char *) cur, "a%d", j);
+				if (!*any || cmp_stat(c == C_LIST_INT ? C_I32 : C_STR, cur, l, minb, *minl) < 0)
+					memcpy(minb, cur, *minl = l);
+				if (!*any || cmp_stat(c == C_LIST_INT ? C_I32 : C_STR, cur, l, maxb, *maxl) > 0)
+					memcpy(maxb, cur, *maxl = l);
+				*any = true;
+			}
+			continue;
+		}
+		(*levels)++;
+		if (row_is_null(c, i))
+		{
+			(*nulls)++;
+			continue;
+		}
+		{
+			uint32_t	l = row_value(c, i, cur);
+
+			if (c == C_F64 && isnan(((double *) (void *) cur)[0]))
+				continue;
+			if (!*any || cmp_stat(c, cur, l, minb, *minl) < 0)
+				memcpy(minb, cur, *minl = l);
+			if (!*any || cmp_stat(c, cur, l, maxb, *maxl) > 0)
+				memcpy(maxb, cur, *maxl = l);
+			*any = true;
+		}
+	}
+	if (*any && c == C_F64)
+	{
+		double		z;
+
+		memcpy(&z, minb, 8);
+		if (z == 0.0)
+		{
+			z = -0.0;
+			memcpy(minb, &z, 8);
+		}
+	}
+	if (*any && c == C_F32)
+	{
+		float		z;
+
+		memcpy(&z, minb, 4);
+		if (z == 0.0f)
+		{
+			z = -0.0f;
+			memcpy(minb, &z, 4);
+		}
+	}
+}
+
 static bool
 has_encoding(const PqColumnChunkMeta *cc, int32_t enc)
 {
@@ -922,87 +1022,17 @@ check_dataset_file(const Variant *v, MemBuf *m)
 		{
 			const PqColumnChunkMeta *cc = &rg->columns[c];
 			const PqStatistics *st = &cc->statistics;
-			uint8_t		minb[64], maxb[64], cur[64];
+			uint8_t		minb[64], maxb[64];
 			uint32_t	minl = 0, maxl = 0;
 			bool		any = false;
 			int64_t		nulls = 0, levels = 0;
 
 			UNIT_CHECK(cc->codec == v->codec);
 			UNIT_CHECK(cc->type == cols[c].physical);
-			/* recompute min/max/null count from the rows */
-			for (int64_t i = first; i < first + n; i++)
-			{
-				if (cols[c].is_list)
-				{
-					int			len = list_length(c, i);
-					bool		lnull = c == C_LIST_INT && i % 10 == 0;
-
-					if (lnull || len == 0)
-					{
-						nulls++;
-						levels++;
-						continue;
-					}
-					for (int j = 0; j < len; j++)
-					{
-						uint32_t	l;
-
-						levels++;
-						if (c == C_LIST_INT && (i + j) % 7 == 0)
-						{
-							nulls++;
-							continue;
-						}
-						if (c == C_LIST_INT)
-						{
-							int32_t		x = (int32_t) (i * 10 + j);
-
-							memcpy(cur, &x, 4);
-							l = 4;
-						}
-						else
-							l = (uint32_t) sprintf((char *) cur, "a%d", j);
-						if (!any || cmp_stat(c == C_LIST_INT ? C_I32 : C_STR, cur, l, minb, minl) < 0)
-							memcpy(minb, cur, minl = l);
-						if (!any || cmp_stat(c == C_LIST_INT ? C_I32 : C_STR, cur, l, maxb, maxl) > 0)
-							memcpy(maxb, cur, maxl = l);
-						any = true;
-					}
-					continue;
-				}
-				levels++;
-				if (row_is_null(c, i))
-				{
-					nulls++;
-					continue;
-				}
-				{
-					uint32_t	l = row_value(c, i, cur);
-
-					if (c == C_F64 && isnan(((double *) (void *) cur)[0]))
-						continue;
-					if (!any || cmp_stat(c, cur, l, minb, minl) < 0)
-						memcpy(minb, cur, minl = l);
-					if (!any || cmp_stat(c, cur, l, maxb, maxl) > 0)
-						memcpy(maxb, cur, maxl = l);
-					any = true;
-				}
-			}
+			recompute(cols, c, first, first + n, minb, &minl, maxb, &maxl, &any, &nulls, &levels);
 			UNIT_CHECKF(cc->num_values == levels, "%s rg %d col %d: %lld values vs %lld",
 						v->name, g, c, (long long) cc->num_values, (long long) levels);
 			UNIT_CHECK(cc->has_statistics && st->has_null_count && st->null_count == nulls);
-			if (any && c == C_F64)
-			{
-				double		z;
-
-				/* the spec's signed-zero rule for float bounds */
-				memcpy(&z, minb, 8);
-				if (z == 0.0)
-				{
-					z = -0.0;
-					memcpy(minb, &z, 8);
-				}
-			}
 			if (c == C_INT96 || c == C_INTERVAL || !any)
 			{
 				UNIT_CHECKF(!st->has_min && !st->has_max, "%s col %d has min/max", v->name, c);
@@ -1144,6 +1174,102 @@ check_pages_and_crc(const Variant *v, MemBuf *m)
 		}
 	UNIT_CHECK(pages > 0);
 	UNIT_CHECK(!v->crc || crcs == pages);
+	pq_file_close(f);
+}
+
+/*
+ * The page index, read back with page_index.c: OffsetIndex pages tile the
+ * chunk from its first data page, starting at row 0; ColumnIndex null
+ * counts, null pages and bounds equal what recompute() gives for the rows
+ * of each page; INT96 and INTERVAL (undefined order) have no ColumnIndex.
+ */
+static void
+check_page_index(const Variant *v, MemBuf *m)
+{
+	PqFile	   *f = NULL;
+	PqError		err;
+	const PqFileMeta *fm;
+	PqWriteColumn cols[NUM_COLS];
+	int64_t		first = 0;
+	int			multi_page_chunks = 0;
+
+	dataset_columns(cols, v->style);
+	if (open_mem(m, &f, &err) != PQ_OK)
+		return;
+	fm = pq_file_meta(f);
+	for (int g = 0; g < fm->num_row_groups; g++)
+	{
+		const PqRowGroupMeta *rg = &fm->row_groups[g];
+
+		for (int c = 0; c < NUM_COLS; c++)
+		{
+			const PqColumnChunkMeta *cc = &rg->columns[c];
+			PqOffsetIndex *oi = NULL;
+			PqColumnIndex *ci = NULL;
+			bool		ordered = c != C_INT96 && c != C_INTERVAL;
+
+			if (!v->page_index || rg->num_rows == 0)
+			{
+				UNIT_CHECK(!cc->has_offset_index && !cc->has_column_index);
+				continue;
+			}
+			UNIT_CHECK(cc->has_offset_index);
+			UNIT_CHECKF(cc->has_column_index == ordered, "%s col %s: column index %d",
+						v->name, cols[c].name, cc->has_column_index);
+			UNIT_CHECKF(pq_read_offset_index(f, g, c, &pq_malloc_allocator, &oi, &err) == PQ_OK,
+						"%s rg %d col %d: %s", v->name, g, c, err.message);
+			if (oi == NULL)
+				continue;
+			UNIT_CHECK(oi->num_pages >= 1 && oi->pages[0].first_row_index == 0 &&
+					   oi->pages[0].offset == cc->data_page_offset);
+			for (uint32_t k = 0; k + 1 < oi->num_pages; k++)
+				UNIT_CHECK(oi->pages[k + 1].offset == oi->pages[k].offset + oi->pages[k].compressed_page_size &&
+						   oi->pages[k + 1].first_row_index > oi->pages[k].first_row_index);
+			{
+				const PqPageLocation *last = &oi->pages[oi->num_pages - 1];
+				int64_t		start = cc->has_dictionary_page_offset ?
+					cc->dictionary_page_offset : cc->data_page_offset;
+
+				UNIT_CHECK(last->offset + last->compressed_page_size == start + cc->total_compressed_size);
+			}
+			multi_page_chunks += oi->num_pages > 1;
+			if (ordered &&
+				pq_read_column_index(f, g, c, &pq_malloc_allocator, &ci, &err) == PQ_OK)
+			{
+				UNIT_CHECK(ci->num_pages == oi->num_pages && ci->has_null_counts);
+				for (uint32_t k = 0; k < ci->num_pages && k < oi->num_pages; k++)
+				{
+					int64_t		lo = first + oi->pages[k].first_row_index;
+					int64_t		hi = k + 1 < oi->num_pages ? first + oi->pages[k + 1].first_row_index :
+						first + rg->num_rows;
+					uint8_t		minb[64], maxb[64];
+					uint32_t	minl, maxl;
+					bool		any;
+					int64_t		nulls, levels;
+
+					recompute(cols, c, lo, hi, minb, &minl, maxb, &maxl, &any, &nulls, &levels);
+					UNIT_CHECKF(ci->null_counts[k] == nulls && ci->null_pages[k] == (levels == nulls),
+								"%s rg %d col %s page %u: nulls %lld vs %lld", v->name, g,
+								cols[c].name, k, (long long) ci->null_counts[k], (long long) nulls);
+					if (!ci->null_pages[k])
+						UNIT_CHECKF(ci->min_values[k].len == minl &&
+									memcmp(ci->min_values[k].data, minb, minl) == 0 &&
+									ci->max_values[k].len == maxl &&
+									memcmp(ci->max_values[k].data, maxb, maxl) == 0,
+									"%s rg %d col %s page %u: bounds differ", v->name, g,
+									cols[c].name, k);
+				}
+				if (c == C_ID)
+					UNIT_CHECK(ci->boundary_order == PQ_BOUNDARY_ASCENDING);
+				pq_column_index_free(ci);
+			}
+			else if (ordered)
+				UNIT_CHECKF(false, "%s rg %d col %d: column index: %s", v->name, g, c, err.message);
+			pq_offset_index_free(oi);
+		}
+		first += rg->num_rows;
+	}
+	UNIT_CHECK(!v->page_index || v->page_rows == 0 || multi_page_chunks > 0);
 	pq_file_close(f);
 }
 
@@ -1444,6 +1570,7 @@ main(void)
 		{
 			check_dataset_file(v, &m);
 			check_pages_and_crc(v, &m);
+			check_page_index(v, &m);
 			if (outdir != NULL)
 			{
 				char		path[4096];
