@@ -16,9 +16,10 @@
  *	  flag tested once per block, so the loop has no validity branch.  The
  *	  rest of the input (and any block that might overflow) goes through a
  *	  checked per-code loop.
- *	- Compressor.  Greedy longest match: symbols are indexed by first byte,
- *	  longest first, and compared as masked 64-bit words; a byte no symbol
- *	  covers is escaped (255, byte).
+ *	- Compressor.  Greedy longest match: symbols of 2+ bytes are bucketed by
+ *	  a hash of their first two bytes (longest first), 1-byte symbols sit in
+ *	  a direct table; candidates are compared as masked 64-bit words, and a
+ *	  byte no symbol covers is escaped (255, byte).
  *	- Builder.  Five rounds over the sample (the FSST paper's scheme,
  *	  simplified): compress with the current table while counting each code
  *	  and each pair of consecutive codes (escaped bytes count as pseudo-codes
@@ -182,30 +183,53 @@ cdc_fsst_decompress(const CdcFsstTable *table, const uint8_t *in, size_t in_len,
  * ----------------------------------------------------------------
  */
 
-/* Symbols by first byte, longest first. */
+/*
+ * Symbols of two or more bytes are bucketed by a hash of their first two
+ * bytes, longest first within a bucket; one-byte symbols are a direct table.
+ * The longest match is then the first hit of the bucket, else the one-byte
+ * symbol, else an escape.
+ */
+#define FSST_BUCKETS	1024
+
 typedef struct FsstIndex
 {
-	uint16_t	start[257];			/* codes of byte b: order[start[b] .. start[b+1]) */
+	uint16_t	start[FSST_BUCKETS + 1];	/* bucket h: order[start[h] .. start[h+1]) */
 	uint8_t		order[CDC_FSST_MAX_SYMBOLS];
+	int16_t		single[256];				/* code of the 1-byte symbol, or -1 */
 } FsstIndex;
+
+static inline unsigned
+prefix_bucket(uint64_t word)
+{
+	return (unsigned) (((word & 0xFFFF) * 0x9E3779B1u) >> 22) & (FSST_BUCKETS - 1);
+}
 
 static void
 build_index(const CdcFsstTable *table, FsstIndex *index)
 {
-	unsigned	fill[256];
+	uint16_t	fill[FSST_BUCKETS];
 
 	memset(index->start, 0, sizeof(index->start));
+	memset(index->single, 0xFF, sizeof(index->single));
 	for (unsigned c = 0; c < table->count; c++)
-		index->start[(table->symbols[c] & 0xFF) + 1]++;
-	for (unsigned b = 0; b < 256; b++)
-		index->start[b + 1] += index->start[b];
-	for (unsigned b = 0; b < 256; b++)
-		fill[b] = index->start[b];
+	{
+		if (table->lengths[c] == 1)
+		{
+			/* first one wins, as a linear scan would */
+			if (index->single[table->symbols[c] & 0xFF] < 0)
+				index->single[table->symbols[c] & 0xFF] = (int16_t) c;
+		}
+		else
+			index->start[prefix_bucket(table->symbols[c]) + 1]++;
+	}
+	for (unsigned h = 0; h < FSST_BUCKETS; h++)
+		index->start[h + 1] += index->start[h];
+	memcpy(fill, index->start, sizeof(fill));
 	/* insert by decreasing length, so each bucket is longest first */
-	for (unsigned l = 8; l >= 1; l--)
+	for (unsigned l = 8; l >= 2; l--)
 		for (unsigned c = 0; c < table->count; c++)
 			if (table->lengths[c] == l)
-				index->order[fill[table->symbols[c] & 0xFF]++] = (uint8_t) c;
+				index->order[fill[prefix_bucket(table->symbols[c])]++] = (uint8_t) c;
 }
 
 /* Longest symbol matching at p (rest bytes left), or -1. */
@@ -214,18 +238,22 @@ match_at(const CdcFsstTable *table, const FsstIndex *index, const uint8_t *p,
 		 size_t rest)
 {
 	uint64_t	word = 0;
-	unsigned	b = p[0];
 
 	memcpy(&word, p, rest < 8 ? rest : 8);
-	for (unsigned k = index->start[b]; k < index->start[b + 1]; k++)
+	if (rest >= 2)
 	{
-		unsigned	c = index->order[k];
-		unsigned	l = table->lengths[c];
+		unsigned	h = prefix_bucket(word);
 
-		if (l <= rest && ((word ^ table->symbols[c]) & length_mask(l)) == 0)
-			return (int) c;
+		for (unsigned k = index->start[h]; k < index->start[h + 1]; k++)
+		{
+			unsigned	c = index->order[k];
+			unsigned	l = table->lengths[c];
+
+			if (l <= rest && ((word ^ table->symbols[c]) & length_mask(l)) == 0)
+				return (int) c;
+		}
 	}
-	return -1;
+	return index->single[p[0]];
 }
 
 size_t
