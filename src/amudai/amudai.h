@@ -653,8 +653,9 @@ void		am_field_reader_close(AmFieldReader *reader);
  * FixedSizeBinary as fixed_size bytes each) or, for String/Binary, the
  * bytes that offsets[rows + 1] index.  nulls (may be NULL): 1 = null.
  * encoding: the value encoding of every block (AM_ENC_PLAIN, and for
- * integers AM_ENC_DELTA, AM_ENC_RUN_LENGTH, AM_ENC_FFOR; for any numeric or
- * binary column AM_ENC_ZSTD or AM_ENC_LZ4); 0 means Plain.
+ * integers AM_ENC_DELTA, AM_ENC_RUN_LENGTH, AM_ENC_FFOR; for floats
+ * AM_ENC_ALP with an FFOR integer child; for String/Binary AM_ENC_FSST; for
+ * any numeric or binary column AM_ENC_ZSTD or AM_ENC_LZ4); 0 means Plain.
  */
 typedef struct AmWriterColumn
 {

@@ -25,7 +25,9 @@
  */
 #include "amudai/amudai_int.h"
 
+#include "codec/alp.h"
 #include "codec/fastlanes.h"
+#include "codec/fsst.h"
 #include "compress/compress.h"
 
 #define SEGMENT_SIZE	1024
@@ -343,6 +345,80 @@ compress_into(Writer *w, AmPbWriter *b, int kind, const uint8_t *raw, size_t len
 	am_pbw_raw(b, w->scratch.buf, written);
 }
 
+/*
+ * ALP (12): integers (FFOR-encoded i32/i64 child) and exceptions, from the
+ * codec layer's parameter search and bit-exact encoder (-0.0, NaN payloads
+ * and infinities become exceptions, so they survive).
+ */
+static void
+numeric_alp(Writer *w, AmPbWriter *b, const AmWriterColumn *c, uint64_t first,
+			size_t n)
+{
+	bool		f64 = c->type == AM_TYPE_FLOAT64;
+	size_t		size = f64 ? 8 : 4;
+	const uint8_t *vals = (const uint8_t *) c->values + first * size;
+	CdcAlpParams params;
+	void	   *ints = am_alloc(w->alloc, n * size + 8, w->err);
+	uint32_t   *positions = am_alloc(w->alloc, n * 4 + 4, w->err);
+	void	   *exc_values = am_alloc(w->alloc, n * size + 8, w->err);
+	uint8_t    *exc_bytes = am_alloc(w->alloc, n * (4 + size) + 8, w->err);
+	size_t		exceptions,
+				exc_len = 0;
+	size_t		start = b->len,
+				ints_at;
+	AmWriterColumn ic;
+	CdcStatus	cst;
+
+	if (ints == NULL || positions == NULL || exc_values == NULL || exc_bytes == NULL)
+	{
+		w->status = AM_ERR_IO;
+		goto done;
+	}
+	if (f64)
+	{
+		cdc_alp_choose64((const double *) (const void *) vals, n, &params);
+		exceptions = cdc_alp_encode64((const double *) (const void *) vals, n, params,
+									  ints, positions, exc_values);
+		cst = cdc_alp_write_exceptions64(positions, exc_values, exceptions, exc_bytes,
+										 n * 12 + 8, &exc_len);
+	}
+	else
+	{
+		cdc_alp_choose32((const float *) (const void *) vals, n, &params);
+		exceptions = cdc_alp_encode32((const float *) (const void *) vals, n, params,
+									  ints, positions, exc_values);
+		cst = cdc_alp_write_exceptions32(positions, exc_values, exceptions, exc_bytes,
+										 n * 8 + 8, &exc_len);
+	}
+	if (cst != CDC_OK || exceptions > UINT16_MAX)
+	{
+		/* too many exceptions for the format: store the block plainly */
+		numeric_plain(b, vals, n, size);
+		goto done;
+	}
+	put_u16(b, AM_ENC_ALP);
+	put_u32(b, 0);				/* integers_size, patched */
+	put_u16(b, (uint16_t) exceptions);
+	am_pbw_raw(b, &params.exponent, 1);
+	am_pbw_raw(b, &params.factor, 1);
+	put_zeros(b, 6);
+	ints_at = b->len;
+	memset(&ic, 0, sizeof(ic));
+	ic.type = f64 ? AM_TYPE_INT64 : AM_TYPE_INT32;
+	ic.is_signed = true;
+	ic.values = ints;
+	numeric_ffor(w, b, &ic, 0, n);
+	if (!w_ok(w))
+		goto done;
+	am_store_u32(b->buf + start + 2, (uint32_t) (b->len - ints_at));
+	am_pbw_raw(b, exc_bytes, exc_len);
+done:
+	am_release(w->alloc, ints);
+	am_release(w->alloc, positions);
+	am_release(w->alloc, exc_values);
+	am_release(w->alloc, exc_bytes);
+}
+
 static void
 numeric_section(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
 				uint64_t first, size_t n)
@@ -376,10 +452,85 @@ numeric_section(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
 			put_zeros(b, 6);
 			compress_into(w, b, c->encoding, vals, n * size);
 			return;
+		case AM_ENC_ALP:
+			if (!integer)
+			{
+				numeric_alp(w, b, c, first, n);
+				return;
+			}
+			break;
 		default:
 			break;
 	}
 	numeric_plain(b, vals, n, size);
+}
+
+/*
+ * FSST (15): a symbol table learnt from the block's values, the block's
+ * concatenated bytes compressed as one string, then raw u64 offsets.
+ */
+static void
+binary_fsst(Writer *w, AmPbWriter *b, const AmWriterColumn *c, uint64_t first,
+			size_t n)
+{
+	const uint8_t *bytes = c->values;
+	uint64_t	base = c->offsets[first];
+	size_t		raw_len = (size_t) (c->offsets[first + n] - base);
+	CdcFsstBuilder *builder = am_alloc(w->alloc, sizeof(CdcFsstBuilder), w->err);
+	CdcByteView *views = am_alloc(w->alloc, n * sizeof(CdcByteView) + 1, w->err);
+	CdcFsstTable table;
+	size_t		start = b->len,
+				codes_at,
+				written = 0,
+				table_len = 0,
+				cap = cdc_fsst_max_compressed(raw_len);
+	CdcStatus	cst;
+
+	if (builder == NULL || views == NULL)
+	{
+		w->status = AM_ERR_IO;
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++)
+	{
+		views[i].ptr = bytes + c->offsets[first + i];
+		views[i].len = (uint32_t) (c->offsets[first + i + 1] - c->offsets[first + i]);
+	}
+	cst = cdc_fsst_build(builder, views, n, &table);
+	if (cst != CDC_OK)
+		goto fail;
+	put_u16(b, AM_ENC_FSST);
+	am_pbw_raw(b, &(uint8_t) {(uint8_t) table.count}, 1);
+	put_u32(b, 0);				/* values_size, patched */
+	put_u16(b, 8 << 8);			/* offsets_cascading 0, offset_width 8 */
+	put_zeros(b, 7);
+	put_zeros(b, cdc_fsst_table_size(&table));
+	if (!w_ok(w))
+		goto done;
+	cst = cdc_fsst_table_write(&table, b->buf + b->len - cdc_fsst_table_size(&table),
+							   cdc_fsst_table_size(&table), &table_len);
+	if (cst != CDC_OK)
+		goto fail;
+	codes_at = b->len;
+	put_zeros(b, cap);
+	if (!w_ok(w))
+		goto done;
+	cst = cdc_fsst_compress(&table, bytes + base, raw_len, b->buf + codes_at, cap, &written);
+	if (cst != CDC_OK)
+		goto fail;
+	b->len = codes_at + written;
+	am_store_u32(b->buf + start + 3, (uint32_t) written);
+	pad_to(b, start + 16, 8);
+	for (size_t i = 0; i <= n; i++)
+		put_u64(b, c->offsets[first + i] - base);
+	goto done;
+fail:
+	am_fail(w->err, AM_ERR_INVALID_ARGUMENT, "FSST encoding failed: %s",
+			cdc_status_message(cst));
+	w->status = AM_ERR_INVALID_ARGUMENT;
+done:
+	am_release(w->alloc, builder);
+	am_release(w->alloc, views);
 }
 
 static void
@@ -408,6 +559,11 @@ binary_section(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
 		if (!fixed)
 			for (size_t i = 0; i <= n; i++)
 				put_u64(b, c->offsets[first + i] - base);
+		return;
+	}
+	if (c->encoding == AM_ENC_FSST && !fixed)
+	{
+		binary_fsst(w, b, c, first, n);
 		return;
 	}
 	put_u16(b, AM_ENC_PLAIN);

@@ -18,6 +18,8 @@
 #include "unit.h"
 #include "amudai_test_util.h"
 
+#include <math.h>
+
 #define ROWS 2500
 
 typedef struct Data
@@ -26,6 +28,7 @@ typedef struct Data
 	int32_t		i32[ROWS];
 	uint16_t	u16[ROWS];
 	double		f64[ROWS];
+	double		price[ROWS];
 	float		f32[ROWS];
 	uint8_t		u8[ROWS];
 	uint64_t	ticks[ROWS];
@@ -67,6 +70,11 @@ make_data(void)
 			memcpy(&D.f64[i], &nan, 8);
 		}
 		D.f32[i] = (float) i * 0.25f;
+		D.price[i] = (double) (int64_t) (r % 100000) / 100.0;
+		if (i % 211 == 0)
+			D.price[i] = i % 2 ? -HUGE_VAL : HUGE_VAL;
+		if (i % 223 == 0)
+			D.price[i] = -0.0;
 		D.u8[i] = (uint8_t) (r >> 8);
 		D.ticks[i] = UINT64_C(621355968000000000) + (uint64_t) i * 10000000;
 		D.flags[i] = (r >> 20) & 1;
@@ -104,6 +112,10 @@ static AmWriterColumn cols[] = {
 	{"i8_ffor", AM_TYPE_INT8, true, 0, AM_ENC_FFOR, D.i8, NULL, NULL},
 	{"constant", AM_TYPE_INT32, true, 0, AM_ENC_PLAIN, D.constant, NULL, NULL},
 	{"nothing", AM_TYPE_INT64, true, 0, AM_ENC_PLAIN, D.nothing, NULL, D.nulls_all},
+	{"f64_alp", AM_TYPE_FLOAT64, false, 0, AM_ENC_ALP, D.f64, NULL, D.nulls_sparse},
+	{"price_alp", AM_TYPE_FLOAT64, false, 0, AM_ENC_ALP, D.price, NULL, NULL},
+	{"f32_alp", AM_TYPE_FLOAT32, false, 0, AM_ENC_ALP, D.f32, NULL, NULL},
+	{"s_fsst", AM_TYPE_STRING, false, 0, AM_ENC_FSST, D.str_bytes, D.str_off, D.nulls_some},
 };
 
 #define NCOLS ((int) (sizeof(cols) / sizeof(cols[0])))
@@ -333,6 +345,43 @@ test_small_and_seeds(void)
 	free(file);
 }
 
+/* The encodings really are used: ALP and FSST blocks are smaller. */
+static size_t
+shard_size(const AmWriterColumn *c)
+{
+	AmWriterOptions opt = {1024, 0, false};
+	uint8_t    *file = NULL;
+	size_t		len = 0;
+	AmError		err;
+
+	if (am_write_shard(c, 1, ROWS, &opt, &am_malloc_allocator, &file, &len, &err) != AM_OK)
+		return 0;
+	free(file);
+	return len;
+}
+
+static void
+test_sizes(void)
+{
+	AmWriterColumn alp = {"p", AM_TYPE_FLOAT64, false, 0, AM_ENC_ALP, D.price, NULL, NULL};
+	AmWriterColumn plain = alp;
+	AmWriterColumn fsst = {"s", AM_TYPE_STRING, false, 0, AM_ENC_FSST, D.str_bytes, D.str_off, NULL};
+	AmWriterColumn splain = fsst;
+	size_t		a,
+				p,
+				f,
+				sp;
+
+	plain.encoding = AM_ENC_PLAIN;
+	splain.encoding = AM_ENC_PLAIN;
+	a = shard_size(&alp);
+	p = shard_size(&plain);
+	f = shard_size(&fsst);
+	sp = shard_size(&splain);
+	UNIT_CHECKF(a > 0 && a * 10 < p * 6, "ALP %zu bytes vs plain %zu", a, p);
+	UNIT_CHECKF(f > 0 && f < sp, "FSST %zu bytes vs plain %zu", f, sp);
+}
+
 int
 main(void)
 {
@@ -341,5 +390,6 @@ main(void)
 	test_roundtrip(true);
 	test_segments();
 	test_small_and_seeds();
+	test_sizes();
 	UNIT_MAIN_END("test_amudai_roundtrip");
 }
