@@ -7,3 +7,4 @@ PARQUET_OBJS += src/parquet/names.o
 PARQUET_OBJS += src/parquet/page_index.o
 PARQUET_OBJS += src/parquet/writer.o
 PARQUET_OBJS += src/parquet/page.o
+PARQUET_OBJS += src/parquet/column_reader.o
