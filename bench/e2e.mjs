@@ -246,7 +246,8 @@ async function writeOwn(duck, meta) {
 			const r = spawnSync(CSV2PARQUET, [...v.args, '--row-group', String(ROW_GROUP),
 				CSV_TYPES[t], path.join(DATA_DIR, `${t}.csv`), f], { encoding: 'utf8' });
 			if (r.status !== 0) {
-				v.missing = `csv2parquet failed: ${(r.stderr || String(r.error)).trim().slice(0, 100)}`;
+				const why = r.signal ? `killed by ${r.signal}` : (r.stderr || String(r.error));
+				v.missing = `csv2parquet failed: ${why.trim().slice(0, 100)}`;
 				break;
 			}
 			fs.chmodSync(f, 0o644);
