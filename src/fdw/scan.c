@@ -458,13 +458,29 @@ prune_qual_set_value(PfPruneQual *q, Datum value, bool isnull)
 }
 
 /*
+ * A column reference under a collation-only relabeling ("s COLLATE "C"",
+ * which the planner turns into a RelabelType of the same type) is still the
+ * column.
+ */
+static Node *
+strip_collation(Node *node)
+{
+	if (node && IsA(node, RelabelType) &&
+		IsA(((RelabelType *) node)->arg, Var) &&
+		((RelabelType *) node)->resulttype ==
+		((Var *) ((RelabelType *) node)->arg)->vartype)
+		return (Node *) ((RelabelType *) node)->arg;
+	return node;
+}
+
+/*
  * "column = ANY (constant array)" (and IN lists): a prune qual holding the
  * array's non-null elements.
  */
 static PfPruneQual *
 prune_in_list(ScalarArrayOpExpr *saop, RelOptInfo *baserel)
 {
-	Var		   *var = (Var *) linitial(saop->args);
+	Var		   *var = (Var *) strip_collation(linitial(saop->args));
 	Const	   *arr = (Const *) lsecond(saop->args);
 	Oid			opclass;
 	Oid			opfamily;
@@ -604,8 +620,8 @@ build_prune_qual(Node *clause, RelOptInfo *baserel)
 		return prune_in_list((ScalarArrayOpExpr *) clause, baserel);
 	if (!IsA(clause, OpExpr) || list_length(op->args) != 2)
 		return NULL;
-	left = linitial(op->args);
-	right = lsecond(op->args);
+	left = strip_collation(linitial(op->args));
+	right = strip_collation(lsecond(op->args));
 	opno = op->opno;
 	if (IsA(right, Var) && !IsA(left, Var))
 	{
