@@ -233,6 +233,7 @@ typedef struct AmFieldDescriptor
 	AmBytes		sbbf_data;		/* Bloom filter blocks, len 0 when absent */
 	uint64_t	sbbf_num_blocks;
 	uint64_t	sbbf_hash_seed;
+	AmBytes		sbbf_hash_algorithm;	/* "xxh3_64" from the reference */
 } AmFieldDescriptor;
 
 typedef struct AmStripeFieldDescriptor
@@ -587,6 +588,43 @@ AmStatus	am_decode_binary(const uint8_t *section, size_t len, size_t count,
 							 AmError *err);
 void		am_binary_values_free(AmBinaryValues *values,
 								  const AmAllocator *alloc);
+
+/* ----------------------------------------------------------------
+ * Pruning aids (pruning.c), sections 3.9, 5.4 and 5.5
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * Split-block Bloom filter probe of a stripe field descriptor: false only
+ * when the raw value bytes (UTF-8 for strings, the 16 stored bytes of a
+ * Guid) are certainly absent.  Without a filter, or with a hash algorithm
+ * other than "xxh3_64", the answer is true.
+ */
+bool		am_sbbf_might_contain(const AmFieldDescriptor *fd, const void *value,
+								  size_t len);
+
+/*
+ * A RANGE_INDEX buffer: min/max (and invalid counts) of every block of
+ * block_rows (256) positions.  mins/maxs hold `blocks` little-endian values
+ * of elem_size bytes; invalid is NULL when the writer omitted it (all 0).
+ */
+typedef struct AmRangeIndex
+{
+	uint8_t		basic_type;
+	uint64_t	span;			/* positions covered */
+	uint32_t	block_rows;
+	uint64_t	blocks;			/* ceil(span / block_rows) */
+	uint32_t	elem_size;
+	uint8_t    *mins;
+	uint8_t    *maxs;
+	uint16_t   *invalid;
+} AmRangeIndex;
+
+/* Parse a whole RANGE_INDEX buffer (3.9); elem_size from the field type. */
+AmStatus	am_range_index_parse(const uint8_t *bytes, size_t len,
+								 uint32_t elem_size, const AmAllocator *alloc,
+								 AmRangeIndex *out, AmError *err);
+void		am_range_index_free(AmRangeIndex *index, const AmAllocator *alloc);
 
 /* ----------------------------------------------------------------
  * Field assembly (field_reader.c)

@@ -548,10 +548,13 @@ parse_small_stats(const AmPbReader *parent, const AmPbField *pf,
 					else
 						out->sbbf_hash_seed = sf.u64;
 				}
-				else if (sf.tag == 6)
+				else if (sf.tag == 6 || sf.tag == 4)
 				{
 					EXPECT(&sf, AM_PB_LEN, "SplitBlockBloomFilter");
-					out->sbbf_data = sf.bytes;
+					if (sf.tag == 6)
+						out->sbbf_data = sf.bytes;
+					else
+						out->sbbf_hash_algorithm = sf.bytes;
 				}
 			}
 			if (st != AM_OK)
