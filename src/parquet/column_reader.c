@@ -39,6 +39,9 @@
 /* Rows decoded per step when skipping inside a page. */
 #define SKIP_STEP			4096
 
+/* Bytes a parquet-mr dictionary page header may add past its chunk. */
+#define LEGACY_DICT_HEADER_SLACK	100
+
 /* Level entries one batch may hold (a single row cannot exceed it). */
 #define MAX_BATCH_LEVELS	((uint32_t) 1 << 26)
 
@@ -1070,6 +1073,14 @@ pq_column_reader_open(PqColumnReader **reader, PqFile *file, int row_group,
 	pq_column_chunk_range(chunk, &start, &length);
 	r->next_offset = start;
 	r->chunk_end = start + length;
+
+	/*
+	 * parquet-mr before 1.2.9 left the dictionary page header out of
+	 * total_compressed_size (PARQUET-816); allow its chunks the header's
+	 * worth of slack, as other readers do.
+	 */
+	if (meta->created_by != NULL && strncmp(meta->created_by, "parquet-mr", 10) == 0)
+		r->chunk_end += LEGACY_DICT_HEADER_SLACK;
 	if (r->chunk_end < start || r->chunk_end > r->source->size)
 		r->chunk_end = r->source->size;
 	r->levels_left = chunk->num_values;
