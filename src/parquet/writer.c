@@ -24,7 +24,10 @@
 #include <math.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "compress/compress.h"
+#include "parquet/page_index.h"
 #include "parquet/pq_internal.h"
 #include "parquet/thrift.h"
 
@@ -117,6 +120,12 @@ typedef struct ChunkMeta
 	uint8_t    *max;
 	uint32_t	max_len;
 
+	/* bloom filter (owned), and where close() wrote it */
+	uint8_t    *bloom;
+	uint32_t	bloom_len;
+	int64_t		bloom_offset;
+	int32_t		bloom_total;	/* header + bitset */
+
 	/* page index (write_page_index) */
 	int			num_page_recs;
 	PageRec    *page_recs;		/* absolute offsets */
@@ -159,6 +168,10 @@ typedef struct ChunkState
 	bool		has_minmax;
 	ByteBuf		min;
 	ByteBuf		max;
+
+	/* bloom filter bitset of this chunk (bloom_filter_bytes) */
+	uint8_t    *bloom;
+	uint32_t	bloom_len;
 
 	/* page index records (write_page_index) */
 	ByteBuf		page_recs;		/* PageRec array */
@@ -1407,6 +1420,15 @@ write_data_page(PqWriter *w, const WColumn *col, const int16_t *def,
 	cs->num_values += (int64_t) nlev;
 	cs->null_count += (int64_t) (nlev - pv->count);
 	page_bounds(col, pv, &minp, &minl, &maxp, &maxl);
+	if (cs->bloom != NULL)
+		for (size_t i = 0; i < pv->count; i++)
+		{
+			const uint8_t *p;
+			uint32_t	l;
+
+			value_at(pv, i, &p, &l);
+			pq_bloom_insert(cs->bloom, cs->bloom_len, XXH64(p, l, 0));
+		}
 	if (!stats_update(w, col, cs, minp, minl, maxp, maxl) ||
 		(w->options.write_page_index &&
 		 !page_record(w, col, cs, page_start, nlev - pv->count, pv->count == 0,
@@ -1423,7 +1445,7 @@ write_data_page(PqWriter *w, const WColumn *col, const int16_t *def,
  * Chunks
  * ----------------------------------------------------------------
  */
-static void
+static bool
 chunk_reset(PqWriter *w, const WColumn *col)
 {
 	ChunkState *cs = &w->chunk;
@@ -1448,6 +1470,22 @@ chunk_reset(PqWriter *w, const WColumn *col)
 	cs->page_bounds.len = 0;
 	cs->rows_in_pages = 0;
 	cs->index_ok = col->order != ORD_NONE;
+	wr_release(w, cs->bloom);
+	cs->bloom = NULL;
+	cs->bloom_len = 0;
+	if (col->def.bloom_filter_bytes > 0)
+	{
+		uint32_t	n = 32;
+
+		while (n < col->def.bloom_filter_bytes && n < (1u << 27))
+			n *= 2;
+		cs->bloom = wr_alloc(w, n);
+		if (cs->bloom == NULL)
+			return false;
+		memset(cs->bloom, 0, n);
+		cs->bloom_len = n;
+	}
+	return true;
 }
 
 static PqStatus
@@ -1588,6 +1626,10 @@ chunk_flush(PqWriter *w, int column, PqError *err)
 		cm->page_bounds = bounds;
 		cm->has_column_index = cs->index_ok;
 	}
+	cm->bloom = cs->bloom;
+	cm->bloom_len = cs->bloom_len;
+	cs->bloom = NULL;
+	cs->bloom_len = 0;
 	cm->num_rows = cs->num_rows;
 	cm->num_values = cs->num_values;
 	cm->total_compressed = (int64_t) (dict_page.len + cs->pages.len);
@@ -1630,7 +1672,12 @@ advance_to(PqWriter *w, int column, PqError *err)
 			}
 		}
 		w->current++;
-		chunk_reset(w, &w->columns[w->current]);
+		if (!chunk_reset(w, &w->columns[w->current]))
+		{
+			w->failed = true;
+			pq_error_oom(err);
+			return err->status;
+		}
 	}
 	return PQ_OK;
 }
@@ -2263,6 +2310,11 @@ write_column_chunk(ThriftWriter *tw, const WColumn *col, const ChunkMeta *cm,
 			thrift_write_bool_field(tw, 8, cm->min_exact);
 		thrift_write_struct_end(tw);
 	}
+	if (cm->bloom_total > 0)
+	{
+		tw_i64(tw, 14, cm->bloom_offset);
+		tw_i32(tw, 15, cm->bloom_total);
+	}
 	thrift_write_struct_end(tw);	/* ColumnMetaData */
 	if (cm->offset_index_length > 0)
 	{
@@ -2320,6 +2372,42 @@ flush_struct(PqWriter *w, int64_t *off, int32_t *len, PqError *err)
 	*off = (int64_t) w->offset;
 	*len = (int32_t) w->tw.len;
 	return sink_write(w, w->tw.buf, w->tw.len, err);
+}
+
+/* BloomFilterHeader and bitset of every chunk that has one. */
+static PqStatus
+write_bloom_filters(PqWriter *w, PqError *err)
+{
+	ThriftWriter *tw = &w->tw;
+	PqStatus	st;
+
+	for (int g = 0; g < w->num_row_groups; g++)
+		for (int c = 0; c < w->num_columns; c++)
+		{
+			ChunkMeta  *cm = &w->row_groups[g].chunks[c];
+			int32_t		header_len = 0;
+
+			if (cm->bloom == NULL)
+				continue;
+			thrift_writer_reset(tw);
+			thrift_write_struct_begin(tw);
+			tw_i32(tw, 1, (int32_t) cm->bloom_len);
+			tw_struct_begin(tw, 2);
+			tw_empty_struct(tw, 1);		/* SPLIT BLOCK */
+			thrift_write_struct_end(tw);
+			tw_struct_begin(tw, 3);
+			tw_empty_struct(tw, 1);		/* XXHASH */
+			thrift_write_struct_end(tw);
+			tw_struct_begin(tw, 4);
+			tw_empty_struct(tw, 1);		/* UNCOMPRESSED */
+			thrift_write_struct_end(tw);
+			thrift_write_struct_end(tw);
+			if ((st = flush_struct(w, &cm->bloom_offset, &header_len, err)) != PQ_OK ||
+				(st = sink_write(w, cm->bloom, cm->bloom_len, err)) != PQ_OK)
+				return st;
+			cm->bloom_total = header_len + (int32_t) cm->bloom_len;
+		}
+	return PQ_OK;
 }
 
 /* ColumnIndex of every chunk that has one, then every OffsetIndex. */
@@ -2409,6 +2497,8 @@ pq_writer_close(PqWriter *w, PqError *err)
 		return err->status;
 	}
 	if (w->in_row_group && (st = pq_writer_end_row_group(w, err)) != PQ_OK)
+		return st;
+	if ((st = write_bloom_filters(w, err)) != PQ_OK)
 		return st;
 	if (w->options.write_page_index && (st = write_page_indexes(w, err)) != PQ_OK)
 		return st;
@@ -2504,6 +2594,7 @@ free_chunk_meta(PqWriter *w, ChunkMeta *chunks, int n)
 		wr_release(w, chunks[c].max);
 		wr_release(w, chunks[c].page_recs);
 		wr_release(w, chunks[c].page_bounds);
+		wr_release(w, chunks[c].bloom);
 	}
 	wr_release(w, chunks);
 }
@@ -2526,6 +2617,7 @@ pq_writer_free(PqWriter *w)
 	buf_free(w, &cs->max);
 	buf_free(w, &cs->page_recs);
 	buf_free(w, &cs->page_bounds);
+	wr_release(w, cs->bloom);
 	wr_release(w, cs->dict_off);
 	wr_release(w, cs->dict_len);
 	wr_release(w, cs->hash_slots);

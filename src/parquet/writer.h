@@ -56,6 +56,10 @@
  * omitted when it cannot be).  The footer declares TYPE_DEFINED_ORDER for
  * every column.
  *
+ * Bloom filters (bloom_filter_bytes): split-block, xxHash64 (seed 0) of
+ * each non-null value's plain bytes without length prefix, uncompressed;
+ * written after the last row group, before the page index.
+ *
  * Page index (write_page_index): an OffsetIndex for every chunk (but
  * those of empty row groups) and a
  * ColumnIndex (per data page: null_pages, bounds as for the statistics,
@@ -106,6 +110,9 @@ typedef struct PqWriteColumn
 	PqRepetition element_repetition;	/* list element: REQUIRED or OPTIONAL */
 	PqWriteEncoding encoding;
 	int32_t		field_id;		/* written when >= 0 */
+	uint32_t	bloom_filter_bytes; /* 0: none; else a split-block bloom
+									 * filter per chunk of this many bytes,
+									 * rounded up to a power of two >= 32 */
 } PqWriteColumn;
 
 typedef struct PqWriterOptions

@@ -73,6 +73,49 @@ const TWINS = {
 	'writer_bss_all_types_v2_zstd.parquet': 'writer_plain_v1_uncompressed.parquet',
 };
 
+// Bloom filters (where the footer has them), probed with DuckDB's own
+// parquet_bloom_probe(): a row group holding a value must never be
+// excluded for it; values absent from the file must be excluded somewhere.
+const BLOOM_PROBES = {
+	id: { present: ['0', '1234', '2999'], absent: ['1000000000000', '-77'] },
+	i32: { present: ['-50000', '-42081'], absent: ['1000001', '77777'] },
+	s: { present: ["'v7é'", "'v49é'"], absent: ["'absent-1'", "'v50é'"] },
+};
+
+async function checkBloom(f, src) {
+	const problems = [];
+	const meta = (await con.runAndReadAll(`SELECT DISTINCT path_in_schema AS col FROM parquet_metadata(${lit(f)})
+		WHERE bloom_filter_offset IS NOT NULL`)).getRowObjects().map((r) => r.col);
+	const groups = (await con.runAndReadAll(`SELECT DISTINCT row_group_id::INTEGER AS g, row_group_num_rows::BIGINT AS n
+		FROM parquet_metadata(${lit(f)}) ORDER BY g`)).getRowObjects();
+	let start = 0n;
+	const starts = groups.map((r) => { const s0 = start; start += r.n; return s0; });
+	const rgOf = `CASE ${starts.map((s0, k) => `WHEN file_row_number >= ${s0} AND file_row_number < ${s0 + groups[k].n} THEN ${k}`).join(' ')} END`;
+	for (const col of meta) {
+		const probes = BLOOM_PROBES[col];
+		if (!probes)
+			continue;
+		for (const v of probes.present) {
+			const holders = (await con.runAndReadAll(`SELECT DISTINCT (${rgOf})::INTEGER AS g
+				FROM read_parquet(${lit(f)}, file_row_number = true) WHERE "${col}" = ${v}`)).getRowObjects().map((r) => r.g);
+			if (holders.length === 0)
+				problems.push(`bloom ${col}: probe value ${v} is not in the file`);
+			const res = (await con.runAndReadAll(`SELECT row_group_id::INTEGER AS g, bloom_filter_excludes AS x
+				FROM parquet_bloom_probe(${lit(f)}, '${col}', ${v})`)).getRowObjects();
+			for (const r of res)
+				if (holders.includes(r.g) && r.x)
+					problems.push(`bloom ${col}: row group ${r.g} holds ${v} but its filter excludes it`);
+		}
+		for (const v of probes.absent) {
+			const res = (await con.runAndReadAll(`SELECT count(*) FILTER (WHERE bloom_filter_excludes)::INTEGER AS x
+				FROM parquet_bloom_probe(${lit(f)}, '${col}', ${v})`)).getRowObjects();
+			if (res[0].x === 0)
+				problems.push(`bloom ${col}: absent value ${v} excluded by no row group`);
+		}
+	}
+	return problems;
+}
+
 const files = fs.readdirSync(dir).filter((f) => /^writer_.*\.parquet$/.test(f) && !TWINS[f]).sort();
 if (files.length === 0) {
 	console.error(`check_writer: no writer_*.parquet in ${dir}`);
@@ -104,11 +147,16 @@ for (const name of files) {
 		if (bad.length > 0)
 			problems.push(`${col}: row ${bad[0].i}: got ${bad[0].got}, want ${bad[0].want}`);
 	}
+	const bloomProblems = await checkBloom(f, src);
+	problems.push(...bloomProblems);
+	const bloomCols = (await con.runAndReadAll(`SELECT count(DISTINCT path_in_schema)::INTEGER AS n FROM parquet_metadata(${lit(f)})
+		WHERE bloom_filter_offset IS NOT NULL`)).getRowObjects()[0].n;
+	const bloomNote = bloomCols > 0 ? `, ${bloomCols} bloom filters probed` : '';
 	if (problems.length > 0) {
 		failures++;
 		console.log(`FAIL ${name}:\n  ${problems.join('\n  ')}`);
 	} else {
-		console.log(`PASS ${name}: ${cnt.n} rows x ${names.length} columns equal the formulas`);
+		console.log(`PASS ${name}: ${cnt.n} rows x ${names.length} columns equal the formulas${bloomNote}`);
 	}
 	await con.run(`COPY (SELECT * FROM ${src}) TO ${lit(f + '.expected.csv')} (FORMAT csv, HEADER)`);
 }

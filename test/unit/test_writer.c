@@ -34,6 +34,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <xxhash.h>
 #include <zlib.h>
 
 #include "unit.h"
@@ -685,12 +686,24 @@ typedef struct Variant
 	bool		split_batches;	/* two write_column calls per chunk */
 	bool		empty_last_group;
 	bool		page_index;		/* write_page_index */
+	bool		bloom;			/* bloom filters on BLOOM_COLS */
 } Variant;
 
+/* Columns that get a bloom filter in variants with .bloom. */
+static const int BLOOM_COLS[] = {C_ID, C_I32, C_STR, C_UUID, C_LIST_STR};
+
+static void
+set_bloom_columns(PqWriteColumn *cols, const Variant *v)
+{
+	if (v->bloom)
+		for (size_t k = 0; k < sizeof(BLOOM_COLS) / sizeof(BLOOM_COLS[0]); k++)
+			cols[BLOOM_COLS[k]].bloom_filter_bytes = 3000;	/* becomes 4096 */
+}
+
 static const Variant variants[] = {
-	{"plain_v1_uncompressed", STYLE_PLAIN, CMP_UNCOMPRESSED, false, false, 0, 0, 5000, 5000, false, false},
+	{"plain_v1_uncompressed", STYLE_PLAIN, CMP_UNCOMPRESSED, false, false, 0, 0, 5000, 5000, false, false, false, true},
 	{"dict_v1_snappy", STYLE_DICT, CMP_SNAPPY, false, true, 0, 0, 10000, 4000, false, false},
-	{"dict_v2_zstd", STYLE_DICT, CMP_ZSTD, true, true, 1000, 0, 10000, 4000, true, false, true},
+	{"dict_v2_zstd", STYLE_DICT, CMP_ZSTD, true, true, 1000, 0, 10000, 4000, true, false, true, true},
 	{"plain_v2_gzip", STYLE_PLAIN, CMP_GZIP, true, false, 700, 0, 6000, 6000, false, true, true},
 	{"dict_v1_brotli_small_pages", STYLE_DICT, CMP_BROTLI, false, true, 100, 0, 3000, 1000, true, false, true},
 	{"plain_v2_lz4raw", STYLE_PLAIN, CMP_LZ4_RAW, true, true, 0, 0, 4000, 4000, false, false},
@@ -698,7 +711,7 @@ static const Variant variants[] = {
 	{"dict_v2_uncompressed", STYLE_DICT, CMP_UNCOMPRESSED, true, true, 0, 0, 3000, 3000, false, false},
 	{"delta_binary_v2_snappy", STYLE_DELTA_BINARY, CMP_SNAPPY, true, true, 1000, 0, 5000, 2500, true, false, true},
 	{"delta_length_v1_zstd", STYLE_DELTA_LENGTH, CMP_ZSTD, false, false, 700, 0, 4000, 4000, false, true},
-	{"delta_byte_array_v2_gzip", STYLE_DELTA_BYTE_ARRAY, CMP_GZIP, true, false, 0, 0, 4000, 1500, true, false},
+	{"delta_byte_array_v2_gzip", STYLE_DELTA_BYTE_ARRAY, CMP_GZIP, true, false, 0, 0, 4000, 1500, true, false, false, true},
 	{"byte_stream_split_v1_snappy", STYLE_BSS_FLOATS, CMP_SNAPPY, false, true, 333, 0, 4000, 4000, false, false},
 	/* DuckDB reads BYTE_STREAM_SPLIT on floats only: check_writer.mjs
 	 * compares this one with its PLAIN twin plain_v1_uncompressed */
@@ -716,6 +729,7 @@ write_dataset(const Variant *v, MemBuf *out, PqError *err)
 	static const PqKeyValue kv[] = {{"writer.test", "dataset", 7}, {"no.value", NULL, 0}};
 
 	dataset_columns(cols, v->style);
+	set_bloom_columns(cols, v);
 	pq_writer_options_init(&opt);
 	opt.codec = v->codec;
 	opt.data_page_v2 = v->v2;
@@ -1273,6 +1287,104 @@ check_page_index(const Variant *v, MemBuf *m)
 	pq_file_close(f);
 }
 
+/*
+ * Bloom filters, read back with page_index.c: every value of the chunk's
+ * rows is found (a bloom filter has no false negatives) and values that are
+ * not there are mostly rejected; columns without one have none.
+ */
+static void
+check_bloom_filters(const Variant *v, MemBuf *m)
+{
+	PqFile	   *f = NULL;
+	PqError		err;
+	const PqFileMeta *fm;
+	PqWriteColumn cols[NUM_COLS];
+	int64_t		first = 0;
+
+	dataset_columns(cols, v->style);
+	set_bloom_columns(cols, v);
+	if (open_mem(m, &f, &err) != PQ_OK)
+		return;
+	fm = pq_file_meta(f);
+	for (int g = 0; g < fm->num_row_groups; g++)
+	{
+		int64_t		n = fm->row_groups[g].num_rows;
+
+		for (int c = 0; c < NUM_COLS; c++)
+		{
+			const PqColumnChunkMeta *cc = &fm->row_groups[g].columns[c];
+			uint8_t    *bits = NULL;
+			uint32_t	len = 0;
+			int			false_pos = 0;
+
+			UNIT_CHECK(cc->has_bloom_filter == (cols[c].bloom_filter_bytes > 0));
+			if (!cc->has_bloom_filter)
+				continue;
+			UNIT_CHECKF(pq_read_bloom_filter(f, g, c, &pq_malloc_allocator, &bits, &len, &err) == PQ_OK,
+						"%s rg %d col %d: %s", v->name, g, c, err.message);
+			if (bits == NULL)
+				continue;
+			UNIT_CHECK(len == 4096);
+			for (int64_t i = first; i < first + n; i++)
+			{
+				uint8_t		val[64];
+				uint32_t	l;
+
+				if (c == C_LIST_STR)
+				{
+					for (int j = 0; j < list_length(c, i); j++)
+					{
+						l = (uint32_t) sprintf((char *) val, "a%d", j);
+						UNIT_CHECK(pq_bloom_check(bits, len, XXH64(val, l, 0)));
+					}
+					continue;
+				}
+				if (row_is_null(c, i))
+					continue;
+				l = row_value(c, i, val);
+				UNIT_CHECKF(pq_bloom_check(bits, len, XXH64(val, l, 0)),
+							"%s rg %d col %s row %lld missing from the bloom filter",
+							v->name, g, cols[c].name, (long long) i);
+			}
+			/* 1000 values outside the dataset: ids/ints far away, other strings */
+			for (int k = 0; k < 1000; k++)
+			{
+				uint8_t		val[64];
+				uint32_t	l;
+
+				if (c == C_ID)
+				{
+					int64_t		x = INT64_C(1000000000000) + k;
+
+					memcpy(val, &x, 8);
+					l = 8;
+				}
+				else if (c == C_I32)
+				{
+					int32_t		x = 1000000 + k;
+
+					memcpy(val, &x, 4);
+					l = 4;
+				}
+				else if (c == C_UUID)
+				{
+					memset(val, 0xEE, 16);
+					memcpy(val, &k, sizeof(k));
+					l = 16;
+				}
+				else
+					l = (uint32_t) sprintf((char *) val, "absent-%d", k);
+				false_pos += pq_bloom_check(bits, len, XXH64(val, l, 0));
+			}
+			UNIT_CHECKF(false_pos < 100, "%s rg %d col %s: %d false positives in 1000",
+						v->name, g, cols[c].name, false_pos);
+			free(bits);
+		}
+		first += n;
+	}
+	pq_file_close(f);
+}
+
 /* ----------------------------------------------------------------
  * Focused tests
  * ----------------------------------------------------------------
@@ -1571,6 +1683,7 @@ main(void)
 			check_dataset_file(v, &m);
 			check_pages_and_crc(v, &m);
 			check_page_index(v, &m);
+			check_bloom_filters(v, &m);
 			if (outdir != NULL)
 			{
 				char		path[4096];
