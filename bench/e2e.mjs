@@ -32,7 +32,7 @@
 // (parquet_fdw not installed or its scan failing) is shown with its error
 // and does not change the exit status.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -377,62 +377,151 @@ function loadPostgres(meta) {
 	return { forms, pushdownGuc };
 }
 
-// Median of the timed runs; warm-up results and peak memory of one session.
-function runPg(form, q, meta, pushdownGuc) {
-	const sql = q.sql.replaceAll('{t}', form.rel(q.table))
-		.replaceAll('{key}', meta.pointKey) + ';';
-	let s = 'SET max_parallel_workers_per_gather = 0;\n';
-	if (pushdownGuc && form.variant)
-		s += `SET ${pushdownGuc} = ${form.pushdown ? 'on' : 'off'};\n`;
-	s += `\\echo @@run warm\n${sql}\n\\timing on\n`;
-	for (let i = 0; i < RUNS; i++)
-		s += `\\echo @@run ${i}\n${sql}\n`;
-	s += '\\timing off\n\\echo @@mem\n';
-	s += "SELECT (regexp_match(pg_read_file('/proc/self/status'), 'VmHWM:\\s*(\\d+) kB'))[1];\n";
-	const r = psql(s);
-	if (!r.ok)
-		return { error: firstError(r.err) };
-	const runs = [];
-	let cur = null;
-	let memKB = null;
-	let section = null;
-	for (const line of r.out.split('\n')) {
-		if (line.startsWith('@@run')) {
-			cur = { rows: [], ms: null };
-			runs.push(cur);
-			section = 'run';
-		} else if (line === '@@mem') {
-			section = 'mem';
-		} else if (section === 'mem' && line.trim() !== '') {
-			memKB = Number(line.trim());
-		} else if (section === 'run' && /^Time: [\d.]+ ms/.test(line)) {
-			cur.ms = parseFloat(line.slice(6));
-		} else if (section === 'run' && line !== '' && !/^Timing is/.test(line)) {
-			cur.rows.push(line.split('|'));
+// One psql session kept open for the runs of one query on one form, so that
+// the forms' runs can be interleaved.  exec() sends a script and resolves
+// with its output (everything before the end marker it appends); an error
+// ends psql (ON_ERROR_STOP) and rejects with the error's first line.
+class PsqlSession {
+	constructor() {
+		this.proc = spawn(PSQL, ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-f', '-'],
+			{ stdio: ['pipe', 'pipe', 'pipe'] });
+		this.out = '';
+		this.err = '';
+		this.seq = 0;
+		this.waiter = null;
+		this.proc.stdout.setEncoding('utf8');
+		this.proc.stderr.setEncoding('utf8');
+		this.proc.stdout.on('data', (d) => { this.out += d; this.poll(); });
+		this.proc.stderr.on('data', (d) => { this.err += d; });
+		this.proc.stdin.on('error', () => { /* psql gone: reported by 'close' */ });
+		this.proc.on('close', () => {
+			this.closed = true;
+			this.poll();
+		});
+	}
+
+	poll() {
+		if (!this.waiter)
+			return;
+		const { marker, resolve, reject } = this.waiter;
+		const at = this.out.indexOf(marker);
+		if (at >= 0) {
+			const text = this.out.slice(0, at);
+			this.out = this.out.slice(at + marker.length);
+			this.waiter = null;
+			resolve(text);
+		} else if (this.closed) {
+			this.waiter = null;
+			reject(new Error(firstError(this.err || 'psql ended')));
 		}
 	}
-	return summarize(runs, memKB, q.kinds);
+
+	exec(script) {
+		const marker = `@@done ${++this.seq}\n`;
+		return new Promise((resolve, reject) => {
+			this.waiter = { marker, resolve, reject };
+			if (this.closed) {
+				this.poll();
+				return;
+			}
+			this.proc.stdin.write(`${script}\n\\echo ${marker}`);
+		});
+	}
+
+	close() {
+		this.proc.stdin.end();
+	}
 }
 
-// ------------------------------------------------------------------ DuckDB
-
+// DuckDB values as text, NULL as psql shows it (empty).
 function duckValue(v) {
 	if (v === null || v === undefined)
 		return '';
 	return String(v);
 }
 
-async function runDuck(con, file, q, meta) {
-	const sql = q.sql.replaceAll('{t}', `read_parquet(${sqlLit(file)})`)
-		.replaceAll('{key}', meta.pointKey);
-	const runs = [];
-	for (let i = 0; i <= RUNS; i++) {
-		const t0 = performance.now();
-		const res = await con.runAndReadAll(sql);
-		const ms = performance.now() - t0;
-		runs.push({ rows: res.getRows().map((r) => r.map(duckValue)), ms: i === 0 ? null : ms });
+// Rows and time of one run's psql output (unaligned, tuples only, \timing).
+function parseRun(text) {
+	const run = { rows: [], ms: null };
+	for (const line of text.split('\n')) {
+		if (/^Time: [\d.]+ ms/.test(line))
+			run.ms = parseFloat(line.slice(6));
+		else if (line !== '' && !/^Timing is/.test(line))
+			run.rows.push(line.split('|'));
 	}
-	return summarize(runs, null, q.kinds);
+	return run;
+}
+
+// Runs query q on every form: one warm-up round, then RUNS timed rounds; in
+// each round every form runs once, in turn, so that changes in the machine's
+// load fall on all forms alike.  PostgreSQL forms get a fresh session each
+// (peak memory is that session's VmHWM); DuckDB runs with 1 and all threads
+// on each Parquet file.  Returns { formId: summary }.
+async function runQuery(q, pgForms, variants, duck1, duckN, meta, pushdownGuc) {
+	const runners = [];
+	for (const f of pgForms.filter((x) => !x.unavailable)) {
+		const sql = `${q.sql.replaceAll('{t}', f.rel(q.table)).replaceAll('{key}', meta.pointKey)};`;
+		const sess = new PsqlSession();
+		let setup = 'SET max_parallel_workers_per_gather = 0;\n';
+		if (pushdownGuc && f.variant)
+			setup += `SET ${pushdownGuc} = ${f.pushdown ? 'on' : 'off'};\n`;
+		setup += '\\timing on';
+		runners.push({
+			id: f.id, runs: [], sess, setupDone: sess.exec(setup),
+			run: async () => parseRun(await sess.exec(sql)),
+		});
+	}
+	for (const v of variants) {
+		const file = path.join(DATA_DIR, `${q.table}_${v.name}.parquet`);
+		const sql = q.sql.replaceAll('{t}', `read_parquet(${sqlLit(file)})`)
+			.replaceAll('{key}', meta.pointKey);
+		for (const [prefix, con] of [['duck1', duck1], ['duckN', duckN]]) {
+			runners.push({
+				id: `${prefix}-${v.name}`, runs: [],
+				run: async () => {
+					const t0 = performance.now();
+					const res = await con.runAndReadAll(sql);
+					const ms = performance.now() - t0;
+					return { rows: res.getRows().map((r) => r.map(duckValue)), ms };
+				},
+			});
+		}
+	}
+	for (let round = 0; round <= RUNS; round++) {
+		log(`${q.id}: ${round === 0 ? 'warm-up' : `run ${round}/${RUNS}`} on ${runners.length} forms`);
+		for (const r of runners) {
+			if (r.error)
+				continue;
+			try {
+				if (r.setupDone)
+					await r.setupDone;
+				const run = await r.run();
+				if (round === 0)
+					run.ms = null;
+				r.runs.push(run);
+			} catch (e) {
+				r.error = e.message;
+			}
+		}
+	}
+	const out = {};
+	for (const r of runners) {
+		let memKB = null;
+		if (r.sess) {
+			if (!r.error) {
+				try {
+					const text = await r.sess.exec('\\timing off\n' +
+						"SELECT (regexp_match(pg_read_file('/proc/self/status'), 'VmHWM:\\s*(\\d+) kB'))[1];");
+					memKB = Number(text.trim());
+				} catch (e) {
+					r.error = e.message;
+				}
+			}
+			r.sess.close();
+		}
+		out[r.id] = r.error ? { error: r.error } : summarize(r.runs, memKB, q.kinds);
+	}
+	return out;
 }
 
 // ------------------------------------------------------------------ results
@@ -544,19 +633,8 @@ async function main() {
 	// results[q.id][form.id] = { rows, median, ... } or { error }
 	const results = {};
 	for (const q of RUN_QUERIES) {
-		results[q.id] = {};
-		for (const f of pgForms) {
-			if (f.unavailable)
-				continue;
-			log(`${q.id}: ${f.label}`);
-			results[q.id][f.id] = runPg(f, q, meta, pushdownGuc);
-		}
-		for (const v of RUN_VARIANTS.filter((x) => !x.missing)) {
-			const file = path.join(DATA_DIR, `${q.table}_${v.name}.parquet`);
-			log(`${q.id}: DuckDB ${v.label}`);
-			results[q.id][`duck1-${v.name}`] = await runDuck(duck1, file, q, meta);
-			results[q.id][`duckN-${v.name}`] = await runDuck(duckN, file, q, meta);
-		}
+		results[q.id] = await runQuery(q, pgForms, RUN_VARIANTS.filter((x) => !x.missing),
+			duck1, duckN, meta, pushdownGuc);
 	}
 	const duckVersion = (await duck1.runAndReadAll('SELECT version()')).getRows()[0][0];
 
@@ -591,7 +669,8 @@ async function main() {
 	out.push(`- PostgreSQL settings: ${settings}; max_parallel_workers_per_gather = 0 ` +
 		`for every PostgreSQL query` +
 		(pushdownGuc ? `; ${pushdownGuc} off except in the "+ pushdown" row` : ''));
-	out.push(`- ${RUNS} timed runs after one warm-up, median in ms; PostgreSQL times are psql's ` +
+	out.push(`- one warm-up round, then ${RUNS} timed rounds, each running every form once in ` +
+		'turn (so load changes hit all forms alike); median in ms; PostgreSQL times are psql\'s ' +
 		'\\timing (one session per query and form); DuckDB times are the client clock around ' +
 		'runAndReadAll; all rows checked equal to the heap table\'s first');
 	out.push('- x heap: median / heap median; x duck1: median / DuckDB 1-thread median on the ' +
