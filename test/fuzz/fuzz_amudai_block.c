@@ -4,10 +4,12 @@
  *	  libFuzzer target: Amudai block framing, presence sections and value
  *	  sections (numeric cascades and binary encodings) on arbitrary bytes.
  *
- * Input layout: byte 0 = mode; bit 7 set: the rest is a whole block (8-byte
- * header, presence, value section; no checksum), else a bare value section.
- * (byte 0 & 0x7F) % 14 picks the stream type: 0..9 the AmNumType values,
- * 10 variable-size binary, 11..13 fixed-size binary of width 16, 4 and 1.
+ * Input layout: byte 0 = mode; (byte 0 & 0x7F) >= 112: the rest is a
+ * RANGE_INDEX buffer with element size byte 1 % 17.  Otherwise bit 7 set:
+ * the rest is a whole block (8-byte header, presence, value section; no
+ * checksum), else a bare value section, and (byte 0 & 0x7F) % 14 picks the
+ * stream type: 0..9 the AmNumType values, 10 variable-size binary, 11..13
+ * fixed-size binary of width 16, 4 and 1.
  * Bytes 1..2 = value count (little-endian); the rest is copied to a heap
  * buffer of exactly its size, so ASan sees any over-read.
  *
@@ -100,7 +102,26 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in = malloc(len > 0 ? len : 1);
 	memcpy(in, data + 3, len);
 
-	if (data[0] & 0x80)
+	if ((data[0] & 0x7F) >= 112)
+	{
+		AmRangeIndex ri;
+		AmError		err;
+
+		if (am_range_index_parse(in, len, data[1] % 17, &am_malloc_allocator,
+								 &ri, &err) == AM_OK)
+		{
+			/* first and last bytes of both arrays must be readable */
+			if (ri.blocks > 0)
+			{
+				volatile uint8_t sink = ri.mins[0] ^ ri.maxs[ri.blocks * ri.elem_size - 1] ^
+					ri.mins[ri.blocks * ri.elem_size - 1] ^ ri.maxs[0];
+
+				(void) sink;
+			}
+			am_range_index_free(&ri, &am_malloc_allocator);
+		}
+	}
+	else if (data[0] & 0x80)
 	{
 		AmBlockView view;
 		AmError		err;

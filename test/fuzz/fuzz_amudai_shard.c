@@ -5,9 +5,9 @@
  *
  * Opens the bytes as a root file (a resolver serves the same bytes for
  * every stripe-file url, so two-level paths run too), then reads the shard
- * field descriptor and every field of every stripe in batches, up to a
- * bounded number of positions per field so a hostile position count cannot
- * stall the run.
+ * field descriptor, probes each stripe field's Bloom filter, and reads every
+ * field of every stripe in batches, up to a bounded number of positions per
+ * field so a hostile position count cannot stall the run.
  *
  * Oracles: no crash, no leak; a successful read returns exactly the asked
  * count, offsets of strings start at 0 and never decrease, and null flags
@@ -137,7 +137,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			(void) am_shard_field_descriptor(shard, id, &present, &fd, &err);
 			for (uint32_t s = 0; s < nstripes; s++)
+			{
+				AmStripeFieldDescriptor sfd;
+				int			anchor;
+
+				if (am_shard_stripe_field(shard, s, id, &present, &sfd, &anchor,
+										  &err) == AM_OK && present)
+					(void) am_sbbf_might_contain(&sfd.field, data, size < 16 ? size : 16);
 				read_field(shard, s, id);
+			}
 		}
 		am_shard_close(shard);
 	}
