@@ -27,11 +27,13 @@
 
 #include <sys/stat.h>
 
+#include "catalog/namespace.h"
 #include "executor/spi.h"
 #include "foreign/foreign.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "parser/scansup.h"
+#include "nodes/makefuncs.h"
 #include "nodes/parsenodes.h"
 #include "storage/fd.h"
 #include "utils/builtins.h"
@@ -224,6 +226,12 @@ parquet_create_foreign_table(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("table name must not be empty")));
+	/* before reading the file, and without the statement in the context */
+	if (OidIsValid(RangeVarGetRelid(makeRangeVar(NULL, table_name, -1),
+									NoLock, true)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_TABLE),
+				 errmsg("relation \"%s\" already exists", table_name)));
 
 	sql = create_table_sql(table_name, server_name, path);
 
