@@ -715,14 +715,22 @@ cv_int96(const PfScalar *sc, const uint8 *p)
 {
 	int64		nanos;
 	int32		julian;
-	int64		day_us;
+	uint64		unix_us;
 	int64		ts;
 
 	memcpy(&nanos, p, 8);
 	memcpy(&julian, p + 8, 4);
-	if (unlikely(pg_mul_s64_overflow((int64) julian - POSTGRES_EPOCH_JDATE,
-									 USECS_PER_DAY, &day_us) ||
-				 pg_add_s64_overflow(day_us, nanos_to_micros(nanos), &ts) ||
+
+	/*
+	 * Microseconds since 1970 computed as Spark and Impala read INT96, in
+	 * wrapping 64-bit arithmetic: writers that overflowed int64 nanoseconds
+	 * produced (day, nanos) pairs that only this reading maps back to the
+	 * intended instant (int96_from_spark.parquet's year 290000).  Values
+	 * that never overflowed read the same either way.
+	 */
+	unix_us = (uint64) ((int64) julian - UNIX_EPOCH_JDATE) * (uint64) USECS_PER_DAY +
+		(uint64) nanos_to_micros(nanos);
+	if (unlikely(pg_sub_s64_overflow((int64) unix_us, PF_UNIX_EPOCH_OFFSET_USECS, &ts) ||
 				 !IS_VALID_TIMESTAMP(ts)))
 		int96_out_of_range(sc, nanos, julian);
 	return TimestampGetDatum(ts);
