@@ -1803,6 +1803,56 @@ test_truncated_stats(void)
 	free(m.data);
 }
 
+/* A damaged page body: the reader reports PQ_ERR_CHECKSUM when it checks
+ * the CRC the writer stored, and reads on when it does not. */
+static void
+test_crc_detects_damage(void)
+{
+	PqWriteColumn c[1];
+	PqWriterOptions opt;
+	MemBuf		m = {0};
+	PqSink		sink = {mem_write, &m};
+	PqWriter   *w;
+	PqError		err;
+	PqFile	   *f;
+	int64_t		vals[100];
+	PqColumnBatch b;
+
+	m.fail_after = -1;
+	for (int i = 0; i < 100; i++)
+		vals[i] = i * 3;
+	pq_writer_options_init(&opt);
+	opt.write_crc = true;
+	c[0] = simple_col("x", PQ_INT64, PQ_REQUIRED);
+	UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pq_malloc_allocator, &err) == PQ_OK);
+	memset(&b, 0, sizeof(b));
+	b.num_rows = 100;
+	b.values = vals;
+	UNIT_CHECK(pq_writer_write_column(w, 0, &b, &err) == PQ_OK);
+	UNIT_CHECK(pq_writer_close(w, &err) == PQ_OK);
+	pq_writer_free(w);
+	UNIT_CHECK(open_mem(&m, &f, &err) == PQ_OK);
+	{
+		const PqColumnChunkMeta *cc = &pq_file_meta(f)->row_groups[0].columns[0];
+		PqColumnReaderOptions ro = {true};
+		PqColumnReader *r = NULL;
+
+		/* the last byte of the chunk is the last value's high byte */
+		m.data[cc->data_page_offset + cc->total_compressed_size - 1] ^= 0x40;
+		UNIT_CHECK(pq_column_reader_open(&r, f, 0, 0, &ro, &pq_malloc_allocator, &err) == PQ_OK);
+		UNIT_CHECK(r && pq_column_reader_read(r, 100, &b, &err) == PQ_ERR_CHECKSUM);
+		pq_column_reader_close(r);
+		ro.verify_crc = false;
+		r = NULL;
+		UNIT_CHECK(pq_column_reader_open(&r, f, 0, 0, &ro, &pq_malloc_allocator, &err) == PQ_OK);
+		UNIT_CHECK(r && pq_column_reader_read(r, 100, &b, &err) == PQ_OK && b.num_rows == 100 &&
+				   ((const int64_t *) b.values)[99] == (297 ^ (INT64_C(0x40) << 56)));
+		pq_column_reader_close(r);
+	}
+	pq_file_close(f);
+	free(m.data);
+}
+
 /* ----------------------------------------------------------------
  * main
  * ----------------------------------------------------------------
@@ -1817,6 +1867,7 @@ main(void)
 	test_contract_errors();
 	test_float_stats();
 	test_truncated_stats();
+	test_crc_detects_damage();
 
 	for (size_t k = 0; k < sizeof(variants) / sizeof(variants[0]); k++)
 	{
