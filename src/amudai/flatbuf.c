@@ -181,7 +181,7 @@ parse_data_type(SchemaBuild *b, const FbTable *t, uint32_t parent_id,
 	size_t		pos;
 	uint32_t	schema_id = 0;
 	uint32_t	stored_parent = 0;
-	uint32_t	n_children;
+	uint32_t	n_children = 0;
 	size_t		name_pos,
 				children_pos,
 				ext_pos;
@@ -285,7 +285,7 @@ am_parse_schema(AmBytes payload, const AmAllocator *alloc, AmSchema *out,
 	size_t		pos,
 				fields_pos;
 	uint32_t	count = 0;
-	uint32_t	n_fields;
+	uint32_t	n_fields = 0;
 	uint32_t   *fields;
 	AmStatus	st;
 
