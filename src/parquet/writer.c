@@ -1518,7 +1518,8 @@ stats_bound(PqWriter *w, const WColumn *col, const ByteBuf *v, bool is_min,
 	uint8_t    *copy;
 
 	*exact = true;
-	if (col->order == ORD_BYTES && limit > 0 && len > limit)
+	if (col->order == ORD_BYTES && col->def.physical == PQ_BYTE_ARRAY &&
+		limit > 0 && len > limit)
 	{
 		*exact = false;
 		len = limit;

@@ -50,10 +50,10 @@
  * min_value/max_value in the column's sort order (signed or unsigned
  * integers by the INTEGER annotation, IEEE floats ignoring NaN with -0.0 as
  * min and +0.0 as max of a zero, unsigned bytewise for byte arrays, signed
- * two's complement for DECIMAL byte arrays); none for INT96 and INTERVAL,
- * whose order is undefined.  A byte-array bound longer than
+ * two's complement for DECIMAL byte arrays); none for INT96, INTERVAL and
+ * FLOAT16.  A BYTE_ARRAY bound (not DECIMAL) longer than
  * statistics_max_len is truncated and marked inexact (the max rounded up;
- * omitted when it cannot be).  The footer declares TYPE_DEFINED_ORDER for
+ * omitted when it cannot be); fixed-width bounds are never truncated.  The footer declares TYPE_DEFINED_ORDER for
  * every column.
  *
  * Bloom filters (bloom_filter_bytes): split-block, xxHash64 (seed 0) of

@@ -1800,6 +1800,34 @@ test_truncated_stats(void)
 		UNIT_CHECK(!s2->has_max);
 	}
 	pq_file_close(f);
+
+	/* fixed-width bounds stay whole and exact */
+	{
+		uint8_t		u[2][16];
+		PqColumnBatch ub;
+
+		memset(u[0], 0x11, 16);
+		memset(u[1], 0x99, 16);
+		c[0] = simple_col("u", PQ_FIXED_LEN_BYTE_ARRAY, PQ_REQUIRED);
+		c[0].type_length = 16;
+		c[0].logical = lt_kind(PQ_LT_UUID);
+		m.len = 0;
+		UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pq_malloc_allocator, &err) == PQ_OK);
+		memset(&ub, 0, sizeof(ub));
+		ub.num_rows = 2;
+		ub.values = u;
+		UNIT_CHECK(pq_writer_write_column(w, 0, &ub, &err) == PQ_OK);
+		UNIT_CHECK(pq_writer_close(w, &err) == PQ_OK);
+		pq_writer_free(w);
+		UNIT_CHECK(open_mem(&m, &f, &err) == PQ_OK);
+		{
+			const PqStatistics *st = &pq_file_meta(f)->row_groups[0].columns[0].statistics;
+
+			UNIT_CHECK(st->has_min && st->min_len == 16 && memcmp(st->min, u[0], 16) == 0 && st->min_exact);
+			UNIT_CHECK(st->has_max && st->max_len == 16 && memcmp(st->max, u[1], 16) == 0 && st->max_exact);
+		}
+		pq_file_close(f);
+	}
 	free(m.data);
 }
 
