@@ -484,6 +484,7 @@ binary_fsst(Writer *w, AmPbWriter *b, const AmWriterColumn *c, uint64_t first,
 				written = 0,
 				table_len = 0,
 				cap = cdc_fsst_max_compressed(raw_len);
+	uint8_t		symbols;
 	CdcStatus	cst;
 
 	if (builder == NULL || views == NULL)
@@ -499,8 +500,9 @@ binary_fsst(Writer *w, AmPbWriter *b, const AmWriterColumn *c, uint64_t first,
 	cst = cdc_fsst_build(builder, views, n, &table);
 	if (cst != CDC_OK)
 		goto fail;
+	symbols = (uint8_t) table.count;
 	put_u16(b, AM_ENC_FSST);
-	am_pbw_raw(b, &(uint8_t) {(uint8_t) table.count}, 1);
+	am_pbw_raw(b, &symbols, 1);
 	put_u32(b, 0);				/* values_size, patched */
 	put_u16(b, 8 << 8);			/* offsets_cascading 0, offset_width 8 */
 	put_zeros(b, 7);
@@ -1026,8 +1028,7 @@ write_schema(Writer *w, const AmWriterColumn *cols, uint32_t n,
 		put_u32(&fb, 0);		/* name, patched */
 		put_u32(&fb, 0);		/* children, patched */
 		put_u32(&fb, 0);		/* +20: unused */
-		am_pbw_raw(&fb, &(uint8_t) {(uint8_t) cols[i].type}, 1);
-		am_pbw_raw(&fb, &(uint8_t) {cols[i].is_signed ? 1 : 0}, 1);
+		put_u16(&fb, (uint16_t) ((uint8_t) cols[i].type | (cols[i].is_signed ? 1 : 0) << 8));
 		put_u16(&fb, 0);
 		put_u64(&fb, cols[i].type == AM_TYPE_GUID ? 16 :
 				cols[i].type == AM_TYPE_FIXED_SIZE_BINARY ? cols[i].fixed_size : 0);
