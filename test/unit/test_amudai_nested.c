@@ -651,8 +651,8 @@ test_nested(void)
 	/* y: absent, as many positions as its struct */
 	if (read_field(shard, 5, &fr, &b, 5) == AM_OK)
 	{
-		UNIT_CHECK(b.nulls != NULL);
-		for (int i = 0; i < 5; i++)
+		UNIT_CHECK(b.nulls != NULL && b.values != NULL);
+		for (int i = 0; b.nulls != NULL && b.values != NULL && i < 5; i++)
 			UNIT_CHECK(b.nulls[i] == 1 && ((const int64_t *) b.values)[i] == 0);
 		am_field_reader_close(fr);
 	}
