@@ -63,8 +63,11 @@ fi
 
 # This project's Parquet writer as a command (bench/csv2parquet.c); without
 # it the "ours" files are left out.
-make -C "$ROOT/bench" csv2parquet >/dev/null ||
-	echo "bench: building bench/bin/csv2parquet failed; continuing without it" >&2
+if ! make -C "$ROOT/bench" csv2parquet >/dev/null 2>&1; then
+	echo "bench: building bench/bin/csv2parquet failed (make -C bench csv2parquet);" \
+		"continuing without it" >&2
+	rm -f "$ROOT/bench/bin/csv2parquet"	# not an older build's binary
+fi
 
 # ---- 3. throwaway cluster
 pg_cluster_start
