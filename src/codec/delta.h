@@ -39,14 +39,12 @@ CdcStatus	cdc_delta_binary_encode_fn(CdcDeltaValueFn value, const void *arg,
 									   size_t *written);
 
 /*
- * delta_binary_avx2.c: in-place prefix sums of unpacked deltas,
- * v[i] = prev + sum over j <= i of (min_delta + v[j]), wrapping; they
- * return the last value (prev for n = 0).
+ * delta_binary_avx2.c: in-place prefix sum of unpacked INT32 deltas,
+ * v[i] = prev + sum over j <= i of (min_delta + v[j]), wrapping; returns
+ * the last value (prev for n = 0).
  */
 uint32_t	cdc_delta_prefix32_avx2(uint32_t *v, size_t n, uint32_t min_delta,
 									uint32_t prev);
-uint64_t	cdc_delta_prefix64_avx2(uint64_t *v, size_t n, uint64_t min_delta,
-									uint64_t prev);
 
 /*
  * Why cdc_uleb128_read() failed at pos: the input ended inside the varint

@@ -22,8 +22,8 @@
  * Design notes: a miniblock's bounds and width are checked once, then its
  * deltas go through the dispatched unpack kernel straight into the output
  * and a prefix sum turns them into values in place, while they are still in
- * L1.  The prefix sum is the serial part; its AVX2 versions live in
- * delta_binary_avx2.c.  Decoding stops unpacking at `count` values but
+ * L1.  The prefix sum is the serial part; its INT32 AVX2 version lives in
+ * delta_binary_avx2.c (INT64 stays scalar: faster, see there).  Decoding stops unpacking at `count` values but
  * still walks the block headers to the end of the stream, so *consumed
  * tells DELTA_LENGTH_BYTE_ARRAY where its bytes start; every block costs at
  * least one byte per miniblock, so the walk is linear in the input.  Widths
@@ -123,7 +123,9 @@ delta_decode_body(const uint8_t *in, size_t in_len, void *out_v,
 	const uint8_t *end = in + in_len;
 	const unsigned max_width = is64 ? 64 : 32;
 	CdcIsa		isa = cdc_isa_current();
-	const CdcUnpack32Fn *unpack32 = cdc_unpack32_table(isa);
+	/* AVX-512 unpack kernels lose to AVX2 on 32-value miniblocks (bench). */
+	const CdcUnpack32Fn *unpack32 =
+		cdc_unpack32_table(isa >= CDC_ISA_AVX2 ? CDC_ISA_AVX2 : isa);
 	uint32_t   *out32 = out_v;
 	uint64_t   *out64 = out_v;
 	DeltaHeader h;
@@ -190,12 +192,7 @@ delta_decode_body(const uint8_t *in, size_t in_len, void *out_v,
 				if (is64)
 				{
 					cdc_unpack64_scalar_table[w] (pos, out64 + produced, take);
-					if (isa >= CDC_ISA_AVX2)
-						prev = cdc_delta_prefix64_avx2(out64 + produced, take,
-													   min_delta, prev);
-					else
-						prev = prefix64_scalar(out64 + produced, take,
-											   min_delta, prev);
+					prev = prefix64_scalar(out64 + produced, take, min_delta, prev);
 				}
 				else
 				{

@@ -13,8 +13,13 @@
  * CDC_ERR_CORRUPT.  Values with a prefix of 0 are their suffix, so their
  * views point into the input and cost no copy; the others are built in the
  * caller's arena, each checked against its capacity before the copy.
- * cdc_delta_byte_array_measure() returns the sum of all value lengths, an
- * upper bound of what the arena receives.
+ * cdc_delta_byte_array_measure() returns the sum of all value lengths plus
+ * 32 bytes of slack: while 32 bytes remain, a value whose prefix and suffix
+ * are both at most 16 bytes is built with two fixed 16-byte copies instead
+ * of two memcpy calls of variable length.  Their over-reads stay inside
+ * the input padding (suffixes, values in the input) or below arena + used
+ * + 16 (the previous value, when it is the last one built in the arena);
+ * their over-writes land in the arena's unused tail.
  *
  * IDENTIFICATION
  *	  src/codec/delta_byte_array.c
@@ -27,8 +32,24 @@
 #include <string.h>
 
 /*
+ * Arena bytes beyond the values that measure() asks for, so short values
+ * can be built with fixed 16-byte copies (prefix + 16 <= 32).
+ */
+#define DBA_ARENA_SLACK		32
+
+/* 16 bytes from src to dst, loaded before stored (they may overlap). */
+static inline void
+copy16(uint8_t *dst, const uint8_t *src)
+{
+	uint8_t		tmp[16];
+
+	memcpy(tmp, src, 16);
+	memcpy(dst, tmp, 16);
+}
+
+/*
  * Arena bytes cdc_delta_byte_array_decode() needs for count values (at
- * most; it only copies values that share a prefix).  scratch holds count +
+ * most; it only copies values that share a prefix, plus DBA_ARENA_SLACK).  scratch holds count +
  * CDC_OUTPUT_SLACK int32 values.
  */
 CdcStatus
@@ -61,9 +82,7 @@ cdc_delta_byte_array_measure(const uint8_t *in, size_t in_len,
 	}
 	if (negative >> 31)
 		return CDC_ERR_CORRUPT;
-	if (total > SIZE_MAX)
-		return CDC_ERR_CORRUPT;
-	*arena_needed = (size_t) total;
+	*arena_needed = (size_t) total + DBA_ARENA_SLACK;
 	return CDC_OK;
 }
 
@@ -105,13 +124,22 @@ cdc_delta_byte_array_decode(const uint8_t *in, size_t in_len,
 			uint64_t	len = (uint64_t) prefix + suffix.len;
 			uint8_t    *dst = arena + used;
 
-			if (len > UINT32_MAX)
-				return CDC_ERR_CORRUPT;
-			if (arena_cap - used < len)
-				return CDC_ERR_OUTPUT_FULL;
-			memcpy(dst, prev_ptr, prefix);
-			if (suffix.len > 0)
-				memcpy(dst + prefix, suffix.ptr, suffix.len);
+			if (prefix <= 16 && suffix.len <= 16 && arena_cap - used >= DBA_ARENA_SLACK)
+			{
+				/* Short value: two fixed 16-byte copies, see the header. */
+				copy16(dst, prev_ptr);
+				copy16(dst + prefix, suffix.ptr);
+			}
+			else
+			{
+				if (len > UINT32_MAX)
+					return CDC_ERR_CORRUPT;
+				if (arena_cap - used < len)
+					return CDC_ERR_OUTPUT_FULL;
+				memcpy(dst, prev_ptr, prefix);
+				if (suffix.len > 0)
+					memcpy(dst + prefix, suffix.ptr, suffix.len);
+			}
 			out[i].ptr = dst;
 			out[i].len = (uint32_t) len;
 			used += len;
