@@ -56,7 +56,7 @@ typedef struct BenchKernel
 {
 	const char *name;
 	const unsigned *widths;		/* list ending with UINT32_MAX */
-	size_t		out_size;		/* bytes per decoded value */
+	size_t		out_size;		/* bytes per decoded value (0: the width) */
 	bool		isa_variants;	/* run once per supported ISA */
 	void		(*prepare) (BenchCtx *ctx);
 	CdcStatus	(*run) (BenchCtx *ctx);
@@ -577,6 +577,210 @@ run_fsst(BenchCtx *ctx)
 	return cdc_fsst_decompress(&a->fsst, ctx->in, ctx->in_len, ctx->out, ctx->n, &out_len);
 }
 
+/* ---- DELTA_BINARY_PACKED: deltas of `width` bits (128 / 4 layout) ---- */
+static void
+prep_delta_common(BenchCtx *ctx, bool is64)
+{
+	unsigned	w = ctx->width;
+	uint64_t	mask = w >= 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+	int64_t    *v64 = xmalloc(ctx->n * sizeof(int64_t));
+	int32_t    *v32 = xmalloc(ctx->n * sizeof(int32_t));
+	size_t		cap = cdc_delta_binary_max_size(ctx->n, is64);
+	uint64_t	acc = rnd(&ctx->seed);
+
+	for (size_t i = 0; i < ctx->n; i++)
+	{
+		acc += rnd(&ctx->seed) & mask;
+		v64[i] = (int64_t) acc;
+		v32[i] = (int32_t) (uint32_t) acc;
+	}
+	ctx->in = xmalloc(cap + CDC_INPUT_PADDING);
+	if ((is64 ? cdc_delta_binary_encode64(v64, ctx->n, 128, 4, ctx->in, cap, &ctx->in_len)
+		 : cdc_delta_binary_encode32(v32, ctx->n, 128, 4, ctx->in, cap, &ctx->in_len)) != CDC_OK)
+		abort();
+	memset(ctx->in + ctx->in_len, 0, CDC_INPUT_PADDING);
+	free(v64);
+	free(v32);
+}
+
+static void
+prep_delta32(BenchCtx *ctx)
+{
+	prep_delta_common(ctx, false);
+}
+
+static void
+prep_delta64(BenchCtx *ctx)
+{
+	prep_delta_common(ctx, true);
+}
+
+static CdcStatus
+run_delta32(BenchCtx *ctx)
+{
+	size_t		consumed;
+
+	return cdc_delta_binary_decode32(ctx->in, ctx->in_len, ctx->out, ctx->n, &consumed);
+}
+
+static CdcStatus
+run_delta64(BenchCtx *ctx)
+{
+	size_t		consumed;
+
+	return cdc_delta_binary_decode64(ctx->in, ctx->in_len, ctx->out, ctx->n, &consumed);
+}
+
+/* ---- DELTA_LENGTH_BYTE_ARRAY / DELTA_BYTE_ARRAY: values of 0..2*width
+ * bytes; for DELTA_BYTE_ARRAY sorted keys sharing about half their bytes ---- */
+static void
+prep_strings(BenchCtx *ctx, bool front_coded)
+{
+	uint8_t    *pool = xmalloc(ctx->n * 2 * ctx->width + 1);
+	CdcByteView *views = xmalloc(ctx->n * sizeof(CdcByteView));
+	size_t		p = 0;
+	size_t		cap;
+
+	for (size_t i = 0; i < ctx->n; i++)
+	{
+		size_t		len = rnd(&ctx->seed) % (2 * ctx->width + 1);
+		size_t		keep = front_coded && i > 0 ? views[i - 1].len / 2 : 0;
+
+		keep = keep < len ? keep : len;
+		for (size_t k = 0; k < len; k++)
+			pool[p + k] = k < keep ? views[i - 1].ptr[k] : (uint8_t) ('a' + rnd(&ctx->seed) % 26);
+		views[i].ptr = pool + p;
+		views[i].len = (uint32_t) len;
+		p += len;
+	}
+	cap = front_coded ? cdc_delta_byte_array_max_size(views, ctx->n)
+		: cdc_delta_length_max_size(views, ctx->n);
+	ctx->in = xmalloc(cap + CDC_INPUT_PADDING);
+	if ((front_coded ? cdc_delta_byte_array_encode(views, ctx->n, ctx->in, cap, &ctx->in_len)
+		 : cdc_delta_length_encode(views, ctx->n, ctx->in, cap, &ctx->in_len)) != CDC_OK)
+		abort();
+	memset(ctx->in + ctx->in_len, 0, CDC_INPUT_PADDING);
+	/* scratch arrays, then the arena */
+	ctx->aux = xmalloc(2 * (ctx->n + CDC_OUTPUT_SLACK) * sizeof(int32_t) + p + 1);
+	ctx->aux_len = (uint32_t) p;
+	free(pool);
+	free(views);
+}
+
+static void
+prep_dlba(BenchCtx *ctx)
+{
+	prep_strings(ctx, false);
+}
+
+static void
+prep_dba(BenchCtx *ctx)
+{
+	prep_strings(ctx, true);
+}
+
+static CdcStatus
+run_dlba(BenchCtx *ctx)
+{
+	size_t		consumed;
+
+	return cdc_delta_length_decode(ctx->in, ctx->in_len, ctx->out, ctx->n,
+								   ctx->aux, &consumed);
+}
+
+static CdcStatus
+run_dba(BenchCtx *ctx)
+{
+	int32_t    *s1 = ctx->aux;
+	int32_t    *s2 = s1 + ctx->n + CDC_OUTPUT_SLACK;
+	uint8_t    *arena = (uint8_t *) (s2 + ctx->n + CDC_OUTPUT_SLACK);
+	size_t		consumed;
+	CdcStatus	st;
+
+	st = cdc_delta_byte_array_decode(ctx->in, ctx->in_len, ctx->out, ctx->n, s1, s2,
+									 arena, ctx->aux_len, &consumed);
+	/* Views into the arena are equal across ISAs only by content: rebase. */
+	if (st == CDC_OK)
+		for (size_t i = 0; i < ctx->n; i++)
+		{
+			CdcByteView *v = (CdcByteView *) ctx->out + i;
+
+			if (v->ptr >= arena && v->ptr <= arena + ctx->aux_len)
+				v->ptr = (const uint8_t *) (uintptr_t) (v->ptr - arena);
+		}
+	return st;
+}
+
+/* ---- BYTE_STREAM_SPLIT: width = value bytes ---- */
+static void
+prep_bss(BenchCtx *ctx)
+{
+	ctx->in_len = ctx->n * ctx->width;
+	ctx->in = xmalloc(ctx->in_len + CDC_INPUT_PADDING);
+	for (size_t i = 0; i < ctx->in_len + CDC_INPUT_PADDING; i++)
+		ctx->in[i] = (uint8_t) rnd(&ctx->seed);
+}
+
+static CdcStatus
+run_bss(BenchCtx *ctx)
+{
+	return cdc_bss_decode(ctx->in, ctx->in_len, ctx->width, ctx->out, ctx->n);
+}
+
+/* ---- GroupVarInt: values of 1..width bytes ---- */
+static void
+prep_gv_common(BenchCtx *ctx, bool is64)
+{
+	uint64_t   *v64 = xmalloc(ctx->n * sizeof(uint64_t));
+	uint32_t   *v32 = xmalloc(ctx->n * sizeof(uint32_t));
+	size_t		cap = cdc_group_varint_max_size(ctx->n, is64);
+
+	for (size_t i = 0; i < ctx->n; i++)
+	{
+		unsigned	bytes = 1 + rnd(&ctx->seed) % ctx->width;
+		uint64_t	r = rnd(&ctx->seed);
+
+		v64[i] = bytes >= 8 ? r : r & ((UINT64_C(1) << (8 * bytes)) - 1);
+		v32[i] = (uint32_t) v64[i];
+	}
+	ctx->in = xmalloc(cap + CDC_INPUT_PADDING);
+	if ((is64 ? cdc_group_varint_encode64(v64, ctx->n, ctx->in, cap, &ctx->in_len)
+		 : cdc_group_varint_encode32(v32, ctx->n, ctx->in, cap, &ctx->in_len)) != CDC_OK)
+		abort();
+	memset(ctx->in + ctx->in_len, 0, CDC_INPUT_PADDING);
+	free(v64);
+	free(v32);
+}
+
+static void
+prep_gv32(BenchCtx *ctx)
+{
+	prep_gv_common(ctx, false);
+}
+
+static void
+prep_gv64(BenchCtx *ctx)
+{
+	prep_gv_common(ctx, true);
+}
+
+static CdcStatus
+run_gv32(BenchCtx *ctx)
+{
+	size_t		consumed;
+
+	return cdc_group_varint_decode32(ctx->in, ctx->in_len, ctx->out, ctx->n, &consumed);
+}
+
+static CdcStatus
+run_gv64(BenchCtx *ctx)
+{
+	size_t		consumed;
+
+	return cdc_group_varint_decode64(ctx->in, ctx->in_len, ctx->out, ctx->n, &consumed);
+}
+
+
 #define END UINT32_MAX
 static const unsigned widths_all32[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, END};
@@ -591,6 +795,13 @@ static const unsigned widths_fl32[] = {1, 3, 7, 8, 12, 16, 20, 32, END};
 static const unsigned widths_fl64[] = {1, 16, 24, 33, 48, 64, END};
 static const unsigned widths_decimals[] = {2, 3, END};
 static const unsigned widths_pfor[] = {8, 16, END};
+
+static const unsigned widths_delta32[] = {0, 1, 8, 16, 24, 32, END};
+static const unsigned widths_delta64[] = {0, 8, 16, 32, 48, 64, END};
+static const unsigned widths_strings[] = {4, 16, END};
+static const unsigned widths_bss[] = {2, 4, 8, 16, END};
+static const unsigned widths_gv32[] = {1, 2, 4, END};
+static const unsigned widths_gv64[] = {2, 4, 8, END};
 
 static const BenchKernel bench_kernels[] = {
 	{"unpack32", widths_all32, 4, true, prep_unpack, run_unpack32},
@@ -613,6 +824,13 @@ static const BenchKernel bench_kernels[] = {
 	{"chimp64", widths_decimals, 8, false, prep_chimp, run_chimp},
 	{"pfor64", widths_pfor, 8, true, prep_pfor, run_pfor},
 	{"fsst_text", widths_one, 1, false, prep_fsst, run_fsst},
+	{"delta32", widths_delta32, 4, true, prep_delta32, run_delta32},
+	{"delta64", widths_delta64, 8, true, prep_delta64, run_delta64},
+	{"delta_length", widths_strings, sizeof(CdcByteView), true, prep_dlba, run_dlba},
+	{"delta_bytearr", widths_strings, sizeof(CdcByteView), true, prep_dba, run_dba},
+	{"bss", widths_bss, 0, true, prep_bss, run_bss},
+	{"group_varint32", widths_gv32, 4, false, prep_gv32, run_gv32},
+	{"group_varint64", widths_gv64, 8, false, prep_gv64, run_gv64},
 };
 
 /* Best time of reps calls of fn. */
@@ -684,7 +902,7 @@ main(int argc, char **argv)
 		for (const unsigned *w = kern->widths; *w != END; w++)
 		{
 			BenchCtx	ctx = {0};
-			size_t		out_bytes = n * kern->out_size;
+			size_t		out_bytes = n * (kern->out_size ? kern->out_size : *w);
 			uint8_t    *ref = xmalloc(out_bytes + CDC_OUTPUT_SLACK * 8);
 			uint8_t    *src = xmalloc(out_bytes);
 			double		t_copy;
