@@ -1881,6 +1881,60 @@ test_crc_detects_damage(void)
 	free(m.data);
 }
 
+/* A file with no row groups, and one whose only row group is empty. */
+static void
+test_empty_files(void)
+{
+	PqWriteColumn c[2];
+	PqWriterOptions opt;
+	PqError		err;
+
+	pq_writer_options_init(&opt);
+	c[0] = simple_col("a", PQ_INT32, PQ_OPTIONAL);
+	c[1] = simple_col("b", PQ_BYTE_ARRAY, PQ_REQUIRED);
+	c[1].logical = lt_kind(PQ_LT_STRING);
+	c[1].encoding = PQ_WRITE_DICTIONARY;
+	for (int groups = 0; groups < 2; groups++)
+	{
+		MemBuf		m = {0};
+		PqSink		sink = {mem_write, &m};
+		PqWriter   *w;
+		PqFile	   *f = NULL;
+
+		m.fail_after = -1;
+		UNIT_CHECK(pq_writer_open(&w, c, 2, &opt, &sink, &pq_malloc_allocator, &err) == PQ_OK);
+		if (groups == 1)
+			UNIT_CHECK(pq_writer_end_row_group(w, &err) == PQ_OK);
+		UNIT_CHECK(pq_writer_close(w, &err) == PQ_OK);
+		pq_writer_free(w);
+		UNIT_CHECK(m.len >= 12 && memcmp(m.data, "PAR1", 4) == 0 && memcmp(m.data + m.len - 4, "PAR1", 4) == 0);
+		UNIT_CHECKF(open_mem(&m, &f, &err) == PQ_OK, "%s", err.message);
+		if (f != NULL)
+		{
+			const PqFileMeta *fm = pq_file_meta(f);
+
+			UNIT_CHECK(fm->num_rows == 0 && fm->num_row_groups == groups && fm->num_leaves == 2);
+			if (groups == 1)
+			{
+				PqColumnReader *r = NULL;
+				PqColumnBatch b;
+				PqColumnReaderOptions ro = {false};
+
+				UNIT_CHECK(fm->row_groups[0].num_rows == 0);
+				for (int col = 0; col < 2; col++)
+				{
+					UNIT_CHECK(pq_column_reader_open(&r, f, 0, col, &ro, &pq_malloc_allocator, &err) == PQ_OK);
+					UNIT_CHECK(r && pq_column_reader_read(r, 10, &b, &err) == PQ_OK && b.num_rows == 0);
+					pq_column_reader_close(r);
+					r = NULL;
+				}
+			}
+			pq_file_close(f);
+		}
+		free(m.data);
+	}
+}
+
 /* ----------------------------------------------------------------
  * main
  * ----------------------------------------------------------------
@@ -1896,6 +1950,7 @@ main(void)
 	test_float_stats();
 	test_truncated_stats();
 	test_crc_detects_damage();
+	test_empty_files();
 
 	for (size_t k = 0; k < sizeof(variants) / sizeof(variants[0]); k++)
 	{
