@@ -115,6 +115,8 @@ void		cdc_gather64_avx2(const uint64_t *dict, const uint32_t *idx,
 
 /* byte_stream_split_avx2.c: in = value 0 of stream 0, stream k at
  * in + k * stride; out gets count values. */
+void		cdc_bss_decode2_avx2(const uint8_t *in, size_t stride,
+								 uint8_t *out, size_t count);
 void		cdc_bss_decode4_avx2(const uint8_t *in, size_t stride,
 								 uint8_t *out, size_t count);
 void		cdc_bss_decode8_avx2(const uint8_t *in, size_t stride,
