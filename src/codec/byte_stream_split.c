@@ -10,8 +10,8 @@
  *
  * Design notes: the stream length is the page's value count, which the
  * decoder derives from in_len / width, so decoding fewer values than the
- * page holds (or a range of them) still finds every stream.  Widths 4 and
- * 8 are byte transposes: AVX2 does 32 values per step with unpack
+ * page holds (or a range of them) still finds every stream.  Widths 2, 4
+ * and 8 are byte transposes: AVX2 does 32 values per step with unpack
  * ladders (byte_stream_split_avx2.c); the scalar versions assemble each
  * value in a register.  Other widths walk stream by stream over chunks of
  * values, so reads are sequential and the strided writes stay in L1.
@@ -108,6 +108,12 @@ cdc_bss_decode_range(const uint8_t *in, size_t in_len, size_t width,
 	{
 		case 1:
 			memcpy(out, base, count);
+			break;
+		case 2:
+			if (isa >= CDC_ISA_AVX2)
+				cdc_bss_decode2_avx2(base, stride, out, count);
+			else
+				bss_decode_generic(base, stride, 2, out, count);
 			break;
 		case 4:
 			if (isa >= CDC_ISA_AVX2)

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * byte_stream_split_avx2.c
- *	  AVX2 BYTE_STREAM_SPLIT decoders for widths 4 and 8
+ *	  AVX2 BYTE_STREAM_SPLIT decoders for widths 2 (FLOAT16), 4 and 8
  *	  (byte_stream_split.c).
  *
  * Design notes: 32 values per step.  One 32-byte load per stream, then an
@@ -33,6 +33,30 @@ static AVX2_FN inline void
 store(uint8_t *p, __m256i v)
 {
 	_mm256_storeu_si256((__m256i *) p, v);
+}
+
+AVX2_FN void
+cdc_bss_decode2_avx2(const uint8_t *in, size_t stride, uint8_t *out, size_t count)
+{
+	size_t		i = 0;
+
+	for (; i + 32 <= count; i += 32)
+	{
+		__m256i		s0 = load(in + i),
+					s1 = load(in + stride + i);
+		/* per lane: values 0..7 / 16..23, and 8..15 / 24..31 */
+		__m256i		lo = _mm256_unpacklo_epi8(s0, s1),
+					hi = _mm256_unpackhi_epi8(s0, s1);
+		uint8_t    *o = out + 2 * i;
+
+		store(o, _mm256_permute2x128_si256(lo, hi, 0x20));
+		store(o + 32, _mm256_permute2x128_si256(lo, hi, 0x31));
+	}
+	for (; i < count; i++)
+	{
+		out[2 * i] = in[i];
+		out[2 * i + 1] = in[stride + i];
+	}
 }
 
 AVX2_FN void

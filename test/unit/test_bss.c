@@ -3,7 +3,7 @@
  * test_bss.c
  *	  Unit tests of byte_stream_split.c: the layout by hand (FLOAT 1.0f,
  *	  -2.5f and a DOUBLE), every width 1..33 against a naive reference
- *	  transposition, widths 4 and 8 at every count 0..1023 and several
+ *	  transposition, widths 2, 4 and 8 at every count 0..1023 and several
  *	  misalignments on every ISA, ranges, round trips, bad arguments.
  *
  * IDENTIFICATION
@@ -116,8 +116,9 @@ test_against_reference(void)
 	for (size_t i = 0; i < sizeof(values); i++)
 		values[i] = (uint8_t) unit_rand(&seed);
 
-	/* Widths 4 and 8: every count up to 1023, some misaligned. */
-	for (size_t width = 4; width <= 8; width += 4)
+	/* Widths 2, 4 and 8 (the AVX2 ones): every count up to 1023, some
+	 * misaligned. */
+	for (size_t width = 2; width <= 8; width *= 2)
 		for (size_t n = 0; n < 1024; n++)
 		{
 			ref_split(values, width, n, split + 64);
