@@ -705,6 +705,11 @@ typedef struct AmWriterColumn
 	const void *values;
 	const uint64_t *offsets;
 	const uint8_t *nulls;
+	/* non-NULL: a List column of these elements; list_offsets[rows + 1]
+	 * index the element arrays above (values/offsets/nulls then count
+	 * elements, not rows); list_nulls (may be NULL): 1 = null list */
+	const uint64_t *list_offsets;
+	const uint8_t *list_nulls;
 } AmWriterColumn;
 
 typedef struct AmWriterOptions

@@ -59,6 +59,7 @@ typedef struct BufferOut
 typedef struct StripeColumn
 {
 	const AmWriterColumn *col;
+	bool		is_list;		/* the List node of a list column */
 	uint64_t	first;			/* first row of the stripe */
 	uint64_t	rows;
 	uint64_t	nulls;
@@ -584,6 +585,8 @@ typedef struct BlockSource
 	const AmWriterColumn *col;
 	bool		bits;			/* bit buffer of values (false) or presence (true) */
 	bool		presence_bits;
+	bool		list_offsets;	/* u64 list offsets relative to the stripe */
+	const uint8_t *nulls;		/* null flags of the node (1 = null) */
 	uint64_t	stripe_first;
 	uint64_t	stripe_rows;
 } BlockSource;
@@ -603,10 +606,10 @@ bitmap_byte(const BlockSource *s, uint64_t k)
 			break;
 		row += s->stripe_first;
 		if (s->presence_bits)
-			set = s->col->nulls == NULL || !s->col->nulls[row];
+			set = s->nulls == NULL || !s->nulls[row];
 		else
 			set = ((const uint8_t *) s->col->values)[row] != 0 &&
-				(s->col->nulls == NULL || !s->col->nulls[row]);
+				(s->nulls == NULL || !s->nulls[row]);
 		v |= (uint8_t) set << bit;
 	}
 	return v;
@@ -623,6 +626,17 @@ block_body(Writer *w, const BlockSource *s, uint64_t first, size_t n)
 	b->len = 0;
 	put_u32(b, 0);
 	put_u32(b, 0);
+	if (s->list_offsets)
+	{
+		const uint64_t *off = s->col->list_offsets + s->stripe_first;
+
+		put_u16(b, AM_ENC_PLAIN);
+		for (size_t i = 0; i < n; i++)
+			put_u64(b, off[first + i] - off[0]);
+		if (w_ok(w))
+			am_store_u32(b->buf + 4, (uint32_t) (b->len - 8));
+		return;
+	}
 	if (s->bits)
 	{
 		put_u16(b, AM_ENC_PLAIN);
@@ -972,13 +986,57 @@ msg_ref_array(Writer *w, const uint64_t *starts, const uint64_t *ends,
 	envelope(w, &a, start, end);
 }
 
-/* The FlatBuffers Schema of flat top-level columns (layout in flatbuf.c). */
+/*
+ * One DataType table (8-slot vtable, 36-byte table) with its name and
+ * children vector (n_children slots, patched by the caller); returns the
+ * table position, *children_at the vector's.
+ */
+static size_t
+schema_data_type(AmPbWriter *fb, const char *name, AmBasicType type,
+				 bool is_signed, uint64_t fixed_size, uint32_t id,
+				 uint32_t parent, uint32_t n_children, size_t *children_at)
+{
+	size_t		vt = fb->len,
+				tab,
+				name_at;
+	size_t		name_len = strlen(name);
+	static const uint16_t vtable[10] = {20, 36, 24, 4, 8, 12, 0, 16, 25, 28};
+
+	for (int i = 0; i < 10; i++)
+		put_u16(fb, vtable[i]);
+	tab = fb->len;
+	put_u32(fb, (uint32_t) (tab - vt));
+	put_u32(fb, id);
+	put_u32(fb, parent);
+	put_u32(fb, 0);				/* name, patched */
+	put_u32(fb, 0);				/* children, patched */
+	put_u32(fb, 0);				/* +20: unused */
+	put_u16(fb, (uint16_t) ((uint8_t) type | (is_signed ? 1 : 0) << 8));
+	put_u16(fb, 0);
+	put_u64(fb, fixed_size);
+	name_at = fb->len;
+	put_u32(fb, (uint32_t) name_len);
+	am_pbw_raw(fb, name, name_len);
+	put_zeros(fb, 1);
+	pad_to(fb, 0, 4);
+	*children_at = fb->len;
+	put_u32(fb, n_children);
+	put_zeros(fb, (size_t) n_children * 4);
+	if (fb->failed)
+		return tab;
+	am_store_u32(fb->buf + tab + 12, (uint32_t) (name_at - (tab + 12)));
+	am_store_u32(fb->buf + tab + 16, (uint32_t) (*children_at - (tab + 16)));
+	return tab;
+}
+
+/* The FlatBuffers Schema (layout in flatbuf.c); lists get a child node. */
 static void
 write_schema(Writer *w, const AmWriterColumn *cols, uint32_t n,
-			 uint64_t *start, uint64_t *end)
+			 uint32_t num_nodes, uint64_t *start, uint64_t *end)
 {
 	AmPbWriter	fb;
 	size_t		vec;
+	uint32_t	next_id = 0;
 
 	am_pbw_init(&fb, w->alloc);
 	put_u32(&fb, 12);			/* root: Schema table at 12 */
@@ -988,19 +1046,23 @@ write_schema(Writer *w, const AmWriterColumn *cols, uint32_t n,
 	put_u16(&fb, 8);
 	put_u32(&fb, 8);			/* Schema table: vtable at 4 */
 	put_u32(&fb, 8);			/* fields -> 24 */
-	put_u32(&fb, n);			/* schema_id_count */
+	put_u32(&fb, num_nodes);	/* schema_id_count */
 	vec = fb.len;
 	put_u32(&fb, n);
 	put_zeros(&fb, (size_t) n * 4);
 	for (uint32_t i = 0; i < n && w_ok(w); i++)
 	{
+		const AmWriterColumn *c = &cols[i];
+		bool		list = c->list_offsets != NULL;
+		uint64_t	fixed = c->type == AM_TYPE_GUID ? 16 :
+			c->type == AM_TYPE_FIXED_SIZE_BINARY ? c->fixed_size : 0;
 		size_t		field_vt,
 					field_tab,
-					dt_vt,
 					dt_tab,
-					name_at,
-					children_at;
-		size_t		name_len = strlen(cols[i].name);
+					children_at,
+					child_tab,
+					child_children;
+		uint32_t	id = next_id++;
 
 		field_vt = fb.len;
 		put_u16(&fb, 6);
@@ -1010,41 +1072,24 @@ write_schema(Writer *w, const AmWriterColumn *cols, uint32_t n,
 		field_tab = fb.len;
 		put_u32(&fb, (uint32_t) (field_tab - field_vt));
 		put_u32(&fb, 0);		/* data_type, patched */
-		dt_vt = fb.len;
-		put_u16(&fb, 20);		/* vtable bytes: 8 slots */
-		put_u16(&fb, 36);		/* table bytes */
-		put_u16(&fb, 24);		/* basic_type */
-		put_u16(&fb, 4);		/* schema_id */
-		put_u16(&fb, 8);		/* parent_schema_id */
-		put_u16(&fb, 12);		/* field_name */
-		put_u16(&fb, 0);		/* field_aliases: absent */
-		put_u16(&fb, 16);		/* children */
-		put_u16(&fb, 25);		/* signed */
-		put_u16(&fb, 28);		/* fixed_size */
-		dt_tab = fb.len;
-		put_u32(&fb, (uint32_t) (dt_tab - dt_vt));
-		put_u32(&fb, i);
-		put_u32(&fb, AM_NO_PARENT);
-		put_u32(&fb, 0);		/* name, patched */
-		put_u32(&fb, 0);		/* children, patched */
-		put_u32(&fb, 0);		/* +20: unused */
-		put_u16(&fb, (uint16_t) ((uint8_t) cols[i].type | (cols[i].is_signed ? 1 : 0) << 8));
-		put_u16(&fb, 0);
-		put_u64(&fb, cols[i].type == AM_TYPE_GUID ? 16 :
-				cols[i].type == AM_TYPE_FIXED_SIZE_BINARY ? cols[i].fixed_size : 0);
-		name_at = fb.len;
-		put_u32(&fb, (uint32_t) name_len);
-		am_pbw_raw(&fb, cols[i].name, name_len);
-		put_zeros(&fb, 1);
-		pad_to(&fb, 0, 4);
-		children_at = fb.len;
-		put_u32(&fb, 0);
+		if (list)
+			dt_tab = schema_data_type(&fb, c->name, AM_TYPE_LIST, false, 0, id,
+									  AM_NO_PARENT, 1, &children_at);
+		else
+			dt_tab = schema_data_type(&fb, c->name, c->type, c->is_signed, fixed,
+									  id, AM_NO_PARENT, 0, &children_at);
+		if (list)
+		{
+			child_tab = schema_data_type(&fb, "", c->type, c->is_signed, fixed,
+										 next_id++, id, 0, &child_children);
+			if (w_ok(w))
+				am_store_u32(fb.buf + children_at + 4,
+							 (uint32_t) (child_tab - (children_at + 4)));
+		}
 		if (!w_ok(w))
 			break;
 		am_store_u32(fb.buf + vec + 4 + 4 * i, (uint32_t) (field_tab - (vec + 4 + 4 * i)));
 		am_store_u32(fb.buf + field_tab + 4, (uint32_t) (dt_tab - (field_tab + 4)));
-		am_store_u32(fb.buf + dt_tab + 12, (uint32_t) (name_at - (dt_tab + 12)));
-		am_store_u32(fb.buf + dt_tab + 16, (uint32_t) (children_at - (dt_tab + 16)));
 	}
 	envelope(w, &fb, start, end);
 }
@@ -1062,6 +1107,13 @@ column_stats(StripeColumn *sc)
 	int64_t		prev = -1;
 
 	sc->nulls = 0;
+	memset(&sc->constant, 0, sizeof(sc->constant));
+	if (sc->is_list)
+	{
+		for (uint64_t i = 0; c->list_nulls != NULL && i < sc->rows; i++)
+			sc->nulls += c->list_nulls[sc->first + i] != 0;
+		return;
+	}
 	for (uint64_t i = 0; i < sc->rows; i++)
 	{
 		uint64_t	row = sc->first + i;
@@ -1179,6 +1231,26 @@ write_stripe_buffers(Writer *w, StripeColumn *sc, const AmWriterOptions *opt)
 	src.col = c;
 	src.stripe_first = sc->first;
 	src.stripe_rows = sc->rows;
+	src.nulls = c->nulls;
+	if (sc->is_list)
+	{
+		/* OFFSETS: rows + 1 u64 values from 0, then PRESENCE if any null */
+		src.list_offsets = true;
+		sc->buffers[0].kind = AM_BUFFER_OFFSETS;
+		write_buffer(w, &src, sc->rows + 1, per_block, &sc->buffers[0]);
+		sc->num_buffers = 1;
+		if (sc->nulls > 0 && w_ok(w))
+		{
+			src.list_offsets = false;
+			src.bits = true;
+			src.presence_bits = true;
+			src.nulls = c->list_nulls;
+			sc->buffers[1].kind = AM_BUFFER_PRESENCE;
+			write_buffer(w, &src, (sc->rows + 7) / 8, per_block, &sc->buffers[1]);
+			sc->num_buffers = 2;
+		}
+		return;
+	}
 	if (c->type == AM_TYPE_BOOLEAN)
 	{
 		src.bits = true;
@@ -1265,6 +1337,9 @@ am_write_shard(const AmWriterColumn *cols, uint32_t num_columns, uint64_t rows,
 				dir_s = 0,
 				dir_e = 0;
 	uint64_t   *list_s = NULL;
+	uint32_t	num_nodes = num_columns;
+	uint32_t   *node_col = NULL;	/* column of each schema node */
+	uint8_t    *node_role = NULL;	/* 0 flat, 1 list, 2 list element */
 
 	*out = NULL;
 	*out_len = 0;
@@ -1282,36 +1357,61 @@ am_write_shard(const AmWriterColumn *cols, uint32_t num_columns, uint64_t rows,
 	stripe_rows = opt.stripe_rows ? opt.stripe_rows : (rows ? rows : 1);
 	nstripes = rows == 0 ? 1 : (rows + stripe_rows - 1) / stripe_rows;
 
-	sc = am_alloc(alloc, (size_t) (nstripes * num_columns + 1) * sizeof(StripeColumn), err);
-	starts = am_alloc(alloc, (size_t) (num_columns + 1) * 16, err);
+	for (uint32_t i = 0; i < num_columns; i++)
+		num_nodes += cols[i].list_offsets != NULL;
+	node_col = am_alloc(alloc, (size_t) num_nodes * 4 + 4, err);
+	node_role = am_alloc(alloc, (size_t) num_nodes + 1, err);
+	sc = am_alloc(alloc, (size_t) (nstripes * num_nodes + 1) * sizeof(StripeColumn), err);
+	starts = am_alloc(alloc, (size_t) (num_nodes + 1) * 16, err);
 	list_s = am_alloc(alloc, (size_t) (nstripes + 1) * 16, err);
-	if (sc == NULL || starts == NULL || list_s == NULL)
+	if (sc == NULL || starts == NULL || list_s == NULL || node_col == NULL ||
+		node_role == NULL)
 	{
 		w.status = AM_ERR_IO;
 		goto done;
 	}
-	memset(sc, 0, (size_t) (nstripes * num_columns + 1) * sizeof(StripeColumn));
+	memset(sc, 0, (size_t) (nstripes * num_nodes + 1) * sizeof(StripeColumn));
+	/* schema ids in pre-order: a list node, then its element */
+	for (uint32_t i = 0, k = 0; i < num_columns; i++)
+	{
+		node_col[k] = i;
+		node_role[k++] = cols[i].list_offsets ? 1 : 0;
+		if (cols[i].list_offsets)
+		{
+			node_col[k] = i;
+			node_role[k++] = 2;
+		}
+	}
 
 	am_pbw_raw(&w.file, frame, sizeof(frame));
 	for (uint64_t s = 0; s < nstripes && w_ok(&w); s++)
-		for (uint32_t i = 0; i < num_columns && w_ok(&w); i++)
+		for (uint32_t k = 0; k < num_nodes && w_ok(&w); k++)
 		{
-			StripeColumn *c = &sc[s * num_columns + i];
+			StripeColumn *c = &sc[s * num_nodes + k];
+			const AmWriterColumn *col = &cols[node_col[k]];
+			uint64_t	first = s * stripe_rows;
+			uint64_t	n = rows - first < stripe_rows ? rows - first : stripe_rows;
 
-			c->col = &cols[i];
-			c->first = s * stripe_rows;
-			c->rows = rows - c->first < stripe_rows ? rows - c->first : stripe_rows;
+			c->col = col;
+			c->is_list = node_role[k] == 1;
+			c->first = first;
+			c->rows = n;
+			if (node_role[k] == 2)
+			{
+				c->first = col->list_offsets[first];
+				c->rows = col->list_offsets[first + n] - c->first;
+			}
 			write_stripe_buffers(&w, c, &opt);
 		}
 	for (uint64_t s = 0; s < nstripes && w_ok(&w); s++)
 	{
-		for (uint32_t i = 0; i < num_columns; i++)
+		for (uint32_t k = 0; k < num_nodes; k++)
 		{
-			msg_stripe_field(&w, &sc[s * num_columns + i]);
-			starts[i] = sc[s * num_columns + i].desc_start;
-			starts[num_columns + i] = sc[s * num_columns + i].desc_end;
+			msg_stripe_field(&w, &sc[s * num_nodes + k]);
+			starts[k] = sc[s * num_nodes + k].desc_start;
+			starts[num_nodes + k] = sc[s * num_nodes + k].desc_end;
 		}
-		msg_ref_array(&w, starts, starts + num_columns, num_columns,
+		msg_ref_array(&w, starts, starts + num_nodes, num_nodes,
 					  &list_s[2 * s], &list_s[2 * s + 1]);
 	}
 	if (w_ok(&w))
@@ -1337,26 +1437,27 @@ am_write_shard(const AmWriterColumn *cols, uint32_t num_columns, uint64_t rows,
 		envelope(&w, &url, &url_s, &url_e);
 	}
 	/* shard-level descriptors: counts over all stripes */
-	for (uint32_t i = 0; i < num_columns && w_ok(&w); i++)
+	for (uint32_t k = 0; k < num_nodes && w_ok(&w); k++)
 	{
 		StripeColumn all;
 		AmPbWriter	fd;
 
 		memset(&all, 0, sizeof(all));
-		all.col = &cols[i];
+		all.col = &cols[node_col[k]];
+		all.is_list = node_role[k] == 1;
 		all.first = 0;
-		all.rows = rows;
+		all.rows = node_role[k] == 2 ? all.col->list_offsets[rows] : rows;
 		column_stats(&all);
 		if (!opt.detect_constants)
 			memset(&all.constant, 0, sizeof(all.constant));
 		am_pbw_init(&fd, alloc);
-		msg_field_descriptor(&fd, &all, rows, all.nulls);
-		envelope(&w, &fd, &starts[i], &starts[num_columns + i]);
+		msg_field_descriptor(&fd, &all, all.rows, all.nulls);
+		envelope(&w, &fd, &starts[k], &starts[num_nodes + k]);
 	}
 	if (w_ok(&w))
-		msg_ref_array(&w, starts, starts + num_columns, num_columns, &sfl_s, &sfl_e);
+		msg_ref_array(&w, starts, starts + num_nodes, num_nodes, &sfl_s, &sfl_e);
 	if (w_ok(&w))
-		write_schema(&w, cols, num_columns, &sch_s, &sch_e);
+		write_schema(&w, cols, num_columns, num_nodes, &sch_s, &sch_e);
 	if (w_ok(&w))
 	{
 		AmPbWriter	dir;
@@ -1375,6 +1476,8 @@ am_write_shard(const AmWriterColumn *cols, uint32_t num_columns, uint64_t rows,
 		am_pbw_raw(&w.file, frame, sizeof(frame));
 	}
 done:
+	am_release(alloc, node_col);
+	am_release(alloc, node_role);
 	am_release(alloc, sc);
 	am_release(alloc, starts);
 	am_release(alloc, list_s);

@@ -345,6 +345,95 @@ test_small_and_seeds(void)
 	free(file);
 }
 
+/*
+ * List columns: a list of strings (null lists, null elements) and a list
+ * of FFOR integers, 3 stripes; schema ids 0 (list), 1 (element), 2, 3.
+ */
+static void
+test_lists(void)
+{
+	static uint64_t loff[ROWS + 1];
+	static uint8_t lnull[ROWS];
+	AmWriterColumn c[2] = {
+		{"words", AM_TYPE_STRING, false, 0, AM_ENC_PLAIN, D.str_bytes, D.str_off,
+		 D.nulls_some, loff, lnull},
+		{"nums", AM_TYPE_INT64, true, 0, AM_ENC_FFOR, D.i64, NULL, NULL, loff, NULL},
+	};
+	AmWriterOptions opt = {64, 1000, false};
+	uint8_t    *file = NULL;
+	size_t		len = 0;
+	AmError		err;
+	MemFile		mf;
+	AmSource	src;
+	AmShard    *shard;
+
+	loff[0] = 0;
+	for (int i = 0; i < ROWS; i++)
+	{
+		lnull[i] = i % 9 == 4;
+		loff[i + 1] = loff[i] + (lnull[i] ? 0 : (uint64_t) (i % 2));
+	}
+	UNIT_CHECKF(am_write_shard(c, 2, ROWS, &opt, &am_malloc_allocator, &file, &len, &err) == AM_OK,
+				"%s", err.message);
+	mf.data = file;
+	mf.len = len;
+	mf.fail_errno = 0;
+	src = mem_source(&mf);
+	if (am_shard_open(&shard, &src, NULL, &am_malloc_allocator, &err) != AM_OK)
+	{
+		UNIT_CHECKF(false, "open: %s", err.message);
+		free(file);
+		return;
+	}
+	{
+		const AmSchema *sc = am_shard_schema(shard);
+
+		UNIT_CHECK(sc->schema_id_count == 4 && sc->num_fields == 2);
+		UNIT_CHECK(sc->nodes[0].basic_type == AM_TYPE_LIST && sc->nodes[0].num_children == 1 &&
+				   sc->nodes[0].children[0] == 1 && sc->nodes[1].parent_id == 0 &&
+				   sc->nodes[1].basic_type == AM_TYPE_STRING);
+		UNIT_CHECK(sc->nodes[2].basic_type == AM_TYPE_LIST && sc->nodes[3].basic_type == AM_TYPE_INT64 &&
+				   sc->nodes[3].is_signed && sc->nodes[3].parent_id == 2);
+	}
+	for (uint32_t s = 0; s < 3; s++)
+	{
+		uint64_t	first = s * 1000;
+		uint64_t	n = s < 2 ? 1000 : 500;
+		uint64_t	e0 = loff[first],
+					ne = loff[first + n] - e0;
+
+		for (int col = 0; col < 2; col++)
+		{
+			AmFieldReader *fr;
+			AmColumnBatch b;
+
+			if (am_field_reader_open(&fr, shard, s, (uint32_t) (2 * col), &err) != AM_OK)
+			{
+				UNIT_CHECKF(false, "list %d: %s", col, err.message);
+				continue;
+			}
+			UNIT_CHECK(am_field_reader_read(fr, 0, (size_t) n, &b, &err) == AM_OK);
+			for (uint64_t i = 0; i <= n; i++)
+				UNIT_CHECK(b.offsets[i] == loff[first + i] - e0);
+			for (uint64_t i = 0; i < n; i++)
+				UNIT_CHECK((b.nulls != NULL && b.nulls[i]) == (col == 0 && lnull[first + i]));
+			am_field_reader_close(fr);
+
+			if (am_field_reader_open(&fr, shard, s, (uint32_t) (2 * col + 1), &err) != AM_OK)
+			{
+				UNIT_CHECKF(false, "element %d: %s", col, err.message);
+				continue;
+			}
+			UNIT_CHECK(am_field_reader_position_count(fr) == ne);
+			UNIT_CHECK(am_field_reader_read(fr, 0, (size_t) ne, &b, &err) == AM_OK);
+			check_batch(&c[col], e0, &b);
+			am_field_reader_close(fr);
+		}
+	}
+	am_shard_close(shard);
+	free(file);
+}
+
 /* The encodings really are used: ALP and FSST blocks are smaller. */
 static size_t
 shard_size(const AmWriterColumn *c)
@@ -391,5 +480,6 @@ main(void)
 	test_segments();
 	test_small_and_seeds();
 	test_sizes();
+	test_lists();
 	UNIT_MAIN_END("test_amudai_roundtrip");
 }
