@@ -26,8 +26,9 @@
 //   BENCH_PSQL         psql to use (default: psql in PATH)
 //
 // Order of work: generate (or reuse) the files, load every PostgreSQL form,
-// run every query on every form, check that all forms returned the same
-// rows, and only then print times.  A form whose result differs is shown as
+// run every query on every form (a warm-up round, then BENCH_RUNS rounds in
+// which every form runs once, in turn), check that all forms returned the
+// same rows, and only then print times.  A form whose result differs is shown as
 // MISMATCH without a time and the exit status is 1; a form that cannot run
 // (parquet_fdw not installed or its scan failing) is shown with its error
 // and does not change the exit status.
@@ -315,8 +316,8 @@ function loadPostgres(meta) {
 	const t0 = performance.now();
 	psqlOrDie(s, 'loading heap and file_fdw');
 	log(`loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-	forms.push({ id: 'heap', label: 'heap table', kind: 'pg', rel: (t) => `${t}_heap` });
-	forms.push({ id: 'csv', label: 'file_fdw (CSV)', kind: 'pg', rel: (t) => `${t}_csv` });
+	forms.push({ id: 'heap', label: 'heap table', rel: (t) => `${t}_heap` });
+	forms.push({ id: 'csv', label: 'file_fdw (CSV)', rel: (t) => `${t}_csv` });
 
 	// parquet_fdw: one foreign table per file; a form runs only if its scan works.
 	const ext = psql('SET client_min_messages = warning;\n' +
@@ -331,7 +332,7 @@ function loadPostgres(meta) {
 	}
 	for (const v of RUN_VARIANTS) {
 		const form = {
-			id: `pq-${v.name}`, label: `parquet_fdw ${v.label}`, kind: 'pg', variant: v,
+			id: `pq-${v.name}`, label: `parquet_fdw ${v.label}`, variant: v,
 			rel: (t) => `${t}_pq_${v.name.replaceAll('-', '_')}`,
 		};
 		if (v.missing) {
