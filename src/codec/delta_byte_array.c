@@ -14,11 +14,11 @@
  * views point into the input and cost no copy; the others are built in the
  * caller's arena, each checked against its capacity before the copy.
  * cdc_delta_byte_array_measure() returns the sum of all value lengths plus
- * 32 bytes of slack: while 32 bytes remain, a value whose prefix and suffix
- * are both at most 16 bytes is built with two fixed 16-byte copies instead
+ * 64 bytes of slack: while 64 bytes remain, a value whose prefix and suffix
+ * are both at most 32 bytes is built with two fixed 32-byte copies instead
  * of two memcpy calls of variable length.  Their over-reads stay inside
  * the input padding (suffixes, values in the input) or below arena + used
- * + 16 (the previous value, when it is the last one built in the arena);
+ * + 32 (the previous value, when it is the last one built in the arena);
  * their over-writes land in the arena's unused tail.
  *
  * IDENTIFICATION
@@ -33,18 +33,18 @@
 
 /*
  * Arena bytes beyond the values that measure() asks for, so short values
- * can be built with fixed 16-byte copies (prefix + 16 <= 32).
+ * can be built with fixed 32-byte copies (prefix + 32 <= 64).
  */
-#define DBA_ARENA_SLACK		32
+#define DBA_ARENA_SLACK		64
 
-/* 16 bytes from src to dst, loaded before stored (they may overlap). */
+/* 32 bytes from src to dst, loaded before stored (they may overlap). */
 static inline void
-copy16(uint8_t *dst, const uint8_t *src)
+copy32(uint8_t *dst, const uint8_t *src)
 {
-	uint8_t		tmp[16];
+	uint8_t		tmp[32];
 
-	memcpy(tmp, src, 16);
-	memcpy(dst, tmp, 16);
+	memcpy(tmp, src, 32);
+	memcpy(dst, tmp, 32);
 }
 
 /*
@@ -124,11 +124,11 @@ cdc_delta_byte_array_decode(const uint8_t *in, size_t in_len,
 			uint64_t	len = (uint64_t) prefix + suffix.len;
 			uint8_t    *dst = arena + used;
 
-			if (prefix <= 16 && suffix.len <= 16 && arena_cap - used >= DBA_ARENA_SLACK)
+			if (prefix <= 32 && suffix.len <= 32 && arena_cap - used >= DBA_ARENA_SLACK)
 			{
-				/* Short value: two fixed 16-byte copies, see the header. */
-				copy16(dst, prev_ptr);
-				copy16(dst + prefix, suffix.ptr);
+				/* Short value: two fixed 32-byte copies, see the header. */
+				copy32(dst, prev_ptr);
+				copy32(dst + prefix, suffix.ptr);
 			}
 			else
 			{

@@ -288,7 +288,7 @@ test_delta_byte_array_example(void)
 	CdcByteView out[4];
 	int32_t		s1[4 + CDC_OUTPUT_SLACK];
 	int32_t		s2[4 + CDC_OUTPUT_SLACK];
-	uint8_t		arena[64];
+	uint8_t		arena[128];
 	size_t		written = 0,
 				consumed = 0,
 				needed = 0,
@@ -309,7 +309,7 @@ test_delta_byte_array_example(void)
 
 	memcpy(in, expect, n);
 	UNIT_CHECK(cdc_delta_byte_array_measure(in, n, 4, s1, &needed) == CDC_OK);
-	UNIT_CHECK(needed == 4 + 4 + 6 + 8 + 32);
+	UNIT_CHECK(needed == 4 + 4 + 6 + 8 + 64);
 	UNIT_CHECK(cdc_delta_byte_array_decode(in, n, out, 4, s1, s2, arena, needed,
 										   &consumed) == CDC_OK);
 	UNIT_CHECK(consumed == n);
@@ -677,7 +677,7 @@ test_byte_array_round_trips(void)
 		UNIT_CHECK(written <= cdc_delta_byte_array_max_size(views, n));
 		memset(enc + written, 0xA5, CDC_INPUT_PADDING);
 		UNIT_CHECK(cdc_delta_byte_array_measure(enc, written, n, s1, &needed) == CDC_OK);
-		UNIT_CHECK(needed == p + 32);
+		UNIT_CHECK(needed == p + 64);
 		UNIT_CHECK(cdc_delta_byte_array_decode(enc, written, out, n, s1, s2, arena, needed,
 											   &consumed) == CDC_OK);
 		UNIT_CHECK(consumed == written);
