@@ -373,6 +373,16 @@ test_lists(void)
 		lnull[i] = i % 9 == 4;
 		loff[i + 1] = loff[i] + (lnull[i] ? 0 : (uint64_t) (i % 2));
 	}
+	/* a small one as a fuzz seed */
+	{
+		AmWriterOptions small = {4, 6, true};
+
+		if (am_write_shard(c, 2, 12, &small, &am_malloc_allocator, &file, &len, &err) == AM_OK)
+		{
+			t_dump_seed("writer_lists", NULL, 0, file, len);
+			free(file);
+		}
+	}
 	UNIT_CHECKF(am_write_shard(c, 2, ROWS, &opt, &am_malloc_allocator, &file, &len, &err) == AM_OK,
 				"%s", err.message);
 	mf.data = file;
