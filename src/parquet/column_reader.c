@@ -124,6 +124,9 @@ struct PqColumnReader
  * ----------------------------------------------------------------
  */
 
+static PqStatus reader_error(PqColumnReader *r, PqError *err, PqStatus status,
+							 const char *fmt,...) __attribute__((format(printf, 4, 5)));
+
 /* Fill err with the reader's position and a formatted message. */
 static PqStatus
 reader_error(PqColumnReader *r, PqError *err, PqStatus status, const char *fmt,...)
