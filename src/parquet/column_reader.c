@@ -1099,6 +1099,30 @@ fail:
 	}
 }
 
+/*
+ * Move the nvalues dense values of a flat batch to their rows and fill
+ * is_null.  Back to front, the source slot (v) is never after the target
+ * (i), so nothing is overwritten before it is read.  Inlined with constant
+ * widths so each copy is a plain load and store.
+ */
+static inline __attribute__((always_inline)) void
+spread_values(uint8_t *values, const int16_t *def, bool *is_null,
+			  uint32_t levels, uint32_t nvalues, size_t w, int16_t max_def)
+{
+	uint32_t	v = nvalues;
+
+	for (uint32_t i = levels; i-- > 0;)
+	{
+		bool		null = def[i] < max_def;
+
+		is_null[i] = null;
+		if (null)
+			memset(values + (size_t) i * w, 0, w);
+		else if (--v != i)
+			memcpy(values + (size_t) i * w, values + (size_t) v * w, w);
+	}
+}
+
 PqStatus
 pq_column_reader_read(PqColumnReader *r, uint32_t max_rows,
 					  PqColumnBatch *batch, PqError *err)
@@ -1227,22 +1251,22 @@ pq_column_reader_read(PqColumnReader *r, uint32_t max_rows,
 	/* Flat columns: spread the dense values to their rows, back to front. */
 	if (flat && nvalues < levels)
 	{
-		uint32_t	v = nvalues;
-		uint32_t	w = r->width;
-
-		for (uint32_t i = levels; i-- > 0;)
+		switch (r->width)
 		{
-			bool		null = r->def[i] < r->max_def;
-
-			r->is_null[i] = null;
-			if (null)
-				memset(r->values + (size_t) i * w, 0, w);
-			else
-			{
-				v--;
-				if (v != i)
-					memmove(r->values + (size_t) i * w, r->values + (size_t) v * w, w);
-			}
+			case 1:
+				spread_values(r->values, r->def, r->is_null, levels, nvalues, 1, r->max_def);
+				break;
+			case 4:
+				spread_values(r->values, r->def, r->is_null, levels, nvalues, 4, r->max_def);
+				break;
+			case 8:
+				spread_values(r->values, r->def, r->is_null, levels, nvalues, 8, r->max_def);
+				break;
+			case 16:
+				spread_values(r->values, r->def, r->is_null, levels, nvalues, 16, r->max_def);
+				break;
+			default:
+				spread_values(r->values, r->def, r->is_null, levels, nvalues, r->width, r->max_def);
 		}
 		batch->is_null = r->is_null;
 	}
