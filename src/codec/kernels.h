@@ -122,4 +122,10 @@ void		cdc_bss_decode4_avx2(const uint8_t *in, size_t stride,
 void		cdc_bss_decode8_avx2(const uint8_t *in, size_t stride,
 								 uint8_t *out, size_t count);
 
+/* group_varint_avx2.c: whole groups until one does not fit before end;
+ * returns bytes used, *done = groups decoded. */
+size_t		cdc_group_varint_decode32_avx2(const uint8_t *in, const uint8_t *end,
+										   uint32_t *out, size_t groups,
+										   size_t *done);
+
 #endif							/* CDC_KERNELS_H */
