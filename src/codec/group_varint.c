@@ -17,7 +17,8 @@
  * loads masked down to their length.  Those loads read past the group's
  * last byte by at most 7 bytes, inside CDC_INPUT_PADDING.  Whole groups
  * are always decoded, so the padding values of the last group land in the
- * output slack.
+ * output slack.  With AVX2, INT32 groups go through a pshufb per group
+ * (group_varint_avx2.c); INT64 groups (up to 42 bytes) stay scalar.
  *
  * IDENTIFICATION
  *	  src/codec/group_varint.c
@@ -54,6 +55,16 @@ cdc_group_varint_decode32(const uint8_t *in, size_t in_len,
 	const uint8_t *end = in + in_len;
 	size_t		groups = count / 4 + (count % 4 != 0);
 
+	if (cdc_isa_current() >= CDC_ISA_AVX2)
+	{
+		size_t		done;
+		size_t		used = cdc_group_varint_decode32_avx2(in, end, out, groups, &done);
+
+		if (done < groups)
+			return CDC_ERR_TRUNCATED;
+		*consumed = used;
+		return CDC_OK;
+	}
 	for (size_t g = 0; g < groups; g++)
 	{
 		unsigned	key;

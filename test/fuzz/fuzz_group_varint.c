@@ -8,7 +8,8 @@
  * exactly in_len + CDC_INPUT_PADDING bytes.  The output holds exactly
  * count + CDC_OUTPUT_SLACK values.
  *
- * Oracles: consumed never exceeds the input; whatever decodes re-encodes
+ * Oracles: every ISA gives the same status, values and consumed; consumed
+ * never exceeds the input; whatever decodes re-encodes
  * and decodes to the same values, and the re-encoding is no longer than
  * what was consumed (the encoder picks the shortest lengths).
  *
@@ -50,6 +51,23 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	st = is64 ? cdc_group_varint_decode64(in, in_len, out, count, &consumed)
 		: cdc_group_varint_decode32(in, in_len, (uint32_t *) out, count, &consumed);
+
+	/* Every ISA agrees with the current one. */
+	for (int isa = 0; isa < CDC_ISA_COUNT; isa++)
+	{
+		CdcIsa		saved = cdc_isa_current();
+		size_t		c2 = 0;
+		CdcStatus	st2;
+
+		if (cdc_set_isa((CdcIsa) isa) != CDC_OK)
+			continue;
+		st2 = is64 ? cdc_group_varint_decode64(in, in_len, back, count, &c2)
+			: cdc_group_varint_decode32(in, in_len, (uint32_t *) back, count, &c2);
+		cdc_set_isa(saved);
+		if (st2 != st || (st == CDC_OK && (c2 != consumed ||
+										   memcmp(back, out, count * (is64 ? 8 : 4)) != 0)))
+			abort();
+	}
 	if (st == CDC_OK)
 	{
 		size_t		cap = cdc_group_varint_max_size(count, is64);
