@@ -819,7 +819,7 @@ static const BenchKernel bench_kernels[] = {
 	{"delta_length", widths_strings, sizeof(CdcByteView), true, prep_dlba, run_dlba},
 	{"delta_bytearr", widths_strings, sizeof(CdcByteView), true, prep_dba, run_dba},
 	{"bss", widths_bss, 0, true, prep_bss, run_bss},
-	{"group_varint32", widths_gv32, 4, false, prep_gv32, run_gv32},
+	{"group_varint32", widths_gv32, 4, true, prep_gv32, run_gv32},
 	{"group_varint64", widths_gv64, 8, false, prep_gv64, run_gv64},
 };
 
