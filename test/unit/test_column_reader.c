@@ -189,7 +189,8 @@ build_file(const TestColumn *col, const TestPage *pages, int num_pages,
 							 &written) != CMP_OK)
 				abort();
 			stored_len = levels + written;
-			p.uncompressed_len = (int) p.body_len;
+			if (p.uncompressed_len == 0)
+				p.uncompressed_len = (int) p.body_len;
 		}
 		p.body = stored;
 		if (p.type == 2)
@@ -720,6 +721,20 @@ test_encodings(void)
 		UNIT_CHECK(open_reader(&o, &col, &page, 1, 1, false));
 		UNIT_CHECK(pq_column_reader_read(o.reader, 10, &b, &o.err) == PQ_ERR_UNSUPPORTED);
 		UNIT_CHECKF(strstr(o.err.message, "encoding") != NULL, "%s", o.err.message);
+		close_reader(&o);
+	}
+
+	/* a snappy page claiming 768 MB from a few bytes: refused before any
+	 * allocation of that size */
+	{
+		static const uint8_t body[] = {1, 0, 0, 0};
+		TestColumn	col = {PQ_INT32, 0, 0, CMP_SNAPPY};
+		TestPage	page = {.type = 0, .num_values = 1, .encoding = 0, .body = body,
+		.body_len = sizeof(body), .uncompressed_len = 0x30000000};
+
+		UNIT_CHECK(open_reader(&o, &col, &page, 1, 1, false));
+		UNIT_CHECK(pq_column_reader_read(o.reader, 10, &b, &o.err) == PQ_ERR_CORRUPT);
+		UNIT_CHECK(o.err.page == 0);
 		close_reader(&o);
 	}
 
