@@ -574,8 +574,27 @@ predecode_values(PqColumnReader *r, uint32_t num_levels, PqError *err)
 			break;
 		case PQ_ENC_DELTA_BINARY_PACKED:
 			if (r->type == PQ_INT32)
+			{
 				cs = cdc_delta_binary_decode32(in, len, (int32_t *) r->pre_values,
 											   count, &consumed);
+
+				/*
+				 * Some writers (DuckDB) compute INT32 deltas in 64 bits, so a
+				 * miniblock may be 33 bits wide.  Decoding in 64 bits and
+				 * keeping the low 32 gives the same values modulo 2^32.
+				 */
+				if (cs == CDC_ERR_CORRUPT)
+				{
+					int64_t    *wide = page_alloc(r, count, sizeof(int64_t), err);
+
+					if (wide == NULL)
+						return PQ_ERR_IO;
+					cs = cdc_delta_binary_decode64(in, len, wide, count, &consumed);
+					if (cs == CDC_OK)
+						for (uint32_t i = 0; i < count; i++)
+							((int32_t *) r->pre_values)[i] = (int32_t) (uint32_t) (uint64_t) wide[i];
+				}
+			}
 			else
 				cs = cdc_delta_binary_decode64(in, len, (int64_t *) r->pre_values,
 											   count, &consumed);
