@@ -6,4 +6,6 @@ FDW_OBJS += src/fdw/fdw.o
 FDW_OBJS += src/fdw/option.o
 FDW_OBJS += src/fdw/reader.o
 FDW_OBJS += src/fdw/scan.o
+FDW_OBJS += src/fdw/files.o
+FDW_OBJS += src/fdw/prune.o
 FDW_OBJS += src/fdw/import.o

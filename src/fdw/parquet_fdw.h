@@ -21,7 +21,11 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "access/nbtree.h"
 #include "foreign/fdwapi.h"
+#include "fmgr.h"
+#include "nodes/primnodes.h"
+#include "utils/relcache.h"
 #include "nodes/pg_list.h"
 #include "utils/memutils.h"
 
@@ -44,7 +48,91 @@ extern char *pf_get_column_name(Oid relid, AttrNumber attnum);
 /* Superuser or pg_read_server_files, else ERRCODE_INSUFFICIENT_PRIVILEGE. */
 extern void pf_check_file_access(const char *what);
 
+/* in files.c: the files a table reads and the fields its columns read */
+
+/*
+ * Expand the filename option's entries: a folder stands for the *.parquet
+ * files below it (any depth, hidden and "_"-prefixed names skipped), an
+ * entry with a wildcard is a glob(3) pattern; files come in path order.
+ */
+extern List *pf_expand_filenames(List *entries);
+
+/*
+ * The field of a file an attribute reads (its column_name option, else its
+ * name; exact match first, then the only case-insensitive one), or NULL
+ * when the file lacks it and missing_error is false; otherwise ereport.
+ */
+extern const PqSchemaNode *pf_find_column_field(const PqFileMeta *meta,
+												const char *path,
+												Relation rel,
+												const char *attname,
+												const char *field_name,
+												bool missing_error);
+
+/* in prune.c: row-group pruning with column-chunk statistics */
+/* a strategy number of our own for "<>" (btree has none) */
+#define PF_NOT_EQUAL_STRATEGY	(BTMaxStrategyNumber + 1)
+
+typedef struct PfPruneQual
+{
+	AttrNumber	attnum;			/* the column */
+	int			strategy;		/* BTLessStrategyNumber..., column on the left */
+	Oid			cmpproc;		/* btree order proc: cmp(column, value) */
+	Oid			collation;
+	Expr	   *expr;			/* the value: a Const, or an expression of
+								 * Params evaluated at executor start */
+	Oid			valtype;
+	/* the value, once known */
+	bool		value_known;
+	bool		value_null;		/* NULL: the qual is never true */
+	bool		value_is_nan;	/* float NaN: never prunes */
+	Datum		value;
+	/* AND / OR of other prune quals (args), when is_bool */
+	bool		is_bool;
+	BoolExprType bool_op;
+	List	   *args;
+	/* "column IS [NOT] NULL": decided by the null count alone */
+	NullTestType null_test;
+	bool		is_null_test;
+	/* "column = ANY (constant array)": the non-null elements, if in_list */
+	bool		in_list;
+	int			num_elems;
+	Datum	   *elems;
+	FmgrInfo	cmp;
+} PfPruneQual;
+
+/* Set a prune qual's value, once known (notes float NaN, which never prunes). */
+extern void pf_prune_qual_set_value(PfPruneQual *q, Datum value, bool isnull);
+
+/* The prunable quals among baserel's restriction clauses (PfPruneQual *). */
+extern List *pf_prune_quals(RelOptInfo *baserel);
+
+/*
+ * Can row group rg be skipped: does some qual exclude every row?  attnos
+ * and fields are parallel: the file field each attribute reads.
+ */
+extern bool pf_rowgroup_excluded(const PqFileMeta *meta, int rg, List *quals,
+								 List *attnos, const PqSchemaNode **fields,
+								 Relation rel);
+
 /* in scan.c: planning and execution callbacks */
+
+/*
+ * Planner state of a base relation, kept in baserel->fdw_private between
+ * callbacks (and read by upper-relation planning, e.g. aggregate pushdown).
+ */
+typedef struct PfPlanState
+{
+	List	   *filenames;		/* char * */
+	List	   *attnos;			/* int: attributes to fill */
+	List	   *rowgroups;		/* per file, List of int */
+	int			total_rowgroups;
+	double		total_rows;		/* rows of the chosen row groups */
+	double		bytes;			/* compressed bytes of the needed chunks */
+	List	   *param_quals;	/* PfPruneQual whose value is known only at
+								 * executor start */
+} PfPlanState;
+
 extern void parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 									 Oid foreigntableid);
 extern void parquetGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,

@@ -1,0 +1,582 @@
+/*-------------------------------------------------------------------------
+ *
+ * prune.c
+ *	  Deciding from a file's metadata that a row group holds no row a
+ *	  query wants.
+ *
+ * IDENTIFICATION
+ *	  src/fdw/prune.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/nbtree.h"
+#include "catalog/pg_type.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/restrictinfo.h"
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/float.h"
+#include "utils/lsyscache.h"
+#include "utils/pg_locale.h"
+#include "utils/rel.h"
+#include "utils/timestamp.h"
+
+#include "fdw/parquet_fdw.h"
+
+/* ----------------------------------------------------------------
+ * Row-group pruning with column-chunk statistics
+ *
+ * A qual "column op constant" (op one of = < <= > >= of the column type's
+ * default btree family, either side) skips a row group whose min/max
+ * statistics show that no row can satisfy it, and every such qual skips a
+ * row group whose column is entirely null.  Only flat columns read as
+ * their default type are used, for integer, float, date, timestamp and
+ * (under the C collation, whose order is the statistics' byte order) text
+ * columns.  The quals stay in the plan and are checked on every row.
+ * ----------------------------------------------------------------
+ */
+
+/* Set the value of a prune qual (NaN noted for floats). */
+void
+pf_prune_qual_set_value(PfPruneQual *q, Datum value, bool isnull)
+{
+	q->value_known = true;
+	q->value_null = isnull;
+	q->value = value;
+	q->value_is_nan = false;
+	if (!isnull && q->valtype == FLOAT4OID)
+		q->value_is_nan = isnan(DatumGetFloat4(value));
+	else if (!isnull && q->valtype == FLOAT8OID)
+		q->value_is_nan = isnan(DatumGetFloat8(value));
+}
+
+/*
+ * A column reference under a collation-only relabeling ("s COLLATE "C"",
+ * which the planner turns into a RelabelType of the same type) is still the
+ * column.
+ */
+static Node *
+strip_collation(Node *node)
+{
+	if (node && IsA(node, RelabelType) &&
+		IsA(((RelabelType *) node)->arg, Var) &&
+		((RelabelType *) node)->resulttype ==
+		((Var *) ((RelabelType *) node)->arg)->vartype)
+		return (Node *) ((RelabelType *) node)->arg;
+	return node;
+}
+
+/*
+ * "column = ANY (constant array)" (and IN lists): a prune qual holding the
+ * array's non-null elements.
+ */
+static PfPruneQual *
+prune_in_list(ScalarArrayOpExpr *saop, RelOptInfo *baserel)
+{
+	Var		   *var = (Var *) strip_collation(linitial(saop->args));
+	Const	   *arr = (Const *) lsecond(saop->args);
+	Oid			opclass;
+	Oid			opfamily;
+	Oid			lefttype;
+	Oid			righttype;
+	int			strategy;
+	Oid			cmpproc;
+	PfPruneQual *q;
+	ArrayType  *array;
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
+	Datum	   *elems;
+	bool	   *nulls;
+	int			nelems;
+
+	if (!saop->useOr || list_length(saop->args) != 2 ||
+		!IsA(var, Var) || !IsA(arr, Const) || arr->constisnull ||
+		var->varno != baserel->relid || var->varattno <= 0 ||
+		var->varlevelsup != 0)
+		return NULL;
+	opclass = GetDefaultOpClass(var->vartype, BTREE_AM_OID);
+	if (!OidIsValid(opclass))
+		return NULL;
+	opfamily = get_opclass_family(opclass);
+	if (!op_in_opfamily(saop->opno, opfamily))
+		return NULL;
+	get_op_opfamily_properties(saop->opno, opfamily, false,
+							   &strategy, &lefttype, &righttype);
+	if (strategy != BTEqualStrategyNumber || lefttype != var->vartype)
+		return NULL;
+	cmpproc = get_opfamily_proc(opfamily, lefttype, righttype, BTORDER_PROC);
+	if (!OidIsValid(cmpproc))
+		return NULL;
+	if (OidIsValid(saop->inputcollid) && !lc_collate_is_c(saop->inputcollid))
+		return NULL;
+
+	array = DatumGetArrayTypeP(arr->constvalue);
+	if (ARR_ELEMTYPE(array) != righttype)
+		return NULL;
+	get_typlenbyvalalign(righttype, &elmlen, &elmbyval, &elmalign);
+	deconstruct_array(array, righttype, elmlen, elmbyval, elmalign,
+					  &elems, &nulls, &nelems);
+
+	q = palloc0(sizeof(PfPruneQual));
+	q->attnum = var->varattno;
+	q->strategy = BTEqualStrategyNumber;
+	q->cmpproc = cmpproc;
+	q->collation = saop->inputcollid;
+	q->expr = (Expr *) arr;
+	q->valtype = righttype;
+	q->value_known = true;
+	q->in_list = true;
+	q->elems = palloc(sizeof(Datum) * Max(1, nelems));
+	for (int i = 0; i < nelems; i++)
+	{
+		if (nulls[i])
+			continue;
+		/* a NaN element may match NaN values, which statistics omit */
+		if ((righttype == FLOAT4OID && isnan(DatumGetFloat4(elems[i]))) ||
+			(righttype == FLOAT8OID && isnan(DatumGetFloat8(elems[i]))))
+			q->value_is_nan = true;
+		q->elems[q->num_elems++] = elems[i];
+	}
+	fmgr_info(cmpproc, &q->cmp);
+	return q;
+}
+
+/*
+ * The quals of baserel that can prune: "Var op value", commuted to put the
+ * column on the left, where the value is a Const or an expression of Params
+ * and stable functions (known at executor start: prepared statements'
+ * parameters, the outer values of a correlated subquery).
+ */
+static PfPruneQual *
+build_prune_qual(Node *clause, RelOptInfo *baserel)
+{
+	OpExpr	   *op = (OpExpr *) clause;
+	Node	   *left;
+	Node	   *right;
+	Var		   *var;
+	Oid			opno;
+	Oid			opclass;
+	Oid			opfamily;
+	Oid			lefttype;
+	Oid			righttype;
+	int			strategy;
+	Oid			cmpproc;
+	PfPruneQual *q;
+
+	if (IsA(clause, BoolExpr) &&
+		(((BoolExpr *) clause)->boolop == AND_EXPR ||
+		 ((BoolExpr *) clause)->boolop == OR_EXPR))
+	{
+		BoolExpr   *b = (BoolExpr *) clause;
+		ListCell   *lc;
+
+		/*
+		 * AND: the arms that can prune; OR: all arms must be able to, with
+		 * values known now (no parameters inside OR).
+		 */
+		q = palloc0(sizeof(PfPruneQual));
+		q->is_bool = true;
+		q->bool_op = b->boolop;
+		q->value_known = true;
+		foreach(lc, b->args)
+		{
+			PfPruneQual *arm = build_prune_qual((Node *) lfirst(lc), baserel);
+
+			if (arm == NULL || !arm->value_known)
+			{
+				if (b->boolop == OR_EXPR)
+					return NULL;
+				continue;
+			}
+			q->args = lappend(q->args, arm);
+		}
+		return q->args != NIL ? q : NULL;
+	}
+	if (IsA(clause, NullTest) && IsA(((NullTest *) clause)->arg, Var) &&
+		!((NullTest *) clause)->argisrow)
+	{
+		NullTest   *nt = (NullTest *) clause;
+		Var		   *v = (Var *) nt->arg;
+
+		if (v->varno != baserel->relid || v->varattno <= 0 ||
+			v->varlevelsup != 0)
+			return NULL;
+		q = palloc0(sizeof(PfPruneQual));
+		q->attnum = v->varattno;
+		q->is_null_test = true;
+		q->null_test = nt->nulltesttype;
+		q->value_known = true;
+		return q;
+	}
+	if (IsA(clause, ScalarArrayOpExpr))
+		return prune_in_list((ScalarArrayOpExpr *) clause, baserel);
+	if (!IsA(clause, OpExpr) || list_length(op->args) != 2)
+		return NULL;
+	left = strip_collation(linitial(op->args));
+	right = strip_collation(lsecond(op->args));
+	opno = op->opno;
+	if (IsA(right, Var) && !IsA(left, Var))
+	{
+		Node	   *tmp = left;
+
+		left = right;
+		right = tmp;
+		opno = get_commutator(opno);
+		if (!OidIsValid(opno))
+			return NULL;
+	}
+	if (!IsA(left, Var) || contain_var_clause(right) ||
+		contain_volatile_functions(right))
+		return NULL;
+	var = (Var *) left;
+	if (var->varno != baserel->relid || var->varattno <= 0 ||
+		var->varlevelsup != 0)
+		return NULL;
+
+	opclass = GetDefaultOpClass(var->vartype, BTREE_AM_OID);
+	if (!OidIsValid(opclass))
+		return NULL;
+	opfamily = get_opclass_family(opclass);
+	if (!op_in_opfamily(opno, opfamily))
+	{
+		/* "<>": its negator is the family's "=" */
+		Oid			negator = get_negator(opno);
+
+		if (!OidIsValid(negator) || !op_in_opfamily(negator, opfamily))
+			return NULL;
+		get_op_opfamily_properties(negator, opfamily, false,
+								   &strategy, &lefttype, &righttype);
+		if (strategy != BTEqualStrategyNumber)
+			return NULL;
+		strategy = PF_NOT_EQUAL_STRATEGY;
+	}
+	else
+		get_op_opfamily_properties(opno, opfamily, false,
+								   &strategy, &lefttype, &righttype);
+	if (lefttype != var->vartype)
+		return NULL;
+	cmpproc = get_opfamily_proc(opfamily, lefttype, righttype, BTORDER_PROC);
+	if (!OidIsValid(cmpproc))
+		return NULL;
+	/* text order must be byte order, as in the statistics */
+	if (OidIsValid(op->inputcollid) && !lc_collate_is_c(op->inputcollid))
+		return NULL;
+
+	q = palloc0(sizeof(PfPruneQual));
+	q->attnum = var->varattno;
+	q->strategy = strategy;
+	q->cmpproc = cmpproc;
+	q->collation = op->inputcollid;
+	q->expr = (Expr *) right;
+	q->valtype = exprType(right);
+	fmgr_info(cmpproc, &q->cmp);
+	if (IsA(right, Const))
+		pf_prune_qual_set_value(q, ((Const *) right)->constvalue,
+							 ((Const *) right)->constisnull);
+	return q;
+}
+
+List *
+pf_prune_quals(RelOptInfo *baserel)
+{
+	List	   *result = NIL;
+	ListCell   *lc;
+
+	foreach(lc, baserel->baserestrictinfo)
+	{
+		RestrictInfo *rinfo = (RestrictInfo *) lfirst(lc);
+		PfPruneQual *q = build_prune_qual((Node *) rinfo->clause, baserel);
+
+		if (q)
+			result = lappend(result, q);
+	}
+	return result;
+}
+
+static inline int32
+stat_int32(const uint8 *p)
+{
+	uint32		v = (uint32) p[0] | ((uint32) p[1] << 8) |
+		((uint32) p[2] << 16) | ((uint32) p[3] << 24);
+
+	return (int32) v;
+}
+
+static inline int64
+stat_int64(const uint8 *p)
+{
+	return (int64) ((uint64) (uint32) stat_int32(p) |
+					((uint64) (uint32) stat_int32(p + 4) << 32));
+}
+
+/*
+ * A statistics bound (plain-encoded bytes) of a flat leaf as a Datum of
+ * its default type typid.  is_max rounds sub-microsecond timestamps up, so
+ * the bound stays a bound.  Returns false when the type or value cannot be
+ * used for pruning.
+ */
+static bool
+stat_datum(const PqSchemaNode *leaf, Oid typid, const uint8 *p, uint32 len,
+		   bool legacy, bool is_max, Datum *out)
+{
+	const PqLogicalType *lt = &leaf->logical;
+
+	switch (typid)
+	{
+		case INT2OID:
+		case INT4OID:
+			if (leaf->physical != PQ_INT32 || len != 4 ||
+				(lt->kind != PQ_LT_NONE && lt->kind != PQ_LT_INTEGER))
+				return false;
+			if (lt->kind == PQ_LT_INTEGER && !lt->is_signed && lt->bit_width > 16)
+				return false;
+			if (typid == INT2OID)
+			{
+				int32		v = stat_int32(p);
+
+				if (v < PG_INT16_MIN || v > PG_INT16_MAX)
+					return false;
+				*out = Int16GetDatum((int16) v);
+			}
+			else
+				*out = Int32GetDatum(stat_int32(p));
+			return true;
+		case INT8OID:
+			if (leaf->physical != PQ_INT64 || len != 8 ||
+				(lt->kind != PQ_LT_NONE &&
+				 !(lt->kind == PQ_LT_INTEGER && lt->is_signed)))
+				return false;
+			*out = Int64GetDatum(stat_int64(p));
+			return true;
+		case FLOAT4OID:
+			{
+				float4		f;
+
+				if (leaf->physical != PQ_FLOAT || len != 4 || lt->kind != PQ_LT_NONE)
+					return false;
+				memcpy(&f, p, 4);
+				if (isnan(f))
+					return false;
+				*out = Float4GetDatum(f);
+				return true;
+			}
+		case FLOAT8OID:
+			{
+				float8		f;
+
+				if (leaf->physical != PQ_DOUBLE || len != 8 || lt->kind != PQ_LT_NONE)
+					return false;
+				memcpy(&f, p, 8);
+				if (isnan(f))
+					return false;
+				*out = Float8GetDatum(f);
+				return true;
+			}
+		case DATEOID:
+			{
+				int64		days;
+
+				if (leaf->physical != PQ_INT32 || len != 4 || lt->kind != PQ_LT_DATE)
+					return false;
+				days = (int64) stat_int32(p) - (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE);
+				if (days < (DATETIME_MIN_JULIAN - POSTGRES_EPOCH_JDATE) ||
+					days >= (DATE_END_JULIAN - POSTGRES_EPOCH_JDATE))
+					return false;
+				*out = DateADTGetDatum((DateADT) days);
+				return true;
+			}
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			{
+				int64		v;
+				int64		us;
+
+				if (leaf->physical != PQ_INT64 || len != 8 ||
+					lt->kind != PQ_LT_TIMESTAMP)
+					return false;
+				v = stat_int64(p);
+				switch (lt->unit)
+				{
+					case PQ_UNIT_MILLIS:
+						if (pg_mul_s64_overflow(v, 1000, &us))
+							return false;
+						break;
+					case PQ_UNIT_MICROS:
+						us = v;
+						break;
+					case PQ_UNIT_NANOS:
+						us = v / 1000;
+						if (v % 1000 != 0 && (v < 0) != is_max)
+							us += is_max ? 1 : -1;
+						break;
+					default:
+						return false;
+				}
+				if (pg_sub_s64_overflow(us, (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY, &us) ||
+					!IS_VALID_TIMESTAMP(us))
+					return false;
+				*out = TimestampGetDatum(us);
+				return true;
+			}
+		case TEXTOID:
+			if (leaf->physical != PQ_BYTE_ARRAY || legacy ||
+				(lt->kind != PQ_LT_STRING && lt->kind != PQ_LT_ENUM))
+				return false;
+			*out = PointerGetDatum(cstring_to_text_with_len((const char *) p, len));
+			return true;
+		default:
+			return false;
+	}
+}
+
+/*
+ * Does prune qual q show that no row of row group rg can match?  fields[i]
+ * is the field of attribute attnos[i] (NULL when the file lacks it).
+ */
+static bool
+qual_excludes(const PqFileMeta *meta, int rg, PfPruneQual *q,
+			  List *attnos, const PqSchemaNode **fields, Relation rel)
+{
+	const PqRowGroupMeta *rgm = &meta->row_groups[rg];
+	int			pos = -1;
+	const PqSchemaNode *field;
+	const PqColumnChunkMeta *chunk;
+	const PqStatistics *stats;
+	Form_pg_attribute attr;
+	Oid			deftyp;
+	int32		defmod;
+	Datum		min;
+	Datum		max;
+	bool		excluded = false;
+	ListCell   *lc2;
+
+	if (q->is_bool)
+	{
+		ListCell   *lc;
+
+		foreach(lc, q->args)
+		{
+			bool		arm = qual_excludes(meta, rg, (PfPruneQual *) lfirst(lc),
+											attnos, fields, rel);
+
+			if (q->bool_op == AND_EXPR && arm)
+				return true;
+			if (q->bool_op == OR_EXPR && !arm)
+				return false;
+		}
+		return q->bool_op == OR_EXPR;
+	}
+	if (!q->value_known)
+		return false;
+	if (q->value_null)
+		return true;		/* a comparison with NULL is never true */
+	foreach(lc2, attnos)
+		if (lfirst_int(lc2) == q->attnum)
+			pos = foreach_current_index(lc2);
+	if (pos < 0 || (field = fields[pos]) == NULL)
+		return false;
+	if (!field->is_leaf || field->repetition == PQ_REPEATED ||
+		field->leaf_index < 0 || field->leaf_index >= rgm->num_columns)
+		return false;
+	attr = TupleDescAttr(RelationGetDescr(rel), q->attnum - 1);
+	pf_default_type(field, &deftyp, &defmod);
+	if (deftyp != attr->atttypid)
+		return false;
+	chunk = &rgm->columns[field->leaf_index];
+	if (!chunk->has_statistics)
+		return false;
+	stats = &chunk->statistics;
+
+	if (q->is_null_test)
+	{
+		if (!stats->has_null_count)
+			return false;
+		if (q->null_test == IS_NULL && stats->null_count == 0)
+			return true;
+		if (q->null_test == IS_NOT_NULL &&
+			stats->null_count >= rgm->num_rows && rgm->num_rows > 0)
+			return true;
+		return false;
+	}
+
+	/* an all-null chunk satisfies no comparison */
+	if (stats->has_null_count && stats->null_count >= rgm->num_rows &&
+		rgm->num_rows > 0)
+		return true;
+
+	if (!stats->has_min || !stats->has_max ||
+		!stat_datum(field, deftyp, stats->min, stats->min_len,
+					stats->min_is_legacy, false, &min) ||
+		!stat_datum(field, deftyp, stats->max, stats->max_len,
+					stats->max_is_legacy, true, &max))
+		return false;
+
+	/* floats: NaN is above everything in PostgreSQL, and not in stats */
+	if ((deftyp == FLOAT4OID || deftyp == FLOAT8OID) &&
+		(q->strategy == BTGreaterStrategyNumber ||
+		 q->strategy == BTGreaterEqualStrategyNumber ||
+		 q->strategy == PF_NOT_EQUAL_STRATEGY ||
+		 q->value_is_nan))
+		return false;
+
+	if (q->in_list)
+	{
+		/* excluded when every element is outside [min, max] */
+		excluded = true;
+		for (int i = 0; i < q->num_elems && excluded; i++)
+			if (DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, min, q->elems[i])) <= 0 &&
+				DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, max, q->elems[i])) >= 0)
+				excluded = false;
+		return excluded;
+	}
+
+#define PF_CMP(a) DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, (a), q->value))
+	switch (q->strategy)
+	{
+		case BTLessStrategyNumber:
+			excluded = PF_CMP(min) >= 0;
+			break;
+		case BTLessEqualStrategyNumber:
+			excluded = PF_CMP(min) > 0;
+			break;
+		case BTEqualStrategyNumber:
+			excluded = PF_CMP(min) > 0 || PF_CMP(max) < 0;
+			break;
+		case BTGreaterEqualStrategyNumber:
+			excluded = PF_CMP(max) < 0;
+			break;
+		case BTGreaterStrategyNumber:
+			excluded = PF_CMP(max) <= 0;
+			break;
+		case PF_NOT_EQUAL_STRATEGY:
+			/* every non-null value equals the constant */
+			excluded = PF_CMP(min) == 0 && PF_CMP(max) == 0;
+			break;
+	}
+#undef PF_CMP
+	return excluded;
+}
+
+/*
+ * Can row group rg be skipped: does some qual exclude every row?
+ */
+bool
+pf_rowgroup_excluded(const PqFileMeta *meta, int rg, List *quals,
+				  List *attnos, const PqSchemaNode **fields,
+				  Relation rel)
+{
+	ListCell   *lc;
+
+	foreach(lc, quals)
+		if (qual_excludes(meta, rg, (PfPruneQual *) lfirst(lc),
+						  attnos, fields, rel))
+			return true;
+	return false;
+}
