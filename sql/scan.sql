@@ -158,6 +158,15 @@ DEALLOCATE q;
 RESET plan_cache_mode;
 SELECT explain_analyze('SELECT x, (SELECT count(*) FROM rg WHERE grp = x) FROM generate_series(0, 2) x');
 SELECT x, (SELECT sum(id) FROM rg WHERE grp = x) FROM generate_series(0, 2) x;
+-- an InitPlan's value is computed on first use, after executor start: the
+-- last row group is read (sum(id) of row group 9 is 2048 * (18433 + 20480) / 2)
+SELECT explain_analyze('SELECT id FROM rg WHERE id = (SELECT max(id) FROM rg)');
+SELECT id FROM rg WHERE id = (SELECT max(id) FROM rg);
+SELECT count(*), sum(id) FROM rg WHERE grp = (SELECT max(grp) FROM rg);
+-- a nested loop's inner side with the outer value as parameter
+SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_material = off;
+SELECT x, count(*) FROM generate_series(3, 5) x JOIN rg ON rg.grp = x GROUP BY x ORDER BY x;
+RESET enable_hashjoin; RESET enable_mergejoin; RESET enable_material;
 -- pruning per file of a list
 SELECT rowgroups('SELECT * FROM rg2 WHERE id = 42'), count(*) FROM rg2 WHERE id = 42;
 

@@ -127,6 +127,8 @@ typedef struct PfScanState
 	List	   *param_quals;	/* PfPruneQual */
 	List	   *param_states;	/* ExprState of each one's value */
 	MemoryContext param_cxt;	/* their by-reference values */
+	ExprContext *param_econtext;	/* to evaluate them in */
+	bool		params_pending; /* values not evaluated since (re)start */
 	uint32		batch_rows;		/* capacity of the Datum arrays */
 
 	/* position */
@@ -417,12 +419,13 @@ scan_error_callback(void *arg)
  * parameters may differ on every rescan.
  */
 static void
-evaluate_prune_quals(PfScanState *st, ForeignScanState *node)
+evaluate_prune_quals(PfScanState *st)
 {
-	ExprContext *econtext = node->ss.ps.ps_ExprContext;
+	ExprContext *econtext = st->param_econtext;
 	ListCell   *lq;
 	ListCell   *ls;
 
+	st->params_pending = false;
 	if (st->param_quals == NIL)
 		return;
 	MemoryContextReset(st->param_cxt);
@@ -544,7 +547,15 @@ parquetBeginForeignScan(ForeignScanState *node, int eflags)
 	}
 	MemoryContextSwitchTo(old);
 
-	evaluate_prune_quals(st, node);
+	/*
+	 * Parameter values are evaluated when the first row group is chosen, not
+	 * here: an InitPlan's value is computed on first use, which cannot happen
+	 * before ExecInitNode has set the node's initPlans up (after this
+	 * callback), and a nested loop sets the inner side's parameters only
+	 * before each rescan.
+	 */
+	st->param_econtext = node->ss.ps.ps_ExprContext;
+	st->params_pending = true;
 }
 
 /* Close the current row group's readers and free their memory. */
@@ -675,6 +686,8 @@ next_rowgroup(PfScanState *st)
 								   rg, meta->num_row_groups)));
 			if (meta->row_groups[rg].num_rows <= 0)
 				continue;
+			if (st->params_pending)
+				evaluate_prune_quals(st);
 			if (st->param_quals != NIL &&
 				pf_rowgroup_excluded(meta, rg, st->param_quals, st->attnos,
 								  st->fields, st->rel))
@@ -855,7 +868,7 @@ parquetReScanForeignScan(ForeignScanState *node)
 	st->next_rowgroup = NULL;
 	st->batch_size = 0;
 	st->next_row = 0;
-	evaluate_prune_quals(st, node);
+	st->params_pending = true;
 }
 
 void
