@@ -167,6 +167,17 @@ SELECT count(*), sum(id) FROM rg WHERE grp = (SELECT max(grp) FROM rg);
 SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_material = off;
 SELECT x, count(*) FROM generate_series(3, 5) x JOIN rg ON rg.grp = x GROUP BY x ORDER BY x;
 RESET enable_hashjoin; RESET enable_mergejoin; RESET enable_material;
+-- a stable comparison (timestamp column against a timestamptz) prunes only
+-- at executor start: a plan made under one TimeZone runs under another.
+-- ts < 12:00 UTC of Jan 2: 07:00 local in New York (1860 rows, row group 0
+-- only), 21:00 local in Tokyo (2700 rows, row groups 0 and 1)
+SET timezone = 'America/New_York';
+PREPARE tzq AS SELECT count(*) FROM rg WHERE ts < '2024-01-02 12:00+00'::timestamptz;
+EXECUTE tzq;
+SET timezone = 'Asia/Tokyo';
+EXECUTE tzq;
+DEALLOCATE tzq;
+SET timezone = 'UTC';
 -- pruning per file of a list
 SELECT rowgroups('SELECT * FROM rg2 WHERE id = 42'), count(*) FROM rg2 WHERE id = 42;
 

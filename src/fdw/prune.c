@@ -14,7 +14,9 @@
 #include <math.h>
 
 #include "access/nbtree.h"
+#include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
+#include "commands/defrem.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
@@ -113,6 +115,9 @@ prune_in_list(ScalarArrayOpExpr *saop, RelOptInfo *baserel)
 		return NULL;
 	cmpproc = get_opfamily_proc(opfamily, lefttype, righttype, BTORDER_PROC);
 	if (!OidIsValid(cmpproc))
+		return NULL;
+	/* a stable comparison (timestamp = timestamptz) cannot be decided here */
+	if (func_volatile(cmpproc) != PROVOLATILE_IMMUTABLE)
 		return NULL;
 	if (OidIsValid(saop->inputcollid) && !lc_collate_is_c(saop->inputcollid))
 		return NULL;
@@ -277,7 +282,14 @@ build_prune_qual(Node *clause, RelOptInfo *baserel)
 	q->expr = (Expr *) right;
 	q->valtype = exprType(right);
 	fmgr_info(cmpproc, &q->cmp);
-	if (IsA(right, Const))
+
+	/*
+	 * A constant is known at plan time, but a comparison that is only stable
+	 * (timestamp against timestamptz depends on TimeZone) must wait for
+	 * executor start, as PostgreSQL's partition pruning does: a cached plan
+	 * may run under another setting.
+	 */
+	if (IsA(right, Const) && func_volatile(cmpproc) == PROVOLATILE_IMMUTABLE)
 		pf_prune_qual_set_value(q, ((Const *) right)->constvalue,
 							 ((Const *) right)->constisnull);
 	return q;
