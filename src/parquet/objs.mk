@@ -8,3 +8,4 @@ PARQUET_OBJS += src/parquet/page_index.o
 PARQUET_OBJS += src/parquet/writer.o
 PARQUET_OBJS += src/parquet/page.o
 PARQUET_OBJS += src/parquet/column_reader.o
+PARQUET_OBJS += src/parquet/dictionary_probe.o
