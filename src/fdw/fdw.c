@@ -101,6 +101,13 @@ parquet_fdw_handler(PG_FUNCTION_ARGS)
 	routine->ReScanForeignScan = parquetReScanForeignScan;
 	routine->EndForeignScan = parquetEndForeignScan;
 
+	/* parallel query */
+	routine->IsForeignScanParallelSafe = parquetIsForeignScanParallelSafe;
+	routine->EstimateDSMForeignScan = parquetEstimateDSMForeignScan;
+	routine->InitializeDSMForeignScan = parquetInitializeDSMForeignScan;
+	routine->ReInitializeDSMForeignScan = parquetReInitializeDSMForeignScan;
+	routine->InitializeWorkerForeignScan = parquetInitializeWorkerForeignScan;
+
 	/* EXPLAIN */
 	routine->ExplainForeignScan = parquetExplainForeignScan;
 

@@ -147,6 +147,20 @@ extern void parquetReScanForeignScan(ForeignScanState *node);
 extern void parquetEndForeignScan(ForeignScanState *node);
 extern void parquetExplainForeignScan(ForeignScanState *node,
 									  struct ExplainState *es);
+/* parallel query: participants share the row groups through the DSM */
+extern bool parquetIsForeignScanParallelSafe(PlannerInfo *root, RelOptInfo *rel,
+											 RangeTblEntry *rte);
+extern Size parquetEstimateDSMForeignScan(ForeignScanState *node,
+										  ParallelContext *pcxt);
+extern void parquetInitializeDSMForeignScan(ForeignScanState *node,
+											ParallelContext *pcxt,
+											void *coordinate);
+extern void parquetReInitializeDSMForeignScan(ForeignScanState *node,
+											  ParallelContext *pcxt,
+											  void *coordinate);
+extern void parquetInitializeWorkerForeignScan(ForeignScanState *node,
+											   shm_toc *toc,
+											   void *coordinate);
 
 /* in import.c: IMPORT FOREIGN SCHEMA and parquet_create_foreign_table() */
 extern List *parquetImportForeignSchema(ImportForeignSchemaStmt *stmt,

@@ -52,8 +52,10 @@
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
+#include "optimizer/paths.h"
 #include "optimizer/planmain.h"
 #include "optimizer/restrictinfo.h"
+#include "port/atomics.h"
 #include "storage/fd.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -87,6 +89,16 @@ enum PfScanPrivateIndex
 								 * strategy, cmpproc, collation, valtype;
 								 * the values are fdw_exprs, in order */
 };
+
+/*
+ * Shared state of a parallel scan, in the DSM: the next entry of the flat
+ * row group list (PfScanState.work_file/work_rg) a participant may claim.
+ * Every participant builds the same list from the plan.
+ */
+typedef struct PfParallelScan
+{
+	pg_atomic_uint64 next_work;
+} PfParallelScan;
 
 /* One attribute the scan fills. */
 typedef struct PfScanColumn
@@ -131,10 +143,21 @@ typedef struct PfScanState
 	bool		params_pending; /* values not evaluated since (re)start */
 	uint32		batch_rows;		/* capacity of the Datum arrays */
 
+	/*
+	 * The planned row groups of all files as one flat list, in scan order:
+	 * entry i is row group work_rg[i] of file work_file[i].  A serial scan
+	 * walks it with next_work; participants of a parallel scan claim entries
+	 * with the shared counter instead.
+	 */
+	int			nwork;
+	int		   *work_file;
+	int		   *work_rg;
+	int			next_work;		/* serial scans: next entry to read */
+	PfParallelScan *shared;		/* parallel scans: in the DSM, else NULL */
+
 	/* position */
 	int			file_index;		/* into filenames; -1 before the first */
 	PfFile	   *file;			/* open file, or NULL */
-	ListCell   *next_rowgroup;	/* next entry of the file's row group list */
 	int			rowgroup;		/* current row group, -1 when none */
 	int64		rows_left;		/* rows of the row group not yet decoded */
 
@@ -333,9 +356,12 @@ parquetGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 {
 	PfPlanState *ps = (PfPlanState *) baserel->fdw_private;
 	Cost		startup_cost;
-	Cost		run_cost;
+	Cost		io_cost;
+	Cost		cpu_cost;
 	double		pages = ceil(ps->bytes / BLCKSZ);
 	double		ncols = list_length(ps->attnos);
+	int			nrowgroups = 0;
+	ListCell   *lc;
 
 	/*
 	 * Reading is sequential I/O over the needed column chunks; decoding
@@ -343,14 +369,52 @@ parquetGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 	 * tuple plus the quals the executor checks.
 	 */
 	startup_cost = baserel->baserestrictcost.startup;
-	run_cost = seq_page_cost * pages +
-		cpu_operator_cost * ncols * ps->total_rows +
+	io_cost = seq_page_cost * pages;
+	cpu_cost = cpu_operator_cost * ncols * ps->total_rows +
 		(cpu_tuple_cost + baserel->baserestrictcost.per_tuple) * ps->total_rows;
 
 	add_path(baserel, (Path *)
 			 create_foreignscan_path(root, baserel, NULL, baserel->rows,
-									 startup_cost, startup_cost + run_cost,
+									 startup_cost,
+									 startup_cost + io_cost + cpu_cost,
 									 NIL, NULL, NULL, NIL));
+
+	/*
+	 * A partial path for parallel query: participants share the row groups,
+	 * so there is no use for more of them than row groups.  The worker count
+	 * follows the bytes to read as for a heap of that many pages.
+	 */
+	foreach(lc, ps->rowgroups)
+		nrowgroups += list_length((List *) lfirst(lc));
+	if (baserel->consider_parallel && nrowgroups > 1)
+	{
+		int			workers;
+
+		workers = compute_parallel_worker(baserel, pages, -1,
+										  Min(nrowgroups,
+											  max_parallel_workers_per_gather));
+		if (workers > 0)
+		{
+			ForeignPath *path;
+			double		divisor = workers;
+
+			/* as the planner's get_parallel_divisor() for a seqscan */
+			if (parallel_leader_participation && 1.0 - 0.3 * workers > 0)
+				divisor += 1.0 - 0.3 * workers;
+
+			/* the CPU work divides between participants; the I/O does not */
+			path = create_foreignscan_path(root, baserel, NULL,
+										   clamp_row_est(baserel->rows / divisor),
+										   startup_cost,
+										   startup_cost + io_cost +
+										   cpu_cost / divisor,
+										   NIL, NULL, NULL, NIL);
+			path->path.parallel_aware = true;
+			path->path.parallel_safe = true;
+			path->path.parallel_workers = workers;
+			add_partial_path(baserel, (Path *) path);
+		}
+	}
 }
 
 ForeignScan *
@@ -480,6 +544,24 @@ parquetBeginForeignScan(ForeignScanState *node, int eflags)
 										  PfScanPrivateTotalRowGroups));
 	st->file_index = -1;
 	st->rowgroup = -1;
+
+	/* the flat list of (file, row group) to read, in scan order */
+	foreach(lc, st->rowgroups)
+		st->nwork += list_length((List *) lfirst(lc));
+	st->work_file = palloc(sizeof(int) * Max(1, st->nwork));
+	st->work_rg = palloc(sizeof(int) * Max(1, st->nwork));
+	i = 0;
+	foreach(lc, st->rowgroups)
+	{
+		ListCell   *lc2;
+
+		foreach(lc2, (List *) lfirst(lc))
+		{
+			st->work_file[i] = foreach_current_index(lc);
+			st->work_rg[i] = lfirst_int(lc2);
+			i++;
+		}
+	}
 
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 	{
@@ -655,28 +737,55 @@ open_file(PfScanState *st, int file_index)
 	st->err_column = NULL;
 	st->readers = palloc0(sizeof(PqColumnReader *) * Max(1, st->nslots));
 	st->batches = palloc0(sizeof(PqColumnBatch) * Max(1, st->nslots));
-	st->next_rowgroup = list_head((List *) list_nth(st->rowgroups, file_index));
 	MemoryContextSwitchTo(old);
 }
 
 /*
- * Move to the next row group to read, opening the next file when the
- * current one is done.  Returns false at the end of the scan.
+ * Claim the next entry of the flat row group list: the scan's own counter,
+ * or in a parallel scan the counter all participants share, so each row
+ * group is read by exactly one of them.  Returns nwork or more at the end.
+ */
+static int64
+claim_work(PfScanState *st)
+{
+	if (st->shared != NULL)
+		return (int64) Min(pg_atomic_fetch_add_u64(&st->shared->next_work, 1),
+						   (uint64) st->nwork);
+	if (st->next_work < st->nwork)
+		return st->next_work++;
+	return st->nwork;
+}
+
+/*
+ * Move to the next row group to read, opening its file when it is not the
+ * open one.  Returns false at the end of the scan.
  */
 static bool
 next_rowgroup(PfScanState *st)
 {
 	for (;;)
 	{
-		if (st->file != NULL && st->next_rowgroup != NULL)
+		int64		work = claim_work(st);
+
+		if (work >= st->nwork)
 		{
-			List	   *rgs = (List *) list_nth(st->rowgroups, st->file_index);
-			int			rg = lfirst_int(st->next_rowgroup);
+			if (st->file)
+				close_file(st);
+			return false;
+		}
+		if (st->file == NULL || st->file_index != st->work_file[work])
+		{
+			if (st->file)
+				close_file(st);
+			open_file(st, st->work_file[work]);
+		}
+
+		{
+			int			rg = st->work_rg[work];
 			const PqFileMeta *meta = st->file->meta;
 			PqAllocator alloc;
 			PqColumnReaderOptions ropts = {0};
 
-			st->next_rowgroup = lnext(rgs, st->next_rowgroup);
 			if (rg < 0 || rg >= meta->num_row_groups)
 				ereport(ERROR,
 						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -730,17 +839,6 @@ next_rowgroup(PfScanState *st)
 			st->err_column = NULL;
 			return true;
 		}
-
-		/* this file is done (or none is open yet): the next one */
-		if (st->file_index + 1 >= list_length(st->filenames))
-		{
-			if (st->file)
-				close_file(st);
-			return false;
-		}
-		if (st->file)
-			close_file(st);
-		open_file(st, st->file_index + 1);
 	}
 }
 
@@ -865,7 +963,7 @@ parquetReScanForeignScan(ForeignScanState *node)
 	close_file(st);
 	MemoryContextReset(st->batch_cxt);
 	st->file_index = -1;
-	st->next_rowgroup = NULL;
+	st->next_work = 0;			/* a parallel scan's counter: ReInitializeDSM */
 	st->batch_size = 0;
 	st->next_row = 0;
 	st->params_pending = true;
@@ -909,4 +1007,61 @@ parquetExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		ExplainPropertyInteger("Peak Memory", "kB",
 							   (int64) ((st->peak_memory + 1023) / 1024), es);
 	}
+}
+
+/* ----------------------------------------------------------------
+ * Parallel query
+ *
+ * Participants (the leader too) share the scan by row groups: each claims
+ * the next entry of the flat (file, row group) list with an atomic counter
+ * in the DSM, so every row group is read exactly once whatever the number
+ * of workers, and run-time pruning still applies to each claimed one.
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * Any scan of a Parquet foreign table may run in a worker: it only reads
+ * files and the catalogs.
+ */
+bool
+parquetIsForeignScanParallelSafe(PlannerInfo *root, RelOptInfo *rel,
+								 RangeTblEntry *rte)
+{
+	return true;
+}
+
+Size
+parquetEstimateDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt)
+{
+	return sizeof(PfParallelScan);
+}
+
+void
+parquetInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
+								void *coordinate)
+{
+	PfScanState *st = (PfScanState *) node->fdw_state;
+	PfParallelScan *shared = (PfParallelScan *) coordinate;
+
+	pg_atomic_init_u64(&shared->next_work, 0);
+	st->shared = shared;
+}
+
+/* Before a rescan of the Gather: the row groups are all to read again. */
+void
+parquetReInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
+								  void *coordinate)
+{
+	PfParallelScan *shared = (PfParallelScan *) coordinate;
+
+	pg_atomic_write_u64(&shared->next_work, 0);
+}
+
+void
+parquetInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc,
+								   void *coordinate)
+{
+	PfScanState *st = (PfScanState *) node->fdw_state;
+
+	st->shared = (PfParallelScan *) coordinate;
 }
