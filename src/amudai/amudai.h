@@ -28,7 +28,8 @@
  * resolution for single-file and two-level shards), block_map.c (3.2),
  * encoded_buffer.c (3.1, 3.3-3.7: blocks, checksums, presence),
  * value_decode.c (section 4), field_reader.c (field assembly into batches),
- * writer.c (a minimal single-file writer, section 6.4, for tests).
+ * writer.c (a minimal single-file writer, section 6.4, for tests),
+ * decimal.c (KustoDecimal decimal128 values).
  *
  * IDENTIFICATION
  *	  src/amudai/amudai.h
@@ -681,6 +682,41 @@ AmStatus	am_field_reader_read(AmFieldReader *reader, uint64_t first,
 void		am_field_reader_close(AmFieldReader *reader);
 
 /* ----------------------------------------------------------------
+ * KustoDecimal values (decimal.c): IEEE 754 decimal128, DPD encoding
+ * ----------------------------------------------------------------
+ */
+#define AM_DECIMAL_DIGITS 34
+
+typedef enum AmDecimalKind
+{
+	AM_DECIMAL_FINITE = 0,
+	AM_DECIMAL_INFINITY,
+	AM_DECIMAL_NAN
+} AmDecimalKind;
+
+/* value = (-1)^negative * digits * 10^exponent (finite values) */
+typedef struct AmDecimal
+{
+	AmDecimalKind kind;
+	bool		negative;
+	int32_t		exponent;		/* -6176 .. 6111 */
+	uint32_t	ndigits;		/* 1 .. 34 */
+	char		digits[AM_DECIMAL_DIGITS];	/* '0'..'9', no terminator;
+											 * decode gives no leading
+											 * zeros (except "0") */
+} AmDecimal;
+
+/*
+ * Encode into the 16 stored bytes (little-endian decQuad).  Digits beyond
+ * 34, a non-digit or an exponent out of range: AM_ERR_INVALID_ARGUMENT.
+ */
+AmStatus	am_decimal128_encode(const AmDecimal *value, uint8_t out[16],
+								 AmError *err);
+
+/* Decode 16 stored bytes; never fails (every bit pattern means a value). */
+void		am_decimal128_decode(const uint8_t in[16], AmDecimal *out);
+
+/* ----------------------------------------------------------------
  * Minimal writer (writer.c), section 6.4, for tests
  * ----------------------------------------------------------------
  */
@@ -710,7 +746,18 @@ typedef struct AmWriterColumn
 	 * elements, not rows); list_nulls (may be NULL): 1 = null list */
 	const uint64_t *list_offsets;
 	const uint8_t *list_nulls;
+	/* non-NULL: the schema node's extension label, e.g. "KustoDecimal" on
+	 * FixedSizeBinary(16) or "KustoTimeSpan" on signed Int64 */
+	const char *extension_label;
 } AmWriterColumn;
+
+/*
+ * AmWriterColumn.encoding: per block, encode with each suitable candidate
+ * (integers: Plain, FFOR, RunLength, ZSTD; floats: Plain, ALP, ZSTD;
+ * strings: Plain, FSST, ZSTD; fixed-size binary: Plain, ZSTD) and keep the
+ * smallest.
+ */
+#define AM_WRITER_ENC_AUTO (-1)
 
 typedef struct AmWriterOptions
 {

@@ -11,3 +11,4 @@ AMUDAI_OBJS += src/amudai/value_decode.o
 AMUDAI_OBJS += src/amudai/field_reader.o
 AMUDAI_OBJS += src/amudai/writer.o
 AMUDAI_OBJS += src/amudai/pruning.o
+AMUDAI_OBJS += src/amudai/decimal.o

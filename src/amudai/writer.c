@@ -69,6 +69,9 @@ typedef struct StripeColumn
 	uint8_t		constant_bytes[16];
 	bool		has_range;
 	bool		range_signed;
+	bool		range_double;	/* floats: dmin/dmax (NaN ignored) */
+	double		dmin;
+	double		dmax;
 	uint64_t	min;
 	uint64_t	max;
 	uint64_t	desc_start;
@@ -420,6 +423,70 @@ done:
 	am_release(w->alloc, exc_bytes);
 }
 
+static void numeric_section(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
+							uint64_t first, size_t n);
+static void binary_section(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
+						   uint64_t first, size_t n);
+
+/*
+ * AM_WRITER_ENC_AUTO: encode the block with each candidate, keep the
+ * smallest.  Candidates are only encodings whose layout the reference reader
+ * decodes correctly (no fixed-size BlockDictionary, no raw ZigZag).
+ */
+static void
+auto_section(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
+			 uint64_t first, size_t n, bool binary)
+{
+	static const int int_candidates[] = {AM_ENC_PLAIN, AM_ENC_FFOR,
+	AM_ENC_RUN_LENGTH, AM_ENC_ZSTD};
+	static const int float_candidates[] = {AM_ENC_PLAIN, AM_ENC_ALP, AM_ENC_ZSTD};
+	static const int binary_candidates[] = {AM_ENC_PLAIN, AM_ENC_FSST, AM_ENC_ZSTD};
+	static const int fixed_candidates[] = {AM_ENC_PLAIN, AM_ENC_ZSTD};
+	const int  *cands;
+	int			ncands;
+	AmWriterColumn trial = *c;
+	size_t		start = b->len;
+	size_t		best_len = SIZE_MAX;
+	int			best = AM_ENC_PLAIN;
+
+	if (binary)
+	{
+		bool		fixed = column_width(c) != 0;
+
+		cands = fixed ? fixed_candidates : binary_candidates;
+		ncands = fixed ? 2 : 3;
+	}
+	else if (c->type == AM_TYPE_FLOAT32 || c->type == AM_TYPE_FLOAT64)
+	{
+		cands = float_candidates;
+		ncands = 3;
+	}
+	else
+	{
+		cands = int_candidates;
+		ncands = 4;
+	}
+	for (int i = 0; i < ncands && w_ok(w); i++)
+	{
+		trial.encoding = cands[i];
+		if (binary)
+			binary_section(w, b, &trial, first, n);
+		else
+			numeric_section(w, b, &trial, first, n);
+		if (w_ok(w) && b->len - start < best_len)
+		{
+			best_len = b->len - start;
+			best = cands[i];
+		}
+		b->len = start;
+	}
+	trial.encoding = best;
+	if (binary)
+		binary_section(w, b, &trial, first, n);
+	else
+		numeric_section(w, b, &trial, first, n);
+}
+
 static void
 numeric_section(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
 				uint64_t first, size_t n)
@@ -430,6 +497,9 @@ numeric_section(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
 
 	switch (c->encoding)
 	{
+		case AM_WRITER_ENC_AUTO:
+			auto_section(w, b, c, first, n, false);
+			return;
 		case AM_ENC_DELTA:
 			if (integer && n >= 2)
 			{
@@ -546,6 +616,11 @@ binary_section(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
 	uint64_t	end = fixed ? (first + n) * fixed : c->offsets[first + n];
 	size_t		start = b->len;
 
+	if (c->encoding == AM_WRITER_ENC_AUTO)
+	{
+		auto_section(w, b, c, first, n, true);
+		return;
+	}
 	if (c->encoding == AM_ENC_ZSTD || c->encoding == AM_ENC_LZ4)
 	{
 		size_t		size_at;
@@ -902,6 +977,9 @@ msg_any_value(AmPbWriter *m, uint32_t tag, const AmAnyValue *v)
 			am_pbw_bytes(&a, v->kind == AM_VALUE_STRING ? 8 : 9, v->bytes.data,
 						 v->bytes.len);
 			break;
+		case AM_VALUE_DECIMAL:
+			am_pbw_bytes(&a, 10, v->bytes.data, v->bytes.len);
+			break;
 		default:
 			break;
 	}
@@ -923,11 +1001,14 @@ msg_field_descriptor(AmPbWriter *m, const StripeColumn *sc, uint64_t rows,
 
 		am_pbw_init(&rs, m->alloc);
 		memset(&v, 0, sizeof(v));
-		v.kind = sc->range_signed ? AM_VALUE_I64 : AM_VALUE_U64;
+		v.kind = sc->range_double ? AM_VALUE_DOUBLE :
+			sc->range_signed ? AM_VALUE_I64 : AM_VALUE_U64;
 		v.u64 = sc->min;
+		v.d = sc->dmin;
 		msg_any_value(&rs, 1, &v);
 		am_pbw_uint(&rs, 2, 1);
 		v.u64 = sc->max;
+		v.d = sc->dmax;
 		msg_any_value(&rs, 3, &v);
 		am_pbw_uint(&rs, 4, 1);
 		msg_nested(m, 6, &rs);
@@ -994,15 +1075,19 @@ msg_ref_array(Writer *w, const uint64_t *starts, const uint64_t *ends,
 static size_t
 schema_data_type(AmPbWriter *fb, const char *name, AmBasicType type,
 				 bool is_signed, uint64_t fixed_size, uint32_t id,
-				 uint32_t parent, uint32_t n_children, size_t *children_at)
+				 uint32_t parent, uint32_t n_children, size_t *children_at,
+				 const char *label)
 {
 	size_t		vt = fb->len,
 				tab,
 				name_at;
 	size_t		name_len = strlen(name);
-	static const uint16_t vtable[10] = {20, 36, 24, 4, 8, 12, 0, 16, 25, 28};
+	/* slot 8 (extended_type) at +20 only with a label; slot 9 absent */
+	static const uint16_t vtable[12] = {20, 36, 24, 4, 8, 12, 0, 16, 25, 28, 20, 0};
+	int			entries = label ? 12 : 10;
 
-	for (int i = 0; i < 10; i++)
+	put_u16(fb, (uint16_t) (entries * 2));
+	for (int i = 1; i < entries; i++)
 		put_u16(fb, vtable[i]);
 	tab = fb->len;
 	put_u32(fb, (uint32_t) (tab - vt));
@@ -1022,6 +1107,36 @@ schema_data_type(AmPbWriter *fb, const char *name, AmBasicType type,
 	*children_at = fb->len;
 	put_u32(fb, n_children);
 	put_zeros(fb, (size_t) n_children * 4);
+	if (label != NULL)
+	{
+		/* ExtendedTypeAnnotation {label, properties: []} */
+		size_t		ann_vt = fb->len,
+					ann_tab,
+					label_at,
+					props_at;
+		size_t		label_len = strlen(label);
+
+		put_u16(fb, 8);
+		put_u16(fb, 12);
+		put_u16(fb, 4);
+		put_u16(fb, 8);
+		ann_tab = fb->len;
+		put_u32(fb, (uint32_t) (ann_tab - ann_vt));
+		put_u32(fb, 0);			/* label, patched */
+		put_u32(fb, 0);			/* properties, patched */
+		label_at = fb->len;
+		put_u32(fb, (uint32_t) label_len);
+		am_pbw_raw(fb, label, label_len);
+		put_zeros(fb, 1);
+		pad_to(fb, 0, 4);
+		props_at = fb->len;
+		put_u32(fb, 0);
+		if (fb->failed)
+			return tab;
+		am_store_u32(fb->buf + ann_tab + 4, (uint32_t) (label_at - (ann_tab + 4)));
+		am_store_u32(fb->buf + ann_tab + 8, (uint32_t) (props_at - (ann_tab + 8)));
+		am_store_u32(fb->buf + tab + 20, (uint32_t) (ann_tab - (tab + 20)));
+	}
 	if (fb->failed)
 		return tab;
 	am_store_u32(fb->buf + tab + 12, (uint32_t) (name_at - (tab + 12)));
@@ -1074,14 +1189,16 @@ write_schema(Writer *w, const AmWriterColumn *cols, uint32_t n,
 		put_u32(&fb, 0);		/* data_type, patched */
 		if (list)
 			dt_tab = schema_data_type(&fb, c->name, AM_TYPE_LIST, false, 0, id,
-									  AM_NO_PARENT, 1, &children_at);
+									  AM_NO_PARENT, 1, &children_at, NULL);
 		else
 			dt_tab = schema_data_type(&fb, c->name, c->type, c->is_signed, fixed,
-									  id, AM_NO_PARENT, 0, &children_at);
+									  id, AM_NO_PARENT, 0, &children_at,
+									  c->extension_label);
 		if (list)
 		{
 			child_tab = schema_data_type(&fb, "", c->type, c->is_signed, fixed,
-										 next_id++, id, 0, &child_children);
+										 next_id++, id, 0, &child_children,
+										 c->extension_label);
 			if (w_ok(w))
 				am_store_u32(fb.buf + children_at + 4,
 							 (uint32_t) (child_tab - (children_at + 4)));
@@ -1122,6 +1239,33 @@ column_stats(StripeColumn *sc)
 		{
 			sc->nulls++;
 			continue;
+		}
+		if (c->type == AM_TYPE_FLOAT32 || c->type == AM_TYPE_FLOAT64)
+		{
+			double		d;
+
+			if (c->type == AM_TYPE_FLOAT64)
+				memcpy(&d, (const uint8_t *) c->values + row * 8, 8);
+			else
+			{
+				float		f;
+
+				memcpy(&f, (const uint8_t *) c->values + row * 4, 4);
+				d = f;
+			}
+			if (d == d)
+			{
+				if (!sc->has_range)
+				{
+					sc->has_range = true;
+					sc->range_double = true;
+					sc->dmin = sc->dmax = d;
+				}
+				if (d < sc->dmin)
+					sc->dmin = d;
+				if (d > sc->dmax)
+					sc->dmax = d;
+			}
 		}
 		if (integer)
 		{
@@ -1198,6 +1342,10 @@ column_stats(StripeColumn *sc)
 		else
 		{
 			sc->constant.kind = c->type == AM_TYPE_STRING ? AM_VALUE_STRING : AM_VALUE_BYTES;
+			/* section 5.2: decimal constants are decimal_value */
+			if (c->extension_label != NULL &&
+				strcmp(c->extension_label, "KustoDecimal") == 0)
+				sc->constant.kind = AM_VALUE_DECIMAL;
 			if (width == 0)
 			{
 				sc->constant.bytes.data = (const uint8_t *) c->values + c->offsets[row];
