@@ -115,6 +115,27 @@ extern bool pf_rowgroup_excluded(const PqFileMeta *meta, int rg, List *quals,
 								 List *attnos, const PqSchemaNode **fields,
 								 Relation rel);
 
+/* What pruned a row group, from the cheapest method to the costliest. */
+typedef enum PfPruneKind
+{
+	PF_PRUNE_NONE = 0,
+	PF_PRUNE_STATISTICS,		/* column-chunk min/max and null counts */
+	PF_PRUNE_BLOOM,				/* split-block bloom filters */
+	PF_PRUNE_DICTIONARY			/* dictionaries of all-dictionary chunks */
+} PfPruneKind;
+#define PF_PRUNE_KINDS	(PF_PRUNE_DICTIONARY + 1)
+
+/*
+ * The cheapest method showing that row group rg of open file pf holds no
+ * row the quals accept (PF_PRUNE_NONE: none does).  Bloom filters and
+ * dictionaries are read through pf, for equality and IN quals statistics
+ * leave open.
+ */
+struct PfFile;
+extern PfPruneKind pf_rowgroup_prune(struct PfFile *pf, int rg, List *quals,
+									 List *attnos, const PqSchemaNode **fields,
+									 Relation rel);
+
 /* in scan.c: planning and execution callbacks */
 
 /*

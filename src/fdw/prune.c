@@ -13,6 +13,8 @@
 
 #include <math.h>
 
+#include <xxhash.h>
+
 #include "access/nbtree.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
@@ -28,8 +30,11 @@
 #include "utils/pg_locale.h"
 #include "utils/rel.h"
 #include "utils/timestamp.h"
+#include "utils/uuid.h"
 
 #include "fdw/parquet_fdw.h"
+#include "parquet/dictionary_probe.h"
+#include "parquet/page_index.h"
 
 /* ----------------------------------------------------------------
  * Row-group pruning with column-chunk statistics
@@ -41,8 +46,33 @@
  * their default type are used, for integer, float, date, timestamp and
  * (under the C collation, whose order is the statistics' byte order) text
  * columns.  The quals stay in the plan and are checked on every row.
+ *
+ * An equality or IN qual that the statistics cannot decide may still be
+ * decided by the chunk's split-block bloom filter (no element hashes into
+ * it) or, when every data page of the chunk is dictionary-encoded, by its
+ * dictionary (no element is in it).  Both compare the value's Parquet plain
+ * encoding, so they are used only where that encoding follows exactly from
+ * the PostgreSQL value: integers, date, timestamp, text, uuid.
  * ----------------------------------------------------------------
  */
+
+/*
+ * What qual_excludes may look at: statistics only, or also bloom filters
+ * and dictionaries (which cost I/O), read through the open file.  The
+ * filters and dictionaries read for one row group are kept per leaf.
+ */
+typedef struct PruneProbe
+{
+	PfPruneKind level;			/* the most costly method allowed */
+	PfFile	   *pf;				/* NULL: statistics only */
+	int			rowgroup;
+	MemoryContext cxt;			/* filters, dictionaries; NULL until needed */
+	uint8	  **bloom;			/* per leaf: bitset, once read */
+	uint32	   *bloom_len;		/* 0: none or unusable */
+	bool	   *bloom_read;
+	PqDictionary **dict;		/* per leaf: NULL when unusable */
+	bool	   *dict_read;
+} PruneProbe;
 
 /* Set the value of a prune qual (NaN noted for floats). */
 void
@@ -448,13 +478,293 @@ stat_datum(const PqSchemaNode *leaf, Oid typid, const uint8 *p, uint32 len,
 	}
 }
 
+/* ----------------------------------------------------------------
+ * Bloom filters and dictionaries
+ * ----------------------------------------------------------------
+ */
+
+/* An integer value of type valtype (int2, int4, int8), or false. */
+static bool
+datum_int64(Oid valtype, Datum v, int64 *out)
+{
+	switch (valtype)
+	{
+		case INT2OID:
+			*out = DatumGetInt16(v);
+			return true;
+		case INT4OID:
+			*out = DatumGetInt32(v);
+			return true;
+		case INT8OID:
+			*out = DatumGetInt64(v);
+			return true;
+		default:
+			return false;
+	}
+}
+
+static void
+put_le32(uint8 *p, uint32 v)
+{
+	p[0] = (uint8) v;
+	p[1] = (uint8) (v >> 8);
+	p[2] = (uint8) (v >> 16);
+	p[3] = (uint8) (v >> 24);
+}
+
+static void
+put_le64(uint8 *p, uint64 v)
+{
+	put_le32(p, (uint32) v);
+	put_le32(p + 4, (uint32) (v >> 32));
+}
+
+/*
+ * The Parquet plain encoding (without a byte array's length prefix) of
+ * value v of type valtype as flat leaf `leaf` read as its default type
+ * coltype would store it: *bytes points into buf (16 bytes) or into v.
+ * false when the encoding does not follow exactly from the value (then
+ * the value must not prune), including values the column cannot hold.
+ */
+static bool
+plain_encoding(const PqSchemaNode *leaf, Oid coltype, Oid valtype, Datum v,
+			   uint8 *buf, const uint8 **bytes, uint32 *len)
+{
+	const PqLogicalType *lt = &leaf->logical;
+	int64		i;
+
+	*bytes = buf;
+	switch (coltype)
+	{
+		case INT2OID:
+		case INT4OID:
+			/* as stat_datum accepts them: the INT32 holds the value itself */
+			if (leaf->physical != PQ_INT32 ||
+				(lt->kind != PQ_LT_NONE && lt->kind != PQ_LT_INTEGER) ||
+				(lt->kind == PQ_LT_INTEGER && !lt->is_signed && lt->bit_width > 16) ||
+				!datum_int64(valtype, v, &i) ||
+				i < PG_INT32_MIN || i > PG_INT32_MAX)
+				return false;
+			put_le32(buf, (uint32) (int32) i);
+			*len = 4;
+			return true;
+		case INT8OID:
+			if (leaf->physical != PQ_INT64 ||
+				(lt->kind != PQ_LT_NONE &&
+				 !(lt->kind == PQ_LT_INTEGER && lt->is_signed)) ||
+				!datum_int64(valtype, v, &i))
+				return false;
+			put_le64(buf, (uint64) i);
+			*len = 8;
+			return true;
+		case DATEOID:
+			{
+				DateADT		d;
+
+				if (leaf->physical != PQ_INT32 || lt->kind != PQ_LT_DATE ||
+					valtype != DATEOID)
+					return false;
+				d = DatumGetDateADT(v);
+				if (DATE_NOT_FINITE(d))
+					return false;
+				i = (int64) d + (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE);
+				put_le32(buf, (uint32) (int32) i);
+				*len = 4;
+				return true;
+			}
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			{
+				Timestamp	ts;
+				int64		unix_us;
+
+				if (leaf->physical != PQ_INT64 || lt->kind != PQ_LT_TIMESTAMP ||
+					valtype != coltype)
+					return false;
+				ts = DatumGetTimestamp(v);
+				if (TIMESTAMP_NOT_FINITE(ts) ||
+					pg_add_s64_overflow(ts, (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY,
+										&unix_us))
+					return false;
+				switch (lt->unit)
+				{
+					case PQ_UNIT_MILLIS:
+						/* a value between milliseconds: leave it to the rows */
+						if (unix_us % 1000 != 0)
+							return false;
+						i = unix_us / 1000;
+						break;
+					case PQ_UNIT_MICROS:
+						i = unix_us;
+						break;
+					case PQ_UNIT_NANOS:
+						if (pg_mul_s64_overflow(unix_us, 1000, &i))
+							return false;
+						break;
+					default:
+						return false;
+				}
+				put_le64(buf, (uint64) i);
+				*len = 8;
+				return true;
+			}
+		case TEXTOID:
+			{
+				text	   *t;
+
+				if (leaf->physical != PQ_BYTE_ARRAY ||
+					(lt->kind != PQ_LT_STRING && lt->kind != PQ_LT_ENUM) ||
+					valtype != TEXTOID)
+					return false;
+				t = DatumGetTextPP(v);
+				*bytes = (const uint8 *) VARDATA_ANY(t);
+				*len = VARSIZE_ANY_EXHDR(t);
+				return true;
+			}
+		case UUIDOID:
+			if (leaf->physical != PQ_FIXED_LEN_BYTE_ARRAY ||
+				leaf->type_length != UUID_LEN || lt->kind != PQ_LT_UUID ||
+				valtype != UUIDOID)
+				return false;
+			memcpy(buf, DatumGetUUIDP(v)->data, UUID_LEN);
+			*len = UUID_LEN;
+			return true;
+		default:
+			return false;
+	}
+}
+
+/* The probe's per-leaf caches, allocated on first use. */
+static void
+probe_prepare(PruneProbe *probe)
+{
+	int			n = pq_file_meta(probe->pf->file)->num_leaves;
+	MemoryContext old;
+
+	if (probe->cxt != NULL)
+		return;
+	probe->cxt = AllocSetContextCreate(CurrentMemoryContext,
+									   "parquet_fdw pruning probes",
+									   ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(probe->cxt);
+	probe->bloom = palloc0(sizeof(uint8 *) * Max(1, n));
+	probe->bloom_len = palloc0(sizeof(uint32) * Max(1, n));
+	probe->bloom_read = palloc0(sizeof(bool) * Max(1, n));
+	probe->dict = palloc0(sizeof(PqDictionary *) * Max(1, n));
+	probe->dict_read = palloc0(sizeof(bool) * Max(1, n));
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * The bloom filter of a leaf in the probe's row group, or NULL.  A filter
+ * that cannot be read (an unsupported kind, bytes that do not fit) only
+ * means no pruning: the row group is then read, and its pages checked, as
+ * if there were no filter.
+ */
+static const uint8 *
+probe_bloom(PruneProbe *probe, int leaf, uint32 *len)
+{
+	const PqColumnChunkMeta *chunk =
+		&pq_file_meta(probe->pf->file)->row_groups[probe->rowgroup].columns[leaf];
+
+	probe_prepare(probe);
+	if (!probe->bloom_read[leaf])
+	{
+		probe->bloom_read[leaf] = true;
+		if (chunk->has_bloom_filter && !chunk->is_encrypted &&
+			chunk->file_path == NULL)
+		{
+			PqAllocator alloc = pf_context_allocator(probe->cxt);
+			PqError		err;
+			uint8	   *bits = NULL;
+			uint32		n = 0;
+
+			pq_error_clear(&err);
+			if (pq_read_bloom_filter(probe->pf->file, probe->rowgroup, leaf,
+									 &alloc, &bits, &n, &err) == PQ_OK &&
+				n >= 32 && n % 32 == 0)
+			{
+				probe->bloom[leaf] = bits;
+				probe->bloom_len[leaf] = n;
+			}
+		}
+	}
+	*len = probe->bloom_len[leaf];
+	return probe->bloom[leaf];
+}
+
+/*
+ * The dictionary of a leaf in the probe's row group when it lists every
+ * value of the chunk, else NULL (also when it cannot be read: the reader
+ * reports damaged pages when it reads the row group).
+ */
+static const PqDictionary *
+probe_dictionary(PruneProbe *probe, int leaf)
+{
+	probe_prepare(probe);
+	if (!probe->dict_read[leaf])
+	{
+		PqAllocator alloc = pf_context_allocator(probe->cxt);
+		PqError		err;
+		PqDictionary *d = NULL;
+
+		probe->dict_read[leaf] = true;
+		pq_error_clear(&err);
+		if (pq_read_dictionary(probe->pf->file, probe->rowgroup, leaf,
+							   &alloc, &d, &err) == PQ_OK)
+			probe->dict[leaf] = d;
+	}
+	return probe->dict[leaf];
+}
+
+/*
+ * Can a value be in the chunk, by the probes allowed at this level?
+ * "maybe" (true) whenever the value has no exact plain encoding.
+ */
+static bool
+value_may_be_present(PruneProbe *probe, const PqSchemaNode *field, Oid coltype,
+					 Oid valtype, Datum v)
+{
+	uint8		buf[16];
+	const uint8 *bytes;
+	uint32		len;
+	int			leaf = field->leaf_index;
+
+	if (!plain_encoding(field, coltype, valtype, v, buf, &bytes, &len))
+		return true;
+	if (probe->level >= PF_PRUNE_BLOOM)
+	{
+		uint32		nbits;
+		const uint8 *bits = probe_bloom(probe, leaf, &nbits);
+
+		if (bits != NULL && !pq_bloom_check(bits, nbits, XXH64(bytes, len, 0)))
+			return false;
+	}
+	if (probe->level >= PF_PRUNE_DICTIONARY)
+	{
+		const PqDictionary *d = probe_dictionary(probe, leaf);
+
+		if (d != NULL)
+		{
+			for (uint32 k = 0; k < d->num_values; k++)
+				if (d->values[k].len == len &&
+					memcmp(d->values[k].data, bytes, len) == 0)
+					return true;
+			return false;
+		}
+	}
+	return true;
+}
+
 /*
  * Does prune qual q show that no row of row group rg can match?  fields[i]
  * is the field of attribute attnos[i] (NULL when the file lacks it).
+ * Statistics always; bloom filters and dictionaries as probe allows.
  */
 static bool
 qual_excludes(const PqFileMeta *meta, int rg, PfPruneQual *q,
-			  List *attnos, const PqSchemaNode **fields, Relation rel)
+			  List *attnos, const PqSchemaNode **fields, Relation rel,
+			  PruneProbe *probe)
 {
 	const PqRowGroupMeta *rgm = &meta->row_groups[rg];
 	int			pos = -1;
@@ -476,7 +786,7 @@ qual_excludes(const PqFileMeta *meta, int rg, PfPruneQual *q,
 		foreach(lc, q->args)
 		{
 			bool		arm = qual_excludes(meta, rg, (PfPruneQual *) lfirst(lc),
-											attnos, fields, rel);
+											attnos, fields, rel, probe);
 
 			if (q->bool_op == AND_EXPR && arm)
 				return true;
@@ -502,82 +812,101 @@ qual_excludes(const PqFileMeta *meta, int rg, PfPruneQual *q,
 	if (deftyp != attr->atttypid)
 		return false;
 	chunk = &rgm->columns[field->leaf_index];
-	if (!chunk->has_statistics)
-		return false;
 	stats = &chunk->statistics;
 
-	if (q->is_null_test)
+	if (chunk->has_statistics)
 	{
-		if (!stats->has_null_count)
+		if (q->is_null_test)
+		{
+			if (!stats->has_null_count)
+				return false;
+			if (q->null_test == IS_NULL && stats->null_count == 0)
+				return true;
+			if (q->null_test == IS_NOT_NULL &&
+				stats->null_count >= rgm->num_rows && rgm->num_rows > 0)
+				return true;
 			return false;
-		if (q->null_test == IS_NULL && stats->null_count == 0)
+		}
+
+		/* an all-null chunk satisfies no comparison */
+		if (stats->has_null_count && stats->null_count >= rgm->num_rows &&
+			rgm->num_rows > 0)
 			return true;
-		if (q->null_test == IS_NOT_NULL &&
-			stats->null_count >= rgm->num_rows && rgm->num_rows > 0)
-			return true;
+	}
+	if (q->is_null_test)
 		return false;
+
+	if (chunk->has_statistics &&
+		stats->has_min && stats->has_max &&
+		stat_datum(field, deftyp, stats->min, stats->min_len,
+				   stats->min_is_legacy, false, &min) &&
+		stat_datum(field, deftyp, stats->max, stats->max_len,
+				   stats->max_is_legacy, true, &max) &&
+	/* floats: NaN is above everything in PostgreSQL, and not in stats */
+		!((deftyp == FLOAT4OID || deftyp == FLOAT8OID) &&
+		  (q->strategy == BTGreaterStrategyNumber ||
+		   q->strategy == BTGreaterEqualStrategyNumber ||
+		   q->strategy == PF_NOT_EQUAL_STRATEGY ||
+		   q->value_is_nan)))
+	{
+		if (q->in_list)
+		{
+			/* excluded when every element is outside [min, max] */
+			excluded = true;
+			for (int i = 0; i < q->num_elems && excluded; i++)
+				if (DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, min, q->elems[i])) <= 0 &&
+					DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, max, q->elems[i])) >= 0)
+					excluded = false;
+		}
+		else
+		{
+#define PF_CMP(a) DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, (a), q->value))
+			switch (q->strategy)
+			{
+				case BTLessStrategyNumber:
+					excluded = PF_CMP(min) >= 0;
+					break;
+				case BTLessEqualStrategyNumber:
+					excluded = PF_CMP(min) > 0;
+					break;
+				case BTEqualStrategyNumber:
+					excluded = PF_CMP(min) > 0 || PF_CMP(max) < 0;
+					break;
+				case BTGreaterEqualStrategyNumber:
+					excluded = PF_CMP(max) < 0;
+					break;
+				case BTGreaterStrategyNumber:
+					excluded = PF_CMP(max) <= 0;
+					break;
+				case PF_NOT_EQUAL_STRATEGY:
+					/* every non-null value equals the constant */
+					excluded = PF_CMP(min) == 0 && PF_CMP(max) == 0;
+					break;
+			}
+#undef PF_CMP
+		}
+		if (excluded)
+			return true;
 	}
 
-	/* an all-null chunk satisfies no comparison */
-	if (stats->has_null_count && stats->null_count >= rgm->num_rows &&
-		rgm->num_rows > 0)
-		return true;
-
-	if (!stats->has_min || !stats->has_max ||
-		!stat_datum(field, deftyp, stats->min, stats->min_len,
-					stats->min_is_legacy, false, &min) ||
-		!stat_datum(field, deftyp, stats->max, stats->max_len,
-					stats->max_is_legacy, true, &max))
+	/* equality the statistics cannot decide: bloom filter, dictionary */
+	if (probe == NULL || probe->level < PF_PRUNE_BLOOM || probe->pf == NULL ||
+		q->strategy != BTEqualStrategyNumber || q->value_is_nan)
 		return false;
-
-	/* floats: NaN is above everything in PostgreSQL, and not in stats */
-	if ((deftyp == FLOAT4OID || deftyp == FLOAT8OID) &&
-		(q->strategy == BTGreaterStrategyNumber ||
-		 q->strategy == BTGreaterEqualStrategyNumber ||
-		 q->strategy == PF_NOT_EQUAL_STRATEGY ||
-		 q->value_is_nan))
-		return false;
-
 	if (q->in_list)
 	{
-		/* excluded when every element is outside [min, max] */
-		excluded = true;
-		for (int i = 0; i < q->num_elems && excluded; i++)
-			if (DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, min, q->elems[i])) <= 0 &&
-				DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, max, q->elems[i])) >= 0)
-				excluded = false;
-		return excluded;
+		for (int i = 0; i < q->num_elems; i++)
+			if (value_may_be_present(probe, field, deftyp, q->valtype,
+									 q->elems[i]))
+				return false;
+		return true;
 	}
-
-#define PF_CMP(a) DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, (a), q->value))
-	switch (q->strategy)
-	{
-		case BTLessStrategyNumber:
-			excluded = PF_CMP(min) >= 0;
-			break;
-		case BTLessEqualStrategyNumber:
-			excluded = PF_CMP(min) > 0;
-			break;
-		case BTEqualStrategyNumber:
-			excluded = PF_CMP(min) > 0 || PF_CMP(max) < 0;
-			break;
-		case BTGreaterEqualStrategyNumber:
-			excluded = PF_CMP(max) < 0;
-			break;
-		case BTGreaterStrategyNumber:
-			excluded = PF_CMP(max) <= 0;
-			break;
-		case PF_NOT_EQUAL_STRATEGY:
-			/* every non-null value equals the constant */
-			excluded = PF_CMP(min) == 0 && PF_CMP(max) == 0;
-			break;
-	}
-#undef PF_CMP
-	return excluded;
+	return !value_may_be_present(probe, field, deftyp, q->valtype, q->value);
 }
 
 /*
  * Can row group rg be skipped: does some qual exclude every row?
+ * Statistics only.
  */
 bool
 pf_rowgroup_excluded(const PqFileMeta *meta, int rg, List *quals,
@@ -588,7 +917,43 @@ pf_rowgroup_excluded(const PqFileMeta *meta, int rg, List *quals,
 
 	foreach(lc, quals)
 		if (qual_excludes(meta, rg, (PfPruneQual *) lfirst(lc),
-						  attnos, fields, rel))
+						  attnos, fields, rel, NULL))
 			return true;
 	return false;
+}
+
+/*
+ * Which method, if any, shows that row group rg holds no row the quals
+ * accept: the cheapest one that does.  Statistics first; bloom filters and
+ * dictionaries are read only for equality quals statistics leave open.
+ */
+PfPruneKind
+pf_rowgroup_prune(struct PfFile *pf, int rg, List *quals, List *attnos,
+				  const PqSchemaNode **fields, Relation rel)
+{
+	PruneProbe	probe;
+	PfPruneKind result = PF_PRUNE_NONE;
+
+	if (quals == NIL)
+		return PF_PRUNE_NONE;
+	memset(&probe, 0, sizeof(probe));
+	probe.pf = pf;
+	probe.rowgroup = rg;
+	for (int level = PF_PRUNE_STATISTICS;
+		 level <= PF_PRUNE_DICTIONARY && result == PF_PRUNE_NONE; level++)
+	{
+		ListCell   *lc;
+
+		probe.level = (PfPruneKind) level;
+		foreach(lc, quals)
+			if (qual_excludes(pf->meta, rg, (PfPruneQual *) lfirst(lc),
+							  attnos, fields, rel, &probe))
+			{
+				result = (PfPruneKind) level;
+				break;
+			}
+	}
+	if (probe.cxt != NULL)
+		MemoryContextDelete(probe.cxt);
+	return result;
 }
