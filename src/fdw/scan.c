@@ -749,8 +749,11 @@ static int64
 claim_work(PfScanState *st)
 {
 	if (st->shared != NULL)
-		return (int64) Min(pg_atomic_fetch_add_u64(&st->shared->next_work, 1),
-						   (uint64) st->nwork);
+	{
+		uint64		work = pg_atomic_fetch_add_u64(&st->shared->next_work, 1);
+
+		return (int64) Min(work, (uint64) st->nwork);
+	}
 	if (st->next_work < st->nwork)
 		return st->next_work++;
 	return st->nwork;
