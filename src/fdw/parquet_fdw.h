@@ -152,6 +152,8 @@ typedef struct PfPlanState
 	double		bytes;			/* compressed bytes of the needed chunks */
 	List	   *param_quals;	/* PfPruneQual whose value is known only at
 								 * executor start */
+	int			pruned[PF_PRUNE_KINDS]; /* row groups skipped at plan time,
+										 * by method */
 } PfPlanState;
 
 extern void parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,

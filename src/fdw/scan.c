@@ -85,9 +85,11 @@ enum PfScanPrivateIndex
 	PfScanPrivateAttnos,		/* List of Integer: attributes to fill */
 	PfScanPrivateRowGroups,		/* List per file of List of Integer */
 	PfScanPrivateTotalRowGroups,	/* Integer: row groups before pruning */
-	PfScanPrivatePruneQuals		/* List per qual of Integers: attnum,
+	PfScanPrivatePruneQuals,	/* List per qual of Integers: attnum,
 								 * strategy, cmpproc, collation, valtype;
 								 * the values are fdw_exprs, in order */
+	PfScanPrivatePruned			/* List of Integer: row groups pruned at
+								 * plan time, per PfPruneKind */
 };
 
 /*
@@ -177,6 +179,7 @@ typedef struct PfScanState
 	/* for EXPLAIN ANALYZE */
 	int64		rowgroups_read;
 	int64		rowgroups_skipped;	/* by run-time pruning */
+	int64		skipped_by[PF_PRUNE_KINDS]; /* the same, per method */
 	Size		peak_memory;	/* of scan_cxt and below, after each batch */
 } PfScanState;
 /* Compressed bytes of the chunks of row group rg below a node. */
@@ -318,9 +321,17 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 		{
 			ps->total_rowgroups++;
 			all_rows += (double) meta->row_groups[rg].num_rows;
-			if (quals != NIL &&
-				pf_rowgroup_excluded(meta, rg, quals, ps->attnos, fields, rel))
-				continue;
+			if (quals != NIL)
+			{
+				PfPruneKind kind = pf_rowgroup_prune(pf, rg, quals, ps->attnos,
+													 fields, rel);
+
+				if (kind != PF_PRUNE_NONE)
+				{
+					ps->pruned[kind]++;
+					continue;
+				}
+			}
 			ps->total_rows += (double) meta->row_groups[rg].num_rows;
 			for (int f = 0; f < list_length(ps->attnos); f++)
 				if (fields[f])
@@ -446,6 +457,13 @@ parquetGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 	}
 	fdw_private = list_make5(files, ps->attnos, ps->rowgroups,
 							 makeInteger(ps->total_rowgroups), prune);
+	{
+		List	   *pruned = NIL;
+
+		for (int k = 0; k < PF_PRUNE_KINDS; k++)
+			pruned = lappend_int(pruned, ps->pruned[k]);
+		fdw_private = lappend(fdw_private, pruned);
+	}
 
 	/* the parameter expressions go in fdw_exprs, so setrefs sees them */
 	return make_foreignscan(tlist, scan_clauses, baserel->relid,
@@ -800,12 +818,19 @@ next_rowgroup(PfScanState *st)
 				continue;
 			if (st->params_pending)
 				evaluate_prune_quals(st);
-			if (st->param_quals != NIL &&
-				pf_rowgroup_excluded(meta, rg, st->param_quals, st->attnos,
-								  st->fields, st->rel))
+			if (st->param_quals != NIL)
 			{
-				st->rowgroups_skipped++;
-				continue;
+				PfPruneKind kind = pf_rowgroup_prune(st->file, rg,
+													 st->param_quals,
+													 st->attnos, st->fields,
+													 st->rel);
+
+				if (kind != PF_PRUNE_NONE)
+				{
+					st->rowgroups_skipped++;
+					st->skipped_by[kind]++;
+					continue;
+				}
 			}
 
 			st->rowgroup = rg;
@@ -1001,12 +1026,35 @@ parquetExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		nread += list_length((List *) lfirst(lc));
 	ExplainPropertyText("Row Groups",
 						psprintf("%d of %d", nread, st->total_rowgroups), es);
+	{
+		/* what plan-time pruning used, once more than statistics did */
+		ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
+		List	   *pruned = list_length(plan->fdw_private) > PfScanPrivatePruned ?
+			(List *) list_nth(plan->fdw_private, PfScanPrivatePruned) : NIL;
+
+		if (list_length(pruned) == PF_PRUNE_KINDS &&
+			list_nth_int(pruned, PF_PRUNE_BLOOM) +
+			list_nth_int(pruned, PF_PRUNE_DICTIONARY) > 0)
+			ExplainPropertyText("Row Groups Pruned",
+								psprintf("statistics %d, bloom filters %d, dictionaries %d",
+										 list_nth_int(pruned, PF_PRUNE_STATISTICS),
+										 list_nth_int(pruned, PF_PRUNE_BLOOM),
+										 list_nth_int(pruned, PF_PRUNE_DICTIONARY)),
+								es);
+	}
 	if (es->analyze)
 	{
 		ExplainPropertyInteger("Row Groups Read", NULL, st->rowgroups_read, es);
 		if (st->param_quals != NIL)
 			ExplainPropertyInteger("Row Groups Skipped at Run Time", NULL,
 								   st->rowgroups_skipped, es);
+		if (st->skipped_by[PF_PRUNE_BLOOM] + st->skipped_by[PF_PRUNE_DICTIONARY] > 0)
+			ExplainPropertyText("Run-Time Skips",
+								psprintf("statistics %lld, bloom filters %lld, dictionaries %lld",
+										 (long long) st->skipped_by[PF_PRUNE_STATISTICS],
+										 (long long) st->skipped_by[PF_PRUNE_BLOOM],
+										 (long long) st->skipped_by[PF_PRUNE_DICTIONARY]),
+								es);
 		ExplainPropertyInteger("Peak Memory", "kB",
 							   (int64) ((st->peak_memory + 1023) / 1024), es);
 	}
