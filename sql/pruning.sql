@@ -1,0 +1,117 @@
+--
+-- pruning: row groups skipped with bloom filters and dictionaries for
+-- equality and IN quals that min/max statistics cannot decide.
+--
+-- data/pruning.parquet (DuckDB: dictionary chunks with bloom filters) and
+-- data/pruning_dict.parquet (this project's writer: dictionary chunks, no
+-- bloom filters), both from data/make_pruning.mjs: 16384 rows, i = 1..16384
+-- in 8 row groups of 2048, rg = (i - 1) / 2048, j = (i - 1) % 2048;
+-- id = i; k = k4 = (j % 100) * 10 + rg; t = 'v' || k;
+-- d = 2024-01-01 + ((j % 50) * 10 + rg) days.  Every row group's k spans
+-- rg .. 990 + rg, so statistics overlap, but k % 10 = rg.
+-- Expected counts follow from the formulas: k = 425 is rg 5 with
+-- j % 100 = 42, j = 42, 142, ..., 2042: 21 rows, sum(id) = 21 * 10241 +
+-- (21 * 42 + 100 * 210) = 236943.
+--
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set pbloom :abs_srcdir '/data/pruning.parquet'
+\set pdict :abs_srcdir '/data/pruning_dict.parquet'
+SET datestyle = 'ISO, YMD';
+
+CREATE FUNCTION prune_explain(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE ln text;
+BEGIN
+  FOR ln IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query LOOP
+    CONTINUE WHEN ln ~ 'Peak Memory';
+    RETURN NEXT regexp_replace(ln, '/[^ ,"]*/', '', 'g');
+  END LOOP;
+END $$;
+
+CREATE SERVER prune_srv FOREIGN DATA WRAPPER parquet_fdw;
+CREATE FOREIGN TABLE pb (id bigint, k bigint, k4 int, t text, d date)
+  SERVER prune_srv OPTIONS (filename :'pbloom');
+CREATE FOREIGN TABLE pd (id bigint, k bigint, k4 int, t text, d date)
+  SERVER prune_srv OPTIONS (filename :'pdict');
+-- heap copies: the same rows where no pruning can happen
+CREATE TABLE hb AS SELECT * FROM pb;
+CREATE TABLE hd AS SELECT * FROM pd;
+SELECT count(*), sum(id), sum(k), count(DISTINCT k) FROM hb;
+SELECT count(*) FROM hb JOIN hd USING (id, k, k4, t, d);
+
+-- ===== bloom filters (pruning.parquet)
+SELECT prune_explain('SELECT count(*), sum(id) FROM pb WHERE k = 425');
+SELECT count(*), sum(id) FROM pb WHERE k = 425;
+-- IN: 425 in rg 5, 427 in rg 7, 999999 nowhere
+SELECT prune_explain('SELECT count(*) FROM pb WHERE k IN (425, 427, 999999)');
+SELECT count(*) FROM pb WHERE k IN (425, 427, 999999);
+-- OR of equalities: each arm prunes by the bloom filter
+SELECT prune_explain('SELECT count(*) FROM pb WHERE k = 425 OR k = 427');
+-- int4 column, bigint constant; text under the C collation; dates
+-- (d = 2024-01-01 + 425: rg 5, j % 50 = 42: 41 rows)
+SELECT prune_explain('SELECT count(*) FROM pb WHERE k4 = 425::bigint');
+SELECT count(*) FROM pb WHERE k4 = 425::bigint;
+SELECT prune_explain('SELECT count(*) FROM pb WHERE t = ''v425'' COLLATE "C"');
+SELECT count(*) FROM pb WHERE t = 'v425' COLLATE "C";
+SELECT prune_explain('SELECT count(*) FROM pb WHERE d = date ''2024-01-01'' + 425');
+SELECT count(*) FROM pb WHERE d = date '2024-01-01' + 425;
+-- statistics first: k = 991 is above rg 0's max (990), in rg 1 only
+SELECT prune_explain('SELECT count(*) FROM pb WHERE k = 991');
+SELECT count(*) FROM pb WHERE k = 991;
+-- the value is in every row group's filter: nothing to prune
+SELECT prune_explain('SELECT count(*) FROM pb WHERE k = 425 OR k4 < 10');
+-- parameters: pruned at run time (generic plan)
+SET plan_cache_mode = force_generic_plan;
+PREPARE pk(bigint) AS SELECT count(*) FROM pb WHERE k = $1;
+SELECT prune_explain('EXECUTE pk(425)');
+EXECUTE pk(425);
+DEALLOCATE pk;
+RESET plan_cache_mode;
+
+-- ===== dictionaries (pruning_dict.parquet, no bloom filters)
+SELECT prune_explain('SELECT count(*), sum(id) FROM pd WHERE k = 425');
+SELECT count(*), sum(id) FROM pd WHERE k = 425;
+SELECT prune_explain('SELECT count(*) FROM pd WHERE t COLLATE "C" IN (''v425'', ''v427'')');
+SELECT count(*) FROM pd WHERE t COLLATE "C" IN ('v425', 'v427');
+SELECT prune_explain('SELECT count(*) FROM pd WHERE d = date ''2024-01-01'' + 425');
+SELECT prune_explain('SELECT count(*) FROM pd WHERE k4 = 425');
+
+-- ===== results equal the heap copies', for every value of k and t and
+-- more.  Parameters: a correlated subquery prunes at run time with each
+-- value (420..427 are in one row group each, 428 and 429 in none).
+SELECT prune_explain('SELECT (SELECT count(*) FROM pb WHERE k = v) FROM generate_series(420, 429) v');
+SELECT count(*) AS values_checked,
+       count(*) FILTER (WHERE (SELECT count(*) FROM pb WHERE k = v) <>
+                              (SELECT count(*) FROM hb WHERE k = v)) AS bloom_mismatches,
+       count(*) FILTER (WHERE (SELECT count(*) FROM pd WHERE k = v) <>
+                              (SELECT count(*) FROM hd WHERE k = v)) AS dict_mismatches
+  FROM generate_series(-5, 1005) v;
+SELECT count(*) AS values_checked,
+       count(*) FILTER (WHERE (SELECT count(*) FROM pb WHERE t = ('v' || v) COLLATE "C") <>
+                              (SELECT count(*) FROM hb WHERE t = 'v' || v)) AS bloom_mismatches,
+       count(*) FILTER (WHERE (SELECT count(*) FROM pd WHERE t = ('v' || v) COLLATE "C") <>
+                              (SELECT count(*) FROM hd WHERE t = 'v' || v)) AS dict_mismatches
+  FROM generate_series(-5, 1005) v;
+-- constants (plan-time pruning): IN lists of dates, one query per list
+CREATE FUNCTION prune_mismatches(ft text, heap text, cond text, vals text[])
+RETURNS int LANGUAGE plpgsql AS $$
+DECLARE v text; a bigint; b bigint; n int := 0;
+BEGIN
+  FOREACH v IN ARRAY vals LOOP
+    EXECUTE format('SELECT count(*) FROM %1$I WHERE ' || cond, ft, v) INTO a;
+    EXECUTE format('SELECT count(*) FROM %1$I WHERE ' || cond, heap, v) INTO b;
+    IF a <> b THEN n := n + 1; END IF;
+  END LOOP;
+  RETURN n;
+END $$;
+SELECT prune_mismatches('pb', 'hb', 'd IN (date %2$L, date %2$L + 3, date %2$L + 500)', vals) AS bloom_mismatches,
+       prune_mismatches('pd', 'hd', 'd IN (date %2$L, date %2$L + 3, date %2$L + 500)', vals) AS dict_mismatches,
+       prune_mismatches('pd', 'hd', 'k4 IN (%2$s, %2$s + 1) OR k = %2$s + 2', ivals) AS dict_or_mismatches,
+       cardinality(vals) AS lists
+  FROM (SELECT array_agg((date '2023-12-25' + 3 * n)::text) AS vals,
+               array_agg((7 * n - 4)::text) AS ivals
+          FROM generate_series(0, 180) n) s;
+DROP FUNCTION prune_mismatches(text, text, text, text[]);
+
+DROP TABLE hb, hd;
+DROP SERVER prune_srv CASCADE;
+DROP FUNCTION prune_explain(text);
