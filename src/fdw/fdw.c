@@ -111,6 +111,9 @@ parquet_fdw_handler(PG_FUNCTION_ARGS)
 	/* EXPLAIN */
 	routine->ExplainForeignScan = parquetExplainForeignScan;
 
+	/* ANALYZE */
+	routine->AnalyzeForeignTable = parquetAnalyzeForeignTable;
+
 	/* IMPORT FOREIGN SCHEMA */
 	routine->ImportForeignSchema = parquetImportForeignSchema;
 

@@ -9,3 +9,4 @@ FDW_OBJS += src/fdw/scan.o
 FDW_OBJS += src/fdw/files.o
 FDW_OBJS += src/fdw/prune.o
 FDW_OBJS += src/fdw/import.o
+FDW_OBJS += src/fdw/analyze.o

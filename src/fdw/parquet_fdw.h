@@ -170,6 +170,19 @@ extern void parquetReScanForeignScan(ForeignScanState *node);
 extern void parquetEndForeignScan(ForeignScanState *node);
 extern void parquetExplainForeignScan(ForeignScanState *node,
 									  struct ExplainState *es);
+/*
+ * A scan outside the executor (ANALYZE): rows of the given row groups (per
+ * file, List of Integer) of the given files (char *), the attributes attnos
+ * filled.  pf_scan_next() returns false at the end; values and isnull are
+ * indexed by attnum - 1 (natts entries), by-reference values valid until the
+ * next call.  Memory lives in a context below parent, freed by close.
+ */
+typedef struct PfScanState PfScanState;
+extern PfScanState *pf_scan_open(Relation rel, List *filenames, List *rowgroups,
+								 List *attnos, MemoryContext parent);
+extern bool pf_scan_next(PfScanState *st, Datum *values, bool *isnull, int natts);
+extern void pf_scan_close(PfScanState *st);
+
 /* parallel query: participants share the row groups through the DSM */
 extern bool parquetIsForeignScanParallelSafe(PlannerInfo *root, RelOptInfo *rel,
 											 RangeTblEntry *rte);
@@ -184,6 +197,11 @@ extern void parquetReInitializeDSMForeignScan(ForeignScanState *node,
 extern void parquetInitializeWorkerForeignScan(ForeignScanState *node,
 											   shm_toc *toc,
 											   void *coordinate);
+
+/* in analyze.c: ANALYZE samples rows of row groups picked at random */
+extern bool parquetAnalyzeForeignTable(Relation relation,
+									   AcquireSampleRowsFunc *func,
+									   BlockNumber *totalpages);
 
 /* in import.c: IMPORT FOREIGN SCHEMA and parquet_create_foreign_table() */
 extern List *parquetImportForeignSchema(ImportForeignSchemaStmt *stmt,

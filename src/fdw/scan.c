@@ -532,34 +532,31 @@ evaluate_prune_quals(PfScanState *st)
 	ResetExprContext(econtext);
 }
 
-void
-parquetBeginForeignScan(ForeignScanState *node, int eflags)
+/*
+ * The state of a scan of rel over the given files (char *), row groups (per
+ * file, List of Integer) and attributes, in a new context below parent.
+ * Without columns_too (EXPLAIN only) just what EXPLAIN shows.
+ */
+static PfScanState *
+scan_state_create(Relation rel, List *filenames, List *rowgroups,
+				  List *attnos, bool columns_too, MemoryContext parent)
 {
-	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
-	EState	   *estate = node->ss.ps.state;
 	PfScanState *st;
+	MemoryContext scan_cxt;
 	MemoryContext old;
-	List	   *attnos;
 	TupleDesc	tupdesc;
 	PfTableOptions *opts;
 	ListCell   *lc;
 	int			i;
 
-	st = MemoryContextAllocZero(estate->es_query_cxt, sizeof(PfScanState));
-	node->fdw_state = st;
-	st->scan_cxt = AllocSetContextCreate(estate->es_query_cxt,
-										 "parquet_fdw scan",
-										 ALLOCSET_DEFAULT_SIZES);
-	old = MemoryContextSwitchTo(st->scan_cxt);
-
-	st->rel = node->ss.ss_currentRelation;
-	st->filenames = NIL;
-	foreach(lc, (List *) list_nth(plan->fdw_private, PfScanPrivateFiles))
-		st->filenames = lappend(st->filenames, strVal(lfirst(lc)));
-	attnos = (List *) list_nth(plan->fdw_private, PfScanPrivateAttnos);
-	st->rowgroups = (List *) list_nth(plan->fdw_private, PfScanPrivateRowGroups);
-	st->total_rowgroups = intVal(list_nth(plan->fdw_private,
-										  PfScanPrivateTotalRowGroups));
+	scan_cxt = AllocSetContextCreate(parent, "parquet_fdw scan",
+									 ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(scan_cxt);
+	st = palloc0(sizeof(PfScanState));
+	st->scan_cxt = scan_cxt;
+	st->rel = rel;
+	st->filenames = filenames;
+	st->rowgroups = rowgroups;
 	st->file_index = -1;
 	st->rowgroup = -1;
 
@@ -581,10 +578,10 @@ parquetBeginForeignScan(ForeignScanState *node, int eflags)
 		}
 	}
 
-	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
+	if (!columns_too)
 	{
 		MemoryContextSwitchTo(old);
-		return;
+		return st;
 	}
 
 	opts = pf_get_table_options(RelationGetRelid(st->rel));
@@ -608,7 +605,53 @@ parquetBeginForeignScan(ForeignScanState *node, int eflags)
 
 	st->attnos = attnos;
 
+	i = 0;
+	foreach(lc, attnos)
+	{
+		PfScanColumn *col = &st->columns[i++];
+		Form_pg_attribute attr;
+
+		col->attnum = lfirst_int(lc);
+		attr = TupleDescAttr(tupdesc, col->attnum - 1);
+		col->attname = pstrdup(NameStr(attr->attname));
+		col->field_name = pf_get_column_name(RelationGetRelid(st->rel),
+											 col->attnum);
+		col->typid = attr->atttypid;
+		col->typmod = attr->atttypmod;
+		col->values = palloc(sizeof(Datum) * st->batch_rows);
+		col->nulls = palloc(sizeof(bool) * st->batch_rows);
+	}
+	MemoryContextSwitchTo(old);
+	return st;
+}
+
+void
+parquetBeginForeignScan(ForeignScanState *node, int eflags)
+{
+	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
+	EState	   *estate = node->ss.ps.state;
+	PfScanState *st;
+	MemoryContext old;
+	List	   *filenames = NIL;
+	ListCell   *lc;
+
+	foreach(lc, (List *) list_nth(plan->fdw_private, PfScanPrivateFiles))
+		filenames = lappend(filenames, strVal(lfirst(lc)));
+	st = scan_state_create(node->ss.ss_currentRelation, filenames,
+						   (List *) list_nth(plan->fdw_private,
+											 PfScanPrivateRowGroups),
+						   (List *) list_nth(plan->fdw_private,
+											 PfScanPrivateAttnos),
+						   (eflags & EXEC_FLAG_EXPLAIN_ONLY) == 0,
+						   estate->es_query_cxt);
+	st->total_rowgroups = intVal(list_nth(plan->fdw_private,
+										  PfScanPrivateTotalRowGroups));
+	node->fdw_state = st;
+	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
+		return;
+
 	/* run-time pruning: the quals' values are computed at each (re)scan */
+	old = MemoryContextSwitchTo(st->scan_cxt);
 	foreach(lc, (List *) list_nth(plan->fdw_private, PfScanPrivatePruneQuals))
 	{
 		List	   *ints = (List *) lfirst(lc);
@@ -627,23 +670,6 @@ parquetBeginForeignScan(ForeignScanState *node, int eflags)
 		st->param_states = ExecInitExprList(plan->fdw_exprs, (PlanState *) node);
 		st->param_cxt = AllocSetContextCreate(st->scan_cxt, "parquet_fdw parameters",
 											  ALLOCSET_SMALL_SIZES);
-	}
-
-	i = 0;
-	foreach(lc, attnos)
-	{
-		PfScanColumn *col = &st->columns[i++];
-		Form_pg_attribute attr;
-
-		col->attnum = lfirst_int(lc);
-		attr = TupleDescAttr(tupdesc, col->attnum - 1);
-		col->attname = pstrdup(NameStr(attr->attname));
-		col->field_name = pf_get_column_name(RelationGetRelid(st->rel),
-											 col->attnum);
-		col->typid = attr->atttypid;
-		col->typmod = attr->atttypmod;
-		col->values = palloc(sizeof(Datum) * st->batch_rows);
-		col->nulls = palloc(sizeof(bool) * st->batch_rows);
 	}
 	MemoryContextSwitchTo(old);
 
@@ -1115,4 +1141,69 @@ parquetInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc,
 	PfScanState *st = (PfScanState *) node->fdw_state;
 
 	st->shared = (PfParallelScan *) coordinate;
+}
+
+/* ----------------------------------------------------------------
+ * Scans outside the executor (ANALYZE)
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * pf_scan_open
+ *		A scan of rel reading the given row groups of the given files.
+ */
+PfScanState *
+pf_scan_open(Relation rel, List *filenames, List *rowgroups, List *attnos,
+			 MemoryContext parent)
+{
+	return scan_state_create(rel, filenames, rowgroups, attnos, true, parent);
+}
+
+/*
+ * pf_scan_next
+ *		The next row into values/isnull (indexed by attnum - 1, every
+ *		attribute the scan does not fill set null).  By-reference values
+ *		live until the next call.  Returns false at the end.
+ */
+bool
+pf_scan_next(PfScanState *st, Datum *values, bool *isnull, int natts)
+{
+	uint32		r;
+
+	if (st->next_row >= st->batch_size)
+	{
+		ErrorContextCallback errcb;
+		bool		more;
+
+		errcb.callback = scan_error_callback;
+		errcb.arg = st;
+		errcb.previous = error_context_stack;
+		error_context_stack = &errcb;
+		more = read_batch(st);
+		error_context_stack = errcb.previous;
+		if (!more)
+			return false;
+	}
+
+	r = st->next_row++;
+	memset(isnull, true, sizeof(bool) * natts);
+	for (int i = 0; i < st->ncolumns; i++)
+	{
+		PfScanColumn *col = &st->columns[i];
+
+		values[col->attnum - 1] = col->values[r];
+		isnull[col->attnum - 1] = col->nulls[r];
+	}
+	return true;
+}
+
+/*
+ * pf_scan_close
+ *		Close the scan's file and free its memory.
+ */
+void
+pf_scan_close(PfScanState *st)
+{
+	close_file(st);
+	MemoryContextDelete(st->scan_cxt);
 }

@@ -1,0 +1,237 @@
+/*-------------------------------------------------------------------------
+ *
+ * analyze.c
+ *	  ANALYZE of Parquet foreign tables: a row sample without decoding
+ *	  whole files.
+ *
+ * The row count comes from the footers.  The sample comes from row groups
+ * picked at random, enough of them to hold PF_ANALYZE_ROWS_PER_TARGET times
+ * the rows ANALYZE asks for (all of them for a small table): those are
+ * decoded in file order and their rows sampled with Vitter's reservoir
+ * algorithm, as file_fdw does over a whole file.  The sample is thus a
+ * random sample of a random subset of row groups: cheap however large the
+ * table, at the price of some clustering when row groups hold ranges of
+ * values (files sorted on a column).
+ *
+ * IDENTIFICATION
+ *	  src/fdw/analyze.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "commands/vacuum.h"
+#include "common/pg_prng.h"
+#include "foreign/fdwapi.h"
+#include "miscadmin.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/sampling.h"
+
+#include "fdw/parquet_fdw.h"
+
+/* Rows decoded per sample row wanted, at most. */
+#define PF_ANALYZE_ROWS_PER_TARGET	10
+
+/* A row group of the table: file index, row group, rows. */
+typedef struct PfSampleGroup
+{
+	int			file;
+	int			rg;
+	int64		rows;
+} PfSampleGroup;
+
+static int
+sample_group_cmp(const void *a, const void *b)
+{
+	const PfSampleGroup *x = (const PfSampleGroup *) a;
+	const PfSampleGroup *y = (const PfSampleGroup *) b;
+
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	return x->rg < y->rg ? -1 : (x->rg > y->rg ? 1 : 0);
+}
+
+/*
+ * Every non-empty row group of the table's files, with the table's total
+ * rows and compressed bytes.
+ */
+static PfSampleGroup *
+table_row_groups(List *filenames, int *ngroups, double *totalrows,
+				 double *totalbytes)
+{
+	PfSampleGroup *groups = NULL;
+	int			n = 0;
+	int			cap = 0;
+	ListCell   *lc;
+
+	*totalrows = 0;
+	*totalbytes = 0;
+	foreach(lc, filenames)
+	{
+		PfFile	   *pf;
+		const PqFileMeta *meta;
+
+		CHECK_FOR_INTERRUPTS();
+		pf = pf_open_file((const char *) lfirst(lc), CurrentMemoryContext);
+		meta = pf->meta;
+		for (int rg = 0; rg < meta->num_row_groups; rg++)
+		{
+			const PqRowGroupMeta *g = &meta->row_groups[rg];
+
+			if (g->num_rows <= 0)
+				continue;
+			if (n == cap)
+			{
+				cap = Max(64, cap * 2);
+				groups = groups ? repalloc_huge(groups, sizeof(PfSampleGroup) * cap)
+					: palloc_extended(sizeof(PfSampleGroup) * cap, MCXT_ALLOC_HUGE);
+			}
+			groups[n].file = foreach_current_index(lc);
+			groups[n].rg = rg;
+			groups[n].rows = g->num_rows;
+			n++;
+			*totalrows += (double) g->num_rows;
+			for (int c = 0; c < g->num_columns; c++)
+				*totalbytes += (double) g->columns[c].total_compressed_size;
+		}
+		pf_close_file(pf);
+	}
+	*ngroups = n;
+	return groups;
+}
+
+/*
+ * AcquireSampleRowsFunc: up to targrows rows into rows[], the table's row
+ * count from the footers into *totalrows (no dead rows in a file).
+ */
+static int
+pf_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
+					   int targrows, double *totalrows,
+					   double *totaldeadrows)
+{
+	PfTableOptions *opts = pf_get_table_options(RelationGetRelid(rel));
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	List	   *filenames = pf_expand_filenames(opts->filenames);
+	List	   *attnos = NIL;
+	List	   *rowgroups = NIL;
+	PfSampleGroup *groups;
+	int			ngroups;
+	int			nchosen;
+	double		totalbytes;
+	double		budget;
+	double		chosen_rows = 0;
+	double		rowstoskip = -1;
+	double		seen = 0;
+	int			numrows = 0;
+	ReservoirStateData rstate;
+	PfScanState *scan;
+	Datum	   *values;
+	bool	   *isnull;
+	MemoryContext tuple_cxt = CurrentMemoryContext;
+
+	*totaldeadrows = 0;
+	groups = table_row_groups(filenames, &ngroups, totalrows, &totalbytes);
+
+	/*
+	 * Pick row groups at random (a partial Fisher-Yates shuffle) until they
+	 * hold the rows the budget allows, then read them in file order.
+	 */
+	budget = (double) targrows * PF_ANALYZE_ROWS_PER_TARGET;
+	for (nchosen = 0; nchosen < ngroups && chosen_rows < budget; nchosen++)
+	{
+		int			j = nchosen +
+			(int) pg_prng_uint64_range(&pg_global_prng_state, 0,
+									   ngroups - 1 - nchosen);
+		PfSampleGroup tmp = groups[nchosen];
+
+		groups[nchosen] = groups[j];
+		groups[j] = tmp;
+		chosen_rows += (double) groups[nchosen].rows;
+	}
+	if (nchosen > 0)
+		qsort(groups, nchosen, sizeof(PfSampleGroup), sample_group_cmp);
+	for (int f = 0; f < list_length(filenames); f++)
+	{
+		List	   *rgs = NIL;
+
+		for (int i = 0; i < nchosen; i++)
+			if (groups[i].file == f)
+				rgs = lappend_int(rgs, groups[i].rg);
+		rowgroups = lappend(rowgroups, rgs);
+	}
+
+	for (int i = 0; i < tupdesc->natts; i++)
+		if (!TupleDescAttr(tupdesc, i)->attisdropped)
+			attnos = lappend_int(attnos, TupleDescAttr(tupdesc, i)->attnum);
+
+	values = palloc(sizeof(Datum) * Max(1, tupdesc->natts));
+	isnull = palloc(sizeof(bool) * Max(1, tupdesc->natts));
+	reservoir_init_selection_state(&rstate, targrows);
+	scan = pf_scan_open(rel, filenames, rowgroups, attnos, CurrentMemoryContext);
+	while (pf_scan_next(scan, values, isnull, tupdesc->natts))
+	{
+		MemoryContext old;
+
+		vacuum_delay_point();
+		seen += 1;
+		if (numrows < targrows)
+		{
+			old = MemoryContextSwitchTo(tuple_cxt);
+			rows[numrows++] = heap_form_tuple(tupdesc, values, isnull);
+			MemoryContextSwitchTo(old);
+			continue;
+		}
+
+		/*
+		 * The reservoir is full: skip rows at random, then replace a random
+		 * one (Vitter's algorithm, as acquire_sample_rows() in analyze.c).
+		 */
+		if (rowstoskip < 0)
+			rowstoskip = reservoir_get_next_S(&rstate, seen - 1, targrows);
+		if (rowstoskip <= 0)
+		{
+			int			k = (int) (targrows * sampler_random_fract(&rstate.randstate));
+
+			Assert(k >= 0 && k < targrows);
+			heap_freetuple(rows[k]);
+			old = MemoryContextSwitchTo(tuple_cxt);
+			rows[k] = heap_form_tuple(tupdesc, values, isnull);
+			MemoryContextSwitchTo(old);
+		}
+		rowstoskip -= 1;
+	}
+	pf_scan_close(scan);
+
+	ereport(elevel,
+			(errmsg("\"%s\": read %d of %d row groups, %.0f of %.0f rows; %d rows in sample",
+					RelationGetRelationName(rel), nchosen, ngroups, seen,
+					*totalrows, numrows)));
+	return numrows;
+}
+
+/*
+ * parquetAnalyzeForeignTable
+ *		ANALYZE is supported: the sampler above, the compressed size of the
+ *		files' column chunks as the page count.
+ */
+bool
+parquetAnalyzeForeignTable(Relation relation, AcquireSampleRowsFunc *func,
+						   BlockNumber *totalpages)
+{
+	PfTableOptions *opts = pf_get_table_options(RelationGetRelid(relation));
+	List	   *filenames = pf_expand_filenames(opts->filenames);
+	int			ngroups;
+	double		totalrows;
+	double		totalbytes;
+
+	(void) table_row_groups(filenames, &ngroups, &totalrows, &totalbytes);
+	*totalpages = (BlockNumber) Min(ceil(totalbytes / BLCKSZ),
+									(double) MaxBlockNumber);
+	*func = pf_acquire_sample_rows;
+	return true;
+}
