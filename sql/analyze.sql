@@ -1,0 +1,62 @@
+--
+-- analyze: ANALYZE of Parquet foreign tables.  The row count comes from the
+-- footers; the sample from row groups picked at random, enough to hold ten
+-- times the rows ANALYZE wants (300 * statistics target), read in full.
+--
+-- data/rowgroups.parquet (data/make_data.mjs): 20480 rows in 10 row groups
+-- of 2048, id = 1..20480 (sorted), grp = (id - 1) / 2048, n = id except
+-- NULL in row group 3, d = 2024-01-01 + (id - 1) / 100 days, ts one minute
+-- apart, f = id / 4.0, s = 's' || lpad(id, 5, '0').
+--
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set rg :abs_srcdir '/data/rowgroups.parquet'
+\set rg3 :rg ',' :rg ',' :rg
+
+CREATE SERVER ana_srv FOREIGN DATA WRAPPER parquet_fdw;
+CREATE FOREIGN TABLE arg (id bigint, grp int, n int, d date, ts timestamp,
+                          f float8, s text)
+  SERVER ana_srv OPTIONS (filename :'rg');
+CREATE FOREIGN TABLE arg3 (id bigint, grp int, n int)
+  SERVER ana_srv OPTIONS (filename :'rg3');
+
+-- ===== a small table: the sample (30000 rows wanted) is the whole table,
+-- so every statistic is exact: n is NULL in 1 of 10 row groups, its other
+-- values distinct (n_distinct -(1 - 0.1)); grp has 10 values; d changes
+-- every 100 rows (205 values); the rest are distinct; all sorted.
+ANALYZE VERBOSE arg;
+SELECT reltuples FROM pg_class WHERE relname = 'arg';
+SELECT attname, null_frac, n_distinct, correlation
+  FROM pg_stats WHERE tablename = 'arg' ORDER BY attname;
+-- the 10 values of grp, each 2048 / 20480 of the rows
+SELECT most_common_vals, most_common_freqs
+  FROM pg_stats WHERE tablename = 'arg' AND attname = 'grp';
+SELECT histogram_bounds FROM pg_stats WHERE tablename = 'arg' AND attname = 'id'
+  \gset
+SELECT (:'histogram_bounds'::bigint[])[1] AS lowest,
+       (:'histogram_bounds'::bigint[])[101] AS highest;
+
+-- ===== sampling: statistics target 1 wants 300 rows, so 3000 are read: 2
+-- of the 10 row groups picked at random.  Which ones is random; what holds
+-- whatever they are: the row count is the table's, grp has exactly 2 values
+-- in the sample (each row group holds one), the ids are distinct, the
+-- non-null n too.
+SET default_statistics_target = 1;
+ANALYZE VERBOSE arg;
+SELECT reltuples FROM pg_class WHERE relname = 'arg';
+SELECT attname, n_distinct
+  FROM pg_stats WHERE tablename = 'arg' AND attname IN ('grp', 'id', 's')
+  ORDER BY attname;
+SELECT null_frac IN (0, 1) OR null_frac BETWEEN 0.2 AND 0.8 AS plausible,
+       n_distinct = -(1 - null_frac) AS distinct_nonnull
+  FROM pg_stats WHERE tablename = 'arg' AND attname = 'n';
+RESET default_statistics_target;
+
+-- ===== several files: 61440 rows; every row group read (budget 300000
+-- rows), 30000 of them sampled
+ANALYZE VERBOSE arg3;
+SELECT reltuples FROM pg_class WHERE relname = 'arg3';
+SELECT attname, n_distinct < 0 AS scales_with_table
+  FROM pg_stats WHERE tablename = 'arg3' AND attname IN ('grp', 'id')
+  ORDER BY attname;
+
+DROP SERVER ana_srv CASCADE;
