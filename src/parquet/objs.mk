@@ -9,3 +9,4 @@ PARQUET_OBJS += src/parquet/writer.o
 PARQUET_OBJS += src/parquet/page.o
 PARQUET_OBJS += src/parquet/column_reader.o
 PARQUET_OBJS += src/parquet/dictionary_probe.o
+PARQUET_OBJS += src/parquet/variant.o
