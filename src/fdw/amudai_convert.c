@@ -1,0 +1,741 @@
+/*-------------------------------------------------------------------------
+ *
+ * amudai_convert.c
+ *	  Amudai shard values to PostgreSQL Datums, a batch at a time.
+ *
+ * A converter is built once per column and shard: it knows the field's
+ * basic type, the default PostgreSQL type it maps to (format notes,
+ * appendix B) and how to reach the declared type.  Each batch is decoded
+ * by the field reader, then converted by one loop per kind (no per-row
+ * type switch).  Declared types other than the default go through
+ * PostgreSQL's cast from the default type, except DateTime to timestamp and
+ * date, which are converted directly in UTC (a cast from timestamptz would
+ * depend on the session's TimeZone).
+ *
+ * Mapping: Boolean -> bool; Int8 -> int2; Int16 -> int2 (unsigned: int4);
+ * Int32 -> int4 (unsigned: int8); Int64 -> int8 (unsigned: int8, values
+ * above its range are an error); Float32/64 -> real/double precision;
+ * String -> text; Binary and FixedSizeBinary -> bytea; Guid -> uuid (the 16
+ * stored bytes in order); DateTime (100 ns ticks from 0001-01-01 UTC) ->
+ * timestamptz; Int64 + KustoTimeSpan -> interval; FixedSizeBinary(16) +
+ * KustoDecimal -> numeric; List of those -> one-dimensional arrays
+ * (FixedSizeList, Struct, Map and Union are not read yet).
+ *
+ * IDENTIFICATION
+ *	  src/fdw/amudai_convert.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "datatype/timestamp.h"
+#include "fmgr.h"
+#include "mb/pg_wchar.h"
+#include "parser/parse_coerce.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/lsyscache.h"
+#include "utils/numeric.h"
+#include "utils/timestamp.h"
+#include "utils/uuid.h"
+
+#include "fdw/amudai_fdw.h"
+
+/* Ticks (100 ns) from 0001-01-01 to 1970-01-01, and 1970 to 2000 in us. */
+#define AM_TICKS_TO_UNIX	INT64CONST(621355968000000000)
+#define AM_UNIX_TO_PG_US	INT64CONST(946684800000000)
+
+typedef enum PfAmKind
+{
+	PF_AM_BOOL,
+	PF_AM_INT2,					/* any int fitting int2 */
+	PF_AM_INT4,
+	PF_AM_INT8,
+	PF_AM_FLOAT4,
+	PF_AM_FLOAT8,
+	PF_AM_TEXT,
+	PF_AM_BYTEA,
+	PF_AM_UUID,
+	PF_AM_TIMESTAMPTZ,			/* also timestamp: the same microseconds */
+	PF_AM_DATE,					/* DateTime declared as date */
+	PF_AM_INTERVAL,
+	PF_AM_NUMERIC,				/* KustoDecimal */
+	PF_AM_ARRAY
+} PfAmKind;
+
+/* How the default type reaches the declared one. */
+typedef enum PfAmCast
+{
+	PF_AM_CAST_NONE,
+	PF_AM_CAST_FUNC,
+	PF_AM_CAST_IO
+} PfAmCast;
+
+struct PfAmConverter
+{
+	uint32_t	schema_id;
+	const AmSchemaNode *node;
+	PfAmKind	kind;
+	Oid			deftyp;			/* what kind produces */
+	const char *column_name;
+
+	/* default -> declared */
+	PfAmCast	cast;
+	FmgrInfo	cast_fn;
+	int			cast_nargs;
+	int32		typmod;
+	FmgrInfo	out_fn;
+	FmgrInfo	in_fn;
+	Oid			in_ioparam;
+	bool		has_typmod_fn;	/* length coercion to the declared typmod */
+	FmgrInfo	typmod_fn;
+
+	/* arrays: the element converter and its type */
+	PfAmConverter *elem;
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
+
+	/* per stripe */
+	AmFieldReader *reader;
+	uint32_t	stripe;
+};
+
+/* Default kind and type of a node; false when there is none. */
+static bool
+node_kind(const AmSchema *schema, const AmSchemaNode *n, PfAmKind *kind,
+		  Oid *typid)
+{
+	bool		timespan = n->extension_label.len == 13 &&
+		memcmp(n->extension_label.data, "KustoTimeSpan", 13) == 0;
+	bool		decimal = n->extension_label.len == 12 &&
+		memcmp(n->extension_label.data, "KustoDecimal", 12) == 0;
+
+	switch (n->basic_type)
+	{
+		case AM_TYPE_BOOLEAN:
+			*kind = PF_AM_BOOL;
+			*typid = BOOLOID;
+			return true;
+		case AM_TYPE_INT8:
+			*kind = PF_AM_INT2;
+			*typid = INT2OID;
+			return true;
+		case AM_TYPE_INT16:
+			*kind = n->is_signed ? PF_AM_INT2 : PF_AM_INT4;
+			*typid = n->is_signed ? INT2OID : INT4OID;
+			return true;
+		case AM_TYPE_INT32:
+			*kind = n->is_signed ? PF_AM_INT4 : PF_AM_INT8;
+			*typid = n->is_signed ? INT4OID : INT8OID;
+			return true;
+		case AM_TYPE_INT64:
+			if (timespan && n->is_signed)
+			{
+				*kind = PF_AM_INTERVAL;
+				*typid = INTERVALOID;
+				return true;
+			}
+			*kind = PF_AM_INT8;
+			*typid = INT8OID;
+			return true;
+		case AM_TYPE_FLOAT32:
+			*kind = PF_AM_FLOAT4;
+			*typid = FLOAT4OID;
+			return true;
+		case AM_TYPE_FLOAT64:
+			*kind = PF_AM_FLOAT8;
+			*typid = FLOAT8OID;
+			return true;
+		case AM_TYPE_STRING:
+			*kind = PF_AM_TEXT;
+			*typid = TEXTOID;
+			return true;
+		case AM_TYPE_BINARY:
+			*kind = PF_AM_BYTEA;
+			*typid = BYTEAOID;
+			return true;
+		case AM_TYPE_FIXED_SIZE_BINARY:
+			if (decimal && n->fixed_size == 16)
+			{
+				*kind = PF_AM_NUMERIC;
+				*typid = NUMERICOID;
+				return true;
+			}
+			*kind = PF_AM_BYTEA;
+			*typid = BYTEAOID;
+			return true;
+		case AM_TYPE_GUID:
+			if (n->fixed_size != 16)
+				return false;
+			*kind = PF_AM_UUID;
+			*typid = UUIDOID;
+			return true;
+		case AM_TYPE_DATETIME:
+			*kind = PF_AM_TIMESTAMPTZ;
+			*typid = TIMESTAMPTZOID;
+			return true;
+		case AM_TYPE_LIST:
+			{
+				PfAmKind	ek;
+				Oid			et;
+				const AmSchemaNode *child;
+
+				if (n->num_children != 1 || n->children[0] >= schema->schema_id_count)
+					return false;
+				child = &schema->nodes[n->children[0]];
+				if (child->basic_type == AM_TYPE_LIST ||
+					child->basic_type == AM_TYPE_FIXED_SIZE_LIST ||
+					!node_kind(schema, child, &ek, &et))
+					return false;
+				*kind = PF_AM_ARRAY;
+				*typid = get_array_type(et);
+				return OidIsValid(*typid);
+			}
+		default:
+			return false;
+	}
+}
+
+bool
+pf_amudai_default_type(const AmSchema *schema, uint32_t schema_id,
+					   Oid *typid, int32 *typmod)
+{
+	PfAmKind	kind;
+
+	*typmod = -1;
+	if (schema_id >= schema->schema_id_count)
+		return false;
+	return node_kind(schema, &schema->nodes[schema_id], &kind, typid);
+}
+
+static const char *
+basic_type_name(AmBasicType t)
+{
+	static const char *const names[] = {
+		"Unit", "Boolean", "Int8", "Int16", "Int32", "Int64", "Float32",
+		"Float64", "Binary", "FixedSizeBinary", "String", "Guid", "DateTime",
+		"List", "FixedSizeList", "Struct", "Map", "Union"
+	};
+
+	return (unsigned) t < lengthof(names) ? names[t] : "unknown";
+}
+
+PfAmConverter *
+pf_amudai_converter_create(const AmSchema *schema, uint32_t schema_id,
+						   Oid typid, int32 typmod, const char *column_name,
+						   MemoryContext cxt)
+{
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	PfAmConverter *conv = palloc0(sizeof(PfAmConverter));
+	const AmSchemaNode *n = &schema->nodes[schema_id];
+	Oid			funcid;
+	CoercionPathType path;
+
+	conv->schema_id = schema_id;
+	conv->node = n;
+	conv->column_name = pstrdup(column_name);
+	conv->typmod = typmod;
+	if (!node_kind(schema, n, &conv->kind, &conv->deftyp))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("column \"%s\" reads an Amudai field of type %s, which is not supported",
+						column_name, basic_type_name(n->basic_type)),
+				 errhint("Structs, maps, unions and nested lists cannot be read yet.")));
+
+	if (conv->kind == PF_AM_ARRAY)
+	{
+		Oid			elemtyp = get_element_type(conv->deftyp);
+
+		conv->elem = pf_amudai_converter_create(schema, n->children[0], elemtyp,
+												-1, column_name, cxt);
+		get_typlenbyvalalign(elemtyp, &conv->elmlen, &conv->elmbyval,
+							 &conv->elmalign);
+	}
+
+	/* DateTime straight to timestamp (UTC wall clock) or date */
+	if (conv->kind == PF_AM_TIMESTAMPTZ && typid == TIMESTAMPOID)
+		conv->deftyp = TIMESTAMPOID;
+	else if (conv->kind == PF_AM_TIMESTAMPTZ && typid == DATEOID)
+	{
+		conv->kind = PF_AM_DATE;
+		conv->deftyp = DATEOID;
+	}
+
+	if (typid != conv->deftyp)
+	{
+		path = find_coercion_pathway(typid, conv->deftyp, COERCION_EXPLICIT,
+									 &funcid);
+		switch (path)
+		{
+			case COERCION_PATH_RELABELTYPE:
+				break;
+			case COERCION_PATH_FUNC:
+				conv->cast = PF_AM_CAST_FUNC;
+				fmgr_info_cxt(funcid, &conv->cast_fn, cxt);
+				conv->cast_nargs = get_func_nargs(funcid);
+				break;
+			case COERCION_PATH_COERCEVIAIO:
+				{
+					Oid			outfn,
+								infn;
+					bool		varlena;
+
+					conv->cast = PF_AM_CAST_IO;
+					getTypeOutputInfo(conv->deftyp, &outfn, &varlena);
+					getTypeInputInfo(typid, &infn, &conv->in_ioparam);
+					fmgr_info_cxt(outfn, &conv->out_fn, cxt);
+					fmgr_info_cxt(infn, &conv->in_fn, cxt);
+				}
+				break;
+			default:
+				ereport(ERROR,
+						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						 errmsg("column \"%s\" of type %s cannot read an Amudai field of type %s",
+								column_name, format_type_be(typid),
+								basic_type_name(n->basic_type)),
+						 errhint("Declare the column as %s, or a type with a cast from it.",
+								 format_type_be(conv->deftyp))));
+		}
+	}
+	if (typmod >= 0 && conv->cast != PF_AM_CAST_IO &&
+		find_typmod_coercion_function(typid, &funcid) == COERCION_PATH_FUNC)
+	{
+		conv->has_typmod_fn = true;
+		fmgr_info_cxt(funcid, &conv->typmod_fn, cxt);
+	}
+	MemoryContextSwitchTo(old);
+	return conv;
+}
+
+void
+pf_amudai_converter_begin_stripe(PfAmConverter *conv, AmShard *shard,
+								 const char *path, uint32_t stripe,
+								 MemoryContext stripe_cxt)
+{
+	AmError		err;
+
+	conv->reader = NULL;
+	conv->stripe = stripe;
+	am_error_clear(&err);
+	if (am_field_reader_open(&conv->reader, shard, stripe, conv->schema_id,
+							 &err) != AM_OK)
+		pf_report_amudai_error(path, &err);
+	if (conv->elem)
+		pf_amudai_converter_begin_stripe(conv->elem, shard, path, stripe,
+										 stripe_cxt);
+}
+
+void
+pf_amudai_converter_end_stripe(PfAmConverter *conv)
+{
+	if (conv->reader)
+		am_field_reader_close(conv->reader);
+	conv->reader = NULL;
+	if (conv->elem)
+		pf_amudai_converter_end_stripe(conv->elem);
+}
+
+/* Integer i of a batch as int64 (width and signedness from the node). */
+#define LOAD_INT(T) \
+	for (uint32 i = 0; i < count; i++) \
+	{ \
+		T			v; \
+		memcpy(&v, (const char *) b->values + (size_t) i * sizeof(T), sizeof(T)); \
+		ints[i] = (int64) v; \
+	}
+
+static void
+load_ints(const PfAmConverter *conv, const AmColumnBatch *b, uint32 count,
+		  int64 *ints)
+{
+	bool		s = conv->node->is_signed;
+
+	switch (b->value_width)
+	{
+		case 1:
+			if (s)
+				LOAD_INT(int8)
+			else
+				LOAD_INT(uint8)
+			break;
+		case 2:
+			if (s)
+				LOAD_INT(int16)
+			else
+				LOAD_INT(uint16)
+			break;
+		case 4:
+			if (s)
+				LOAD_INT(int32)
+			else
+				LOAD_INT(uint32)
+			break;
+		default:
+			if (s)
+				LOAD_INT(int64)
+			else
+			{
+				for (uint32 i = 0; i < count; i++)
+				{
+					uint64		v;
+
+					memcpy(&v, (const char *) b->values + (size_t) i * 8, 8);
+					if (v > (uint64) PG_INT64_MAX && !(b->nulls && b->nulls[i]))
+						ereport(ERROR,
+								(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+								 errmsg("unsigned Amudai value %llu of column \"%s\" is out of range for type bigint",
+										(unsigned long long) v, conv->column_name)));
+					ints[i] = (int64) v;
+				}
+			}
+			break;
+	}
+}
+
+/* DateTime ticks to PostgreSQL microseconds; error when out of range. */
+static int64
+ticks_to_pg_us(uint64 ticks, const char *column_name)
+{
+	int64		rel = (int64) (ticks - (uint64) AM_TICKS_TO_UNIX);
+	int64		us;
+
+	if (ticks > (uint64) PG_INT64_MAX)
+		rel = PG_INT64_MAX;
+	us = rel / 10 - (rel % 10 < 0 ? 1 : 0) - AM_UNIX_TO_PG_US;
+	if (!IS_VALID_TIMESTAMP(us))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				 errmsg("Amudai DateTime value of column \"%s\" is out of range for PostgreSQL timestamps",
+						column_name)));
+	return us;
+}
+
+static Datum
+decimal_datum(const uint8_t *bytes)
+{
+	AmDecimal	d;
+	char		buf[AM_DECIMAL_DIGITS + 32];
+
+	am_decimal128_decode(bytes, &d);
+	if (d.kind == AM_DECIMAL_NAN)
+		strcpy(buf, "NaN");
+	else if (d.kind == AM_DECIMAL_INFINITY)
+		strcpy(buf, d.negative ? "-Infinity" : "Infinity");
+	else
+		snprintf(buf, sizeof(buf), "%s%.*sE%d", d.negative ? "-" : "",
+				 (int) d.ndigits, d.digits, (int) d.exponent);
+	return DirectFunctionCall3(numeric_in, CStringGetDatum(buf),
+							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+}
+
+/* Fill values[]/nulls[] with the default-type Datums of a batch. */
+static void
+fill_default(PfAmConverter *conv, const char *path, const AmColumnBatch *b,
+			 uint32 count, Datum *values, bool *nulls)
+{
+	const uint8_t *bn = b->nulls;
+
+	for (uint32 i = 0; i < count; i++)
+		nulls[i] = bn != NULL && bn[i];
+
+	switch (conv->kind)
+	{
+		case PF_AM_BOOL:
+			for (uint32 i = 0; i < count; i++)
+				values[i] = BoolGetDatum(((const uint8_t *) b->values)[i] != 0);
+			break;
+		case PF_AM_INT2:
+		case PF_AM_INT4:
+		case PF_AM_INT8:
+			{
+				int64	   *ints = palloc(sizeof(int64) * Max(count, 1));
+
+				load_ints(conv, b, count, ints);
+				if (conv->kind == PF_AM_INT2)
+					for (uint32 i = 0; i < count; i++)
+						values[i] = Int16GetDatum((int16) ints[i]);
+				else if (conv->kind == PF_AM_INT4)
+					for (uint32 i = 0; i < count; i++)
+						values[i] = Int32GetDatum((int32) ints[i]);
+				else
+					for (uint32 i = 0; i < count; i++)
+						values[i] = Int64GetDatum(ints[i]);
+				pfree(ints);
+			}
+			break;
+		case PF_AM_FLOAT4:
+			for (uint32 i = 0; i < count; i++)
+			{
+				float4		f;
+
+				memcpy(&f, (const char *) b->values + (size_t) i * 4, 4);
+				values[i] = Float4GetDatum(f);
+			}
+			break;
+		case PF_AM_FLOAT8:
+			for (uint32 i = 0; i < count; i++)
+			{
+				float8		f;
+
+				memcpy(&f, (const char *) b->values + (size_t) i * 8, 8);
+				values[i] = Float8GetDatum(f);
+			}
+			break;
+		case PF_AM_TEXT:
+			{
+				bool		utf8 = GetDatabaseEncoding() == PG_UTF8;
+
+				for (uint32 i = 0; i < count; i++)
+				{
+					const char *s = (const char *) b->bytes + b->offsets[i];
+					int			len = (int) (b->offsets[i + 1] - b->offsets[i]);
+
+					if (nulls[i])
+						continue;
+					if (utf8)
+					{
+						(void) pg_verifymbstr(s, len, false);
+						values[i] = PointerGetDatum(cstring_to_text_with_len(s, len));
+					}
+					else
+					{
+						char	   *conv_s = pg_any_to_server(s, len, PG_UTF8);
+
+						values[i] = PointerGetDatum(cstring_to_text(conv_s));
+					}
+				}
+			}
+			break;
+		case PF_AM_BYTEA:
+			for (uint32 i = 0; i < count; i++)
+			{
+				const char *s;
+				size_t		len;
+				bytea	   *v;
+
+				if (nulls[i])
+					continue;
+				if (b->offsets)
+				{
+					s = (const char *) b->bytes + b->offsets[i];
+					len = (size_t) (b->offsets[i + 1] - b->offsets[i]);
+				}
+				else
+				{
+					s = (const char *) b->values + (size_t) i * b->value_width;
+					len = b->value_width;
+				}
+				v = palloc(VARHDRSZ + len);
+				SET_VARSIZE(v, VARHDRSZ + len);
+				memcpy(VARDATA(v), s, len);
+				values[i] = PointerGetDatum(v);
+			}
+			break;
+		case PF_AM_UUID:
+			for (uint32 i = 0; i < count; i++)
+			{
+				pg_uuid_t  *u;
+
+				if (nulls[i])
+					continue;
+				u = palloc(sizeof(pg_uuid_t));
+				memcpy(u->data, (const char *) b->values + (size_t) i * 16, 16);
+				values[i] = UUIDPGetDatum(u);
+			}
+			break;
+		case PF_AM_TIMESTAMPTZ:
+		case PF_AM_DATE:
+			for (uint32 i = 0; i < count; i++)
+			{
+				uint64		ticks;
+				int64		us;
+
+				if (nulls[i])
+					continue;
+				memcpy(&ticks, (const char *) b->values + (size_t) i * 8, 8);
+				us = ticks_to_pg_us(ticks, conv->column_name);
+				if (conv->kind == PF_AM_DATE)
+				{
+					int64		days = us / USECS_PER_DAY - (us % USECS_PER_DAY < 0 ? 1 : 0);
+
+					values[i] = DateADTGetDatum((DateADT) days);
+				}
+				else
+					values[i] = TimestampTzGetDatum(us);
+			}
+			break;
+		case PF_AM_INTERVAL:
+			for (uint32 i = 0; i < count; i++)
+			{
+				int64		ticks;
+				Interval   *iv;
+
+				if (nulls[i])
+					continue;
+				memcpy(&ticks, (const char *) b->values + (size_t) i * 8, 8);
+				iv = palloc0(sizeof(Interval));
+				iv->time = ticks / 10;
+				values[i] = IntervalPGetDatum(iv);
+			}
+			break;
+		case PF_AM_NUMERIC:
+			for (uint32 i = 0; i < count; i++)
+			{
+				if (nulls[i])
+					continue;
+				values[i] = decimal_datum((const uint8_t *) b->values + (size_t) i * 16);
+			}
+			break;
+		case PF_AM_ARRAY:
+			{
+				/* the lists' elements, converted at once, then one array per row */
+				uint64		lo = b->offsets[0];
+				uint64		hi = b->offsets[count];
+				Datum	   *ev;
+				bool	   *en;
+				Oid			elemtyp = get_element_type(conv->deftyp);
+
+				if (hi < lo || hi - lo > (uint64) MaxAllocSize / sizeof(Datum))
+					ereport(ERROR,
+							(errcode(ERRCODE_DATA_CORRUPTED),
+							 errmsg("invalid list offsets in Amudai shard \"%s\"", path)));
+				ev = palloc(sizeof(Datum) * Max(hi - lo, 1));
+				en = palloc(sizeof(bool) * Max(hi - lo, 1));
+				if (hi > lo)
+					pf_amudai_converter_fill(conv->elem, path, lo, (uint32) (hi - lo),
+											 ev, en);
+				for (uint32 i = 0; i < count; i++)
+				{
+					int			dims[1];
+					int			lbs[1] = {1};
+					uint64		s = b->offsets[i] - lo;
+
+					if (nulls[i])
+						continue;
+					dims[0] = (int) (b->offsets[i + 1] - b->offsets[i]);
+					values[i] = PointerGetDatum(construct_md_array(ev + s, en + s, 1,
+																   dims, lbs, elemtyp,
+																   conv->elmlen,
+																   conv->elmbyval,
+																   conv->elmalign));
+				}
+			}
+			break;
+	}
+}
+
+void
+pf_amudai_converter_fill(PfAmConverter *conv, const char *path,
+						 uint64_t first, uint32 count, Datum *values,
+						 bool *nulls)
+{
+	AmColumnBatch batch;
+	AmError		err;
+
+	am_error_clear(&err);
+	if (am_field_reader_read(conv->reader, first, count, &batch, &err) != AM_OK)
+		pf_report_amudai_error(path, &err);
+	if (batch.count != count)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("Amudai field of column \"%s\" gave %zu positions, %u were asked",
+						conv->column_name, batch.count, count)));
+	fill_default(conv, path, &batch, count, values, nulls);
+
+	/* the declared type, when it is not the default one */
+	if (conv->cast == PF_AM_CAST_FUNC)
+	{
+		for (uint32 i = 0; i < count; i++)
+			if (!nulls[i])
+				values[i] = conv->cast_nargs >= 2 ?
+					FunctionCall3(&conv->cast_fn, values[i],
+								  Int32GetDatum(conv->typmod), BoolGetDatum(true)) :
+					FunctionCall1(&conv->cast_fn, values[i]);
+	}
+	else if (conv->cast == PF_AM_CAST_IO)
+	{
+		for (uint32 i = 0; i < count; i++)
+			if (!nulls[i])
+				values[i] = InputFunctionCall(&conv->in_fn,
+											  OutputFunctionCall(&conv->out_fn, values[i]),
+											  conv->in_ioparam, conv->typmod);
+	}
+	if (conv->has_typmod_fn && conv->cast != PF_AM_CAST_FUNC)
+		for (uint32 i = 0; i < count; i++)
+			if (!nulls[i])
+				values[i] = FunctionCall3(&conv->typmod_fn, values[i],
+										  Int32GetDatum(conv->typmod),
+										  BoolGetDatum(true));
+}
+
+bool
+pf_amudai_stat_datum(const AmSchema *schema, uint32_t schema_id, Oid typid,
+					 const AmAnyValue *v, Datum *out)
+{
+	const AmSchemaNode *n = &schema->nodes[schema_id];
+	int64		i;
+
+	switch (typid)
+	{
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+			if (n->basic_type < AM_TYPE_INT8 || n->basic_type > AM_TYPE_INT64)
+				return false;
+			if (v->kind == AM_VALUE_I64)
+				i = (int64) v->u64;
+			else if (v->kind == AM_VALUE_U64 && v->u64 <= (uint64) PG_INT64_MAX)
+				i = (int64) v->u64;
+			else
+				return false;
+			if (typid == INT2OID && (i < PG_INT16_MIN || i > PG_INT16_MAX))
+				return false;
+			if (typid == INT4OID && (i < PG_INT32_MIN || i > PG_INT32_MAX))
+				return false;
+			*out = typid == INT2OID ? Int16GetDatum((int16) i) :
+				typid == INT4OID ? Int32GetDatum((int32) i) : Int64GetDatum(i);
+			return true;
+		case FLOAT4OID:
+		case FLOAT8OID:
+			if (v->kind != AM_VALUE_DOUBLE || isnan(v->d))
+				return false;
+			if (typid == FLOAT4OID)
+			{
+				/* the bound widened from float4 narrows back exactly */
+				if ((double) (float4) v->d != v->d)
+					return false;
+				*out = Float4GetDatum((float4) v->d);
+			}
+			else
+				*out = Float8GetDatum(v->d);
+			return true;
+		case TIMESTAMPTZOID:
+			{
+				int64		rel;
+
+				if (n->basic_type != AM_TYPE_DATETIME ||
+					(v->kind != AM_VALUE_U64 && v->kind != AM_VALUE_DATETIME &&
+					 v->kind != AM_VALUE_I64) ||
+					v->u64 > (uint64) PG_INT64_MAX)
+					return false;
+				rel = (int64) (v->u64 - (uint64) AM_TICKS_TO_UNIX);
+				/* floor for the minimum, ceiling for the maximum is not
+				 * needed: written values are whole microseconds; be safe by
+				 * refusing ones that are not */
+				if (rel % 10 != 0)
+					return false;
+				rel = rel / 10 - AM_UNIX_TO_PG_US;
+				if (!IS_VALID_TIMESTAMP(rel))
+					return false;
+				*out = TimestampTzGetDatum(rel);
+				return true;
+			}
+		default:
+			return false;
+	}
+}

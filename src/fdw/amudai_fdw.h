@@ -1,0 +1,123 @@
+/*-------------------------------------------------------------------------
+ *
+ * amudai_fdw.h
+ *	  Internal interfaces of the Amudai shard side of the PostgreSQL glue:
+ *	  opening shards from the backend, value conversion, the scan callbacks
+ *	  fdw.c routes shard tables to, and the shard writer function.
+ *
+ * IDENTIFICATION
+ *	  src/fdw/amudai_fdw.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef AMUDAI_FDW_H
+#define AMUDAI_FDW_H
+
+#include "postgres.h"
+
+#include "foreign/fdwapi.h"
+#include "nodes/pg_list.h"
+#include "utils/memutils.h"
+
+#include "amudai/amudai.h"
+
+/* in amudai_scan.c: format detection and the scan callbacks */
+
+/*
+ * Does the foreign table read Amudai shards?  The table option format
+ * ('amudai', 'parquet' or 'auto', the default) decides, and with 'auto' the
+ * magic bytes of the table's files: all shards -> true, all Parquet ->
+ * false, a mix -> ERRCODE_FEATURE_NOT_SUPPORTED.
+ */
+extern bool pf_table_is_amudai(Oid foreigntableid);
+
+/* Was this ForeignScan planned by amudaiGetForeignPlan? */
+extern bool pf_plan_is_amudai(ForeignScanState *node);
+
+extern void amudaiGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
+									Oid foreigntableid);
+extern void amudaiGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
+								  Oid foreigntableid);
+extern ForeignScan *amudaiGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
+										 Oid foreigntableid, ForeignPath *best_path,
+										 List *tlist, List *scan_clauses,
+										 Plan *outer_plan);
+extern void amudaiBeginForeignScan(ForeignScanState *node, int eflags);
+extern TupleTableSlot *amudaiIterateForeignScan(ForeignScanState *node);
+extern void amudaiReScanForeignScan(ForeignScanState *node);
+extern void amudaiEndForeignScan(ForeignScanState *node);
+extern void amudaiExplainForeignScan(ForeignScanState *node,
+									 struct ExplainState *es);
+
+/* in amudai_reader.c: shards opened from the backend */
+typedef struct PfShard
+{
+	char	   *path;
+	int			fd;
+	AmSource	source;
+	AmAllocator alloc;
+	AmResolver	resolver;		/* stripe files next to the root file */
+	List	   *stripe_fds;		/* int: descriptors the resolver opened */
+	AmShard    *shard;
+} PfShard;
+
+/*
+ * Open a shard (root file and, on demand, its stripe files) with memory
+ * from cxt.  Errors are ereport()ed: errcode_for_file_access() for I/O,
+ * ERRCODE_DATA_CORRUPTED for malformed shards.
+ */
+extern PfShard *pf_open_shard(const char *path, MemoryContext cxt);
+extern void pf_close_shard(PfShard *ps);
+
+/* ereport(ERROR) for a failed AmStatus, naming the file and position. */
+extern void pf_report_amudai_error(const char *path, const AmError *err) pg_attribute_noreturn();
+
+/* Whether the file starts with the Amudai magic ("amud"); false if unreadable. */
+extern bool pf_file_is_amudai(const char *path);
+
+/* in amudai_convert.c: shard values to Datums, a batch at a time */
+typedef struct PfAmConverter PfAmConverter;
+
+/*
+ * The PostgreSQL type a top-level shard field maps to by default (format
+ * notes, appendix B).  Returns false when the field has no mapping
+ * (unions, structs, maps, nested lists).
+ */
+extern bool pf_amudai_default_type(const AmSchema *schema, uint32_t schema_id,
+								   Oid *typid, int32 *typmod);
+
+/*
+ * Build the converter of top-level field schema_id to the declared type,
+ * in cxt.  A declared type other than the default is reached directly for
+ * DateTime -> timestamp/date, else through PostgreSQL's cast from the
+ * default type; without one, ERRCODE_FEATURE_NOT_SUPPORTED naming the
+ * column.
+ */
+extern PfAmConverter *pf_amudai_converter_create(const AmSchema *schema,
+												 uint32_t schema_id,
+												 Oid typid, int32 typmod,
+												 const char *column_name,
+												 MemoryContext cxt);
+
+/*
+ * Convert positions [first, first + count) of the field in the stripe
+ * whose readers the converter holds (opened by pf_amudai_converter_begin_
+ * stripe, in the stripe's memory context) into values[]/nulls[].
+ * By-reference Datums go to the current memory context.
+ */
+extern void pf_amudai_converter_begin_stripe(PfAmConverter *conv, AmShard *shard,
+											 const char *path, uint32_t stripe,
+											 MemoryContext stripe_cxt);
+extern void pf_amudai_converter_fill(PfAmConverter *conv, const char *path,
+									 uint64_t first, uint32 count,
+									 Datum *values, bool *nulls);
+extern void pf_amudai_converter_end_stripe(PfAmConverter *conv);
+
+/*
+ * A statistic (AnyValue of a field descriptor) as a Datum of the field's
+ * default type typid; false when it cannot be expressed exactly.
+ */
+extern bool pf_amudai_stat_datum(const AmSchema *schema, uint32_t schema_id,
+								 Oid typid, const AmAnyValue *v, Datum *out);
+
+#endif							/* AMUDAI_FDW_H */

@@ -1,0 +1,280 @@
+/*-------------------------------------------------------------------------
+ *
+ * amudai_reader.c
+ *	  Opening Amudai shards from the backend: file descriptors as AmSource,
+ *	  memory contexts as AmAllocator, stripe files of two-level shards
+ *	  through an AmResolver, and AmStatus errors as ereport()s.
+ *
+ * Descriptors come from OpenTransientFile, so an error anywhere in the
+ * scan closes them at transaction abort; memory lives in the caller's
+ * context.
+ *
+ * IDENTIFICATION
+ *	  src/fdw/amudai_reader.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "storage/fd.h"
+#include "utils/memutils.h"
+
+#include "fdw/amudai_fdw.h"
+
+/* One open file of a shard: the AmSource ctx. */
+typedef struct PfShardFile
+{
+	int			fd;
+} PfShardFile;
+
+/* AmSource.read_at over a descriptor: exactly len bytes or an errno. */
+static int
+shard_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
+{
+	PfShardFile *f = (PfShardFile *) ctx;
+	char	   *dst = (char *) buf;
+
+	while (len > 0)
+	{
+		ssize_t		n = pg_pread(f->fd, dst, len, (off_t) offset);
+
+		if (n < 0)
+		{
+			if (errno == EINTR)
+				continue;
+			return errno;
+		}
+		if (n == 0)
+			return EIO;			/* the file shrank under us */
+		dst += n;
+		offset += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static void *
+shard_alloc(void *ctx, size_t size)
+{
+	/* NO_OOM: the layer reports NULL as an error with its position */
+	return MemoryContextAllocExtended((MemoryContext) ctx, Max(size, 1),
+									  MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+}
+
+static void
+shard_release(void *ctx, void *ptr)
+{
+	if (ptr != NULL)
+		pfree(ptr);
+}
+
+/* Open path as an AmSource; returns 0 or an errno. */
+static int
+open_source(const char *path, MemoryContext cxt, AmSource *out)
+{
+	PfShardFile *f;
+	struct stat st;
+	int			fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+
+	if (fd < 0)
+		return errno;
+	if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode))
+	{
+		int			save_errno = S_ISDIR(st.st_mode) ? EISDIR : errno;
+
+		CloseTransientFile(fd);
+		return save_errno;
+	}
+	f = MemoryContextAllocZero(cxt, sizeof(PfShardFile));
+	f->fd = fd;
+	out->read_at = shard_read_at;
+	out->size = (uint64_t) st.st_size;
+	out->ctx = f;
+	return 0;
+}
+
+/* AmResolver.open: a stripe file in the root file's folder. */
+static int
+resolver_open(void *ctx, const char *url, size_t url_len, AmSource *out)
+{
+	PfShard    *ps = (PfShard *) ctx;
+	MemoryContext cxt = (MemoryContext) ps->alloc.ctx;
+	const char *slash = strrchr(ps->path, '/');
+	size_t		dir_len = slash ? (size_t) (slash - ps->path) + 1 : 0;
+	char	   *path = MemoryContextAlloc(cxt, dir_len + url_len + 1);
+	int			rc;
+
+	memcpy(path, ps->path, dir_len);
+	memcpy(path + dir_len, url, url_len);
+	path[dir_len + url_len] = '\0';
+	rc = open_source(path, cxt, out);
+	if (rc == 0)
+	{
+		MemoryContext old = MemoryContextSwitchTo(cxt);
+
+		ps->stripe_fds = lappend_int(ps->stripe_fds,
+									 ((PfShardFile *) out->ctx)->fd);
+		MemoryContextSwitchTo(old);
+	}
+	return rc;
+}
+
+static void
+resolver_close(void *ctx, AmSource *source)
+{
+	/* descriptors are closed by pf_close_shard */
+}
+
+PfShard *
+pf_open_shard(const char *path, MemoryContext cxt)
+{
+	PfShard    *ps = MemoryContextAllocZero(cxt, sizeof(PfShard));
+	AmError		err;
+	AmStatus	status;
+	int			rc;
+
+	ps->path = MemoryContextStrdup(cxt, path);
+	ps->fd = -1;
+	rc = open_source(path, cxt, &ps->source);
+	if (rc != 0)
+	{
+		errno = rc;
+		if (rc == EISDIR)
+			ereport(ERROR,
+					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+					 errmsg("\"%s\" is a directory, not an Amudai shard", path)));
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open Amudai shard \"%s\": %m", path)));
+	}
+	ps->fd = ((PfShardFile *) ps->source.ctx)->fd;
+	ps->alloc.alloc = shard_alloc;
+	ps->alloc.release = shard_release;
+	ps->alloc.ctx = cxt;
+	ps->resolver.open = resolver_open;
+	ps->resolver.close = resolver_close;
+	ps->resolver.ctx = ps;
+
+	am_error_clear(&err);
+	status = am_shard_open(&ps->shard, &ps->source, &ps->resolver, &ps->alloc,
+						   &err);
+	if (status != AM_OK)
+	{
+		pf_close_shard(ps);
+		if (err.status == AM_OK)
+			err.status = status;
+		pf_report_amudai_error(path, &err);
+	}
+	return ps;
+}
+
+void
+pf_close_shard(PfShard *ps)
+{
+	ListCell   *lc;
+
+	if (ps == NULL)
+		return;
+	if (ps->shard != NULL)
+	{
+		am_shard_close(ps->shard);
+		ps->shard = NULL;
+	}
+	foreach(lc, ps->stripe_fds)
+		CloseTransientFile(lfirst_int(lc));
+	ps->stripe_fds = NIL;
+	if (ps->fd >= 0)
+	{
+		CloseTransientFile(ps->fd);
+		ps->fd = -1;
+	}
+}
+
+bool
+pf_file_is_amudai(const char *path)
+{
+	int			fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+	char		magic[4];
+	bool		result;
+
+	if (fd < 0)
+		return false;
+	result = pg_pread(fd, magic, 4, 0) == 4 && memcmp(magic, "amud", 4) == 0;
+	CloseTransientFile(fd);
+	return result;
+}
+
+/* Error context line: where in the shard the layer failed. */
+static int
+position_context(const AmError *err)
+{
+	if (err->stripe >= 0 && err->field >= 0 && err->block >= 0)
+		return errcontext("Amudai stripe %lld, field %lld, block %lld",
+						  (long long) err->stripe, (long long) err->field,
+						  (long long) err->block);
+	if (err->stripe >= 0 && err->field >= 0)
+		return errcontext("Amudai stripe %lld, field %lld",
+						  (long long) err->stripe, (long long) err->field);
+	if (err->stripe >= 0)
+		return errcontext("Amudai stripe %lld", (long long) err->stripe);
+	if (err->field >= 0)
+		return errcontext("Amudai field %lld", (long long) err->field);
+	return 0;
+}
+
+void
+pf_report_amudai_error(const char *path, const AmError *err)
+{
+	const char *message = err->message[0] ? err->message : "unknown error";
+
+	switch (err->status)
+	{
+		case AM_ERR_IO:
+			errno = err->sys_errno ? err->sys_errno : EIO;
+			if (errno == ENOMEM)
+				ereport(ERROR,
+						(errcode(ERRCODE_OUT_OF_MEMORY),
+						 errmsg("out of memory reading Amudai shard \"%s\"", path),
+						 position_context(err)));
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not read Amudai shard \"%s\": %m", path),
+					 errdetail_internal("%s", message),
+					 position_context(err)));
+			break;
+		case AM_ERR_UNSUPPORTED:
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("unsupported Amudai feature in shard \"%s\": %s",
+							path, message),
+					 position_context(err)));
+			break;
+		case AM_ERR_CHECKSUM:
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("checksum mismatch in Amudai shard \"%s\": %s",
+							path, message),
+					 position_context(err)));
+			break;
+		case AM_ERR_INVALID_ARGUMENT:
+		case AM_OK:
+			ereport(ERROR,
+					(errcode(ERRCODE_INTERNAL_ERROR),
+					 errmsg("internal error reading Amudai shard \"%s\": %s",
+							path, message),
+					 position_context(err)));
+			break;
+		case AM_ERR_CORRUPT:
+		default:
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("invalid Amudai shard \"%s\": %s", path, message),
+					 position_context(err)));
+			break;
+	}
+	pg_unreachable();
+}

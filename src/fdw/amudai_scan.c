@@ -1,0 +1,883 @@
+/*-------------------------------------------------------------------------
+ *
+ * amudai_scan.c
+ *	  Planning and execution of scans over foreign tables whose files are
+ *	  Amudai shards (fdw.c routes such tables here).
+ *
+ * Planning opens each shard's metadata once: stripes whose field
+ * descriptors (min/max, null counts, constant values) show that a simple
+ * qual can match no row are left out; the record counts of the others give
+ * the estimate, the buffer bytes of the needed fields the I/O cost.  The
+ * plan carries (fdw_private) a marker, the files, the attributes to fill
+ * and, per file, the stripes to read.
+ *
+ * Execution goes shard by shard, stripe by stripe: for each stripe a field
+ * reader is opened per needed column, a batch of positions is decoded from
+ * each and converted into Datum arrays at once (amudai_convert.c), and
+ * tuples only gather Datums row by row.
+ *
+ * Memory, by lifetime:
+ *	scan_cxt		the scan state, Datum arrays; deleted at the end
+ *	file_cxt		the open shard's metadata and converters; reset per file
+ *	stripe_cxt		field readers and their blocks; reset per stripe
+ *	batch_cxt		by-reference Datums of one batch; reset per batch
+ * (siblings under scan_cxt), so memory stays flat however large the shard.
+ *
+ * IDENTIFICATION
+ *	  src/fdw/amudai_scan.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "access/sysattr.h"
+#include "access/table.h"
+#include "catalog/pg_type.h"
+#include "commands/defrem.h"
+#include "commands/explain.h"
+#include "executor/executor.h"
+#include "foreign/fdwapi.h"
+#include "foreign/foreign.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/planmain.h"
+#include "optimizer/restrictinfo.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "fdw/amudai_fdw.h"
+#include "fdw/parquet_fdw.h"
+
+#define AM_BATCH_ROWS		4096
+#define AM_MIN_BATCH_ROWS	128
+#define AM_MAX_BATCH_DATUMS	(256 * 1024)
+
+/* First element of the plan's fdw_private: tells shard plans apart. */
+#define AM_PLAN_MARKER		"amudai shard scan"
+
+enum AmScanPrivateIndex
+{
+	AmScanPrivateMarker,		/* String AM_PLAN_MARKER */
+	AmScanPrivateFiles,			/* List of String */
+	AmScanPrivateAttnos,		/* List of Integer */
+	AmScanPrivateStripes,		/* List per file of List of Integer */
+	AmScanPrivateTotalStripes	/* Integer: stripes before pruning */
+};
+
+/* Planner state, in baserel->fdw_private. */
+typedef struct AmPlanState
+{
+	List	   *filenames;
+	List	   *attnos;
+	List	   *stripes;		/* per file, List of int */
+	int			total_stripes;
+	double		total_rows;
+	double		bytes;
+} AmPlanState;
+
+typedef struct AmScanColumn
+{
+	AttrNumber	attnum;
+	char	   *attname;
+	char	   *field_name;
+	Oid			typid;
+	int32		typmod;
+	PfAmConverter *conv;		/* for the current shard; NULL: all null */
+	Datum	   *values;
+	bool	   *nulls;
+} AmScanColumn;
+
+typedef struct AmScanState
+{
+	MemoryContext scan_cxt;
+	MemoryContext file_cxt;
+	MemoryContext stripe_cxt;
+	MemoryContext batch_cxt;
+
+	Relation	rel;
+	bool		missing_columns_error;
+	List	   *filenames;
+	List	   *stripes;
+	int			total_stripes;
+	int			ncolumns;
+	AmScanColumn *columns;
+	uint32		batch_rows;
+
+	int			file_index;
+	PfShard    *shard;
+	ListCell   *next_stripe;
+	int			stripe;			/* current, -1 when none */
+	uint64		stripe_rows;
+	uint64		stripe_pos;		/* next position to decode */
+
+	uint32		batch_size;
+	uint32		next_row;
+	const char *err_column;
+
+	int64		stripes_read;
+	Size		peak_memory;
+} AmScanState;
+
+/* ----------------------------------------------------------------
+ * Format detection
+ * ----------------------------------------------------------------
+ */
+
+/* The table's format option: 'auto' (NULL) unless set. */
+static const char *
+table_format(Oid foreigntableid)
+{
+	ForeignTable *table = GetForeignTable(foreigntableid);
+	ListCell   *lc;
+
+	foreach(lc, table->options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+
+		if (strcmp(def->defname, "format") == 0)
+			return defGetString(def);
+	}
+	return NULL;
+}
+
+bool
+pf_table_is_amudai(Oid foreigntableid)
+{
+	const char *format = table_format(foreigntableid);
+	PfTableOptions *opts;
+	List	   *files;
+	int			shards = 0;
+	ListCell   *lc;
+
+	if (format != NULL && pg_strcasecmp(format, "amudai") == 0)
+		return true;
+	if (format != NULL && pg_strcasecmp(format, "parquet") == 0)
+		return false;
+
+	opts = pf_get_table_options(foreigntableid);
+	files = pf_expand_filenames(opts->filenames);
+	foreach(lc, files)
+		shards += pf_file_is_amudai((const char *) lfirst(lc));
+	if (shards > 0 && shards < list_length(files))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("foreign table \"%s\" mixes Amudai shards and Parquet files",
+						get_rel_name(foreigntableid)),
+				 errdetail("%d of its %d files are Amudai shards.", shards,
+						   list_length(files)),
+				 errhint("Create one foreign table per format.")));
+	return shards > 0;
+}
+
+bool
+pf_plan_is_amudai(ForeignScanState *node)
+{
+	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
+	Node	   *first;
+
+	if (plan->fdw_private == NIL)
+		return false;
+	first = (Node *) linitial(plan->fdw_private);
+	return first != NULL && IsA(first, String) &&
+		strcmp(strVal(first), AM_PLAN_MARKER) == 0;
+}
+
+/* ----------------------------------------------------------------
+ * Planning
+ * ----------------------------------------------------------------
+ */
+
+/* Schema id of the top-level field a column reads, or -1. */
+static int64
+find_field(AmShard *shard, const char *path, const char *attname,
+		   const char *field_name, bool missing_error)
+{
+	const AmSchema *schema = am_shard_schema(shard);
+	int64		id = am_shard_find_field(shard, field_name, strlen(field_name));
+	int			matches = 0;
+
+	if (id < 0)
+	{
+		for (uint32 i = 0; i < schema->num_fields; i++)
+		{
+			const AmSchemaNode *n = &schema->nodes[schema->fields[i]];
+
+			if (n->name.len == strlen(field_name) &&
+				pg_strncasecmp((const char *) n->name.data, field_name,
+							   n->name.len) == 0)
+			{
+				id = schema->fields[i];
+				matches++;
+			}
+		}
+		if (matches > 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_AMBIGUOUS_COLUMN),
+					 errmsg("column \"%s\" matches %d fields of Amudai shard \"%s\" case-insensitively",
+							attname, matches, path),
+					 errhint("Set the column option \"column_name\" to the exact field name.")));
+	}
+	if (id < 0 && missing_error)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" of foreign table is not in Amudai shard \"%s\"",
+						field_name, path),
+				 errhint("Set the table option missing_columns to 'null' to read missing columns as NULL.")));
+	return id;
+}
+
+/* The attributes a scan must fill (targets and quals; all for whole rows). */
+static List *
+needed_attnos(RelOptInfo *baserel, Relation rel)
+{
+	Bitmapset  *attrs = NULL;
+	List	   *result = NIL;
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	ListCell   *lc;
+	bool		whole_row;
+
+	pull_varattnos((Node *) baserel->reltarget->exprs, baserel->relid, &attrs);
+	foreach(lc, baserel->baserestrictinfo)
+		pull_varattnos((Node *) ((RestrictInfo *) lfirst(lc))->clause,
+					   baserel->relid, &attrs);
+	whole_row = bms_is_member(0 - FirstLowInvalidHeapAttributeNumber, attrs);
+	for (int i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(tupdesc, i);
+
+		if (attr->attisdropped)
+			continue;
+		if (whole_row ||
+			bms_is_member(attr->attnum - FirstLowInvalidHeapAttributeNumber, attrs))
+			result = lappend_int(result, attr->attnum);
+	}
+	return result;
+}
+
+/*
+ * Does qual q show that no row of the stripe can match?  The field's
+ * stripe descriptor gives null count, constant and min/max.
+ */
+static bool
+stripe_qual_excludes(PfShard *ps, uint32 stripe, PfPruneQual *q,
+					 List *attnos, const int64 *field_ids, Relation rel)
+{
+	AmShard    *shard = ps->shard;
+	const AmSchema *schema = am_shard_schema(shard);
+	uint64		rows = am_shard_stripe(shard, stripe)->total_record_count;
+	AmStripeFieldDescriptor sfd;
+	const AmFieldDescriptor *fd;
+	bool		present;
+	int			anchor;
+	AmError		err;
+	int			pos = -1;
+	Oid			deftyp;
+	int32		defmod;
+	Datum		min,
+				max;
+	bool		all_null;
+	bool		excluded = false;
+	ListCell   *lc;
+
+	if (q->is_bool)
+	{
+		foreach(lc, q->args)
+		{
+			bool		arm = stripe_qual_excludes(ps, stripe,
+												   (PfPruneQual *) lfirst(lc),
+												   attnos, field_ids, rel);
+
+			if (q->bool_op == AND_EXPR && arm)
+				return true;
+			if (q->bool_op == OR_EXPR && !arm)
+				return false;
+		}
+		return q->bool_op == OR_EXPR;
+	}
+	if (!q->value_known)
+		return false;
+	if (q->value_null)
+		return true;
+	foreach(lc, attnos)
+		if (lfirst_int(lc) == q->attnum)
+			pos = foreach_current_index(lc);
+	if (pos < 0 || field_ids[pos] < 0)
+		return false;
+	if (!pf_amudai_default_type(schema, (uint32) field_ids[pos], &deftyp, &defmod) ||
+		deftyp != TupleDescAttr(RelationGetDescr(rel), q->attnum - 1)->atttypid)
+		return false;
+
+	am_error_clear(&err);
+	if (am_shard_stripe_field(shard, stripe, (uint32) field_ids[pos], &present,
+							  &sfd, &anchor, &err) != AM_OK)
+		pf_report_amudai_error(ps->path, &err);
+	if (!present)
+		return false;
+	fd = &sfd.field;
+	all_null = fd->constant_value.kind == AM_VALUE_NULL ||
+		(fd->has_null_count && rows > 0 && fd->null_count >= rows);
+
+	if (q->is_null_test)
+	{
+		if (q->null_test == IS_NOT_NULL)
+			return all_null;
+		return fd->has_null_count && fd->null_count == 0 &&
+			fd->constant_value.kind != AM_VALUE_NULL;
+	}
+	if (all_null)
+		return true;
+
+	if (fd->constant_value.kind != AM_VALUE_ABSENT)
+	{
+		if (!pf_amudai_stat_datum(schema, (uint32) field_ids[pos], deftyp,
+								  &fd->constant_value, &min))
+			return false;
+		max = min;
+	}
+	else if (fd->min_value.kind == AM_VALUE_ABSENT ||
+			 fd->max_value.kind == AM_VALUE_ABSENT ||
+			 !fd->min_inclusive || !fd->max_inclusive ||
+			 !pf_amudai_stat_datum(schema, (uint32) field_ids[pos], deftyp,
+								   &fd->min_value, &min) ||
+			 !pf_amudai_stat_datum(schema, (uint32) field_ids[pos], deftyp,
+								   &fd->max_value, &max))
+		return false;
+
+	/* NaN sorts above everything in PostgreSQL and is not in the bounds */
+	if ((deftyp == FLOAT4OID || deftyp == FLOAT8OID) &&
+		(q->strategy == BTGreaterStrategyNumber ||
+		 q->strategy == BTGreaterEqualStrategyNumber ||
+		 q->strategy == PF_NOT_EQUAL_STRATEGY || q->value_is_nan))
+		return false;
+
+	if (q->in_list)
+	{
+		excluded = true;
+		for (int i = 0; i < q->num_elems && excluded; i++)
+			if (DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, min, q->elems[i])) <= 0 &&
+				DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, max, q->elems[i])) >= 0)
+				excluded = false;
+		return excluded;
+	}
+
+#define AM_CMP(a) DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, (a), q->value))
+	switch (q->strategy)
+	{
+		case BTLessStrategyNumber:
+			excluded = AM_CMP(min) >= 0;
+			break;
+		case BTLessEqualStrategyNumber:
+			excluded = AM_CMP(min) > 0;
+			break;
+		case BTEqualStrategyNumber:
+			excluded = AM_CMP(min) > 0 || AM_CMP(max) < 0;
+			break;
+		case BTGreaterEqualStrategyNumber:
+			excluded = AM_CMP(max) < 0;
+			break;
+		case BTGreaterStrategyNumber:
+			excluded = AM_CMP(max) <= 0;
+			break;
+		case PF_NOT_EQUAL_STRATEGY:
+			excluded = AM_CMP(min) == 0 && AM_CMP(max) == 0;
+			break;
+	}
+#undef AM_CMP
+	return excluded;
+}
+
+/* Bytes of the buffers of a field in a stripe (for the cost). */
+static double
+stripe_field_bytes(PfShard *ps, uint32 stripe, uint32 schema_id)
+{
+	AmStripeFieldDescriptor sfd;
+	bool		present;
+	int			anchor;
+	AmError		err;
+	double		bytes = 0;
+
+	am_error_clear(&err);
+	if (am_shard_stripe_field(ps->shard, stripe, schema_id, &present, &sfd,
+							  &anchor, &err) != AM_OK)
+		pf_report_amudai_error(ps->path, &err);
+	if (!present)
+		return 0;
+	for (uint32 b = 0; b < sfd.num_buffers; b++)
+		bytes += (double) (sfd.buffers[b].buffer.end - sfd.buffers[b].buffer.start);
+	return bytes;
+}
+
+void
+amudaiGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
+						Oid foreigntableid)
+{
+	AmPlanState *st = palloc0(sizeof(AmPlanState));
+	PfTableOptions *opts = pf_get_table_options(foreigntableid);
+	MemoryContext tmp_cxt;
+	MemoryContext old;
+	Relation	rel;
+	List	   *quals;
+	double		all_rows = 0;
+	int			natts;
+	char	  **attnames;
+	char	  **field_names;
+	ListCell   *lc;
+
+	st->filenames = pf_expand_filenames(opts->filenames);
+	rel = table_open(foreigntableid, AccessShareLock);
+	st->attnos = needed_attnos(baserel, rel);
+	/* quals with a value only at run time do not prune shards (yet) */
+	quals = pf_prune_quals(baserel);
+
+	natts = RelationGetDescr(rel)->natts;
+	attnames = palloc0(sizeof(char *) * Max(1, natts));
+	field_names = palloc0(sizeof(char *) * Max(1, natts));
+	for (int i = 0; i < natts; i++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(RelationGetDescr(rel), i);
+
+		if (attr->attisdropped)
+			continue;
+		attnames[i] = pstrdup(NameStr(attr->attname));
+		field_names[i] = pf_get_column_name(foreigntableid, attr->attnum);
+	}
+
+	tmp_cxt = AllocSetContextCreate(CurrentMemoryContext,
+									"parquet_fdw amudai planning",
+									ALLOCSET_DEFAULT_SIZES);
+	foreach(lc, st->filenames)
+	{
+		const char *path = (const char *) lfirst(lc);
+		PfShard    *ps;
+		int64	   *ids;
+		List	   *chosen = NIL;
+		uint32		nstripes;
+		ListCell   *lc2;
+
+		CHECK_FOR_INTERRUPTS();
+		old = MemoryContextSwitchTo(tmp_cxt);
+		ps = pf_open_shard(path, tmp_cxt);
+		ids = palloc(sizeof(int64) * Max(1, list_length(st->attnos)));
+		foreach(lc2, st->attnos)
+		{
+			AttrNumber	attnum = lfirst_int(lc2);
+
+			ids[foreach_current_index(lc2)] =
+				find_field(ps->shard, path, attnames[attnum - 1],
+						   field_names[attnum - 1], opts->missing_columns_error);
+		}
+		if (opts->missing_columns_error)
+			for (int i = 0; i < natts; i++)
+				if (field_names[i] != NULL)
+					(void) find_field(ps->shard, path, attnames[i],
+									  field_names[i], true);
+
+		nstripes = am_shard_stripe_count(ps->shard);
+		for (uint32 s = 0; s < nstripes; s++)
+		{
+			uint64		rows = am_shard_stripe(ps->shard, s)->total_record_count;
+			bool		skip = false;
+
+			st->total_stripes++;
+			all_rows += (double) rows;
+			foreach(lc2, quals)
+				if (stripe_qual_excludes(ps, s, (PfPruneQual *) lfirst(lc2),
+										 st->attnos, ids, rel))
+				{
+					skip = true;
+					break;
+				}
+			if (skip)
+				continue;
+			st->total_rows += (double) rows;
+			for (int f = 0; f < list_length(st->attnos); f++)
+				if (ids[f] >= 0)
+					st->bytes += stripe_field_bytes(ps, s, (uint32) ids[f]);
+			MemoryContextSwitchTo(old);
+			chosen = lappend_int(chosen, (int) s);
+			MemoryContextSwitchTo(tmp_cxt);
+		}
+		pf_close_shard(ps);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(tmp_cxt);
+		st->stripes = lappend(st->stripes, chosen);
+	}
+	MemoryContextDelete(tmp_cxt);
+	table_close(rel, AccessShareLock);
+
+	baserel->tuples = all_rows;
+	baserel->rows = clamp_row_est(Min(st->total_rows,
+									  all_rows *
+									  clauselist_selectivity(root,
+															 baserel->baserestrictinfo,
+															 0, JOIN_INNER, NULL)));
+	baserel->fdw_private = st;
+}
+
+void
+amudaiGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
+					  Oid foreigntableid)
+{
+	AmPlanState *st = (AmPlanState *) baserel->fdw_private;
+	Cost		startup_cost = baserel->baserestrictcost.startup;
+	Cost		run_cost;
+
+	/* as for Parquet: sequential reads, a decode per value, a tuple per row */
+	run_cost = seq_page_cost * ceil(st->bytes / BLCKSZ) +
+		cpu_operator_cost * list_length(st->attnos) * st->total_rows +
+		(cpu_tuple_cost + baserel->baserestrictcost.per_tuple) * st->total_rows;
+	add_path(baserel, (Path *)
+			 create_foreignscan_path(root, baserel, NULL, baserel->rows,
+									 startup_cost, startup_cost + run_cost,
+									 NIL, NULL, NULL, NIL));
+}
+
+ForeignScan *
+amudaiGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
+					 Oid foreigntableid, ForeignPath *best_path,
+					 List *tlist, List *scan_clauses, Plan *outer_plan)
+{
+	AmPlanState *st = (AmPlanState *) baserel->fdw_private;
+	List	   *files = NIL;
+	List	   *fdw_private;
+	ListCell   *lc;
+
+	scan_clauses = extract_actual_clauses(scan_clauses, false);
+	foreach(lc, st->filenames)
+		files = lappend(files, makeString(pstrdup((char *) lfirst(lc))));
+	fdw_private = list_make5(makeString(pstrdup(AM_PLAN_MARKER)), files,
+							 st->attnos, st->stripes,
+							 makeInteger(st->total_stripes));
+	return make_foreignscan(tlist, scan_clauses, baserel->relid, NIL,
+							fdw_private, NIL, NIL, outer_plan);
+}
+
+/* ----------------------------------------------------------------
+ * Execution
+ * ----------------------------------------------------------------
+ */
+
+static void
+scan_error_callback(void *arg)
+{
+	AmScanState *st = (AmScanState *) arg;
+	const char *path;
+
+	if (st->file_index < 0 || st->file_index >= list_length(st->filenames))
+		return;
+	path = (const char *) list_nth(st->filenames, st->file_index);
+	if (st->stripe >= 0 && st->err_column)
+		errcontext("Amudai shard \"%s\", stripe %d, column \"%s\"",
+				   path, st->stripe, st->err_column);
+	else if (st->stripe >= 0)
+		errcontext("Amudai shard \"%s\", stripe %d", path, st->stripe);
+	else if (st->err_column)
+		errcontext("Amudai shard \"%s\", column \"%s\"", path, st->err_column);
+	else
+		errcontext("Amudai shard \"%s\"", path);
+}
+
+void
+amudaiBeginForeignScan(ForeignScanState *node, int eflags)
+{
+	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
+	EState	   *estate = node->ss.ps.state;
+	AmScanState *st;
+	MemoryContext old;
+	List	   *attnos;
+	TupleDesc	tupdesc;
+	ListCell   *lc;
+	int			i;
+
+	st = MemoryContextAllocZero(estate->es_query_cxt, sizeof(AmScanState));
+	node->fdw_state = st;
+	st->scan_cxt = AllocSetContextCreate(estate->es_query_cxt,
+										 "parquet_fdw amudai scan",
+										 ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(st->scan_cxt);
+	st->rel = node->ss.ss_currentRelation;
+	foreach(lc, (List *) list_nth(plan->fdw_private, AmScanPrivateFiles))
+		st->filenames = lappend(st->filenames, strVal(lfirst(lc)));
+	attnos = (List *) list_nth(plan->fdw_private, AmScanPrivateAttnos);
+	st->stripes = (List *) list_nth(plan->fdw_private, AmScanPrivateStripes);
+	st->total_stripes = intVal(list_nth(plan->fdw_private,
+										AmScanPrivateTotalStripes));
+	st->file_index = -1;
+	st->stripe = -1;
+	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
+	{
+		MemoryContextSwitchTo(old);
+		return;
+	}
+
+	st->missing_columns_error =
+		pf_get_table_options(RelationGetRelid(st->rel))->missing_columns_error;
+	st->file_cxt = AllocSetContextCreate(st->scan_cxt, "parquet_fdw amudai shard",
+										 ALLOCSET_DEFAULT_SIZES);
+	st->stripe_cxt = AllocSetContextCreate(st->scan_cxt, "parquet_fdw amudai stripe",
+										   ALLOCSET_DEFAULT_SIZES);
+	st->batch_cxt = AllocSetContextCreate(st->scan_cxt, "parquet_fdw amudai batch",
+										  ALLOCSET_DEFAULT_SIZES);
+
+	tupdesc = RelationGetDescr(st->rel);
+	st->ncolumns = list_length(attnos);
+	st->columns = palloc0(sizeof(AmScanColumn) * Max(1, st->ncolumns));
+	st->batch_rows = AM_BATCH_ROWS;
+	if (st->ncolumns > 0 &&
+		(uint64) st->ncolumns * AM_BATCH_ROWS > AM_MAX_BATCH_DATUMS)
+		st->batch_rows = Max(AM_MIN_BATCH_ROWS, AM_MAX_BATCH_DATUMS / st->ncolumns);
+	i = 0;
+	foreach(lc, attnos)
+	{
+		AmScanColumn *col = &st->columns[i++];
+		Form_pg_attribute attr;
+
+		col->attnum = lfirst_int(lc);
+		attr = TupleDescAttr(tupdesc, col->attnum - 1);
+		col->attname = pstrdup(NameStr(attr->attname));
+		col->field_name = pf_get_column_name(RelationGetRelid(st->rel), col->attnum);
+		col->typid = attr->atttypid;
+		col->typmod = attr->atttypmod;
+		col->values = palloc(sizeof(Datum) * st->batch_rows);
+		col->nulls = palloc(sizeof(bool) * st->batch_rows);
+	}
+	MemoryContextSwitchTo(old);
+}
+
+static void
+close_stripe(AmScanState *st)
+{
+	for (int i = 0; i < st->ncolumns; i++)
+		if (st->columns[i].conv)
+			pf_amudai_converter_end_stripe(st->columns[i].conv);
+	st->stripe = -1;
+	st->stripe_rows = 0;
+	st->stripe_pos = 0;
+	MemoryContextReset(st->stripe_cxt);
+}
+
+static void
+close_file(AmScanState *st)
+{
+	if (st->stripe >= 0)
+		close_stripe(st);
+	if (st->shard)
+		pf_close_shard(st->shard);
+	st->shard = NULL;
+	for (int i = 0; i < st->ncolumns; i++)
+		st->columns[i].conv = NULL;
+	MemoryContextReset(st->file_cxt);
+}
+
+static void
+open_file(AmScanState *st, int file_index)
+{
+	const char *path = (const char *) list_nth(st->filenames, file_index);
+	const AmSchema *schema;
+
+	st->file_index = file_index;
+	st->shard = pf_open_shard(path, st->file_cxt);
+	schema = am_shard_schema(st->shard->shard);
+	for (int i = 0; i < st->ncolumns; i++)
+	{
+		AmScanColumn *col = &st->columns[i];
+		int64		id;
+
+		st->err_column = col->attname;
+		id = find_field(st->shard->shard, path, col->attname, col->field_name,
+						st->missing_columns_error);
+		col->conv = id < 0 ? NULL :
+			pf_amudai_converter_create(schema, (uint32) id, col->typid,
+									   col->typmod, col->attname, st->file_cxt);
+	}
+	st->err_column = NULL;
+	st->next_stripe = list_head((List *) list_nth(st->stripes, file_index));
+}
+
+/* Move to the next stripe, opening shards as needed; false at the end. */
+static bool
+next_stripe(AmScanState *st)
+{
+	for (;;)
+	{
+		if (st->shard != NULL && st->next_stripe != NULL)
+		{
+			List	   *list = (List *) list_nth(st->stripes, st->file_index);
+			int			s = lfirst_int(st->next_stripe);
+			MemoryContext old;
+
+			st->next_stripe = lnext(list, st->next_stripe);
+			if (s < 0 || (uint32) s >= am_shard_stripe_count(st->shard->shard))
+				ereport(ERROR,
+						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						 errmsg("Amudai shard \"%s\" changed since the query was planned",
+								st->shard->path),
+						 errdetail("Stripe %d was planned, the shard now has %u.",
+								   s, am_shard_stripe_count(st->shard->shard))));
+			st->stripe = s;
+			st->stripe_rows = am_shard_stripe(st->shard->shard, s)->total_record_count;
+			st->stripe_pos = 0;
+			st->stripes_read++;
+			old = MemoryContextSwitchTo(st->stripe_cxt);
+			for (int i = 0; i < st->ncolumns; i++)
+			{
+				if (st->columns[i].conv == NULL)
+					continue;
+				st->err_column = st->columns[i].attname;
+				pf_amudai_converter_begin_stripe(st->columns[i].conv,
+												 st->shard->shard,
+												 st->shard->path, (uint32) s,
+												 st->stripe_cxt);
+			}
+			st->err_column = NULL;
+			MemoryContextSwitchTo(old);
+			if (st->stripe_rows == 0)
+			{
+				close_stripe(st);
+				continue;
+			}
+			return true;
+		}
+		if (st->shard)
+			close_file(st);
+		if (st->file_index + 1 >= list_length(st->filenames))
+			return false;
+		open_file(st, st->file_index + 1);
+	}
+}
+
+static bool
+read_batch(AmScanState *st)
+{
+	uint32		want;
+	MemoryContext old;
+
+	CHECK_FOR_INTERRUPTS();
+	MemoryContextReset(st->batch_cxt);
+	st->batch_size = 0;
+	st->next_row = 0;
+	while (st->stripe < 0 || st->stripe_pos >= st->stripe_rows)
+	{
+		if (st->stripe >= 0)
+			close_stripe(st);
+		if (!next_stripe(st))
+			return false;
+	}
+	want = (uint32) Min((uint64) st->batch_rows, st->stripe_rows - st->stripe_pos);
+
+	old = MemoryContextSwitchTo(st->batch_cxt);
+	for (int i = 0; i < st->ncolumns; i++)
+	{
+		AmScanColumn *col = &st->columns[i];
+
+		if (col->conv == NULL)
+		{
+			for (uint32 r = 0; r < want; r++)
+			{
+				col->values[r] = (Datum) 0;
+				col->nulls[r] = true;
+			}
+			continue;
+		}
+		st->err_column = col->attname;
+		pf_amudai_converter_fill(col->conv, st->shard->path, st->stripe_pos, want,
+								 col->values, col->nulls);
+	}
+	MemoryContextSwitchTo(old);
+	st->err_column = NULL;
+	st->peak_memory = Max(st->peak_memory,
+						  MemoryContextMemAllocated(st->scan_cxt, true));
+	st->stripe_pos += want;
+	st->batch_size = want;
+	return true;
+}
+
+TupleTableSlot *
+amudaiIterateForeignScan(ForeignScanState *node)
+{
+	AmScanState *st = (AmScanState *) node->fdw_state;
+	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
+	ErrorContextCallback errcb;
+	uint32		r;
+
+	ExecClearTuple(slot);
+	if (st->next_row >= st->batch_size)
+	{
+		bool		more;
+
+		errcb.callback = scan_error_callback;
+		errcb.arg = st;
+		errcb.previous = error_context_stack;
+		error_context_stack = &errcb;
+		more = read_batch(st);
+		error_context_stack = errcb.previous;
+		if (!more)
+			return slot;
+	}
+	r = st->next_row++;
+	memset(slot->tts_isnull, true, sizeof(bool) * slot->tts_tupleDescriptor->natts);
+	for (int i = 0; i < st->ncolumns; i++)
+	{
+		AmScanColumn *col = &st->columns[i];
+
+		slot->tts_values[col->attnum - 1] = col->values[r];
+		slot->tts_isnull[col->attnum - 1] = col->nulls[r];
+	}
+	return ExecStoreVirtualTuple(slot);
+}
+
+void
+amudaiReScanForeignScan(ForeignScanState *node)
+{
+	AmScanState *st = (AmScanState *) node->fdw_state;
+
+	close_file(st);
+	MemoryContextReset(st->batch_cxt);
+	st->file_index = -1;
+	st->next_stripe = NULL;
+	st->batch_size = 0;
+	st->next_row = 0;
+}
+
+void
+amudaiEndForeignScan(ForeignScanState *node)
+{
+	AmScanState *st = (AmScanState *) node->fdw_state;
+
+	if (st == NULL)
+		return;
+	if (st->file_cxt)
+		close_file(st);
+	MemoryContextDelete(st->scan_cxt);
+	node->fdw_state = NULL;
+}
+
+void
+amudaiExplainForeignScan(ForeignScanState *node, ExplainState *es)
+{
+	AmScanState *st = (AmScanState *) node->fdw_state;
+	int			nread = 0;
+	ListCell   *lc;
+
+	if (list_length(st->filenames) == 1)
+		ExplainPropertyText("Amudai Shard", linitial(st->filenames), es);
+	else
+		ExplainPropertyList("Amudai Shards", st->filenames, es);
+	foreach(lc, st->stripes)
+		nread += list_length((List *) lfirst(lc));
+	ExplainPropertyText("Stripes",
+						psprintf("%d of %d", nread, st->total_stripes), es);
+	if (es->analyze)
+	{
+		ExplainPropertyInteger("Stripes Read", NULL, st->stripes_read, es);
+		ExplainPropertyInteger("Peak Memory", "kB",
+							   (int64) ((st->peak_memory + 1023) / 1024), es);
+	}
+}
