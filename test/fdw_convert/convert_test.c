@@ -20,7 +20,9 @@
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
 #include "utils/lsyscache.h"
+#include "utils/numeric.h"
 #include "utils/tuplestore.h"
 
 #include "fdw/parquet_fdw.h"
@@ -51,6 +53,8 @@ static PqSchemaNode nodes[MAXN];
 static int	nnodes;
 static PqLeaf leaves[MAXN];
 static int	nleaves;
+/* dec_sweep cases: the unscaled values, for the reference conversion */
+static int64 *sweep_values;
 
 static PqSchemaNode *
 mk(const char *name, PqRepetition rep, bool leaf, PqPhysicalType phys,
@@ -137,6 +141,7 @@ pf_convert_test(PG_FUNCTION_ARGS)
 	FmgrInfo	out;
 
 	nnodes = nleaves = 0;
+	sweep_values = NULL;
 	memset(b, 0, sizeof(b));
 	root = mk("schema", PQ_REQUIRED, false, 0, PQ_LT_NONE);
 
@@ -229,6 +234,94 @@ pf_convert_test(PG_FUNCTION_ARGS)
 		add(root, f);
 		num_rows = 3;
 		b[0].values = v;
+	}
+	else if (strncmp(cname, "dec_sweep_", 10) == 0)
+	{
+		/*
+		 * dec_sweep_{32,64,ba}_SCALE: many unscaled values (edges, powers of
+		 * ten and their neighbours, pseudo-random magnitudes), each result
+		 * compared byte for byte with PostgreSQL's own int64 -> numeric
+		 * conversion below.
+		 */
+		char		kind = cname[10];
+		int			scale = atoi(cname + 13);
+		int64	   *v64 = palloc(sizeof(int64) * 4096);
+		uint64		x = UINT64CONST(0x9E3779B97F4A7C15);
+		uint32		n = 0;
+
+		v64[n++] = 0;
+		v64[n++] = PG_INT64_MAX;
+		v64[n++] = PG_INT64_MIN;
+		v64[n++] = PG_INT64_MIN + 1;
+		for (int e = 0; e <= 18; e++)
+		{
+			int64		p = 1;
+
+			for (int k = 0; k < e; k++)
+				p *= 10;
+			for (int d = -1; d <= 1; d++)
+			{
+				v64[n++] = p + d;
+				v64[n++] = -(p + d);
+				v64[n++] = p * 7 + d;
+			}
+		}
+		while (n < 4096)
+		{
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			/* random magnitude: keep 1..63 low bits, random sign */
+			v64[n] = (int64) (x >> (1 + (x % 63)));
+			if (x & 1)
+				v64[n] = -v64[n];
+			n++;
+		}
+		sweep_values = v64;
+		f = mk("x", PQ_REQUIRED, true,
+			   kind == '3' ? PQ_INT32 : kind == '6' ? PQ_INT64 : PQ_BYTE_ARRAY,
+			   PQ_LT_DECIMAL);
+		f->logical.precision = kind == '3' ? 9 : 38;
+		f->logical.scale = scale;
+		add(root, f);
+		num_rows = n;
+		if (kind == '3')
+		{
+			int32	   *v32 = palloc(sizeof(int32) * n);
+
+			for (uint32 i = 0; i < n; i++)
+			{
+				v32[i] = (int32) v64[i];
+				v64[i] = v32[i];
+			}
+			b[0].values = v32;
+		}
+		else if (kind == '6')
+			b[0].values = v64;
+		else
+		{
+			/* big-endian bytes, 1..9 of them (minimal, plus sign-extended) */
+			CdcByteView *views = palloc(sizeof(CdcByteView) * n);
+			uint8	   *bytes = palloc(16 * n);
+
+			for (uint32 i = 0; i < n; i++)
+			{
+				uint32		len = 1 + (i % 9);
+				uint64		u = (uint64) v64[i];
+				uint8	   *q = bytes + 16 * i;
+
+				/* widen short encodings that would not hold the value */
+				while (len < 8 &&
+					   ((int64) (u << (64 - 8 * len)) >> (64 - 8 * len)) != v64[i])
+					len++;
+				for (uint32 k = 0; k < len; k++)
+					q[len - 1 - k] = k < 8 ? (uint8) (u >> (8 * k)) :
+						(v64[i] < 0 ? 0xff : 0x00);
+				views[i].ptr = q;
+				views[i].len = len;
+			}
+			b[0].values = views;
+		}
 	}
 	else if (strcmp(cname, "text") == 0 || strcmp(cname, "bad_utf8") == 0 ||
 			 strcmp(cname, "bytea") == 0 || strcmp(cname, "json") == 0)
@@ -518,7 +611,24 @@ pf_convert_test(PG_FUNCTION_ARGS)
 		bool		n[1];
 
 		n[0] = nulls[r * 2];
-		if (!n[0])
+		if (sweep_values != NULL)
+		{
+			/* PostgreSQL's conversion, and the bytes must be the same */
+			int			scale = f->logical.scale;
+			Datum		want = scale == 0 ?
+				NumericGetDatum(int64_to_numeric(sweep_values[r])) :
+				NumericGetDatum(int64_div_fast_to_numeric(sweep_values[r], scale));
+
+			if (!n[0] && datumIsEqual(values[r * 2], want, false, -1))
+				d[0] = CStringGetTextDatum("ok");
+			else
+				d[0] = CStringGetTextDatum(psprintf("%lld scale %d: got %s, want %s",
+													(long long) sweep_values[r], scale,
+													n[0] ? "NULL" : OutputFunctionCall(&out, values[r * 2]),
+													OutputFunctionCall(&out, want)));
+			n[0] = false;
+		}
+		else if (!n[0])
 			d[0] = CStringGetTextDatum(OutputFunctionCall(&out, values[r * 2]));
 		else
 			d[0] = (Datum) 0;

@@ -56,3 +56,10 @@ CREATE TYPE st2 AS (b text, zz int);
 SELECT t('struct','st2');
 DROP TYPE st;
 DROP TYPE st2;
+-- DECIMAL in INT32, INT64 and BYTE_ARRAY at scales 0..18: every numeric the
+-- converter builds is byte for byte the one PostgreSQL's int64 conversion
+-- makes (4096 values per case)
+SELECT count(*) AS values, count(*) FILTER (WHERE v <> 'ok') AS mismatches,
+       min(v) FILTER (WHERE v <> 'ok') AS first_mismatch
+  FROM unnest(ARRAY['32', '64', 'ba']) k, generate_series(0, 18) s,
+       pf_convert_test('dec_sweep_' || k || '_' || s, 'numeric', -1) v;
