@@ -136,6 +136,29 @@ extern PfPruneKind pf_rowgroup_prune(struct PfFile *pf, int rg, List *quals,
 									 List *attnos, const PqSchemaNode **fields,
 									 Relation rel);
 
+/* The prunable quals of a plan's qual list over relid, with known values. */
+extern List *pf_prune_quals_from_clauses(List *clauses, Index relid);
+
+/* Rows [start, end) of a row group. */
+typedef struct PfRowRange
+{
+	int64		start;
+	int64		end;
+} PfRowRange;
+
+/*
+ * Page-index pruning: the sorted, disjoint row ranges of row group rg
+ * whose pages (by the ColumnIndex and OffsetIndex of the quals' columns)
+ * may hold rows the quals accept, allocated in cxt; *nranges of them
+ * (0: no row can match).  NULL (*nranges -1) when no qual could be judged
+ * by a page index: read every row.
+ */
+extern PfRowRange *pf_rowgroup_row_ranges(struct PfFile *pf, int rg, List *quals,
+										  List *attnos,
+										  const PqSchemaNode **fields,
+										  Relation rel, MemoryContext cxt,
+										  int *nranges);
+
 /* in scan.c: planning and execution callbacks */
 
 /*

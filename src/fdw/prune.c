@@ -19,6 +19,7 @@
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "commands/defrem.h"
+#include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
@@ -109,7 +110,7 @@ strip_collation(Node *node)
  * array's non-null elements.
  */
 static PfPruneQual *
-prune_in_list(ScalarArrayOpExpr *saop, RelOptInfo *baserel)
+prune_in_list(ScalarArrayOpExpr *saop, Index relid)
 {
 	Var		   *var = (Var *) strip_collation(linitial(saop->args));
 	Const	   *arr = (Const *) lsecond(saop->args);
@@ -130,7 +131,7 @@ prune_in_list(ScalarArrayOpExpr *saop, RelOptInfo *baserel)
 
 	if (!saop->useOr || list_length(saop->args) != 2 ||
 		!IsA(var, Var) || !IsA(arr, Const) || arr->constisnull ||
-		var->varno != baserel->relid || var->varattno <= 0 ||
+		var->varno != relid || var->varattno <= 0 ||
 		var->varlevelsup != 0)
 		return NULL;
 	opclass = GetDefaultOpClass(var->vartype, BTREE_AM_OID);
@@ -190,7 +191,7 @@ prune_in_list(ScalarArrayOpExpr *saop, RelOptInfo *baserel)
  * parameters, the outer values of a correlated subquery).
  */
 static PfPruneQual *
-build_prune_qual(Node *clause, RelOptInfo *baserel)
+build_prune_qual(Node *clause, Index relid)
 {
 	OpExpr	   *op = (OpExpr *) clause;
 	Node	   *left;
@@ -222,7 +223,7 @@ build_prune_qual(Node *clause, RelOptInfo *baserel)
 		q->value_known = true;
 		foreach(lc, b->args)
 		{
-			PfPruneQual *arm = build_prune_qual((Node *) lfirst(lc), baserel);
+			PfPruneQual *arm = build_prune_qual((Node *) lfirst(lc), relid);
 
 			if (arm == NULL || !arm->value_known)
 			{
@@ -240,7 +241,7 @@ build_prune_qual(Node *clause, RelOptInfo *baserel)
 		NullTest   *nt = (NullTest *) clause;
 		Var		   *v = (Var *) nt->arg;
 
-		if (v->varno != baserel->relid || v->varattno <= 0 ||
+		if (v->varno != relid || v->varattno <= 0 ||
 			v->varlevelsup != 0)
 			return NULL;
 		q = palloc0(sizeof(PfPruneQual));
@@ -251,7 +252,7 @@ build_prune_qual(Node *clause, RelOptInfo *baserel)
 		return q;
 	}
 	if (IsA(clause, ScalarArrayOpExpr))
-		return prune_in_list((ScalarArrayOpExpr *) clause, baserel);
+		return prune_in_list((ScalarArrayOpExpr *) clause, relid);
 	if (!IsA(clause, OpExpr) || list_length(op->args) != 2)
 		return NULL;
 	left = strip_collation(linitial(op->args));
@@ -271,7 +272,7 @@ build_prune_qual(Node *clause, RelOptInfo *baserel)
 		contain_volatile_functions(right))
 		return NULL;
 	var = (Var *) left;
-	if (var->varno != baserel->relid || var->varattno <= 0 ||
+	if (var->varno != relid || var->varattno <= 0 ||
 		var->varlevelsup != 0)
 		return NULL;
 
@@ -334,9 +335,30 @@ pf_prune_quals(RelOptInfo *baserel)
 	foreach(lc, baserel->baserestrictinfo)
 	{
 		RestrictInfo *rinfo = (RestrictInfo *) lfirst(lc);
-		PfPruneQual *q = build_prune_qual((Node *) rinfo->clause, baserel);
+		PfPruneQual *q = build_prune_qual((Node *) rinfo->clause, baserel->relid);
 
 		if (q)
+			result = lappend(result, q);
+	}
+	return result;
+}
+
+/*
+ * The prunable quals among a plan's qualifications (executor-ready
+ * clauses over range table entry relid), for page-index pruning at run
+ * time: only those whose value is known now.
+ */
+List *
+pf_prune_quals_from_clauses(List *clauses, Index relid)
+{
+	List	   *result = NIL;
+	ListCell   *lc;
+
+	foreach(lc, clauses)
+	{
+		PfPruneQual *q = build_prune_qual((Node *) lfirst(lc), relid);
+
+		if (q && q->value_known)
 			result = lappend(result, q);
 	}
 	return result;
@@ -757,6 +779,89 @@ value_may_be_present(PruneProbe *probe, const PqSchemaNode *field, Oid coltype,
 }
 
 /*
+ * The flat leaf a (non-boolean) prune qual's column reads in this file,
+ * when the column is read as the leaf's default type (*deftyp), else NULL.
+ */
+static const PqSchemaNode *
+qual_leaf(const PqFileMeta *meta, int rg, PfPruneQual *q, List *attnos,
+		  const PqSchemaNode **fields, Relation rel, Oid *deftyp)
+{
+	int			pos = -1;
+	const PqSchemaNode *field;
+	Form_pg_attribute attr;
+	int32		defmod;
+	ListCell   *lc;
+
+	foreach(lc, attnos)
+		if (lfirst_int(lc) == q->attnum)
+			pos = foreach_current_index(lc);
+	if (pos < 0 || (field = fields[pos]) == NULL)
+		return NULL;
+	if (!field->is_leaf || field->repetition == PQ_REPEATED ||
+		field->leaf_index < 0 ||
+		field->leaf_index >= meta->row_groups[rg].num_columns)
+		return NULL;
+	attr = TupleDescAttr(RelationGetDescr(rel), q->attnum - 1);
+	pf_default_type(field, deftyp, &defmod);
+	if (*deftyp != attr->atttypid)
+		return NULL;
+	return field;
+}
+
+/*
+ * Do bounds [min, max] of the non-null values (of a chunk or a page) show
+ * that comparison qual q holds for none of them?
+ */
+static bool
+range_excludes(PfPruneQual *q, Oid deftyp, Datum min, Datum max)
+{
+	bool		excluded = false;
+
+	/* floats: NaN is above everything in PostgreSQL, and not in bounds */
+	if ((deftyp == FLOAT4OID || deftyp == FLOAT8OID) &&
+		(q->strategy == BTGreaterStrategyNumber ||
+		 q->strategy == BTGreaterEqualStrategyNumber ||
+		 q->strategy == PF_NOT_EQUAL_STRATEGY ||
+		 q->value_is_nan))
+		return false;
+	if (q->in_list)
+	{
+		/* excluded when every element is outside [min, max] */
+		excluded = true;
+		for (int i = 0; i < q->num_elems && excluded; i++)
+			if (DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, min, q->elems[i])) <= 0 &&
+				DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, max, q->elems[i])) >= 0)
+				excluded = false;
+		return excluded;
+	}
+#define PF_CMP(a) DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, (a), q->value))
+	switch (q->strategy)
+	{
+		case BTLessStrategyNumber:
+			excluded = PF_CMP(min) >= 0;
+			break;
+		case BTLessEqualStrategyNumber:
+			excluded = PF_CMP(min) > 0;
+			break;
+		case BTEqualStrategyNumber:
+			excluded = PF_CMP(min) > 0 || PF_CMP(max) < 0;
+			break;
+		case BTGreaterEqualStrategyNumber:
+			excluded = PF_CMP(max) < 0;
+			break;
+		case BTGreaterStrategyNumber:
+			excluded = PF_CMP(max) <= 0;
+			break;
+		case PF_NOT_EQUAL_STRATEGY:
+			/* every non-null value equals the constant */
+			excluded = PF_CMP(min) == 0 && PF_CMP(max) == 0;
+			break;
+	}
+#undef PF_CMP
+	return excluded;
+}
+
+/*
  * Does prune qual q show that no row of row group rg can match?  fields[i]
  * is the field of attribute attnos[i] (NULL when the file lacks it).
  * Statistics always; bloom filters and dictionaries as probe allows.
@@ -767,17 +872,12 @@ qual_excludes(const PqFileMeta *meta, int rg, PfPruneQual *q,
 			  PruneProbe *probe)
 {
 	const PqRowGroupMeta *rgm = &meta->row_groups[rg];
-	int			pos = -1;
 	const PqSchemaNode *field;
 	const PqColumnChunkMeta *chunk;
 	const PqStatistics *stats;
-	Form_pg_attribute attr;
 	Oid			deftyp;
-	int32		defmod;
 	Datum		min;
 	Datum		max;
-	bool		excluded = false;
-	ListCell   *lc2;
 
 	if (q->is_bool)
 	{
@@ -799,17 +899,8 @@ qual_excludes(const PqFileMeta *meta, int rg, PfPruneQual *q,
 		return false;
 	if (q->value_null)
 		return true;		/* a comparison with NULL is never true */
-	foreach(lc2, attnos)
-		if (lfirst_int(lc2) == q->attnum)
-			pos = foreach_current_index(lc2);
-	if (pos < 0 || (field = fields[pos]) == NULL)
-		return false;
-	if (!field->is_leaf || field->repetition == PQ_REPEATED ||
-		field->leaf_index < 0 || field->leaf_index >= rgm->num_columns)
-		return false;
-	attr = TupleDescAttr(RelationGetDescr(rel), q->attnum - 1);
-	pf_default_type(field, &deftyp, &defmod);
-	if (deftyp != attr->atttypid)
+	field = qual_leaf(meta, rg, q, attnos, fields, rel, &deftyp);
+	if (field == NULL)
 		return false;
 	chunk = &rgm->columns[field->leaf_index];
 	stats = &chunk->statistics;
@@ -842,52 +933,8 @@ qual_excludes(const PqFileMeta *meta, int rg, PfPruneQual *q,
 				   stats->min_is_legacy, false, &min) &&
 		stat_datum(field, deftyp, stats->max, stats->max_len,
 				   stats->max_is_legacy, true, &max) &&
-	/* floats: NaN is above everything in PostgreSQL, and not in stats */
-		!((deftyp == FLOAT4OID || deftyp == FLOAT8OID) &&
-		  (q->strategy == BTGreaterStrategyNumber ||
-		   q->strategy == BTGreaterEqualStrategyNumber ||
-		   q->strategy == PF_NOT_EQUAL_STRATEGY ||
-		   q->value_is_nan)))
-	{
-		if (q->in_list)
-		{
-			/* excluded when every element is outside [min, max] */
-			excluded = true;
-			for (int i = 0; i < q->num_elems && excluded; i++)
-				if (DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, min, q->elems[i])) <= 0 &&
-					DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, max, q->elems[i])) >= 0)
-					excluded = false;
-		}
-		else
-		{
-#define PF_CMP(a) DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, (a), q->value))
-			switch (q->strategy)
-			{
-				case BTLessStrategyNumber:
-					excluded = PF_CMP(min) >= 0;
-					break;
-				case BTLessEqualStrategyNumber:
-					excluded = PF_CMP(min) > 0;
-					break;
-				case BTEqualStrategyNumber:
-					excluded = PF_CMP(min) > 0 || PF_CMP(max) < 0;
-					break;
-				case BTGreaterEqualStrategyNumber:
-					excluded = PF_CMP(max) < 0;
-					break;
-				case BTGreaterStrategyNumber:
-					excluded = PF_CMP(max) <= 0;
-					break;
-				case PF_NOT_EQUAL_STRATEGY:
-					/* every non-null value equals the constant */
-					excluded = PF_CMP(min) == 0 && PF_CMP(max) == 0;
-					break;
-			}
-#undef PF_CMP
-		}
-		if (excluded)
-			return true;
-	}
+		range_excludes(q, deftyp, min, max))
+		return true;
 
 	/* equality the statistics cannot decide: bloom filter, dictionary */
 	if (probe == NULL || probe->level < PF_PRUNE_BLOOM || probe->pf == NULL ||
@@ -956,4 +1003,227 @@ pf_rowgroup_prune(struct PfFile *pf, int rg, List *quals, List *attnos,
 	if (probe.cxt != NULL)
 		MemoryContextDelete(probe.cxt);
 	return result;
+}
+
+/* ----------------------------------------------------------------
+ * Page-index pruning: the rows of a row group that may match
+ *
+ * With a chunk's ColumnIndex (per data page: min, max, null page, null
+ * count) and OffsetIndex (each page's first row), a qual on a flat column
+ * gives the row ranges of the pages it does not exclude; AND intersects
+ * the ranges of its arms, OR unites them, a qual that cannot be judged
+ * keeps every row.  The scan then skips the other rows in every column.
+ * ----------------------------------------------------------------
+ */
+
+/* A sorted list of disjoint, non-adjacent ranges. */
+typedef struct RowRanges
+{
+	int			n;
+	PfRowRange *r;
+} RowRanges;
+
+static RowRanges
+ranges_all(int64 num_rows)
+{
+	RowRanges	all;
+
+	all.n = num_rows > 0 ? 1 : 0;
+	all.r = palloc(sizeof(PfRowRange));
+	all.r[0].start = 0;
+	all.r[0].end = num_rows;
+	return all;
+}
+
+/* Append [start, end) to sorted ranges, merging with the last one. */
+static void
+ranges_append(RowRanges *out, int64 start, int64 end)
+{
+	if (start >= end)
+		return;
+	if (out->n > 0 && out->r[out->n - 1].end >= start)
+	{
+		out->r[out->n - 1].end = Max(out->r[out->n - 1].end, end);
+		return;
+	}
+	out->r[out->n].start = start;
+	out->r[out->n].end = end;
+	out->n++;
+}
+
+static RowRanges
+ranges_intersect(RowRanges a, RowRanges b)
+{
+	RowRanges	out;
+	int			i = 0;
+	int			j = 0;
+
+	out.n = 0;
+	out.r = palloc(sizeof(PfRowRange) * Max(1, a.n + b.n));
+	while (i < a.n && j < b.n)
+	{
+		ranges_append(&out, Max(a.r[i].start, b.r[j].start),
+					  Min(a.r[i].end, b.r[j].end));
+		if (a.r[i].end < b.r[j].end)
+			i++;
+		else
+			j++;
+	}
+	return out;
+}
+
+static RowRanges
+ranges_union(RowRanges a, RowRanges b)
+{
+	RowRanges	out;
+	int			i = 0;
+	int			j = 0;
+
+	out.n = 0;
+	out.r = palloc(sizeof(PfRowRange) * Max(1, a.n + b.n));
+	while (i < a.n || j < b.n)
+	{
+		if (j >= b.n || (i < a.n && a.r[i].start <= b.r[j].start))
+		{
+			ranges_append(&out, a.r[i].start, a.r[i].end);
+			i++;
+		}
+		else
+		{
+			ranges_append(&out, b.r[j].start, b.r[j].end);
+			j++;
+		}
+	}
+	return out;
+}
+
+/* Can data page p, as its ColumnIndex entry describes it, hold a match? */
+static bool
+page_may_match(PfPruneQual *q, const PqSchemaNode *field, Oid deftyp,
+			   const PqColumnIndex *ci, uint32 p)
+{
+	Datum		min;
+	Datum		max;
+
+	if (q->is_null_test)
+	{
+		if (q->null_test == IS_NOT_NULL)
+			return !ci->null_pages[p];
+		return !(ci->has_null_counts && ci->null_counts[p] == 0);
+	}
+	if (ci->null_pages[p])
+		return false;			/* only nulls: no comparison holds */
+	if (!stat_datum(field, deftyp, ci->min_values[p].data, ci->min_values[p].len,
+					false, false, &min) ||
+		!stat_datum(field, deftyp, ci->max_values[p].data, ci->max_values[p].len,
+					false, true, &max))
+		return true;
+	return !range_excludes(q, deftyp, min, max);
+}
+
+/*
+ * The row ranges of row group rg where qual q may hold; *pages_total
+ * counts the pages judged with a page index.
+ */
+static RowRanges
+qual_ranges(PfFile *pf, int rg, PfPruneQual *q, List *attnos,
+			const PqSchemaNode **fields, Relation rel, MemoryContext cxt,
+			int64 *pages_total)
+{
+	const PqFileMeta *meta = pf->meta;
+	int64		num_rows = meta->row_groups[rg].num_rows;
+	const PqSchemaNode *field;
+	const PqColumnChunkMeta *chunk;
+	PqColumnIndex *ci = NULL;
+	PqOffsetIndex *oi = NULL;
+	PqAllocator alloc;
+	PqError		err;
+	RowRanges	out;
+	Oid			deftyp;
+
+	if (q->is_bool)
+	{
+		ListCell   *lc;
+		RowRanges	acc;
+
+		acc.n = 0;
+		acc.r = NULL;
+		if (q->bool_op == AND_EXPR)
+			acc = ranges_all(num_rows);
+		foreach(lc, q->args)
+		{
+			RowRanges	arm = qual_ranges(pf, rg, (PfPruneQual *) lfirst(lc),
+										  attnos, fields, rel, cxt,
+										  pages_total);
+
+			acc = q->bool_op == AND_EXPR ? ranges_intersect(acc, arm) :
+				ranges_union(acc, arm);
+		}
+		return acc;
+	}
+	if (!q->value_known)
+		return ranges_all(num_rows);
+	if (q->value_null)
+	{
+		out.n = 0;
+		out.r = palloc(sizeof(PfRowRange));
+		return out;
+	}
+	field = qual_leaf(meta, rg, q, attnos, fields, rel, &deftyp);
+	if (field == NULL)
+		return ranges_all(num_rows);
+	chunk = &meta->row_groups[rg].columns[field->leaf_index];
+	if (!chunk->has_column_index || !chunk->has_offset_index ||
+		chunk->is_encrypted || chunk->file_path != NULL)
+		return ranges_all(num_rows);
+
+	/* an index that cannot be read only means no page-level pruning */
+	alloc = pf_context_allocator(cxt);
+	pq_error_clear(&err);
+	if (pq_read_column_index(pf->file, rg, field->leaf_index, &alloc, &ci,
+							 &err) != PQ_OK ||
+		pq_read_offset_index(pf->file, rg, field->leaf_index, &alloc, &oi,
+							 &err) != PQ_OK ||
+		ci->num_pages != oi->num_pages || ci->num_pages == 0)
+		return ranges_all(num_rows);
+
+	out.n = 0;
+	out.r = palloc(sizeof(PfRowRange) * ci->num_pages);
+	for (uint32 p = 0; p < ci->num_pages; p++)
+	{
+		int64		start = oi->pages[p].first_row_index;
+		int64		end = p + 1 < oi->num_pages ?
+			oi->pages[p + 1].first_row_index : num_rows;
+
+		if (page_may_match(q, field, deftyp, ci, p))
+			ranges_append(&out, start, Min(end, num_rows));
+	}
+	*pages_total += ci->num_pages;
+	return out;
+}
+
+PfRowRange *
+pf_rowgroup_row_ranges(PfFile *pf, int rg, List *quals, List *attnos,
+					   const PqSchemaNode **fields, Relation rel,
+					   MemoryContext cxt, int *nranges)
+{
+	int64		num_rows = pf->meta->row_groups[rg].num_rows;
+	int64		pages = 0;
+	RowRanges	acc;
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	ListCell   *lc;
+
+	*nranges = -1;
+	acc = ranges_all(num_rows);
+	foreach(lc, quals)
+	{
+		CHECK_FOR_INTERRUPTS();
+		acc = ranges_intersect(acc, qual_ranges(pf, rg, (PfPruneQual *) lfirst(lc),
+												attnos, fields, rel, cxt, &pages));
+	}
+	MemoryContextSwitchTo(old);
+	if (pages == 0)
+		return NULL;			/* nothing judged: read every row */
+	*nranges = acc.n;
+	return acc.r;
 }
