@@ -67,3 +67,11 @@ CREATE FUNCTION parquet_create_foreign_table(table_name text, server text,
 RETURNS void
 AS 'MODULE_PATHNAME', 'parquet_create_foreign_table'
 LANGUAGE C STRICT VOLATILE;
+
+-- write a query's result as a single-file Amudai shard; returns the rows
+-- written (superuser or pg_write_server_files, checked in C)
+CREATE FUNCTION parquet_fdw_write_amudai(query text, path text,
+                                         stripe_rows bigint DEFAULT 65536)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'parquet_fdw_write_amudai'
+LANGUAGE C STRICT VOLATILE;

@@ -22,6 +22,7 @@
 
 #include "codec/codec.h"
 #include "fdw/parquet_fdw.h"
+#include "fdw/amudai_fdw.h"
 
 PG_MODULE_MAGIC;
 
@@ -82,6 +83,86 @@ _PG_init(void)
 }
 
 /*
+ * Tables over Amudai shards (amudai_scan.c): planning callbacks ask
+ * pf_table_is_amudai(), execution callbacks look at the plan's marker.
+ */
+static void
+dispatchGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
+						  Oid foreigntableid)
+{
+	if (pf_table_is_amudai(foreigntableid))
+		amudaiGetForeignRelSize(root, baserel, foreigntableid);
+	else
+		parquetGetForeignRelSize(root, baserel, foreigntableid);
+}
+
+static void
+dispatchGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
+						Oid foreigntableid)
+{
+	if (pf_table_is_amudai(foreigntableid))
+		amudaiGetForeignPaths(root, baserel, foreigntableid);
+	else
+		parquetGetForeignPaths(root, baserel, foreigntableid);
+}
+
+static ForeignScan *
+dispatchGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
+					   Oid foreigntableid, ForeignPath *best_path,
+					   List *tlist, List *scan_clauses, Plan *outer_plan)
+{
+	if (pf_table_is_amudai(foreigntableid))
+		return amudaiGetForeignPlan(root, baserel, foreigntableid, best_path,
+									tlist, scan_clauses, outer_plan);
+	return parquetGetForeignPlan(root, baserel, foreigntableid, best_path,
+								 tlist, scan_clauses, outer_plan);
+}
+
+static void
+dispatchBeginForeignScan(ForeignScanState *node, int eflags)
+{
+	if (pf_plan_is_amudai(node))
+		amudaiBeginForeignScan(node, eflags);
+	else
+		parquetBeginForeignScan(node, eflags);
+}
+
+static TupleTableSlot *
+dispatchIterateForeignScan(ForeignScanState *node)
+{
+	if (pf_plan_is_amudai(node))
+		return amudaiIterateForeignScan(node);
+	return parquetIterateForeignScan(node);
+}
+
+static void
+dispatchReScanForeignScan(ForeignScanState *node)
+{
+	if (pf_plan_is_amudai(node))
+		amudaiReScanForeignScan(node);
+	else
+		parquetReScanForeignScan(node);
+}
+
+static void
+dispatchEndForeignScan(ForeignScanState *node)
+{
+	if (pf_plan_is_amudai(node))
+		amudaiEndForeignScan(node);
+	else
+		parquetEndForeignScan(node);
+}
+
+static void
+dispatchExplainForeignScan(ForeignScanState *node, struct ExplainState *es)
+{
+	if (pf_plan_is_amudai(node))
+		amudaiExplainForeignScan(node, es);
+	else
+		parquetExplainForeignScan(node, es);
+}
+
+/*
  * parquet_fdw_handler
  *		The FdwRoutine with our callbacks.
  */
@@ -91,15 +172,15 @@ parquet_fdw_handler(PG_FUNCTION_ARGS)
 	FdwRoutine *routine = makeNode(FdwRoutine);
 
 	/* planning */
-	routine->GetForeignRelSize = parquetGetForeignRelSize;
-	routine->GetForeignPaths = parquetGetForeignPaths;
-	routine->GetForeignPlan = parquetGetForeignPlan;
+	routine->GetForeignRelSize = dispatchGetForeignRelSize;
+	routine->GetForeignPaths = dispatchGetForeignPaths;
+	routine->GetForeignPlan = dispatchGetForeignPlan;
 
 	/* execution */
-	routine->BeginForeignScan = parquetBeginForeignScan;
-	routine->IterateForeignScan = parquetIterateForeignScan;
-	routine->ReScanForeignScan = parquetReScanForeignScan;
-	routine->EndForeignScan = parquetEndForeignScan;
+	routine->BeginForeignScan = dispatchBeginForeignScan;
+	routine->IterateForeignScan = dispatchIterateForeignScan;
+	routine->ReScanForeignScan = dispatchReScanForeignScan;
+	routine->EndForeignScan = dispatchEndForeignScan;
 
 	/* parallel query */
 	routine->IsForeignScanParallelSafe = parquetIsForeignScanParallelSafe;
@@ -109,7 +190,7 @@ parquet_fdw_handler(PG_FUNCTION_ARGS)
 	routine->InitializeWorkerForeignScan = parquetInitializeWorkerForeignScan;
 
 	/* EXPLAIN */
-	routine->ExplainForeignScan = parquetExplainForeignScan;
+	routine->ExplainForeignScan = dispatchExplainForeignScan;
 
 	/* ANALYZE */
 	routine->AnalyzeForeignTable = parquetAnalyzeForeignTable;

@@ -10,3 +10,7 @@ FDW_OBJS += src/fdw/files.o
 FDW_OBJS += src/fdw/prune.o
 FDW_OBJS += src/fdw/import.o
 FDW_OBJS += src/fdw/analyze.o
+FDW_OBJS += src/fdw/amudai_reader.o
+FDW_OBJS += src/fdw/amudai_convert.o
+FDW_OBJS += src/fdw/amudai_scan.o
+FDW_OBJS += src/fdw/amudai_write.o

@@ -58,6 +58,7 @@ typedef struct PfOption
 static const PfOption valid_options[] = {
 	{"filename", ForeignTableRelationId},
 	{"missing_columns", ForeignTableRelationId},
+	{"format", ForeignTableRelationId},
 	{"column_name", AttributeRelationId},
 	{NULL, InvalidOid}
 };
@@ -297,6 +298,18 @@ pf_validate_options(List *options, Oid catalog)
 						(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
 						 errmsg("invalid value for option \"missing_columns\": \"%s\"", v),
 						 errhint("Valid values are \"null\" and \"error\".")));
+		}
+		else if (strcmp(def->defname, "format") == 0)
+		{
+			/* the files' format: amudai_scan.c reads it */
+			char	   *v = defGetString(def);
+
+			if (pg_strcasecmp(v, "auto") != 0 && pg_strcasecmp(v, "parquet") != 0 &&
+				pg_strcasecmp(v, "amudai") != 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+						 errmsg("invalid value for option \"format\": \"%s\"", v),
+						 errhint("Valid values are \"auto\", \"parquet\" and \"amudai\".")));
 		}
 		else if (strcmp(def->defname, "column_name") == 0)
 		{

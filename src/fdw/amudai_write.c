@@ -1,0 +1,645 @@
+/*-------------------------------------------------------------------------
+ *
+ * amudai_write.c
+ *	  parquet_fdw_write_amudai(query, path, stripe_rows): run a query and
+ *	  write its result as a single-file Amudai shard.
+ *
+ * The query runs through an SPI cursor, fetched in batches; each batch is
+ * deformed once and appended column by column (the type decision made once
+ * per column and batch) to growing column arrays, which src/amudai/writer.c
+ * then lays out as stripes of stripe_rows rows, with per-block encodings
+ * chosen by trying candidates (AM_WRITER_ENC_AUTO) and field descriptors
+ * with counts, null counts and min/max.  The whole result and the shard
+ * are held in memory until the file is written (the writer is not
+ * streaming yet), in a context freed at the end.
+ *
+ * Types: bool -> Boolean; smallint/integer/bigint -> Int16/32/64;
+ * real/double precision -> Float32/64; text, varchar, char -> String
+ * (UTF-8); bytea -> Binary; date, timestamp, timestamptz -> DateTime (100 ns
+ * ticks, UTC; a timestamp is taken as UTC wall clock); numeric -> KustoDecimal
+ * (decimal128, at most 34 significant digits); uuid -> Guid (the 16 bytes
+ * in order); interval without months or days -> Int64 KustoTimeSpan.
+ *
+ * Writing a server file needs superuser or pg_write_server_files, as COPY
+ * TO a file does.
+ *
+ * IDENTIFICATION
+ *	  src/fdw/amudai_write.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "access/htup_details.h"
+#include "catalog/pg_authid.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "storage/fd.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/memutils.h"
+#include "utils/numeric.h"
+#include "utils/timestamp.h"
+#include "utils/uuid.h"
+
+#include "fdw/amudai_fdw.h"
+
+PG_FUNCTION_INFO_V1(parquet_fdw_write_amudai);
+
+#define AM_FETCH_ROWS		8192
+#define AM_TICKS_TO_UNIX	INT64CONST(621355968000000000)
+#define AM_UNIX_TO_PG_US	INT64CONST(946684800000000)
+
+/* A result column being collected. */
+typedef struct WriteColumn
+{
+	char	   *name;
+	Oid			typid;
+	AmBasicType type;
+	bool		is_signed;
+	uint32		width;			/* bytes per value; 0 for String/Binary */
+	const char *label;
+	char	   *values;
+	Size		values_len;
+	Size		values_cap;
+	uint64	   *offsets;		/* String/Binary: rows + 1 */
+	uint8	   *nulls;
+	uint64		rows_cap;		/* entries of nulls (offsets: one more) */
+	bool		any_null;
+} WriteColumn;
+
+static void
+column_setup(WriteColumn *c, Form_pg_attribute attr)
+{
+	c->name = pstrdup(NameStr(attr->attname));
+	c->typid = attr->atttypid;
+	c->is_signed = true;
+	switch (attr->atttypid)
+	{
+		case BOOLOID:
+			c->type = AM_TYPE_BOOLEAN;
+			c->width = 1;
+			break;
+		case INT2OID:
+			c->type = AM_TYPE_INT16;
+			c->width = 2;
+			break;
+		case INT4OID:
+			c->type = AM_TYPE_INT32;
+			c->width = 4;
+			break;
+		case INT8OID:
+			c->type = AM_TYPE_INT64;
+			c->width = 8;
+			break;
+		case FLOAT4OID:
+			c->type = AM_TYPE_FLOAT32;
+			c->width = 4;
+			break;
+		case FLOAT8OID:
+			c->type = AM_TYPE_FLOAT64;
+			c->width = 8;
+			break;
+		case TEXTOID:
+		case VARCHAROID:
+		case BPCHAROID:
+			c->type = AM_TYPE_STRING;
+			break;
+		case BYTEAOID:
+			c->type = AM_TYPE_BINARY;
+			break;
+		case DATEOID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			c->type = AM_TYPE_DATETIME;
+			c->is_signed = false;
+			c->width = 8;
+			break;
+		case NUMERICOID:
+			c->type = AM_TYPE_FIXED_SIZE_BINARY;
+			c->width = 16;
+			c->label = "KustoDecimal";
+			break;
+		case UUIDOID:
+			c->type = AM_TYPE_GUID;
+			c->width = 16;
+			break;
+		case INTERVALOID:
+			c->type = AM_TYPE_INT64;
+			c->width = 8;
+			c->label = "KustoTimeSpan";
+			break;
+		default:
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("column \"%s\" of type %s cannot be written to an Amudai shard",
+							c->name, format_type_be(attr->atttypid)),
+					 errhint("Cast it to text, bytea or a numeric type in the query.")));
+	}
+}
+
+/* Make room for n more bytes of values and rows more rows. */
+static void
+column_reserve(WriteColumn *c, uint64 rows, Size bytes, uint64 total_rows)
+{
+	uint64		need_rows = total_rows + rows + 1;
+
+	if (c->values_len + bytes > c->values_cap || c->values == NULL)
+	{
+		Size		cap = Max(c->values_cap * 2, c->values_len + bytes + 1024);
+
+		c->values = c->values ? repalloc_huge(c->values, cap) :
+			MemoryContextAllocHuge(CurrentMemoryContext, cap);
+		c->values_cap = cap;
+	}
+	/* nulls and offsets grow with the values' row capacity */
+	if (c->nulls == NULL || c->rows_cap < need_rows)
+	{
+		Size		cap = Max(need_rows * 2, 1024);
+
+		c->rows_cap = cap;
+
+		c->nulls = c->nulls ? repalloc_huge(c->nulls, cap) :
+			MemoryContextAllocHuge(CurrentMemoryContext, cap);
+		if (c->width == 0)
+			c->offsets = c->offsets ? repalloc_huge(c->offsets, cap * sizeof(uint64)) :
+				MemoryContextAllocHuge(CurrentMemoryContext, cap * sizeof(uint64));
+	}
+}
+
+static void
+append_fixed(WriteColumn *c, const void *v)
+{
+	memcpy(c->values + c->values_len, v, c->width);
+	c->values_len += c->width;
+}
+
+/* DateTime ticks of PostgreSQL microseconds since 2000-01-01 UTC. */
+static uint64
+pg_us_to_ticks(int64 us, const char *column)
+{
+	int64		unix_us = us + AM_UNIX_TO_PG_US;
+	int64		ticks;
+
+	if (pg_mul_s64_overflow(unix_us, 10, &ticks) ||
+		pg_add_s64_overflow(ticks, AM_TICKS_TO_UNIX, &ticks) || ticks < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				 errmsg("value of column \"%s\" is out of range for an Amudai DateTime",
+						column),
+				 errdetail("Amudai DateTime values start at 0001-01-01 UTC and cannot be infinite.")));
+	return (uint64) ticks;
+}
+
+static void pg_attribute_noreturn()
+infinite_value(const char *column)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			 errmsg("infinite value of column \"%s\" cannot be stored as an Amudai DateTime",
+					column)));
+}
+
+/* A numeric as decimal128 bytes. */
+static void
+numeric_to_decimal(Datum d, const char *column, uint8 out[16])
+{
+	char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out, d));
+	AmDecimal	dec;
+	AmError		err;
+	const char *p = s;
+	int			n = 0;
+	int			frac = 0;
+	bool		in_frac = false;
+	int			start = 0;
+
+	memset(&dec, 0, sizeof(dec));
+	if (strcmp(s, "NaN") == 0)
+		dec.kind = AM_DECIMAL_NAN;
+	else if (strcmp(s, "Infinity") == 0 || strcmp(s, "-Infinity") == 0)
+	{
+		dec.kind = AM_DECIMAL_INFINITY;
+		dec.negative = s[0] == '-';
+	}
+	else
+	{
+		char	   *all = palloc(strlen(s) + 1);
+
+		if (*p == '-')
+		{
+			dec.negative = true;
+			p++;
+		}
+		for (; *p; p++)
+		{
+			if (*p == '.')
+				in_frac = true;
+			else
+			{
+				all[n++] = *p;
+				frac += in_frac;
+			}
+		}
+		/* no leading zeros; then trailing zeros go to the exponent if too long */
+		while (start < n - 1 && all[start] == '0')
+			start++;
+		dec.exponent = -frac;
+		while (n - start > AM_DECIMAL_DIGITS && all[n - 1] == '0')
+		{
+			n--;
+			dec.exponent++;
+		}
+		if (n - start > AM_DECIMAL_DIGITS)
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("numeric value of column \"%s\" has more than 34 significant digits",
+							column),
+					 errdetail("Amudai stores numerics as KustoDecimal (decimal128)."),
+					 errhint("Round the value in the query, e.g. with round().")));
+		dec.ndigits = (uint32) (n - start);
+		memcpy(dec.digits, all + start, dec.ndigits);
+		pfree(all);
+	}
+	am_error_clear(&err);
+	if (am_decimal128_encode(&dec, out, &err) != AM_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("numeric value of column \"%s\" cannot be stored as KustoDecimal: %s",
+						column, err.message)));
+	pfree(s);
+}
+
+/* Append rows [0, nrows) of the deformed batch to column c. */
+static void
+column_append(WriteColumn *c, Datum *values, bool *isnull, int natts, int col,
+			  uint64 nrows, uint64 total_rows)
+{
+	static const uint8 zeros[16] = {0};
+
+	if (c->width > 0)
+		column_reserve(c, nrows, (Size) nrows * c->width, total_rows);
+	else
+	{
+		Size		bytes = 0;
+
+		for (uint64 r = 0; r < nrows; r++)
+			if (!isnull[r * natts + col])
+				bytes += VARSIZE_ANY_EXHDR(DatumGetPointer(values[r * natts + col]));
+		column_reserve(c, nrows, bytes, total_rows);
+		if (total_rows == 0)
+			c->offsets[0] = 0;
+	}
+
+	for (uint64 r = 0; r < nrows; r++)
+	{
+		bool		null = isnull[r * natts + col];
+
+		c->nulls[total_rows + r] = null;
+		c->any_null |= null;
+	}
+
+#define EACH_ROW(body) \
+	for (uint64 r = 0; r < nrows; r++) \
+	{ \
+		Datum		d = values[r * natts + col]; \
+		if (isnull[r * natts + col]) \
+		{ \
+			append_fixed(c, zeros); \
+			continue; \
+		} \
+		body; \
+	}
+
+	switch (c->typid)
+	{
+		case BOOLOID:
+			EACH_ROW(
+			{
+				uint8		v = DatumGetBool(d) ? 1 : 0;
+
+				append_fixed(c, &v);
+			});
+			break;
+		case INT2OID:
+			EACH_ROW(
+			{
+				int16		v = DatumGetInt16(d);
+
+				append_fixed(c, &v);
+			});
+			break;
+		case INT4OID:
+			EACH_ROW(
+			{
+				int32		v = DatumGetInt32(d);
+
+				append_fixed(c, &v);
+			});
+			break;
+		case INT8OID:
+			EACH_ROW(
+			{
+				int64		v = DatumGetInt64(d);
+
+				append_fixed(c, &v);
+			});
+			break;
+		case FLOAT4OID:
+			EACH_ROW(
+			{
+				float4		v = DatumGetFloat4(d);
+
+				append_fixed(c, &v);
+			});
+			break;
+		case FLOAT8OID:
+			EACH_ROW(
+			{
+				float8		v = DatumGetFloat8(d);
+
+				append_fixed(c, &v);
+			});
+			break;
+		case DATEOID:
+			EACH_ROW(
+			{
+				DateADT		day = DatumGetDateADT(d);
+				uint64		v;
+
+				if (DATE_NOT_FINITE(day))
+					infinite_value(c->name);
+				v = pg_us_to_ticks((int64) day * USECS_PER_DAY, c->name);
+				append_fixed(c, &v);
+			});
+			break;
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			EACH_ROW(
+			{
+				Timestamp	ts = DatumGetTimestamp(d);
+				uint64		v;
+
+				if (TIMESTAMP_NOT_FINITE(ts))
+					infinite_value(c->name);
+				v = pg_us_to_ticks(ts, c->name);
+				append_fixed(c, &v);
+			});
+			break;
+		case NUMERICOID:
+			EACH_ROW(
+			{
+				uint8		v[16];
+
+				numeric_to_decimal(d, c->name, v);
+				append_fixed(c, v);
+			});
+			break;
+		case UUIDOID:
+			EACH_ROW(
+			{
+				append_fixed(c, DatumGetUUIDP(d)->data);
+			});
+			break;
+		case INTERVALOID:
+			EACH_ROW(
+			{
+				Interval   *iv = DatumGetIntervalP(d);
+				int64		ticks;
+
+				if (iv->month != 0 || iv->day != 0 ||
+					pg_mul_s64_overflow(iv->time, 10, &ticks))
+					ereport(ERROR,
+							(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+							 errmsg("interval value of column \"%s\" has months or days",
+									c->name),
+							 errdetail("A KustoTimeSpan is a fixed number of ticks."),
+							 errhint("Use justify_hours() in reverse, or extract(epoch from ...) in the query.")));
+				append_fixed(c, &ticks);
+			});
+			break;
+		default:
+			/* String and Binary: bytes and offsets */
+			for (uint64 r = 0; r < nrows; r++)
+			{
+				uint64		row = total_rows + r;
+
+				if (!isnull[r * natts + col])
+				{
+					struct varlena *v = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(values[r * natts + col]));
+					const char *s = VARDATA_ANY(v);
+					Size		len = VARSIZE_ANY_EXHDR(v);
+
+					if (c->type == AM_TYPE_STRING && GetDatabaseEncoding() != PG_UTF8)
+					{
+						s = pg_server_to_any(s, (int) len, PG_UTF8);
+						len = strlen(s);
+						column_reserve(c, 0, len, total_rows + r);
+					}
+					memcpy(c->values + c->values_len, s, len);
+					c->values_len += len;
+				}
+				c->offsets[row + 1] = c->values_len;
+			}
+			break;
+	}
+#undef EACH_ROW
+}
+
+/* Write the whole buffer to path (created or truncated). */
+static void
+write_file(const char *path, const uint8 *data, Size len)
+{
+	int			fd = OpenTransientFile(path, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
+	Size		done = 0;
+
+	if (fd < 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open file \"%s\" for writing: %m", path)));
+	while (done < len)
+	{
+		ssize_t		n = write(fd, data + done, Min(len - done, (Size) 1 << 30));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+		{
+			int			save_errno = n < 0 ? errno : ENOSPC;
+
+			CloseTransientFile(fd);
+			errno = save_errno;
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not write file \"%s\": %m", path)));
+		}
+		done += (Size) n;
+	}
+	if (CloseTransientFile(fd) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not close file \"%s\": %m", path)));
+}
+
+static void *
+write_alloc(void *ctx, size_t size)
+{
+	return MemoryContextAllocExtended((MemoryContext) ctx, Max(size, 1),
+									  MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+}
+
+static void
+write_release(void *ctx, void *ptr)
+{
+	if (ptr != NULL)
+		pfree(ptr);
+}
+
+Datum
+parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
+{
+	char	   *query = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	char	   *path = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	int64		stripe_rows = PG_NARGS() > 2 ? PG_GETARG_INT64(2) : 0;
+	MemoryContext wcxt;
+	MemoryContext old;
+	SPIPlanPtr	plan;
+	Portal		portal;
+	TupleDesc	tupdesc;
+	WriteColumn *cols;
+	AmWriterColumn *wcols;
+	AmWriterOptions opts;
+	AmAllocator alloc;
+	AmError		err;
+	uint8	   *out = NULL;
+	size_t		out_len = 0;
+	uint64		rows = 0;
+	int			natts;
+
+	if (!superuser() &&
+		!has_privs_of_role(GetUserId(), ROLE_PG_WRITE_SERVER_FILES))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to write an Amudai shard"),
+				 errhint("Only superusers and roles with privileges of the \"%s\" role may write server files.",
+						 "pg_write_server_files")));
+	if (!is_absolute_path(path))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_NAME),
+				 errmsg("relative path not allowed for an Amudai shard written by the server")));
+	if (stripe_rows <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("stripe_rows must be positive")));
+
+	wcxt = AllocSetContextCreate(CurrentMemoryContext, "parquet_fdw amudai writer",
+								 ALLOCSET_DEFAULT_SIZES);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	plan = SPI_prepare(query, 0, NULL);
+	if (plan == NULL)
+		elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+	if (!SPI_is_cursor_plan(plan))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("query for parquet_fdw_write_amudai must return rows")));
+	portal = SPI_cursor_open(NULL, plan, NULL, NULL, true);
+	tupdesc = portal->tupDesc;
+	natts = tupdesc->natts;
+
+	old = MemoryContextSwitchTo(wcxt);
+	cols = palloc0(sizeof(WriteColumn) * Max(1, natts));
+	for (int i = 0; i < natts; i++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(tupdesc, i);
+
+		if (attr->attisdropped)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("query result has a dropped column")));
+		column_setup(&cols[i], attr);
+		for (int j = 0; j < i; j++)
+			if (strcmp(cols[j].name, cols[i].name) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_DUPLICATE_COLUMN),
+						 errmsg("query result has two columns named \"%s\"", cols[i].name),
+						 errhint("Give the columns distinct names with AS.")));
+	}
+	MemoryContextSwitchTo(old);
+
+	for (;;)
+	{
+		uint64		n;
+		Datum	   *values;
+		bool	   *isnull;
+
+		CHECK_FOR_INTERRUPTS();
+		SPI_cursor_fetch(portal, true, AM_FETCH_ROWS);
+		n = SPI_processed;
+		if (n == 0)
+			break;
+		old = MemoryContextSwitchTo(wcxt);
+		values = palloc(sizeof(Datum) * n * Max(1, natts));
+		isnull = palloc(sizeof(bool) * n * Max(1, natts));
+		for (uint64 r = 0; r < n; r++)
+			heap_deform_tuple(SPI_tuptable->vals[r], tupdesc,
+							  values + r * natts, isnull + r * natts);
+		for (int i = 0; i < natts; i++)
+			column_append(&cols[i], values, isnull, natts, i, n, rows);
+		pfree(values);
+		pfree(isnull);
+		MemoryContextSwitchTo(old);
+		rows += n;
+		SPI_freetuptable(SPI_tuptable);
+	}
+	SPI_cursor_close(portal);
+
+	old = MemoryContextSwitchTo(wcxt);
+	wcols = palloc0(sizeof(AmWriterColumn) * Max(1, natts));
+	for (int i = 0; i < natts; i++)
+	{
+		WriteColumn *c = &cols[i];
+
+		if (c->values == NULL)
+		{
+			/* no rows: the writer still wants a values pointer */
+			c->values = palloc0(16);
+			c->nulls = palloc0(1);
+			if (c->width == 0)
+				c->offsets = palloc0(sizeof(uint64));
+		}
+		wcols[i].name = c->name;
+		wcols[i].type = c->type;
+		wcols[i].is_signed = c->is_signed;
+		wcols[i].fixed_size = c->type == AM_TYPE_FIXED_SIZE_BINARY ? c->width : 0;
+		wcols[i].encoding = AM_WRITER_ENC_AUTO;
+		wcols[i].values = c->values;
+		wcols[i].offsets = c->offsets;
+		wcols[i].nulls = c->any_null ? c->nulls : NULL;
+		wcols[i].extension_label = c->label;
+	}
+	memset(&opts, 0, sizeof(opts));
+	opts.stripe_rows = (uint64) stripe_rows;
+	opts.detect_constants = true;
+	alloc.alloc = write_alloc;
+	alloc.release = write_release;
+	alloc.ctx = wcxt;
+	am_error_clear(&err);
+	if (am_write_shard(wcols, (uint32) natts, rows, &opts, &alloc, &out,
+					   &out_len, &err) != AM_OK)
+		ereport(ERROR,
+				(errcode(err.status == AM_ERR_IO ? ERRCODE_OUT_OF_MEMORY : ERRCODE_INTERNAL_ERROR),
+				 errmsg("could not write Amudai shard \"%s\": %s", path, err.message)));
+	write_file(path, out, out_len);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(wcxt);
+	SPI_finish();
+	PG_RETURN_INT64((int64) rows);
+}
