@@ -186,7 +186,8 @@ typedef enum PfConvKind
 {
 	PF_CONV_SCALAR,				/* flat leaf */
 	PF_CONV_LIST,				/* list of scalars -> array */
-	PF_CONV_JSON				/* anything nested -> jsonb */
+	PF_CONV_JSON,				/* anything nested -> jsonb */
+	PF_CONV_VARIANT				/* VARIANT group -> jsonb (convert_variant.c) */
 } PfConvKind;
 
 typedef void (*PfFill) (PfConverter *conv, const PqColumnBatch *batches,
@@ -221,6 +222,9 @@ struct PfConverter
 
 	/* PF_CONV_JSON */
 	PfNode	   *root;
+
+	/* PF_CONV_VARIANT */
+	PfVariantConverter *variant;
 };
 
 /* ----------------------------------------------------------------
@@ -2374,6 +2378,16 @@ fill_json_column(PfConverter *conv, const PqColumnBatch *batches,
 	apply_cast(&conv->cast, values, nulls, num_rows, stride);
 }
 
+/* VARIANT group: reassembled to jsonb by convert_variant.c, then the cast. */
+static void
+fill_variant_column(PfConverter *conv, const PqColumnBatch *batches,
+					uint32 num_rows, Datum *values, bool *nulls, int stride)
+{
+	pf_variant_converter_fill(conv->variant, batches, num_rows, values, nulls,
+							  stride);
+	apply_cast(&conv->cast, values, nulls, num_rows, stride);
+}
+
 /* ----------------------------------------------------------------
  * Converter construction
  * ----------------------------------------------------------------
@@ -2426,7 +2440,19 @@ pf_converter_create(const PqFileMeta *meta, const PqSchemaNode *field,
 	decl_base = getBaseTypeAndTypmod(typid, &decl_basemod);
 	want_json = decl_base == JSONBOID;
 
-	if (field->is_leaf && field->repetition != PQ_REPEATED)
+	if (pf_is_variant_field(field))
+	{
+		conv->kind = PF_CONV_VARIANT;
+		conv->fill = fill_variant_column;
+		conv->variant = pf_variant_converter_create(meta, field, conv->column_name,
+													cxt);
+		if (!setup_cast(&conv->cast, JSONBOID, -1, typid, typmod, cxt))
+			no_cast_error(field, column_name, conv->default_typid,
+						  conv->default_typmod, typid, typmod);
+		MemoryContextSwitchTo(old);
+		return conv;
+	}
+	else if (field->is_leaf && field->repetition != PQ_REPEATED)
 	{
 		conv->kind = PF_CONV_SCALAR;
 		conv->fill = fill_scalar_column;

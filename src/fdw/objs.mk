@@ -14,3 +14,4 @@ FDW_OBJS += src/fdw/amudai_reader.o
 FDW_OBJS += src/fdw/amudai_convert.o
 FDW_OBJS += src/fdw/amudai_scan.o
 FDW_OBJS += src/fdw/amudai_write.o
+FDW_OBJS += src/fdw/convert_variant.o

@@ -230,22 +230,41 @@ extern bool parquetAnalyzeForeignTable(Relation relation,
 extern List *parquetImportForeignSchema(ImportForeignSchemaStmt *stmt,
 										Oid serverOid);
 
+/* in footer_cache.c: per-backend cache of parsed footers */
+extern PGDLLIMPORT int pf_footer_cache_size_kb;	/* parquet_fdw.footer_cache_size */
+typedef struct PfFooterEntry PfFooterEntry;
+
+/*
+ * The parsed footer of the file at path, pinned: from the cache when the
+ * file's device, inode, size, mtime and ctime are those cached, else read
+ * (and cached within the size limit).  A pinned entry stays valid whatever
+ * happens to the cache until pf_footer_cache_release(); the end of the
+ * transaction drops every pin.  Errors as pf_open_file().
+ */
+extern PfFooterEntry *pf_footer_cache_acquire(const char *path);
+/* The entry's PqFile: metadata, and reads through the entry's descriptor. */
+extern PqFile *pf_footer_entry_file(PfFooterEntry *entry);
+extern void pf_footer_cache_release(PfFooterEntry *entry);
+
 /* in reader.c: opening files from the backend */
 /*
- * Open a Parquet file for reading: checks the path, opens it with
- * OpenTransientFile, reads the footer.  Errors are ereport()ed:
+ * Open a Parquet file for reading: its footer comes from the footer cache,
+ * pinned until pf_close_file(); reads through file go to a descriptor the
+ * cache opens on first use.  Errors are ereport()ed:
  * errcode_for_file_access() for I/O, ERRCODE_DATA_CORRUPTED for bad files,
- * ERRCODE_FEATURE_NOT_SUPPORTED for encrypted files.  Memory comes from the
- * given context.  pf_close_file() closes the descriptor.
+ * ERRCODE_FEATURE_NOT_SUPPORTED for encrypted files.  The PfFile is
+ * allocated in the given context; meta and file must not be used after
+ * pf_close_file().
  */
 typedef struct PfFile
 {
 	char	   *path;
-	int			fd;
+	int			fd;				/* unused: -1 (the cache entry's is used) */
 	PqSource	source;
 	PqAllocator alloc;
 	PqFile	   *file;
 	const PqFileMeta *meta;
+	PfFooterEntry *entry;		/* the pinned footer cache entry */
 } PfFile;
 
 extern PfFile *pf_open_file(const char *path, MemoryContext cxt);
@@ -299,5 +318,32 @@ extern void pf_converter_fill(PfConverter *conv,
 							  const PqColumnBatch *leaf_batches,
 							  uint32 num_rows,
 							  Datum *values, bool *nulls, int stride);
+
+/* in convert_variant.c: VARIANT groups (shredded or not) to jsonb */
+typedef struct PfVariantConverter PfVariantConverter;
+
+/* Is a top-level field a group annotated VARIANT? */
+extern bool pf_is_variant_field(const PqSchemaNode *field);
+
+/*
+ * Compile the reassembly of VARIANT group `field` (its leaves, in schema
+ * order, are the converter's leaves).  A shredding schema the spec does not
+ * allow (e.g. an unsigned or FIXED_LEN_BYTE_ARRAY(4) typed_value) is
+ * ereport(ERROR, ERRCODE_DATA_CORRUPTED).  Allocates in cxt.
+ */
+extern PfVariantConverter *pf_variant_converter_create(const PqFileMeta *meta,
+													   const PqSchemaNode *field,
+													   const char *column_name,
+													   MemoryContext cxt);
+
+/*
+ * One batch of jsonb Datums (same contract as pf_converter_fill, without the
+ * cast): SQL NULL for a null group, JSON null for Variant null; malformed
+ * values ereport(ERROR, ERRCODE_DATA_CORRUPTED).
+ */
+extern void pf_variant_converter_fill(PfVariantConverter *vc,
+									  const PqColumnBatch *leaf_batches,
+									  uint32 num_rows,
+									  Datum *values, bool *nulls, int stride);
 
 #endif							/* PARQUET_FDW_H */
