@@ -44,6 +44,14 @@ RETURNS TABLE (key text, value bytea, value_text text)
 AS 'MODULE_PATHNAME', 'parquet_kv_metadata'
 LANGUAGE C STRICT VOLATILE;
 
+-- this backend's footer cache (parquet_fdw.footer_cache_size)
+CREATE FUNCTION parquet_footer_cache_info(OUT entries bigint, OUT bytes bigint,
+                                          OUT hits bigint, OUT misses bigint,
+                                          OUT evictions bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'parquet_footer_cache_info'
+LANGUAGE C STRICT VOLATILE;
+
 -- the foreign-data wrapper
 
 CREATE FUNCTION parquet_fdw_handler()

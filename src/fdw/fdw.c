@@ -79,6 +79,16 @@ _PG_init(void)
 							   0,
 							   check_simd, assign_simd, NULL);
 
+	DefineCustomIntVariable("parquet_fdw.footer_cache_size",
+							"Sets the memory each backend may keep parsed Parquet footers in.",
+							"Footers of files planned or read are kept, least recently used evicted first; 0 disables the cache.",
+							&pf_footer_cache_size_kb,
+							64 * 1024,
+							0, MAX_KILOBYTES,
+							PGC_USERSET,
+							GUC_UNIT_KB,
+							NULL, NULL, NULL);
+
 	MarkGUCPrefixReserved("parquet_fdw");
 }
 

@@ -4,11 +4,12 @@
  *	  Opening Parquet files from the backend, and turning the format
  *	  layer's errors into PostgreSQL errors.
  *
- * Files are opened with OpenTransientFile, so PostgreSQL closes them at
- * transaction abort when an error unwinds a scan; pf_close_file() closes
- * them on the normal path.  The format layer reads through a PqSource over
- * the descriptor (pread) and allocates from a memory context through a
- * PqAllocator, so its memory goes away with the context.
+ * A file's parsed footer comes from the per-backend footer cache
+ * (footer_cache.c), which also owns the descriptor reads go through and
+ * closes it when the last user lets go (or at transaction end when an error
+ * unwound a scan).  The format layer allocates from a memory context
+ * through a PqAllocator, so the memory of readers goes away with the
+ * context.
  *
  * IDENTIFICATION
  *	  src/fdw/reader.c
@@ -25,32 +26,6 @@
 #include "utils/memutils.h"
 
 #include "fdw/parquet_fdw.h"
-
-/* PqSource.read_at over a file descriptor: exactly len bytes or an errno. */
-static int
-pf_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
-{
-	PfFile	   *pf = (PfFile *) ctx;
-	char	   *dst = (char *) buf;
-
-	while (len > 0)
-	{
-		ssize_t		n = pg_pread(pf->fd, dst, len, (off_t) offset);
-
-		if (n < 0)
-		{
-			if (errno == EINTR)
-				continue;
-			return errno;
-		}
-		if (n == 0)
-			return EIO;			/* the file shrank under us */
-		dst += n;
-		offset += n;
-		len -= n;
-	}
-	return 0;
-}
 
 /* PqAllocator callbacks over a memory context. */
 static void *
@@ -89,78 +64,40 @@ pf_context_allocator(MemoryContext cxt)
 
 /*
  * pf_open_file
- *		Open a Parquet file and read its footer, in memory context cxt.
+ *		Open a Parquet file: its parsed footer comes from the footer cache
+ *		(footer_cache.c), pinned until pf_close_file().  The PfFile itself
+ *		is allocated in cxt.
  */
 PfFile *
 pf_open_file(const char *path, MemoryContext cxt)
 {
 	PfFile	   *pf = MemoryContextAllocZero(cxt, sizeof(PfFile));
-	struct stat st;
-	PqError		err;
-	PqStatus	status;
 
 	pf->path = MemoryContextStrdup(cxt, path);
-	pf->fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
-	if (pf->fd < 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not open Parquet file \"%s\": %m", path)));
-	if (fstat(pf->fd, &st) != 0)
-	{
-		int			save_errno = errno;
-
-		CloseTransientFile(pf->fd);
-		errno = save_errno;
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not stat Parquet file \"%s\": %m", path)));
-	}
-	if (S_ISDIR(st.st_mode))
-	{
-		CloseTransientFile(pf->fd);
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is a directory, not a Parquet file", path)));
-	}
-
-	pf->source.read_at = pf_read_at;
-	pf->source.size = (uint64_t) st.st_size;
-	pf->source.ctx = pf;
+	pf->fd = -1;
 	pf->alloc = pf_context_allocator(cxt);
-
-	pq_error_clear(&err);
-	status = pq_file_open(&pf->file, &pf->source, &pf->alloc, &err);
-	if (status != PQ_OK)
-	{
-		CloseTransientFile(pf->fd);
-		pf->fd = -1;
-		if (err.status == PQ_OK)
-			err.status = status;
-		pf_report_error(path, &err);
-	}
+	pf->entry = pf_footer_cache_acquire(path);
+	pf->file = pf_footer_entry_file(pf->entry);
+	pf->source = *pq_file_source(pf->file);
 	pf->meta = pq_file_meta(pf->file);
 	return pf;
 }
 
 /*
  * pf_close_file
- *		Close the descriptor; memory stays with the caller's context.
+ *		Unpin the footer: the metadata must not be used after this.  Memory
+ *		of the PfFile stays with the caller's context.
  */
 void
 pf_close_file(PfFile *pf)
 {
 	if (pf == NULL)
 		return;
-	if (pf->file != NULL)
-	{
-		pq_file_close(pf->file);
-		pf->file = NULL;
-	}
-	if (pf->fd >= 0)
-	{
-		CloseTransientFile(pf->fd);
-		pf->fd = -1;
-	}
+	if (pf->entry != NULL)
+		pf_footer_cache_release(pf->entry);
+	pf->entry = NULL;
+	pf->file = NULL;
+	pf->meta = NULL;
 }
 
 /* Error context line: where in the file the format layer failed. */

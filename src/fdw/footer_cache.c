@@ -1,0 +1,492 @@
+/*-------------------------------------------------------------------------
+ *
+ * footer_cache.c
+ *	  A per-backend cache of parsed Parquet footers, so that planning the
+ *	  same files again neither reads nor parses their footers.
+ *
+ * Entries are keyed by path and remember the identity of the file they were
+ * read from (device, inode, size, mtime, ctime).  Every acquire stats the
+ * path first: a file changed since is read again, never served stale.
+ *
+ * An entry owns a memory context holding the parsed footer (a PqFile) and,
+ * while somebody reads through it, a file descriptor.  Users pin entries
+ * (acquire) and unpin them (release).  The cache's size is limited by
+ * parquet_fdw.footer_cache_size (kB): past it, least recently used entries
+ * are freed, but never a pinned one: an entry evicted or found stale while
+ * pinned leaves the table and is freed by its last release.  So a scan's
+ * metadata stays valid until the scan ends, whatever happens to the cache.
+ *
+ * The descriptor is opened on the first read (planning from a warm cache
+ * opens no file at all) with BasicOpenFile and accounted as an external FD;
+ * it is closed when the last pin goes.  At the end of every top-level
+ * transaction all pins are dropped and descriptors closed: a scan that an
+ * error unwound never releases its pins itself.
+ *
+ * IDENTIFICATION
+ *	  src/fdw/footer_cache.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "access/xact.h"
+#include "common/hashfn.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "lib/ilist.h"
+#include "storage/fd.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+
+#include "fdw/parquet_fdw.h"
+
+/* GUC parquet_fdw.footer_cache_size, in kB */
+int			pf_footer_cache_size_kb = 64 * 1024;
+
+/* The identity of a file: a change in any of these is a new file. */
+typedef struct PfFileIdentity
+{
+	dev_t		dev;
+	ino_t		ino;
+	off_t		size;
+	struct timespec mtime;
+	struct timespec ctime;
+} PfFileIdentity;
+
+struct PfFooterEntry
+{
+	char	   *path;			/* the key while in the table */
+	PfFileIdentity id;			/* of the file the footer was read from */
+	MemoryContext cxt;			/* owns the entry and everything below */
+	PqFile	   *file;			/* the parsed footer; reads go to fd */
+	int			fd;				/* open while pinned and read, else -1 */
+	int			pins;
+	bool		in_table;		/* else detached: freed at the last release */
+	Size		mem;			/* bytes charged to the cache */
+	dlist_node	node;			/* in lru when in_table, else in detached */
+};
+
+/* A slot of the hash table: path -> entry. */
+typedef struct PfCacheSlot
+{
+	const char *path;			/* the entry's own copy */
+	PfFooterEntry *entry;
+	uint32		hash;
+	char		status;
+} PfCacheSlot;
+
+#define SH_PREFIX		pfcache
+#define SH_ELEMENT_TYPE	PfCacheSlot
+#define SH_KEY_TYPE		const char *
+#define SH_KEY			path
+#define SH_HASH_KEY(tb, key) \
+	hash_bytes((const unsigned char *) (key), (int) strlen(key))
+#define SH_EQUAL(tb, a, b)	(strcmp((a), (b)) == 0)
+#define SH_SCOPE		static inline
+#define SH_STORE_HASH
+#define SH_GET_HASH(tb, a)	((a)->hash)
+#define SH_DEFINE
+#define SH_DECLARE
+#include "lib/simplehash.h"
+
+static MemoryContext cache_cxt = NULL;
+static pfcache_hash *cache_table = NULL;
+static dlist_head lru = DLIST_STATIC_INIT(lru);	/* most recent first */
+static dlist_head detached = DLIST_STATIC_INIT(detached);
+static Size cache_mem = 0;		/* bytes of the entries in the table */
+
+/* counters for parquet_footer_cache_info() */
+static int64 cache_hits = 0;
+static int64 cache_misses = 0;
+static int64 cache_evictions = 0;
+
+static void cache_xact_callback(XactEvent event, void *arg);
+
+/* ----------------------------------------------------------------
+ * Entries
+ * ----------------------------------------------------------------
+ */
+
+static void
+identity_from_stat(PfFileIdentity *id, const struct stat *st)
+{
+	memset(id, 0, sizeof(*id));
+	id->dev = st->st_dev;
+	id->ino = st->st_ino;
+	id->size = st->st_size;
+	id->mtime = st->st_mtim;
+	id->ctime = st->st_ctim;
+}
+
+static bool
+identity_equal(const PfFileIdentity *a, const PfFileIdentity *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+		a->mtime.tv_sec == b->mtime.tv_sec &&
+		a->mtime.tv_nsec == b->mtime.tv_nsec &&
+		a->ctime.tv_sec == b->ctime.tv_sec &&
+		a->ctime.tv_nsec == b->ctime.tv_nsec;
+}
+
+static void
+entry_close_fd(PfFooterEntry *e)
+{
+	if (e->fd >= 0)
+	{
+		close(e->fd);
+		ReleaseExternalFD();
+		e->fd = -1;
+	}
+}
+
+/*
+ * Open the entry's file, checking it is still the file its footer came
+ * from.  Returns 0 or an errno (ESTALE when the path names another file).
+ */
+static int
+entry_open_fd(PfFooterEntry *e, PfFileIdentity *id_out)
+{
+	struct stat st;
+	int			fd;
+
+	if (!AcquireExternalFD())
+		return EMFILE;
+	fd = BasicOpenFile(e->path, O_RDONLY | PG_BINARY);
+	if (fd < 0)
+	{
+		int			save_errno = errno;
+
+		ReleaseExternalFD();
+		return save_errno;
+	}
+	if (fstat(fd, &st) != 0)
+	{
+		int			save_errno = errno;
+
+		close(fd);
+		ReleaseExternalFD();
+		return save_errno;
+	}
+	if (id_out)
+		identity_from_stat(id_out, &st);
+	else
+	{
+		PfFileIdentity id;
+
+		identity_from_stat(&id, &st);
+		if (!identity_equal(&id, &e->id))
+		{
+			close(fd);
+			ReleaseExternalFD();
+			return ESTALE;
+		}
+	}
+	e->fd = fd;
+	return 0;
+}
+
+/* PqSource.read_at over the entry's file: exactly len bytes or an errno. */
+static int
+entry_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
+{
+	PfFooterEntry *e = (PfFooterEntry *) ctx;
+	char	   *dst = (char *) buf;
+
+	if (e->fd < 0)
+	{
+		int			rc;
+
+		/* only pinned entries are read */
+		if (e->pins <= 0)
+			return EBADF;
+		if ((rc = entry_open_fd(e, NULL)) != 0)
+			return rc;
+	}
+	while (len > 0)
+	{
+		ssize_t		n = pg_pread(e->fd, dst, len, (off_t) offset);
+
+		if (n < 0)
+		{
+			if (errno == EINTR)
+				continue;
+			return errno;
+		}
+		if (n == 0)
+			return EIO;			/* the file shrank under us */
+		dst += n;
+		offset += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static void
+entry_free(PfFooterEntry *e)
+{
+	Assert(e->pins == 0 && !e->in_table);
+	entry_close_fd(e);
+	dlist_delete(&e->node);
+	if (e->file)
+		pq_file_close(e->file);
+	MemoryContextDelete(e->cxt);
+}
+
+/* Take the entry out of the table; freed now, or at its last release. */
+static void
+entry_detach(PfFooterEntry *e)
+{
+	Assert(e->in_table);
+	pfcache_delete(cache_table, e->path);
+	cache_mem -= e->mem;
+	e->in_table = false;
+	dlist_delete(&e->node);
+	dlist_push_head(&detached, &e->node);
+	if (e->pins == 0)
+		entry_free(e);
+}
+
+/* Free least recently used unpinned entries until the cache fits its size. */
+static void
+evict_to_limit(void)
+{
+	Size		limit = (Size) pf_footer_cache_size_kb * 1024;
+	dlist_node *cur;
+	dlist_node *prev;
+
+	/* from the least recently used end; entry_detach() unlinks cur */
+	for (cur = lru.head.prev; cur != &lru.head && cache_mem > limit; cur = prev)
+	{
+		PfFooterEntry *e = dlist_container(PfFooterEntry, node, cur);
+
+		prev = cur->prev;
+		if (e->pins > 0)
+			continue;
+		cache_evictions++;
+		entry_detach(e);
+	}
+}
+
+static void
+cache_init(void)
+{
+	if (cache_cxt != NULL)
+		return;
+	cache_cxt = AllocSetContextCreate(TopMemoryContext,
+									  "parquet_fdw footer cache",
+									  ALLOCSET_DEFAULT_SIZES);
+	cache_table = pfcache_create(cache_cxt, 256, NULL);
+	RegisterXactCallback(cache_xact_callback, NULL);
+}
+
+/*
+ * Read the footer of the file at path into a new entry, pinned, its
+ * descriptor open.  ereports on failure, leaving nothing behind.
+ */
+static PfFooterEntry *
+entry_load(const char *path)
+{
+	MemoryContext cxt;
+	PfFooterEntry *e;
+	PqSource	source;
+	PqAllocator alloc;
+	PqError		err;
+	PqStatus	status;
+	int			rc;
+
+	cxt = AllocSetContextCreate(cache_cxt, "parquet_fdw footer",
+								ALLOCSET_SMALL_SIZES);
+	e = MemoryContextAllocZero(cxt, sizeof(PfFooterEntry));
+	e->cxt = cxt;
+	e->path = MemoryContextStrdup(cxt, path);
+	e->fd = -1;
+	e->pins = 1;
+	dlist_push_head(&detached, &e->node);
+
+	rc = entry_open_fd(e, &e->id);
+	if (rc != 0)
+	{
+		e->pins = 0;
+		entry_free(e);
+		errno = rc;
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open Parquet file \"%s\": %m", path)));
+	}
+	source.read_at = entry_read_at;
+	source.size = (uint64_t) e->id.size;
+	source.ctx = e;
+	alloc = pf_context_allocator(cxt);
+	pq_error_clear(&err);
+	status = pq_file_open(&e->file, &source, &alloc, &err);
+	if (status != PQ_OK)
+	{
+		e->file = NULL;
+		e->pins = 0;
+		entry_free(e);
+		if (err.status == PQ_OK)
+			err.status = status;
+		pf_report_error(path, &err);
+	}
+	e->mem = MemoryContextMemAllocated(cxt, true);
+	return e;
+}
+
+/* ----------------------------------------------------------------
+ * Interface
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * pf_footer_cache_acquire
+ *		The parsed footer of the file at path, pinned until
+ *		pf_footer_cache_release().  Served from the cache when the file is
+ *		the one cached (same device, inode, size, mtime and ctime), read
+ *		and cached otherwise.
+ */
+PfFooterEntry *
+pf_footer_cache_acquire(const char *path)
+{
+	struct stat st;
+	PfFileIdentity id;
+	PfCacheSlot *slot;
+	PfFooterEntry *e;
+	bool		found;
+
+	cache_init();
+	if (stat(path, &st) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open Parquet file \"%s\": %m", path)));
+	if (S_ISDIR(st.st_mode))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is a directory, not a Parquet file", path)));
+	identity_from_stat(&id, &st);
+
+	slot = pfcache_lookup(cache_table, path);
+	if (slot != NULL)
+	{
+		e = slot->entry;
+		if (identity_equal(&e->id, &id))
+		{
+			cache_hits++;
+			e->pins++;
+			dlist_move_head(&lru, &e->node);
+			return e;
+		}
+		/* the file changed: whoever still reads the old one keeps it */
+		entry_detach(e);
+	}
+
+	cache_misses++;
+	e = entry_load(path);
+
+	/*
+	 * Cache it only if it is the file stat() saw (else it changed while we
+	 * read it: serve this read, cache nothing) and the cache may hold it.
+	 */
+	if (identity_equal(&e->id, &id) && pf_footer_cache_size_kb > 0)
+	{
+		slot = pfcache_insert(cache_table, e->path, &found);
+		Assert(!found);
+		slot->entry = e;
+		e->in_table = true;
+		cache_mem += e->mem;
+		dlist_delete(&e->node);
+		dlist_push_head(&lru, &e->node);
+		evict_to_limit();
+	}
+	return e;
+}
+
+/* pf_footer_entry_file: the parsed footer of a pinned entry. */
+PqFile *
+pf_footer_entry_file(PfFooterEntry *e)
+{
+	return e->file;
+}
+
+/*
+ * pf_footer_cache_release
+ *		Unpin; the last pin closes the descriptor, and frees the entry if it
+ *		left the table meanwhile.
+ */
+void
+pf_footer_cache_release(PfFooterEntry *e)
+{
+	if (e == NULL || e->pins <= 0)
+		return;					/* already dropped at transaction end */
+	if (--e->pins > 0)
+		return;
+	entry_close_fd(e);
+	if (!e->in_table)
+		entry_free(e);
+	else
+		evict_to_limit();
+}
+
+/*
+ * End of a top-level transaction: every scan has ended or been unwound by
+ * an error, so no pin can be live.  Drop them all, which closes every
+ * descriptor and frees the detached entries.
+ */
+static void
+cache_xact_callback(XactEvent event, void *arg)
+{
+	dlist_mutable_iter it;
+
+	switch (event)
+	{
+		case XACT_EVENT_COMMIT:
+		case XACT_EVENT_PARALLEL_COMMIT:
+		case XACT_EVENT_ABORT:
+		case XACT_EVENT_PARALLEL_ABORT:
+		case XACT_EVENT_PREPARE:
+			break;
+		default:
+			return;
+	}
+	dlist_foreach_modify(it, &detached)
+	{
+		PfFooterEntry *e = dlist_container(PfFooterEntry, node, it.cur);
+
+		e->pins = 0;
+		entry_free(e);
+	}
+	dlist_foreach_modify(it, &lru)
+	{
+		PfFooterEntry *e = dlist_container(PfFooterEntry, node, it.cur);
+
+		e->pins = 0;
+		entry_close_fd(e);
+	}
+	evict_to_limit();
+}
+
+/*
+ * parquet_footer_cache_info()
+ *		This backend's cache: entries, bytes, hits, misses, evictions.
+ */
+PG_FUNCTION_INFO_V1(parquet_footer_cache_info);
+
+Datum
+parquet_footer_cache_info(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	Datum		values[5];
+	bool		nulls[5] = {false, false, false, false, false};
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	values[0] = Int64GetDatum(cache_table ? (int64) cache_table->members : 0);
+	values[1] = Int64GetDatum((int64) cache_mem);
+	values[2] = Int64GetDatum(cache_hits);
+	values[3] = Int64GetDatum(cache_misses);
+	values[4] = Int64GetDatum(cache_evictions);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
