@@ -112,6 +112,50 @@ SELECT prune_mismatches('pb', 'hb', 'd IN (date %2$L, date %2$L + 3, date %2$L +
           FROM generate_series(0, 180) n) s;
 DROP FUNCTION prune_mismatches(text, text, text, text[]);
 
+-- ===== page indexes (data/pageindex.parquet, test/tools/gen_pageindex.c):
+-- 20000 rows, i = 1..20000, 4 row groups of 5000, data pages of 500 rows;
+-- id = i; g = (i - 1) % 1000 (even pages 0..499, odd pages 500..999);
+-- n = i, NULL on every fourth page ((i - 1) / 500 % 4 = 3); s = 's' ||
+-- lpad(i, 5, '0').  Rows of pages no qual can match are skipped in every
+-- column, and the rows read stay aligned across columns.
+\set ppage :abs_srcdir '/data/pageindex.parquet'
+CREATE FOREIGN TABLE pi (id bigint, g int, n int, s text)
+  SERVER prune_srv OPTIONS (filename :'ppage');
+CREATE TABLE hi AS SELECT * FROM pi;
+SELECT count(*), sum(id), count(n), sum(g), min(s), max(s) FROM hi;
+-- id 7234..7300: row group 1, page 4 (i = 7001..7500); 67 rows
+SELECT prune_explain('SELECT count(*), sum(id), min(s), max(s), sum(g) FROM pi WHERE id BETWEEN 7234 AND 7300');
+SELECT count(*), sum(id), min(s), max(s), sum(g) FROM pi WHERE id BETWEEN 7234 AND 7300;
+-- g < 100: even pages only, 100 rows of each 1000
+SELECT prune_explain('SELECT count(*), sum(id), max(s), sum(n) FROM pi WHERE g < 100');
+SELECT count(*), sum(id), max(s), sum(n) FROM pi WHERE g < 100;
+SELECT count(*), sum(id), max(s), sum(n) FROM hi WHERE g < 100;
+-- OR unites pages: id 12845 is on an odd page (row group 2, page 5)
+SELECT prune_explain('SELECT count(*) FROM pi WHERE g < 100 OR id = 12845');
+SELECT count(*), sum(id) FROM pi WHERE g < 100 OR id = 12845;
+-- null pages: IS NULL reads only pages with nulls, comparisons skip them
+SELECT prune_explain('SELECT count(*) FROM pi WHERE n IS NULL');
+SELECT count(*), min(id), max(id) FROM pi WHERE n IS NULL;
+SELECT prune_explain('SELECT count(*) FROM pi WHERE n > 19000');
+SELECT count(*), min(id) FROM pi WHERE n > 19000;
+-- parameters (generic plan): row groups by statistics, then pages
+SET plan_cache_mode = force_generic_plan;
+PREPARE pp(bigint) AS SELECT id, g, n, s FROM pi WHERE id = $1;
+SELECT prune_explain('EXECUTE pp(12845)');
+EXECUTE pp(12845);
+DEALLOCATE pp;
+RESET plan_cache_mode;
+-- equal to the heap copy for many values and ranges
+SELECT count(*) AS values_checked,
+       count(*) FILTER (WHERE (SELECT array_agg(id ORDER BY id) FROM pi WHERE g = v) IS DISTINCT FROM
+                              (SELECT array_agg(id ORDER BY id) FROM hi WHERE g = v)) AS mismatches
+  FROM generate_series(-1, 1000, 7) v;
+SELECT count(*) AS ranges_checked,
+       count(*) FILTER (WHERE (SELECT sum(n) + sum(length(s)) FROM pi WHERE id >= v AND id < v + 777 AND (n IS NULL OR g > 250)) IS DISTINCT FROM
+                              (SELECT sum(n) + sum(length(s)) FROM hi WHERE id >= v AND id < v + 777 AND (n IS NULL OR g > 250))) AS mismatches
+  FROM generate_series(-100, 20100, 333) v;
+DROP TABLE hi;
+
 DROP TABLE hb, hd;
 DROP SERVER prune_srv CASCADE;
 DROP FUNCTION prune_explain(text);

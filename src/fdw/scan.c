@@ -180,6 +180,13 @@ typedef struct PfScanState
 	int64		rowgroups_read;
 	int64		rowgroups_skipped;	/* by run-time pruning */
 	int64		skipped_by[PF_PRUNE_KINDS]; /* the same, per method */
+
+	/* page-index pruning: the current row group's rows that may match */
+	List	   *page_quals;		/* PfPruneQual with values (or parameters) */
+	PfRowRange *ranges;			/* in rowgroup_cxt */
+	int			nranges;		/* -1: read every row */
+	int			next_range;
+	int64		rows_skipped_by_pages;
 	Size		peak_memory;	/* of scan_cxt and below, after each batch */
 } PfScanState;
 /* Compressed bytes of the chunks of row group rg below a node. */
@@ -671,6 +678,10 @@ parquetBeginForeignScan(ForeignScanState *node, int eflags)
 		st->param_cxt = AllocSetContextCreate(st->scan_cxt, "parquet_fdw parameters",
 											  ALLOCSET_SMALL_SIZES);
 	}
+	/* page-index pruning: the plan's constant quals and the parameter ones */
+	st->page_quals = list_concat(pf_prune_quals_from_clauses(plan->scan.plan.qual,
+															 plan->scan.scanrelid),
+								 st->param_quals);
 	MemoryContextSwitchTo(old);
 
 	/*
@@ -699,6 +710,7 @@ close_rowgroup(PfScanState *st)
 	}
 	st->rowgroup = -1;
 	st->rows_left = 0;
+	st->nranges = -1;
 	MemoryContextReset(st->rowgroup_cxt);
 }
 
@@ -861,6 +873,13 @@ next_rowgroup(PfScanState *st)
 
 			st->rowgroup = rg;
 			st->rows_left = meta->row_groups[rg].num_rows;
+			st->nranges = -1;
+			st->next_range = 0;
+			if (st->page_quals != NIL)
+				st->ranges = pf_rowgroup_row_ranges(st->file, rg, st->page_quals,
+													st->attnos, st->fields,
+													st->rel, st->rowgroup_cxt,
+													&st->nranges);
 			st->rowgroups_read++;
 			alloc = pf_context_allocator(st->rowgroup_cxt);
 			for (int s = 0; s < st->nslots; s++)
@@ -897,6 +916,46 @@ next_rowgroup(PfScanState *st)
 }
 
 /*
+ * Page-index pruning: move every reader to the next range of rows that may
+ * match.  false when the row group has no such row left.
+ */
+static bool
+skip_to_row_range(PfScanState *st)
+{
+	int64		pos;
+
+	if (st->nranges < 0)
+		return true;
+	pos = st->file->meta->row_groups[st->rowgroup].num_rows - st->rows_left;
+	while (st->next_range < st->nranges && st->ranges[st->next_range].end <= pos)
+		st->next_range++;
+	if (st->next_range >= st->nranges)
+	{
+		st->rows_skipped_by_pages += st->rows_left;
+		st->rows_left = 0;
+		return false;
+	}
+	if (st->ranges[st->next_range].start > pos)
+	{
+		int64		skip = st->ranges[st->next_range].start - pos;
+
+		for (int s = 0; s < st->nslots; s++)
+		{
+			PqError		err;
+
+			st->err_column = st->file->meta->leaves[st->slot_leaf[s]].path;
+			pq_error_clear(&err);
+			if (pq_column_reader_skip(st->readers[s], (uint64) skip, &err) != PQ_OK)
+				pf_report_error(st->file->path, &err);
+		}
+		st->err_column = NULL;
+		st->rows_left -= skip;
+		st->rows_skipped_by_pages += skip;
+	}
+	return true;
+}
+
+/*
  * Decode the next batch into the columns' Datum arrays.  Returns false at
  * the end of the scan.
  */
@@ -911,7 +970,7 @@ read_batch(PfScanState *st)
 	st->batch_size = 0;
 	st->next_row = 0;
 
-	while (st->rowgroup < 0 || st->rows_left <= 0)
+	while (st->rowgroup < 0 || st->rows_left <= 0 || !skip_to_row_range(st))
 	{
 		if (st->rowgroup >= 0)
 			close_rowgroup(st);
@@ -920,6 +979,11 @@ read_batch(PfScanState *st)
 	}
 
 	want = (uint32) Min((int64) st->batch_rows, st->rows_left);
+	if (st->nranges >= 0)
+		want = (uint32) Min((int64) want,
+							st->ranges[st->next_range].end -
+							(st->file->meta->row_groups[st->rowgroup].num_rows -
+							 st->rows_left));
 	for (int s = 0; s < st->nslots; s++)
 	{
 		PqError		err;
@@ -1074,6 +1138,9 @@ parquetExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		if (st->param_quals != NIL)
 			ExplainPropertyInteger("Row Groups Skipped at Run Time", NULL,
 								   st->rowgroups_skipped, es);
+		if (st->rows_skipped_by_pages > 0)
+			ExplainPropertyInteger("Rows Skipped by Page Index", NULL,
+								   st->rows_skipped_by_pages, es);
 		if (st->skipped_by[PF_PRUNE_BLOOM] + st->skipped_by[PF_PRUNE_DICTIONARY] > 0)
 			ExplainPropertyText("Run-Time Skips",
 								psprintf("statistics %lld, bloom filters %lld, dictionaries %lld",
