@@ -47,8 +47,6 @@ MAX_REASON = 300
 # (a crash or hang always fails); a wrong result is reported as XFAIL with the
 # reason, counted apart, and a file that starts passing counts as passed.
 KNOWN_GAPS = {
-    "shredded_variant/": "VARIANT decoding is not implemented yet (issue #3); "
-                         "the column comes out as its raw metadata/value struct",
 }
 
 CRASH_MARKERS = (
