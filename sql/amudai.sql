@@ -1,0 +1,207 @@
+--
+-- amudai: foreign tables over Amudai shards written by
+-- parquet_fdw_write_amudai() from a query over data/rowgroups.parquet.
+--
+-- data/rowgroups.parquet: 20480 rows, id = 1..20480; grp = (id - 1) / 2048;
+-- n = id except NULL for grp 3 (ids 6145..8192); d = 2024-01-01 +
+-- (id - 1) / 100 days; ts = 2024-01-01 + (id - 1) minutes; f = id / 4.0;
+-- s = 's' || lpad(id, 5, '0').  Shards are written with stripes of 2048
+-- rows, so stripe k holds ids 2048 k + 1 .. 2048 (k + 1), like the row
+-- groups.  Every scan is compared row for row with the query it was
+-- written from; the sums are checked against these formulas.
+--
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set rg :abs_srcdir '/data/rowgroups.parquet'
+SET datestyle = 'ISO, YMD';
+SET timezone = 'UTC';
+SET extra_float_digits = 0;
+SELECT current_setting('data_directory') || '/pf_amudai_rg.amudai.shard' AS shard,
+       current_setting('data_directory') || '/pf_amudai_empty.amudai.shard' AS empty_shard,
+       current_setting('data_directory') || '/pf_amudai_cut.amudai.shard' AS cut_shard,
+       current_setting('data_directory') || '/pf_amudai_flip.amudai.shard' AS flip_shard
+\gset
+
+CREATE SERVER am_srv FOREIGN DATA WRAPPER parquet_fdw;
+CREATE FOREIGN TABLE am_rg (id bigint, grp int, n int, d date, ts timestamp,
+                            f float8, s text)
+  SERVER am_srv OPTIONS (filename :'rg');
+
+-- every written type, with NULLs in some columns
+CREATE VIEW am_src AS
+SELECT id, grp, n, d, ts, f, s,
+       id % 7 = 0 AS b,
+       (id % 100)::int2 AS i2,
+       CASE WHEN id % 5 = 0 THEN NULL ELSE (id * 1.5)::float4 END AS f4,
+       ts::timestamptz AS tstz,
+       CASE WHEN id % 4 = 0 THEN NULL ELSE (id / 100.0)::numeric(12,2) END AS num,
+       CASE WHEN id % 3 = 0 THEN NULL ELSE decode(lpad(to_hex(id), 8, '0'), 'hex') END AS bin,
+       md5(id::text)::uuid AS u,
+       make_interval(secs => id) AS iv,
+       CASE WHEN id > 20000 THEN NULL ELSE 'k' || (id % 10) END AS s2
+  FROM am_rg;
+
+SELECT parquet_fdw_write_amudai('SELECT * FROM am_src ORDER BY id', :'shard', 2048);
+
+CREATE FOREIGN TABLE am (id bigint, grp int, n int, d date, ts timestamp,
+                         f float8, s text, b bool, i2 int2, f4 real,
+                         tstz timestamptz, num numeric, bin bytea, u uuid,
+                         iv interval, s2 text)
+  SERVER am_srv OPTIONS (filename :'shard');
+
+-- the shard gives exactly the query's rows
+SELECT count(*) AS differences FROM (
+  (SELECT * FROM am EXCEPT ALL SELECT * FROM am_src)
+  UNION ALL
+  (SELECT * FROM am_src EXCEPT ALL SELECT * FROM am)) x;
+-- the aggregates next to the same numbers from the formulas: num is NULL
+-- for multiples of 4, so sum(num) = (sum(id) - 4 * (5120 * 5121 / 2)) / 100;
+-- sum(i2) = 204 * (0 + ... + 99) + (1 + ... + 80); max(tstz) is minute 20479
+-- (14 days 5:19), max(iv) 20480 seconds (5:41:20)
+SELECT count(*), sum(id), count(n), sum(n), count(num), sum(num),
+       count(bin), count(*) FILTER (WHERE b), count(f4), count(s2),
+       sum(i2), min(ts), max(tstz), max(iv), sum(f)
+  FROM am;
+SELECT 20480 * 20481 / 2 AS sum_id,
+       20480 * 20481 / 2 - (8192 * 8193 / 2 - 6144 * 6145 / 2) AS sum_n,
+       (20480 * 20481 / 2 - 4 * (5120 * 5121 / 2)) / 100.0 AS sum_num,
+       20480 - 20480 / 3 AS count_bin, 20480 / 7 AS count_b,
+       20480 - 20480 / 5 AS count_f4, 20480 * 20481 / 2 / 4.0 AS sum_f,
+       20480 - 20480 / 4 AS count_num, 204 * 4950 + 80 * 81 / 2 AS sum_i2;
+-- the same values row by row for a few rows, in the file's order
+SELECT * FROM am WHERE id IN (1, 2048, 6145, 20480) ORDER BY id;
+-- count(*) reads no column
+SELECT count(*) FROM am;
+
+-- ===== stripe pruning with the field descriptors' statistics
+CREATE FUNCTION stripes(query text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE ln text;
+BEGIN
+  FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
+    IF ln ~ 'Stripes:' THEN RETURN regexp_replace(ln, '^.*Stripes: ', ''); END IF;
+  END LOOP;
+  RETURN NULL;
+END $$;
+CREATE FUNCTION explain_filter(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE ln text;
+BEGIN
+  FOR ln IN EXECUTE query LOOP
+    RETURN NEXT regexp_replace(ln, '/[^ ,"]*/', '', 'g');
+  END LOOP;
+END $$;
+SELECT explain_filter('EXPLAIN (COSTS OFF) SELECT * FROM am WHERE id = 5000');
+SELECT stripes('SELECT * FROM am WHERE id = 5000'), count(*), min(id) FROM am WHERE id = 5000;
+SELECT stripes('SELECT * FROM am WHERE id < 100'), count(*) FROM am WHERE id < 100;
+SELECT stripes('SELECT * FROM am WHERE id >= 18432'), count(*) FROM am WHERE id >= 18432;
+SELECT stripes('SELECT * FROM am WHERE id > 1000 AND id < 3000'), count(*) FROM am WHERE id > 1000 AND id < 3000;
+SELECT stripes('SELECT * FROM am WHERE id = 1 OR id = 20480'), count(*) FROM am WHERE id = 1 OR id = 20480;
+SELECT stripes('SELECT * FROM am WHERE id IN (3, 4097)'), count(*) FROM am WHERE id IN (3, 4097);
+SELECT stripes('SELECT * FROM am WHERE id = 0'), count(*) FROM am WHERE id = 0;
+-- grp is constant in each stripe; n is all NULL in stripe 3
+SELECT stripes('SELECT * FROM am WHERE grp = 3'), count(*) FROM am WHERE grp = 3;
+SELECT stripes('SELECT * FROM am WHERE grp <> 4'), count(*) FROM am WHERE grp <> 4;
+SELECT stripes('SELECT * FROM am WHERE n = 7000'), count(*) FROM am WHERE n = 7000;
+SELECT stripes('SELECT * FROM am WHERE n IS NULL'), count(*), min(id), max(id) FROM am WHERE n IS NULL;
+SELECT stripes('SELECT * FROM am WHERE n IS NOT NULL'), count(*) FROM am WHERE n IS NOT NULL;
+-- floats (< prunes, > does not: NaN), timestamptz (DateTime ticks)
+SELECT stripes('SELECT * FROM am WHERE f < 10'), count(*) FROM am WHERE f < 10;
+SELECT stripes('SELECT * FROM am WHERE f > 5000'), count(*) FROM am WHERE f > 5000;
+SELECT stripes('SELECT * FROM am WHERE tstz >= ''2024-01-15 00:00+00'''), count(*), min(id)
+  FROM am WHERE tstz >= '2024-01-15 00:00+00';
+SELECT stripes('SELECT * FROM am WHERE i2 > 200'), count(*) FROM am WHERE i2 > 200;
+-- pruning never changes results: the same counts from the Parquet table
+SELECT count(*) FROM am_src WHERE id > 1000 AND id < 3000;
+SELECT count(*) FROM am_src WHERE tstz >= '2024-01-15 00:00+00';
+
+-- ===== declared types other than the default ones
+-- errors with paths reduced to file names
+CREATE FUNCTION am_try(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+  msg text;
+BEGIN
+  EXECUTE query;
+  RETURN NEXT 'ok';
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT;
+  RETURN NEXT SQLSTATE || ': ' || regexp_replace(msg, '/[^"]*/', '', 'g');
+END $$;
+CREATE FOREIGN TABLE am_cast (id numeric, i2 bigint, ts date, tstz timestamp,
+                              num numeric(10,1), f4 float8, s varchar(3))
+  SERVER am_srv OPTIONS (filename :'shard');
+SELECT count(*) AS differences FROM (
+  (SELECT * FROM am_cast EXCEPT ALL
+   SELECT id, i2, ts::date, tstz AT TIME ZONE 'UTC', num::numeric(10,1), f4, s::varchar(3) FROM am_src)
+  UNION ALL
+  (SELECT id, i2, ts::date, tstz AT TIME ZONE 'UTC', num::numeric(10,1), f4, s::varchar(3) FROM am_src
+   EXCEPT ALL SELECT * FROM am_cast)) x;
+SELECT * FROM am_cast WHERE id IN (1, 20480) ORDER BY id;
+-- a type without a cast from the shard's
+CREATE FOREIGN TABLE am_badtype (u int) SERVER am_srv OPTIONS (filename :'shard');
+SELECT am_try('SELECT count(u) FROM am_badtype');
+-- missing columns
+CREATE FOREIGN TABLE am_missing (id bigint, nope int) SERVER am_srv OPTIONS (filename :'shard');
+SELECT am_try('SELECT count(*) FROM am_missing');
+ALTER FOREIGN TABLE am_missing OPTIONS (ADD missing_columns 'null');
+SELECT count(*), count(nope), sum(id) FROM am_missing;
+
+-- ===== an empty result
+SELECT parquet_fdw_write_amudai('SELECT * FROM am_src WHERE false', :'empty_shard');
+CREATE FOREIGN TABLE am_empty (id bigint, s text) SERVER am_srv OPTIONS (filename :'empty_shard');
+SELECT count(*), sum(id) FROM am_empty;
+
+-- ===== the format option
+CREATE FOREIGN TABLE am_fmt (id bigint) SERVER am_srv OPTIONS (filename :'shard', format 'amudai');
+SELECT count(*), sum(id) FROM am_fmt;
+CREATE FOREIGN TABLE am_bad_fmt (id bigint) SERVER am_srv OPTIONS (filename :'shard', format 'orc');
+CREATE FOREIGN TABLE am_as_parquet (id bigint) SERVER am_srv OPTIONS (filename :'shard', format 'parquet');
+\set VERBOSITY sqlstate
+SELECT count(*) FROM am_as_parquet;
+\set VERBOSITY default
+CREATE FOREIGN TABLE am_mixed (id bigint) SERVER am_srv
+  OPTIONS (filename :'shard');
+ALTER FOREIGN TABLE am_mixed OPTIONS (SET filename :'rg');
+SELECT count(*) FROM am_mixed;
+SELECT :'rg' || ', ' || :'shard' AS both \gset
+ALTER FOREIGN TABLE am_mixed OPTIONS (SET filename :'both');
+\set VERBOSITY sqlstate
+SELECT count(*) FROM am_mixed;
+\set VERBOSITY default
+
+-- ===== damaged shards: a clean XX001 naming the shard, the server lives on
+-- cut 100 bytes off the end (the footer and directory are gone)
+SELECT lo_from_bytea(0, substr(pg_read_binary_file(:'shard'), 1,
+                               length(pg_read_binary_file(:'shard')) - 100)) AS lo \gset
+SELECT lo_export(:lo, :'cut_shard') = 1 AS exported, lo_unlink(:lo);
+CREATE FOREIGN TABLE am_cut (id bigint) SERVER am_srv OPTIONS (filename :'cut_shard', format 'amudai');
+SELECT am_try('SELECT count(*) FROM am_cut');
+-- flip a byte inside the first block of the first buffer (offset 64 + 16):
+-- the block checksum fails when that column is read
+SELECT lo_from_bytea(0, set_byte(pg_read_binary_file(:'shard'), 80,
+                                 get_byte(pg_read_binary_file(:'shard'), 80) # 255)) AS lo \gset
+SELECT lo_export(:lo, :'flip_shard') = 1 AS exported, lo_unlink(:lo);
+CREATE FOREIGN TABLE am_flip (id bigint, s text) SERVER am_srv OPTIONS (filename :'flip_shard');
+SELECT am_try('SELECT sum(id) FROM am_flip');
+SELECT count(*), max(s) FROM am_flip;
+SELECT 1 AS alive;
+
+-- ===== writer errors
+SELECT parquet_fdw_write_amudai('SELECT 1 AS a', 'relative.amudai.shard');
+SELECT parquet_fdw_write_amudai('SELECT point(1, 2) AS p', :'empty_shard');
+SELECT parquet_fdw_write_amudai('SELECT 1 AS a, 2 AS a', :'empty_shard');
+SELECT parquet_fdw_write_amudai('SELECT 1e40::numeric + 1 AS big', :'empty_shard');
+SELECT parquet_fdw_write_amudai('SELECT ''infinity''::timestamp AS t', :'empty_shard');
+SELECT parquet_fdw_write_amudai('SELECT 1 AS a', :'empty_shard', 0);
+SELECT parquet_fdw_write_amudai('CREATE TABLE am_nope (a int)', :'empty_shard');
+CREATE ROLE am_nobody;
+SET ROLE am_nobody;
+SELECT parquet_fdw_write_amudai('SELECT 1 AS a', :'empty_shard');
+RESET ROLE;
+DROP ROLE am_nobody;
+-- numerics keep their digits and scale; specials survive
+SELECT parquet_fdw_write_amudai($$SELECT * FROM (VALUES
+  (1, 0.000::numeric), (2, -123456789012345678901234567890.1234), (3, 'NaN'),
+  (4, 'Infinity'), (5, '-Infinity'), (6, 1e30), (7, NULL), (8, 1.10)) v(k, x)$$,
+  :'empty_shard');
+CREATE FOREIGN TABLE am_num (k int, x numeric) SERVER am_srv OPTIONS (filename :'empty_shard');
+SELECT k, x, scale(x) FROM am_num ORDER BY k;
+
+DROP SERVER am_srv CASCADE;
