@@ -358,6 +358,7 @@ pf_footer_cache_acquire(const char *path)
 	bool		found;
 
 	cache_init();
+	evict_to_limit();			/* the limit may have been lowered */
 	if (stat(path, &st) != 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
