@@ -481,6 +481,114 @@ test_sizes(void)
 	UNIT_CHECKF(f > 0 && f < sp, "FSST %zu bytes vs plain %zu", f, sp);
 }
 
+/*
+ * AM_WRITER_ENC_AUTO: every column reads back exactly; the chosen blocks
+ * are never larger than Plain and smaller than Plain for compressible data.
+ */
+static void
+test_auto(void)
+{
+	AmWriterColumn autos[NCOLS];
+	AmWriterOptions opt = {100, 1000, true};
+	uint8_t    *file = NULL;
+	size_t		len = 0;
+	AmError		err;
+	AmStatus	st;
+	AmWriterColumn price = {"p", AM_TYPE_FLOAT64, false, 0, AM_WRITER_ENC_AUTO, D.price, NULL, NULL};
+	AmWriterColumn price_plain = price;
+	AmWriterColumn ts = {"t", AM_TYPE_DATETIME, false, 0, AM_WRITER_ENC_AUTO, D.ticks, NULL, NULL};
+	AmWriterColumn ts_plain = ts;
+	AmWriterColumn str = {"s", AM_TYPE_STRING, false, 0, AM_WRITER_ENC_AUTO, D.str_bytes, D.str_off, NULL};
+	AmWriterColumn str_plain = str;
+
+	memcpy(autos, cols, sizeof(autos));
+	for (int c = 0; c < NCOLS; c++)
+		autos[c].encoding = AM_WRITER_ENC_AUTO;
+	st = am_write_shard(autos, NCOLS, ROWS, &opt, &am_malloc_allocator, &file, &len, &err);
+	UNIT_CHECKF(st == AM_OK, "write auto: %s", err.message);
+	if (st == AM_OK)
+		read_all(file, len, autos, NCOLS, ROWS, 1000, true);
+	free(file);
+
+	price_plain.encoding = AM_ENC_PLAIN;
+	ts_plain.encoding = AM_ENC_PLAIN;
+	str_plain.encoding = AM_ENC_PLAIN;
+	UNIT_CHECKF(shard_size(&price) < shard_size(&price_plain), "auto %zu vs plain %zu",
+				shard_size(&price), shard_size(&price_plain));
+	UNIT_CHECKF(shard_size(&ts) < shard_size(&ts_plain), "auto %zu vs plain %zu",
+				shard_size(&ts), shard_size(&ts_plain));
+	UNIT_CHECKF(shard_size(&str) <= shard_size(&str_plain), "auto %zu vs plain %zu",
+				shard_size(&str), shard_size(&str_plain));
+}
+
+/*
+ * Extension labels reach the schema (KustoDecimal on FixedSizeBinary(16),
+ * KustoTimeSpan on Int64), decimal constants are decimal_value, and float
+ * columns get double min/max ignoring NaN.
+ */
+static void
+test_labels_and_float_stats(void)
+{
+	static uint8_t dec[3 * 16];
+	static int64_t span[3] = {-10, 0, 36000000000};
+	static double fl[3] = {2.5, NAN, -7.25};
+	AmWriterColumn c[3] = {
+		{"d", AM_TYPE_FIXED_SIZE_BINARY, false, 16, AM_WRITER_ENC_AUTO, dec, NULL, NULL},
+		{"span", AM_TYPE_INT64, true, 0, AM_WRITER_ENC_AUTO, span, NULL, NULL},
+		{"fl", AM_TYPE_FLOAT64, false, 0, AM_WRITER_ENC_AUTO, fl, NULL, NULL},
+	};
+	AmWriterOptions opt = {0, 0, true};
+	uint8_t    *file = NULL;
+	size_t		len = 0;
+	AmError		err;
+	MemFile		mf;
+	AmSource	src;
+	AmShard    *shard = NULL;
+	AmStripeFieldDescriptor sfd;
+	bool		present = false;
+	int			anchor;
+	AmDecimal	one;
+
+	memset(&one, 0, sizeof(one));
+	one.ndigits = 1;
+	one.digits[0] = '1';
+	for (int i = 0; i < 3; i++)
+		UNIT_CHECK(am_decimal128_encode(&one, dec + 16 * i, &err) == AM_OK);
+	c[0].extension_label = "KustoDecimal";
+	c[1].extension_label = "KustoTimeSpan";
+	UNIT_CHECK(am_write_shard(c, 3, 3, &opt, &am_malloc_allocator, &file, &len, &err) == AM_OK);
+	mf.data = file;
+	mf.len = len;
+	mf.fail_errno = 0;
+	src = mem_source(&mf);
+	UNIT_CHECK(am_shard_open(&shard, &src, NULL, &am_malloc_allocator, &err) == AM_OK);
+	if (shard != NULL)
+	{
+		const AmSchema *schema = am_shard_schema(shard);
+
+		UNIT_CHECK(schema->nodes[0].extension_label.len == 12 &&
+				   memcmp(schema->nodes[0].extension_label.data, "KustoDecimal", 12) == 0);
+		UNIT_CHECK(schema->nodes[1].extension_label.len == 13 &&
+				   memcmp(schema->nodes[1].extension_label.data, "KustoTimeSpan", 13) == 0);
+		UNIT_CHECK(schema->nodes[2].extension_label.len == 0);
+		/* all three decimals equal: a decimal_value constant */
+		UNIT_CHECK(am_shard_stripe_field(shard, 0, 0, &present, &sfd, &anchor, &err) == AM_OK);
+		UNIT_CHECK(present && sfd.field.constant_value.kind == AM_VALUE_DECIMAL &&
+				   sfd.field.constant_value.bytes.len == 16 &&
+				   memcmp(sfd.field.constant_value.bytes.data, dec, 16) == 0);
+		UNIT_CHECK(am_shard_stripe_field(shard, 0, 1, &present, &sfd, &anchor, &err) == AM_OK);
+		UNIT_CHECK(sfd.field.min_value.kind == AM_VALUE_I64 &&
+				   (int64_t) sfd.field.min_value.u64 == -10 &&
+				   (int64_t) sfd.field.max_value.u64 == 36000000000);
+		UNIT_CHECK(am_shard_stripe_field(shard, 0, 2, &present, &sfd, &anchor, &err) == AM_OK);
+		UNIT_CHECK(sfd.field.min_value.kind == AM_VALUE_DOUBLE &&
+				   sfd.field.min_value.d == -7.25 && sfd.field.max_value.d == 2.5 &&
+				   sfd.field.min_inclusive && sfd.field.max_inclusive);
+		am_shard_close(shard);
+	}
+	free(file);
+}
+
 int
 main(void)
 {
@@ -491,5 +599,7 @@ main(void)
 	test_small_and_seeds();
 	test_sizes();
 	test_lists();
+	test_auto();
+	test_labels_and_float_stats();
 	UNIT_MAIN_END("test_amudai_roundtrip");
 }
