@@ -89,6 +89,15 @@ _PG_init(void)
 							GUC_UNIT_KB,
 							NULL, NULL, NULL);
 
+	DefineCustomBoolVariable("parquet_fdw.enable_aggregate_pushdown",
+							 "Computes count, sum, avg, min and max inside Parquet scans.",
+							 "Aggregates of one foreign table with simple filters and few groups are computed over the decoded columns (see aggregate.c).",
+							 &pf_enable_aggregate_pushdown,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+
 	MarkGUCPrefixReserved("parquet_fdw");
 }
 
@@ -121,6 +130,9 @@ dispatchGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 					   Oid foreigntableid, ForeignPath *best_path,
 					   List *tlist, List *scan_clauses, Plan *outer_plan)
 {
+	if (IS_UPPER_REL(baserel))	/* aggregate pushdown (aggregate.c) */
+		return pf_agg_get_foreign_plan(root, baserel, best_path, tlist,
+									   outer_plan);
 	if (pf_table_is_amudai(foreigntableid))
 		return amudaiGetForeignPlan(root, baserel, foreigntableid, best_path,
 									tlist, scan_clauses, outer_plan);
@@ -131,6 +143,11 @@ dispatchGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 static void
 dispatchBeginForeignScan(ForeignScanState *node, int eflags)
 {
+	if (pf_agg_is_pushed_plan(node->ss.ps.plan))
+	{
+		pf_agg_begin_foreign_scan(node, eflags);
+		return;
+	}
 	if (pf_plan_is_amudai(node))
 		amudaiBeginForeignScan(node, eflags);
 	else
@@ -140,6 +157,8 @@ dispatchBeginForeignScan(ForeignScanState *node, int eflags)
 static TupleTableSlot *
 dispatchIterateForeignScan(ForeignScanState *node)
 {
+	if (pf_agg_is_pushed_plan(node->ss.ps.plan))
+		return pf_agg_iterate_foreign_scan(node);
 	if (pf_plan_is_amudai(node))
 		return amudaiIterateForeignScan(node);
 	return parquetIterateForeignScan(node);
@@ -148,6 +167,11 @@ dispatchIterateForeignScan(ForeignScanState *node)
 static void
 dispatchReScanForeignScan(ForeignScanState *node)
 {
+	if (pf_agg_is_pushed_plan(node->ss.ps.plan))
+	{
+		pf_agg_rescan_foreign_scan(node);
+		return;
+	}
 	if (pf_plan_is_amudai(node))
 		amudaiReScanForeignScan(node);
 	else
@@ -157,6 +181,11 @@ dispatchReScanForeignScan(ForeignScanState *node)
 static void
 dispatchEndForeignScan(ForeignScanState *node)
 {
+	if (pf_agg_is_pushed_plan(node->ss.ps.plan))
+	{
+		pf_agg_end_foreign_scan(node);
+		return;
+	}
 	if (pf_plan_is_amudai(node))
 		amudaiEndForeignScan(node);
 	else
@@ -166,6 +195,11 @@ dispatchEndForeignScan(ForeignScanState *node)
 static void
 dispatchExplainForeignScan(ForeignScanState *node, struct ExplainState *es)
 {
+	if (pf_agg_is_pushed_plan(node->ss.ps.plan))
+	{
+		pf_agg_explain_foreign_scan(node, es);
+		return;
+	}
 	if (pf_plan_is_amudai(node))
 		amudaiExplainForeignScan(node, es);
 	else
@@ -185,6 +219,7 @@ parquet_fdw_handler(PG_FUNCTION_ARGS)
 	routine->GetForeignRelSize = dispatchGetForeignRelSize;
 	routine->GetForeignPaths = dispatchGetForeignPaths;
 	routine->GetForeignPlan = dispatchGetForeignPlan;
+	routine->GetForeignUpperPaths = parquetGetForeignUpperPaths;
 
 	/* execution */
 	routine->BeginForeignScan = dispatchBeginForeignScan;

@@ -16,3 +16,4 @@ FDW_OBJS += src/fdw/amudai_scan.o
 FDW_OBJS += src/fdw/amudai_write.o
 FDW_OBJS += src/fdw/convert_variant.o
 FDW_OBJS += src/fdw/footer_cache.o
+FDW_OBJS += src/fdw/aggregate.o

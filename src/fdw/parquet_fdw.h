@@ -69,6 +69,34 @@ extern const PqSchemaNode *pf_find_column_field(const PqFileMeta *meta,
 												const char *field_name,
 												bool missing_error);
 
+/*
+ * Virtual columns.  A column with the option filename_column 'true' holds
+ * the path of the file each row comes from.  A folder of a file's path
+ * named "key=value" (hive-style partitioning; %XX escapes decoded,
+ * __HIVE_DEFAULT_PARTITION__ is NULL) gives a column that reads the field
+ * "key" the value, in files that lack the field.
+ */
+typedef struct PfPartition
+{
+	char	   *key;
+	char	   *value;			/* NULL: SQL NULL */
+} PfPartition;
+
+extern bool pf_is_filename_column(Oid relid, AttrNumber attnum);
+/* The "key=value" folders of a path, outermost first (PfPartition *). */
+extern List *pf_path_partitions(const char *path);
+/* The value of partition key (exact name, else case-insensitive), if any. */
+extern bool pf_partition_value(const char *path, const char *key, char **value);
+
+/*
+ * Is attribute attnum (reading field field_name) virtual in the file at
+ * path (meta may be NULL: then a partition key counts whether or not the
+ * file has the field)?  If so, *value is its text (NULL for SQL NULL).
+ */
+extern bool pf_virtual_column(const PqFileMeta *meta, const char *path,
+							  Relation rel, AttrNumber attnum,
+							  const char *field_name, char **value);
+
 /* in prune.c: row-group pruning with column-chunk statistics */
 /* a strategy number of our own for "<>" (btree has none) */
 #define PF_NOT_EQUAL_STRATEGY	(BTMaxStrategyNumber + 1)
@@ -136,6 +164,14 @@ extern PfPruneKind pf_rowgroup_prune(struct PfFile *pf, int rg, List *quals,
 									 List *attnos, const PqSchemaNode **fields,
 									 Relation rel);
 
+/*
+ * Does some qual exclude every row of a file by the values of its virtual
+ * columns (path, partition values; pf_virtual_column)?  A partition value
+ * the column's type cannot read is an error, as it would be in the scan.
+ */
+extern bool pf_file_excluded(const PqFileMeta *meta, const char *path,
+							 List *quals, Relation rel);
+
 /* The prunable quals of a plan's qual list over relid, with known values. */
 extern List *pf_prune_quals_from_clauses(List *clauses, Index relid);
 
@@ -177,6 +213,7 @@ typedef struct PfPlanState
 								 * executor start */
 	int			pruned[PF_PRUNE_KINDS]; /* row groups skipped at plan time,
 										 * by method */
+	int			files_pruned;	/* files skipped by virtual-column quals */
 } PfPlanState;
 
 extern void parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
@@ -345,5 +382,24 @@ extern void pf_variant_converter_fill(PfVariantConverter *vc,
 									  const PqColumnBatch *leaf_batches,
 									  uint32 num_rows,
 									  Datum *values, bool *nulls, int stride);
+
+/* in aggregate.c: aggregate pushdown (UPPERREL_GROUP_AGG) */
+extern PGDLLIMPORT bool pf_enable_aggregate_pushdown;	/* GUC */
+extern void parquetGetForeignUpperPaths(PlannerInfo *root,
+										UpperRelationKind stage,
+										RelOptInfo *input_rel,
+										RelOptInfo *output_rel, void *extra);
+/* Is this ForeignScan plan a pushed-down aggregate (scanrelid 0)? */
+extern bool pf_agg_is_pushed_plan(Plan *plan);
+extern ForeignScan *pf_agg_get_foreign_plan(PlannerInfo *root,
+											RelOptInfo *upperrel,
+											ForeignPath *best_path,
+											List *tlist, Plan *outer_plan);
+extern void pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags);
+extern TupleTableSlot *pf_agg_iterate_foreign_scan(ForeignScanState *node);
+extern void pf_agg_rescan_foreign_scan(ForeignScanState *node);
+extern void pf_agg_end_foreign_scan(ForeignScanState *node);
+extern void pf_agg_explain_foreign_scan(ForeignScanState *node,
+										struct ExplainState *es);
 
 #endif							/* PARQUET_FDW_H */
