@@ -2,7 +2,9 @@
  *
  * files.c
  *	  Which files a foreign table reads, and which field of a file each of
- *	  its columns reads.
+ *	  its columns reads; virtual columns: the file's path (a column with
+ *	  the option filename_column 'true') and hive-style partition values
+ *	  from "key=value" folder names.
  *
  * IDENTIFICATION
  *	  src/fdw/files.c
@@ -11,6 +13,8 @@
  */
 #include "postgres.h"
 
+#include <ctype.h>
+#include <fnmatch.h>
 #include <glob.h>
 #include <sys/stat.h>
 #include <dirent.h>
@@ -18,7 +22,10 @@
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "nodes/pg_list.h"
+#include "commands/defrem.h"
+#include "foreign/foreign.h"
 #include "storage/fd.h"
+#include "utils/lsyscache.h"
 #include "utils/rel.h"
 
 #include "fdw/parquet_fdw.h"
@@ -103,17 +110,26 @@ field_list(const PqFileMeta *meta)
 
 /*
  * The field an attribute reads, or NULL when the file lacks it and the
- * table's missing_columns option is 'null'.
+ * table's missing_columns option is 'null', or when the column is virtual
+ * in this file (pf_virtual_column).
  */
 const PqSchemaNode *
 pf_find_column_field(const PqFileMeta *meta, const char *path,
 				  Relation rel, const char *attname, const char *field_name,
 				  bool missing_error)
 {
-	int			i = match_field(meta, field_name, path);
+	AttrNumber	attnum = get_attnum(RelationGetRelid(rel), attname);
+	int			i;
+	char	   *value;
 
+	if (attnum != InvalidAttrNumber &&
+		pf_is_filename_column(RelationGetRelid(rel), attnum))
+		return NULL;
+	i = match_field(meta, field_name, path);
 	if (i >= 0)
 		return meta->root->children[i];
+	if (pf_partition_value(path, field_name, &value))
+		return NULL;
 	if (missing_error)
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_COLUMN_NAME_NOT_FOUND),
@@ -129,12 +145,125 @@ pf_find_column_field(const PqFileMeta *meta, const char *path,
 
 
 /* ----------------------------------------------------------------
+ * Virtual columns
+ * ----------------------------------------------------------------
+ */
+
+bool
+pf_is_filename_column(Oid relid, AttrNumber attnum)
+{
+	ListCell   *lc;
+
+	foreach(lc, GetForeignColumnOptions(relid, attnum))
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+
+		if (strcmp(def->defname, "filename_column") == 0)
+			return defGetBoolean(def);
+	}
+	return false;
+}
+
+/* Hive's escaping of folder names: %XX is the byte XX. */
+static char *
+unescape_partition(const char *s, size_t len)
+{
+	char	   *out = palloc(len + 1);
+	size_t		n = 0;
+
+	for (size_t i = 0; i < len; i++)
+	{
+		if (s[i] == '%' && i + 2 < len &&
+			isxdigit((unsigned char) s[i + 1]) &&
+			isxdigit((unsigned char) s[i + 2]))
+		{
+			char		hex[3] = {s[i + 1], s[i + 2], '\0'};
+
+			out[n++] = (char) strtol(hex, NULL, 16);
+			i += 2;
+		}
+		else
+			out[n++] = s[i];
+	}
+	out[n] = '\0';
+	return out;
+}
+
+List *
+pf_path_partitions(const char *path)
+{
+	List	   *result = NIL;
+	const char *p = path;
+	const char *slash;
+
+	/* every folder of the path; the file name itself is no partition */
+	while ((slash = strchr(p, '/')) != NULL)
+	{
+		const char *eq = memchr(p, '=', slash - p);
+
+		if (eq != NULL && eq > p)
+		{
+			PfPartition *part = palloc(sizeof(PfPartition));
+
+			part->key = unescape_partition(p, eq - p);
+			part->value = unescape_partition(eq + 1, slash - eq - 1);
+			if (strcmp(part->value, "__HIVE_DEFAULT_PARTITION__") == 0)
+				part->value = NULL;
+			result = lappend(result, part);
+		}
+		p = slash + 1;
+	}
+	return result;
+}
+
+bool
+pf_partition_value(const char *path, const char *key, char **value)
+{
+	PfPartition *exact = NULL;
+	PfPartition *folded = NULL;
+	ListCell   *lc;
+
+	/* the innermost folder wins; an exact name before a case-folded one */
+	foreach(lc, pf_path_partitions(path))
+	{
+		PfPartition *part = (PfPartition *) lfirst(lc);
+
+		if (strcmp(part->key, key) == 0)
+			exact = part;
+		else if (pg_strcasecmp(part->key, key) == 0)
+			folded = part;
+	}
+	if (exact == NULL)
+		exact = folded;
+	if (exact == NULL)
+		return false;
+	*value = exact->value;
+	return true;
+}
+
+bool
+pf_virtual_column(const PqFileMeta *meta, const char *path, Relation rel,
+				  AttrNumber attnum, const char *field_name, char **value)
+{
+	if (pf_is_filename_column(RelationGetRelid(rel), attnum))
+	{
+		*value = pstrdup(path);
+		return true;
+	}
+	if (meta != NULL && match_field(meta, field_name, path) >= 0)
+		return false;
+	return pf_partition_value(path, field_name, value);
+}
+
+/* ----------------------------------------------------------------
  * Expanding the filename option's entries
  *
  * An entry naming a folder stands for the *.parquet files below it, at any
  * depth, skipping hidden and "_"-prefixed names (Spark's _SUCCESS and
  * _metadata, .crc files); an entry with a wildcard (* ? [) is a glob(3)
- * pattern whose matches are used the same way.  Files come in path order,
+ * pattern whose matches are used the same way, where a "**" component
+ * also matches any number of folders (none included; hidden and
+ * "_"-prefixed ones skipped).  Files come in path order,
  * so scans are deterministic.  Anything else is a file, opened as is.
  * ----------------------------------------------------------------
  */
@@ -188,6 +317,94 @@ expand_folder(const char *folder, List **files)
 	}
 }
 
+/*
+ * Match the pattern components parts[0..nparts) below folder base, adding
+ * the matching paths to *matches.
+ */
+static void
+expand_components(const char *base, char **parts, int nparts, List **matches)
+{
+	const char *comp;
+	DIR		   *dir;
+	struct dirent *de;
+	struct stat st;
+
+	CHECK_FOR_INTERRUPTS();
+	if (nparts == 0)
+	{
+		if (stat(base, &st) == 0)
+			*matches = lappend(*matches, pstrdup(base));
+		return;
+	}
+	comp = parts[0];
+	if (strpbrk(comp, "*?[") == NULL)
+	{
+		char	   *path = psprintf("%s/%s", base, comp);
+
+		if (stat(path, &st) == 0)
+			expand_components(path, parts + 1, nparts - 1, matches);
+		return;
+	}
+	if (strcmp(comp, "**") == 0)
+		expand_components(base, parts + 1, nparts - 1, matches);
+	dir = AllocateDir(base[0] ? base : "/");
+	if (dir == NULL)
+		return;					/* not a folder, or unreadable: no match */
+	while ((de = ReadDir(dir, base[0] ? base : "/")) != NULL)
+	{
+		char	   *path;
+
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		path = psprintf("%s/%s", base, de->d_name);
+		if (strcmp(comp, "**") == 0)
+		{
+			/* one folder deeper, still under "**" */
+			if (de->d_name[0] != '.' && de->d_name[0] != '_' &&
+				stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+				expand_components(path, parts, nparts, matches);
+		}
+		else if (fnmatch(comp, de->d_name, FNM_PERIOD) == 0)
+			expand_components(path, parts + 1, nparts - 1, matches);
+	}
+	FreeDir(dir);
+}
+
+/* The matches of a pattern with "**" components, sorted, without repeats. */
+static List *
+expand_recursive_pattern(const char *pattern)
+{
+	List	   *parts = NIL;
+	List	   *matches = NIL;
+	List	   *result = NIL;
+	char	  **comps;
+	char	   *copy = pstrdup(pattern);
+	char	   *p;
+	const char *base;
+	ListCell   *lc;
+	int			n = 0;
+
+	for (p = strtok(copy, "/"); p != NULL; p = strtok(NULL, "/"))
+		parts = lappend(parts, p);
+	comps = palloc(sizeof(char *) * Max(1, list_length(parts)));
+	foreach(lc, parts)
+		comps[n++] = (char *) lfirst(lc);
+	base = pattern[0] == '/' ? "" : ".";
+	expand_components(base, comps, n, &matches);
+	list_sort(matches, compare_paths);
+	foreach(lc, matches)
+	{
+		char	   *path = (char *) lfirst(lc);
+
+		/* a relative pattern's matches without the "./" added above */
+		if (pattern[0] != '/' && strncmp(path, "./", 2) == 0)
+			path += 2;
+		if (result == NIL || strcmp(path, (char *) llast(result)) != 0)
+			result = lappend(result, path);
+	}
+	return result;
+}
+
 List *
 pf_expand_filenames(List *entries)
 {
@@ -206,6 +423,32 @@ pf_expand_filenames(List *entries)
 			List	   *matches = NIL;
 			ListCell   *lc2;
 
+			if (strstr(entry, "**") != NULL)
+			{
+				List	   *found = NIL;
+				char	   *prev = NULL;
+
+				foreach(lc2, expand_recursive_pattern(entry))
+				{
+					char	   *path = (char *) lfirst(lc2);
+
+					if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+						expand_folder(path, &found);
+					else
+						found = lappend(found, path);
+				}
+				/* a trailing "**" matches nested folders: each file once */
+				list_sort(found, compare_paths);
+				foreach(lc2, found)
+				{
+					char	   *path = (char *) lfirst(lc2);
+
+					if (prev == NULL || strcmp(prev, path) != 0)
+						files = lappend(files, path);
+					prev = path;
+				}
+				continue;
+			}
 			memset(&g, 0, sizeof(g));
 			rc = glob(entry, 0, NULL, &g);
 			if (rc != 0 && rc != GLOB_NOMATCH)

@@ -18,6 +18,7 @@
  *	column_name		the file's field this column reads (default: the
  *					column's own name; matched exactly, else case-insensitively
  *					when that is unambiguous).
+ *	filename_column	'true': the column holds the path of each row's file.
  *
  * Setting filename needs the privileges of file_fdw's filename: superuser or
  * pg_read_server_files, since it lets the server read any file it can.
@@ -60,6 +61,7 @@ static const PfOption valid_options[] = {
 	{"missing_columns", ForeignTableRelationId},
 	{"format", ForeignTableRelationId},
 	{"column_name", AttributeRelationId},
+	{"filename_column", AttributeRelationId},
 	{NULL, InvalidOid}
 };
 
@@ -311,6 +313,8 @@ pf_validate_options(List *options, Oid catalog)
 						 errmsg("invalid value for option \"format\": \"%s\"", v),
 						 errhint("Valid values are \"auto\", \"parquet\" and \"amudai\".")));
 		}
+		else if (strcmp(def->defname, "filename_column") == 0)
+			(void) defGetBoolean(def);	/* the file's path, when true */
 		else if (strcmp(def->defname, "column_name") == 0)
 		{
 			if (column_name)

@@ -1227,3 +1227,68 @@ pf_rowgroup_row_ranges(PfFile *pf, int rg, List *quals, List *attnos,
 	*nranges = acc.n;
 	return acc.r;
 }
+
+/* ----------------------------------------------------------------
+ * File pruning with virtual columns
+ *
+ * A qual on a column that is constant in a file (its path, a hive-style
+ * partition value) decides the whole file at once.
+ * ----------------------------------------------------------------
+ */
+
+/* Does qual q exclude every row of the file, judged by its constants? */
+static bool
+file_qual_excludes(PfPruneQual *q, const PqFileMeta *meta, const char *path,
+				   Relation rel)
+{
+	Form_pg_attribute attr;
+	char	   *text;
+	Datum		value;
+	Oid			typinput;
+	Oid			typioparam;
+
+	if (q->is_bool)
+	{
+		ListCell   *lc;
+
+		foreach(lc, q->args)
+		{
+			bool		arm = file_qual_excludes((PfPruneQual *) lfirst(lc),
+												 meta, path, rel);
+
+			if (q->bool_op == AND_EXPR && arm)
+				return true;
+			if (q->bool_op == OR_EXPR && !arm)
+				return false;
+		}
+		return q->bool_op == OR_EXPR;
+	}
+	if (!q->value_known)
+		return false;
+	if (!pf_virtual_column(meta, path, rel, q->attnum,
+						   pf_get_column_name(RelationGetRelid(rel), q->attnum),
+						   &text))
+		return false;
+	if (q->is_null_test)
+		return (text == NULL) == (q->null_test == IS_NOT_NULL);
+	if (q->value_null || text == NULL)
+		return true;			/* a comparison with NULL is never true */
+	attr = TupleDescAttr(RelationGetDescr(rel), q->attnum - 1);
+	getTypeInputInfo(attr->atttypid, &typinput, &typioparam);
+	value = OidInputFunctionCall(typinput, text, typioparam, attr->atttypmod);
+	if (attr->atttypid == FLOAT4OID || attr->atttypid == FLOAT8OID)
+		return false;			/* NaN orders apart; not worth the care */
+	return range_excludes(q, attr->atttypid, value, value);
+}
+
+bool
+pf_file_excluded(const PqFileMeta *meta, const char *path, List *quals,
+				 Relation rel)
+{
+	ListCell   *lc;
+
+	foreach(lc, quals)
+		if (file_qual_excludes((PfPruneQual *) lfirst(lc), meta, path, rel))
+			return true;
+	return false;
+}

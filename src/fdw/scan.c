@@ -110,7 +110,9 @@ typedef struct PfScanColumn
 	char	   *field_name;		/* the file field it reads */
 	Oid			typid;
 	int32		typmod;
-	PfConverter *conv;			/* for the current file; NULL: all null */
+	PfConverter *conv;			/* for the current file; NULL: virt_value */
+	Datum		virt_value;		/* path or partition value (virtual column) */
+	bool		virt_null;		/* true also when the file lacks the column */
 	int		   *slots;			/* conv's leaves as indexes into leaf slots */
 	PqColumnBatch *leaf_batches;	/* gathered for pf_converter_fill */
 	Datum	   *values;			/* batch_rows entries */
@@ -298,6 +300,7 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 		const PqSchemaNode **fields;
 		List	   *rgs = NIL;
 		ListCell   *lc2;
+		bool		file_excluded;
 
 		CHECK_FOR_INTERRUPTS();
 		old = MemoryContextSwitchTo(tmp_cxt);
@@ -324,10 +327,16 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 					(void) pf_find_column_field(meta, path, rel, attnames[i],
 											 field_names[i], true);
 
+		/* quals on virtual columns (path, partitions) decide whole files */
+		file_excluded = quals != NIL && pf_file_excluded(meta, path, quals, rel);
+		if (file_excluded)
+			ps->files_pruned++;
 		for (int rg = 0; rg < meta->num_row_groups; rg++)
 		{
 			ps->total_rowgroups++;
 			all_rows += (double) meta->row_groups[rg].num_rows;
+			if (file_excluded)
+				continue;
 			if (quals != NIL)
 			{
 				PfPruneKind kind = pf_rowgroup_prune(pf, rg, quals, ps->attnos,
@@ -469,6 +478,7 @@ parquetGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 
 		for (int k = 0; k < PF_PRUNE_KINDS; k++)
 			pruned = lappend_int(pruned, ps->pruned[k]);
+		pruned = lappend_int(pruned, ps->files_pruned);
 		fdw_private = lappend(fdw_private, pruned);
 	}
 
@@ -768,7 +778,23 @@ open_file(PfScanState *st, int file_index)
 		col->conv = NULL;
 		st->fields[i] = field;
 		if (field == NULL)
+		{
+			char	   *text = NULL;
+
+			col->virt_null = true;
+			if (pf_virtual_column(meta, path, st->rel, col->attnum,
+								  col->field_name, &text) && text != NULL)
+			{
+				Oid			typinput;
+				Oid			typioparam;
+
+				getTypeInputInfo(col->typid, &typinput, &typioparam);
+				col->virt_value = OidInputFunctionCall(typinput, text, typioparam,
+													   col->typmod);
+				col->virt_null = false;
+			}
 			continue;
+		}
 		col->conv = pf_converter_create(meta, field, col->typid, col->typmod,
 										col->attname, st->file_cxt);
 		nleaves = pf_converter_num_leaves(col->conv);
@@ -1014,8 +1040,8 @@ read_batch(PfScanState *st)
 		{
 			for (uint32 r = 0; r < want; r++)
 			{
-				col->values[r] = (Datum) 0;
-				col->nulls[r] = true;
+				col->values[r] = col->virt_value;
+				col->nulls[r] = col->virt_null;
 			}
 			continue;
 		}
@@ -1122,7 +1148,14 @@ parquetExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		List	   *pruned = list_length(plan->fdw_private) > PfScanPrivatePruned ?
 			(List *) list_nth(plan->fdw_private, PfScanPrivatePruned) : NIL;
 
-		if (list_length(pruned) == PF_PRUNE_KINDS &&
+		if (list_length(pruned) > PF_PRUNE_KINDS &&
+			list_nth_int(pruned, PF_PRUNE_KINDS) > 0)
+			ExplainPropertyText("Files",
+								psprintf("%d of %d",
+										 list_length(st->filenames) -
+										 list_nth_int(pruned, PF_PRUNE_KINDS),
+										 list_length(st->filenames)), es);
+		if (list_length(pruned) > PF_PRUNE_KINDS &&
 			list_nth_int(pruned, PF_PRUNE_BLOOM) +
 			list_nth_int(pruned, PF_PRUNE_DICTIONARY) > 0)
 			ExplainPropertyText("Row Groups Pruned",
