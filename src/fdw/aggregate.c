@@ -59,6 +59,7 @@
 #include "executor/executor.h"
 #include "executor/tuptable.h"
 #include "foreign/fdwapi.h"
+#include "foreign/foreign.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
@@ -299,7 +300,8 @@ compile_column(PfCompile *c, Var *var)
 	PfAggCol   *col;
 	ListCell   *lc;
 
-	if (!IsA(var, Var) || var->varno != c->relid || var->varlevelsup != 0 ||
+	if (!IsA(var, Var) || (c->relid != 0 && var->varno != c->relid) ||
+		var->varlevelsup != 0 ||
 		var->varattno <= 0 ||
 		var->varattno > RelationGetDescr(c->rel)->natts)
 		return -1;
@@ -977,8 +979,9 @@ compile_program(Relation rel, Index relid, List *quals, List *group_vars,
 
 			out->is_key = true;
 			out->index = -1;
+			/* by attribute: setrefs renumbered the tlist's Vars only */
 			foreach(lg, group_vars)
-				if (equal(lfirst(lg), tle->expr))
+				if (((Var *) lfirst(lg))->varattno == ((Var *) tle->expr)->varattno)
 					out->index = foreach_current_index(lg);
 			if (out->index < 0)
 				return NULL;
@@ -1070,6 +1073,36 @@ field_fits(const PqFileMeta *meta, const PqSchemaNode *field, PfAggCol *col)
  * Planning
  * ----------------------------------------------------------------
  */
+
+/*
+ * Might a column be virtual (the file's path, or a "key=value" folder of a
+ * hive-partitioned path)?  Those are not in the files: no pushdown.
+ */
+static bool
+has_virtual_columns(Relation rel, PfAggProgram *prog, List *filenames)
+{
+	ListCell   *lc;
+
+	for (int i = 0; i < prog->ncols; i++)
+	{
+		List	   *options = GetForeignColumnOptions(RelationGetRelid(rel),
+													  prog->cols[i].attnum);
+
+		foreach(lc, options)
+			if (strcmp(((DefElem *) lfirst(lc))->defname, "filename_column") == 0)
+				return true;
+	}
+	foreach(lc, filenames)
+	{
+		const char *path = (const char *) lfirst(lc);
+		const char *slash = strrchr(path, '/');
+
+		/* an '=' in a folder name */
+		if (slash != NULL && memchr(path, '=', slash - path) != NULL)
+			return true;
+	}
+	return false;
+}
 
 /* Is the relation one scan.c planned (a Parquet table, not a shard)? */
 static bool
@@ -1183,15 +1216,27 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 
 	/* every file's fields must be of the shapes the vector code reads */
 	opts = pf_get_table_options(rte->relid);
-	foreach(lc, ps->filenames)
+	if (has_virtual_columns(rel, prog, ps->filenames))
 	{
-		const char *path = (const char *) lfirst(lc);
-		MemoryContext tmp = AllocSetContextCreate(CurrentMemoryContext,
-												  "parquet_fdw aggregate planning",
-												  ALLOCSET_DEFAULT_SIZES);
-		MemoryContext old = MemoryContextSwitchTo(tmp);
-		PfFile	   *pf = pf_open_file(path, tmp);
+		table_close(rel, NoLock);
+		return;
+	}
+	for (int fi = 0; fi < list_length(ps->filenames); fi++)
+	{
+		const char *path = (const char *) list_nth(ps->filenames, fi);
+		MemoryContext tmp;
+		MemoryContext old;
+		PfFile	   *pf;
 		bool		fits = true;
+
+		/* a file whose row groups are all pruned is not read */
+		if (list_nth(ps->rowgroups, fi) == NIL)
+			continue;
+		tmp = AllocSetContextCreate(CurrentMemoryContext,
+									"parquet_fdw aggregate planning",
+									ALLOCSET_DEFAULT_SIZES);
+		old = MemoryContextSwitchTo(tmp);
+		pf = pf_open_file(path, tmp);
 
 		for (int i = 0; i < prog->ncols && fits; i++)
 		{
@@ -2931,7 +2976,13 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 
 	/* the relation is locked: it is in the plan's range table */
 	st->rel = table_open(relid, NoLock);
-	prog = compile_program(st->rel, rti,
+
+	/*
+	 * Relation index 0: every Var is of this table (checked at planning),
+	 * and setrefs renumbered fdw_scan_tlist's Vars but not fdw_private's.
+	 */
+	(void) rti;
+	prog = compile_program(st->rel, 0,
 						   (List *) list_nth(priv, PfAggPrivateQuals),
 						   (List *) list_nth(priv, PfAggPrivateGroupVars),
 						   plan->fdw_scan_tlist);
