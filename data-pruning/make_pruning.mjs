@@ -1,6 +1,7 @@
-// Regenerates the pruning fixtures of data/ (sql/pruning.sql) with DuckDB.
+// Regenerates the pruning fixtures of data-pruning/ (sql/pruning.sql) with
+// DuckDB (outside data/, whose folder tests expect rowgroups.parquet alone).
 //
-//   node /path/to/repo/data/make_pruning.mjs /path/to/repo/data [csv2parquet]
+//   node /path/to/repo/data-pruning/make_pruning.mjs /path/to/repo/data-pruning [csv2parquet]
 //
 // Run it from the folder holding node_modules (as make_data.mjs).  With the
 // path of bench/bin/csv2parquet (make -C bench csv2parquet), the same rows
