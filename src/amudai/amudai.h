@@ -753,8 +753,9 @@ typedef struct AmWriterColumn
 
 /*
  * AmWriterColumn.encoding: per block, encode with each suitable candidate
- * (integers: Plain, FFOR, RunLength, ZSTD; floats: Plain, ALP, ZSTD;
- * strings: Plain, FSST, ZSTD; fixed-size binary: Plain, ZSTD) and keep the
+ * (integers: Plain, FFOR, Delta of FFOR, BlockDictionary with FFOR codes,
+ * RunLength, ZSTD; floats: Plain, ALP, ZSTD; strings: Plain, FSST, ZSTD,
+ * with Delta-of-FFOR offsets; fixed-size binary: Plain, ZSTD) and keep the
  * smallest.
  */
 #define AM_WRITER_ENC_AUTO (-1)
@@ -770,7 +771,8 @@ typedef struct AmWriterOptions
  * Write rows rows of the columns as a single-file shard into a new buffer
  * (*out, from alloc, *out_len bytes): 64-byte aligned block buffers with
  * checksums and block maps (segment size 1024), embedded presence (Plain
- * bytes) for numeric and binary columns, bit buffers for booleans, stripe
+ * bytes, or Roaring listing the nulls when smaller) for numeric and binary
+ * columns, bit buffers for booleans, stripe
  * and shard field descriptors with null counts and integer min/max, and a
  * FlatBuffers schema without hash lookups.
  */

@@ -13,7 +13,8 @@
  *
  * Only flat top-level columns are written (no lists, maps or structs yet).
  * Blocks always carry checksums; numeric and binary blocks carry embedded
- * presence (AllNulls or Plain bytes; never Roaring); booleans are bit
+ * presence (AllNulls, Plain bytes, or a negated Roaring array of the null
+ * positions when that is smaller); booleans are bit
  * buffers with a separate PRESENCE bit buffer when a stripe has nulls.
  * What this writer never emits, per the document's advice: raw ZigZag,
  * fixed-size binary BlockDictionary, hash lookups, LZ4 frames.
@@ -25,6 +26,8 @@
  */
 #include "amudai/amudai_int.h"
 
+#include <stdlib.h>
+
 #include "codec/alp.h"
 #include "codec/fastlanes.h"
 #include "codec/fsst.h"
@@ -32,6 +35,10 @@
 
 #define SEGMENT_SIZE	1024
 #define DEFAULT_BLOCK	2048
+
+/* Candidates of AM_WRITER_ENC_AUTO beyond the public encoding codes. */
+#define ENC_DELTA_FFOR		1001	/* Delta with an FFOR child */
+#define ENC_INT_DICTIONARY	1002	/* BlockDictionary, FFOR codes */
 
 typedef struct Writer
 {
@@ -323,6 +330,165 @@ numeric_ffor(Writer *w, AmPbWriter *b, const AmWriterColumn *c, uint64_t first,
 	}
 }
 
+/*
+ * Delta (5) whose child is FFOR of the n - 1 wrapping differences, for
+ * sorted or slowly changing integers.  The child's reference and width are
+ * chosen on the signed differences: FFOR decodes by wrapping addition, so
+ * the bytes are right whatever the stream's signedness.
+ */
+static void
+numeric_delta_ffor(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
+				   uint64_t first, size_t n)
+{
+	size_t		size = column_width(c);
+	uint8_t    *deltas;
+	AmWriterColumn dc;
+
+	if (n < 2)
+	{
+		numeric_plain(b, (const uint8_t *) c->values + first * size, n, size);
+		return;
+	}
+	deltas = am_alloc(w->alloc, (n - 1) * size + 8, w->err);
+	if (deltas == NULL)
+	{
+		w->status = AM_ERR_IO;
+		return;
+	}
+	for (size_t i = 1; i < n; i++)
+	{
+		uint64_t	d = int_at(c, first + i, false) - int_at(c, first + i - 1, false);
+		uint8_t		t[8];
+
+		am_store_u64(t, d);
+		memcpy(deltas + (i - 1) * size, t, size);
+	}
+	put_u16(b, AM_ENC_DELTA);
+	put_u64(b, int_at(c, first, false));
+	b->len -= 8 - size;
+	put_zeros(b, (size_t) am_align_up(2 + size, 8) - 2 - size);
+	memset(&dc, 0, sizeof(dc));
+	dc.type = c->type == AM_TYPE_DATETIME ? AM_TYPE_INT64 : c->type;
+	dc.is_signed = true;
+	dc.values = deltas;
+	numeric_ffor(w, b, &dc, 0, n - 1);
+	am_release(w->alloc, deltas);
+}
+
+/* A u64 stream (binary offsets) as a cascaded child: Delta of FFOR. */
+static void
+u64_child(Writer *w, AmPbWriter *b, const uint64_t *vals, size_t n)
+{
+	AmWriterColumn oc;
+
+	memset(&oc, 0, sizeof(oc));
+	oc.type = AM_TYPE_INT64;
+	oc.is_signed = false;
+	oc.values = vals;
+	numeric_delta_ffor(w, b, &oc, 0, n);
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t	x = *(const uint64_t *) a,
+				y = *(const uint64_t *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * BlockDictionary (14) of integers: FFOR u32 codes (0 = null slot, c = entry
+ * c - 1), then the sorted distinct values as Delta of FFOR.  Only tried
+ * when at most half the block's values are distinct; returns false (nothing
+ * written) otherwise.
+ */
+static bool
+numeric_dictionary(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
+				   uint64_t first, size_t n)
+{
+	size_t		size = column_width(c);
+	uint64_t   *sorted = am_alloc(w->alloc, n * 8 + 8, w->err);
+	uint32_t   *codes = am_alloc(w->alloc, n * 4 + 4, w->err);
+	uint8_t    *dict = am_alloc(w->alloc, n * size + 8, w->err);
+	size_t		m = 0,
+				distinct = 0,
+				start = b->len,
+				codes_at;
+	AmWriterColumn cc,
+				dc;
+	bool		done = false;
+
+	if (sorted == NULL || codes == NULL || dict == NULL)
+	{
+		w->status = AM_ERR_IO;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (c->nulls == NULL || !c->nulls[first + i])
+			sorted[m++] = int_at(c, first + i, false);
+	qsort(sorted, m, 8, cmp_u64);
+	for (size_t i = 0; i < m; i++)
+		if (i == 0 || sorted[i] != sorted[i - 1])
+			sorted[distinct++] = sorted[i];
+	if (distinct == 0 || distinct * 2 > n)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+	{
+		uint64_t	v;
+		size_t		lo = 0,
+					hi = distinct;
+
+		if (c->nulls != NULL && c->nulls[first + i])
+		{
+			codes[i] = 0;
+			continue;
+		}
+		v = int_at(c, first + i, false);
+		while (lo < hi)
+		{
+			size_t		mid = (lo + hi) / 2;
+
+			if (sorted[mid] < v)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		codes[i] = (uint32_t) lo + 1;
+	}
+	for (size_t i = 0; i < distinct; i++)
+	{
+		uint8_t		t[8];
+
+		am_store_u64(t, sorted[i]);
+		memcpy(dict + i * size, t, size);
+	}
+	put_u16(b, AM_ENC_BLOCK_DICTIONARY);
+	put_u32(b, 0);				/* codes_size, patched */
+	put_u32(b, (uint32_t) distinct);
+	am_pbw_raw(b, "\1", 1);		/* values_cascading */
+	put_zeros(b, 5);
+	codes_at = b->len;
+	memset(&cc, 0, sizeof(cc));
+	cc.type = AM_TYPE_INT32;
+	cc.values = codes;
+	numeric_ffor(w, b, &cc, 0, n);
+	if (!w_ok(w))
+		goto out;
+	am_store_u32(b->buf + start + 2, (uint32_t) (b->len - codes_at));
+	memset(&dc, 0, sizeof(dc));
+	dc.type = c->type == AM_TYPE_DATETIME ? AM_TYPE_INT64 : c->type;
+	dc.is_signed = c->is_signed && c->type != AM_TYPE_DATETIME;
+	dc.values = dict;
+	numeric_delta_ffor(w, b, &dc, 0, distinct);
+	done = true;
+out:
+	am_release(w->alloc, sorted);
+	am_release(w->alloc, codes);
+	am_release(w->alloc, dict);
+	return done;
+}
+
 /* Compress raw bytes into the block: ZSTD frames, or u32 size + LZ4 block. */
 static void
 compress_into(Writer *w, AmPbWriter *b, int kind, const uint8_t *raw, size_t len)
@@ -438,7 +604,7 @@ auto_section(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
 			 uint64_t first, size_t n, bool binary)
 {
 	static const int int_candidates[] = {AM_ENC_PLAIN, AM_ENC_FFOR,
-	AM_ENC_RUN_LENGTH, AM_ENC_ZSTD};
+		ENC_DELTA_FFOR, ENC_INT_DICTIONARY, AM_ENC_RUN_LENGTH, AM_ENC_ZSTD};
 	static const int float_candidates[] = {AM_ENC_PLAIN, AM_ENC_ALP, AM_ENC_ZSTD};
 	static const int binary_candidates[] = {AM_ENC_PLAIN, AM_ENC_FSST, AM_ENC_ZSTD};
 	static const int fixed_candidates[] = {AM_ENC_PLAIN, AM_ENC_ZSTD};
@@ -464,7 +630,7 @@ auto_section(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
 	else
 	{
 		cands = int_candidates;
-		ncands = 4;
+		ncands = 6;
 	}
 	for (int i = 0; i < ncands && w_ok(w); i++)
 	{
@@ -500,6 +666,17 @@ numeric_section(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
 		case AM_WRITER_ENC_AUTO:
 			auto_section(w, b, c, first, n, false);
 			return;
+		case ENC_DELTA_FFOR:
+			if (integer)
+			{
+				numeric_delta_ffor(w, b, c, first, n);
+				return;
+			}
+			break;
+		case ENC_INT_DICTIONARY:
+			if (integer && numeric_dictionary(w, b, c, first, n))
+				return;
+			break;
 		case AM_ENC_DELTA:
 			if (integer && n >= 2)
 			{
@@ -534,6 +711,24 @@ numeric_section(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
 			break;
 	}
 	numeric_plain(b, vals, n, size);
+}
+
+/* The n + 1 block-relative offsets of rows [first, first + n), cascaded. */
+static void
+block_offsets_child(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
+					uint64_t first, size_t n)
+{
+	uint64_t   *rel = am_alloc(w->alloc, (n + 1) * 8, w->err);
+
+	if (rel == NULL)
+	{
+		w->status = AM_ERR_IO;
+		return;
+	}
+	for (size_t i = 0; i <= n; i++)
+		rel[i] = c->offsets[first + i] - c->offsets[first];
+	u64_child(w, b, rel, n + 1);
+	am_release(w->alloc, rel);
 }
 
 /*
@@ -575,7 +770,7 @@ binary_fsst(Writer *w, AmPbWriter *b, const AmWriterColumn *c, uint64_t first,
 	put_u16(b, AM_ENC_FSST);
 	am_pbw_raw(b, &symbols, 1);
 	put_u32(b, 0);				/* values_size, patched */
-	put_u16(b, 8 << 8);			/* offsets_cascading 0, offset_width 8 */
+	put_u16(b, 1 | 8 << 8);		/* offsets_cascading 1, offset_width 8 */
 	put_zeros(b, 7);
 	put_zeros(b, cdc_fsst_table_size(&table));
 	if (!w_ok(w))
@@ -594,8 +789,7 @@ binary_fsst(Writer *w, AmPbWriter *b, const AmWriterColumn *c, uint64_t first,
 	b->len = codes_at + written;
 	am_store_u32(b->buf + start + 3, (uint32_t) written);
 	pad_to(b, start + 16, 8);
-	for (size_t i = 0; i <= n; i++)
-		put_u64(b, c->offsets[first + i] - base);
+	block_offsets_child(w, b, c, first, n);
 	goto done;
 fail:
 	am_fail(w->err, AM_ERR_INVALID_ARGUMENT, "FSST encoding failed: %s",
@@ -628,15 +822,15 @@ binary_section(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
 		put_u16(b, (uint16_t) c->encoding);
 		size_at = b->len;
 		put_u32(b, 0);			/* values_size, patched below */
-		put_u16(b, fixed ? 0 : 8);	/* offset_width, offsets_cascading = 0 */
+		/* offset_width, offsets_cascading (Delta of FFOR when variable) */
+		put_u16(b, fixed ? 0 : 8 | 1 << 8);
 		compress_into(w, b, c->encoding, bytes + base, (size_t) (end - base));
 		if (!w_ok(w))
 			return;
 		am_store_u32(b->buf + size_at, (uint32_t) (b->len - start - 8));
 		pad_to(b, start + 8, 8);
 		if (!fixed)
-			for (size_t i = 0; i <= n; i++)
-				put_u64(b, c->offsets[first + i] - base);
+			block_offsets_child(w, b, c, first, n);
 		return;
 	}
 	if (c->encoding == AM_ENC_FSST && !fixed)
@@ -730,6 +924,23 @@ block_body(Writer *w, const BlockSource *s, uint64_t first, size_t n)
 		nulls += c->nulls[first + i] != 0;
 	if (nulls == n && n > 0)
 		am_pbw_raw(b, "\1", 1);
+	else if (nulls > 0 && nulls <= 4096 && n <= 65536 && nulls * 2 + 20 < n)
+	{
+		/*
+		 * Roaring, negated (the bitmap lists the nulls), portable format
+		 * without run containers: cookie 12346, one container (key 0) with
+		 * an array of positions at byte 16.
+		 */
+		am_pbw_raw(b, "\3\1", 2);
+		put_u32(b, 12346);
+		put_u32(b, 1);
+		put_u16(b, 0);
+		put_u16(b, (uint16_t) (nulls - 1));
+		put_u32(b, 16);
+		for (size_t i = 0; i < n; i++)
+			if (c->nulls[first + i])
+				put_u16(b, (uint16_t) i);
+	}
 	else if (nulls > 0)
 	{
 		am_pbw_raw(b, "\2", 1);
