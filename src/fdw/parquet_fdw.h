@@ -127,6 +127,9 @@ typedef struct PfPruneQual
 	int			num_elems;
 	Datum	   *elems;
 	FmgrInfo	cmp;
+	/* a collation whose order is not byte order: only virtual columns'
+	 * values (file pruning) may be compared, never file statistics */
+	bool		order_not_bytes;
 } PfPruneQual;
 
 /* Set a prune qual's value, once known (notes float NaN, which never prunes). */
@@ -171,6 +174,9 @@ extern PfPruneKind pf_rowgroup_prune(struct PfFile *pf, int rg, List *quals,
  */
 extern bool pf_file_excluded(const PqFileMeta *meta, const char *path,
 							 List *quals, Relation rel);
+/* Quals for pf_file_excluded: those of pf_prune_quals, and text compared
+ * under any collation. */
+extern List *pf_file_prune_quals(RelOptInfo *baserel);
 
 /* The prunable quals of a plan's qual list over relid, with known values. */
 extern List *pf_prune_quals_from_clauses(List *clauses, Index relid);

@@ -150,8 +150,6 @@ prune_in_list(ScalarArrayOpExpr *saop, Index relid)
 	/* a stable comparison (timestamp = timestamptz) cannot be decided here */
 	if (func_volatile(cmpproc) != PROVOLATILE_IMMUTABLE)
 		return NULL;
-	if (OidIsValid(saop->inputcollid) && !lc_collate_is_c(saop->inputcollid))
-		return NULL;
 
 	array = DatumGetArrayTypeP(arr->constvalue);
 	if (ARR_ELEMTYPE(array) != righttype)
@@ -169,6 +167,8 @@ prune_in_list(ScalarArrayOpExpr *saop, Index relid)
 	q->valtype = righttype;
 	q->value_known = true;
 	q->in_list = true;
+	q->order_not_bytes = OidIsValid(saop->inputcollid) &&
+		!lc_collate_is_c(saop->inputcollid);
 	q->elems = palloc(sizeof(Datum) * Max(1, nelems));
 	for (int i = 0; i < nelems; i++)
 	{
@@ -301,10 +301,6 @@ build_prune_qual(Node *clause, Index relid)
 	cmpproc = get_opfamily_proc(opfamily, lefttype, righttype, BTORDER_PROC);
 	if (!OidIsValid(cmpproc))
 		return NULL;
-	/* text order must be byte order, as in the statistics */
-	if (OidIsValid(op->inputcollid) && !lc_collate_is_c(op->inputcollid))
-		return NULL;
-
 	q = palloc0(sizeof(PfPruneQual));
 	q->attnum = var->varattno;
 	q->strategy = strategy;
@@ -313,6 +309,9 @@ build_prune_qual(Node *clause, Index relid)
 	q->expr = (Expr *) right;
 	q->valtype = exprType(right);
 	fmgr_info(cmpproc, &q->cmp);
+	/* text order must be byte order to compare with statistics */
+	q->order_not_bytes = OidIsValid(op->inputcollid) &&
+		!lc_collate_is_c(op->inputcollid);
 
 	/*
 	 * A constant is known at plan time, but a comparison that is only stable
@@ -326,8 +325,27 @@ build_prune_qual(Node *clause, Index relid)
 	return q;
 }
 
-List *
-pf_prune_quals(RelOptInfo *baserel)
+/* Does a prune qual compare text in an order other than byte order? */
+static bool
+needs_value_order(PfPruneQual *q)
+{
+	ListCell   *lc;
+
+	if (q->order_not_bytes)
+		return true;
+	foreach(lc, q->args)
+		if (needs_value_order((PfPruneQual *) lfirst(lc)))
+			return true;
+	return false;
+}
+
+/*
+ * The prunable quals among baserel's restriction clauses.  Those for file
+ * statistics (for_files false) compare text in byte order only; those for
+ * virtual columns' values (for_files) may use any collation.
+ */
+static List *
+prune_quals(RelOptInfo *baserel, bool for_files)
 {
 	List	   *result = NIL;
 	ListCell   *lc;
@@ -337,10 +355,22 @@ pf_prune_quals(RelOptInfo *baserel)
 		RestrictInfo *rinfo = (RestrictInfo *) lfirst(lc);
 		PfPruneQual *q = build_prune_qual((Node *) rinfo->clause, baserel->relid);
 
-		if (q)
+		if (q && (for_files || !needs_value_order(q)))
 			result = lappend(result, q);
 	}
 	return result;
+}
+
+List *
+pf_prune_quals(RelOptInfo *baserel)
+{
+	return prune_quals(baserel, false);
+}
+
+List *
+pf_file_prune_quals(RelOptInfo *baserel)
+{
+	return prune_quals(baserel, true);
 }
 
 /*
@@ -358,7 +388,7 @@ pf_prune_quals_from_clauses(List *clauses, Index relid)
 	{
 		PfPruneQual *q = build_prune_qual((Node *) lfirst(lc), relid);
 
-		if (q && q->value_known)
+		if (q && q->value_known && !needs_value_order(q))
 			result = lappend(result, q);
 	}
 	return result;
@@ -899,6 +929,8 @@ qual_excludes(const PqFileMeta *meta, int rg, PfPruneQual *q,
 		return false;
 	if (q->value_null)
 		return true;		/* a comparison with NULL is never true */
+	if (q->order_not_bytes)
+		return false;
 	field = qual_leaf(meta, rg, q, attnos, fields, rel, &deftyp);
 	if (field == NULL)
 		return false;
@@ -1169,6 +1201,8 @@ qual_ranges(PfFile *pf, int rg, PfPruneQual *q, List *attnos,
 		out.r = palloc(sizeof(PfRowRange));
 		return out;
 	}
+	if (q->order_not_bytes)
+		return ranges_all(num_rows);
 	field = qual_leaf(meta, rg, q, attnos, fields, rel, &deftyp);
 	if (field == NULL)
 		return ranges_all(num_rows);

@@ -260,6 +260,7 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	MemoryContext old;
 	Relation	rel;
 	List	   *quals;
+	List	   *file_quals;
 	double		all_rows = 0;
 	int			natts;
 	char	  **attnames;
@@ -270,6 +271,7 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	rel = table_open(foreigntableid, AccessShareLock);
 	ps->attnos = needed_attnos(baserel, rel);
 	quals = pf_prune_quals(baserel);
+	file_quals = pf_file_prune_quals(baserel);
 	foreach(lc, quals)
 		if (!((PfPruneQual *) lfirst(lc))->value_known)
 			ps->param_quals = lappend(ps->param_quals, lfirst(lc));
@@ -328,7 +330,8 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 											 field_names[i], true);
 
 		/* quals on virtual columns (path, partitions) decide whole files */
-		file_excluded = quals != NIL && pf_file_excluded(meta, path, quals, rel);
+		file_excluded = file_quals != NIL &&
+			pf_file_excluded(meta, path, file_quals, rel);
 		if (file_excluded)
 			ps->files_pruned++;
 		for (int rg = 0; rg < meta->num_row_groups; rg++)
