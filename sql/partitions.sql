@@ -1,0 +1,87 @@
+--
+-- partitions: many files.  Hive-style "key=value" folders give partition
+-- columns, quals on them prune whole files at plan time, a column with
+-- filename_column 'true' holds each row's file, "**" in patterns matches
+-- any number of folders.
+--
+-- data-pruning/partitions (data-pruning/make_partitions.mjs, DuckDB):
+-- sales/year=Y/region=R/data_0.parquet: id = i (1..600), amount =
+-- i * 10 % 997, year = 2022 + i % 3, region = eu for even i, us for odd
+-- (6 files of 100 rows); nested/events/day=D/data_0.parquet: id = i
+-- (1..90), day = 2024-01-01 + i % 3 (3 files of 30 rows).  Partition
+-- columns are only in the folder names.  Expected values follow from the
+-- formulas (checked row by row below).
+--
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set sales :abs_srcdir '/data-pruning/partitions/sales'
+\set events :abs_srcdir '/data-pruning/partitions/**/day=*/*.parquet'
+\set sales2 :abs_srcdir '/data-pruning/partitions/**/sales/**/*.parquet'
+SET datestyle = 'ISO, YMD';
+SET parquet_fdw.enable_aggregate_pushdown = off;
+
+CREATE FUNCTION part_explain(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE ln text;
+BEGIN
+  FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
+    CONTINUE WHEN ln ~ 'Parquet Files';
+    RETURN NEXT regexp_replace(ln, '/[^ ,"]*/', '', 'g');
+  END LOOP;
+END $$;
+
+CREATE SERVER part_srv FOREIGN DATA WRAPPER parquet_fdw;
+CREATE FOREIGN TABLE sales (id bigint, amount bigint, year int, region text,
+                            file text OPTIONS (filename_column 'true'))
+  SERVER part_srv OPTIONS (filename :'sales');
+
+-- ===== partition and filename columns
+SELECT count(*), sum(id), sum(amount), count(DISTINCT file) FROM sales;
+SELECT year, region, count(*), min(id), max(id) FROM sales GROUP BY 1, 2 ORDER BY 1, 2;
+-- every row agrees with the formulas and with its file's folders
+SELECT count(*) AS wrong FROM sales
+ WHERE year <> 2022 + id % 3
+    OR region <> CASE WHEN id % 2 = 0 THEN 'eu' ELSE 'us' END
+    OR amount <> id * 10 % 997
+    OR file <> :'sales' || '/year=' || year || '/region=' || region || '/data_0.parquet';
+SELECT regexp_replace(file, '^.*/partitions/', '') AS file, count(*)
+  FROM sales GROUP BY 1 ORDER BY 1;
+
+-- ===== file pruning at plan time
+SELECT part_explain('SELECT count(*) FROM sales WHERE year = 2023');
+-- year 2023: i % 3 = 1, i = 1, 4, ..., 598: 200 rows, sum 3 * 19900 + 200
+SELECT count(*), sum(id) FROM sales WHERE year = 2023;
+-- text partitions compare under the column's collation (no statistics)
+SELECT part_explain('SELECT count(*) FROM sales WHERE year >= 2023 AND region = ''eu''');
+-- i % 3 in (1, 2) and i even: i % 6 in (2, 4): 200 rows
+SELECT count(*), sum(id) FROM sales WHERE year >= 2023 AND region = 'eu';
+SELECT part_explain('SELECT count(*) FROM sales WHERE region IN (''us'', ''xx'') AND year < 2024');
+SELECT count(*), sum(id) FROM sales WHERE region IN ('us', 'xx') AND year < 2024;
+SELECT part_explain('SELECT count(*) FROM sales WHERE year IN (2022, 2024) OR year IS NULL');
+SELECT count(*) FROM sales WHERE year IN (2022, 2024) OR year IS NULL;
+SELECT part_explain('SELECT count(*) FROM sales WHERE region IS NULL');
+SELECT count(*) FROM sales WHERE region IS NULL;
+-- the filename column prunes too
+SELECT part_explain('SELECT count(*) FROM sales WHERE file = ''' || :'sales' || '/year=2024/region=us/data_0.parquet''');
+SELECT count(*), min(id) FROM sales WHERE file = :'sales' || '/year=2024/region=us/data_0.parquet';
+-- a parameter does not prune files (results stay right)
+PREPARE py(int) AS SELECT count(*) FROM sales WHERE year = $1;
+EXECUTE py(2024);
+DEALLOCATE py;
+
+-- ===== "**": any number of folders, none included
+CREATE FOREIGN TABLE events (id bigint, day date) SERVER part_srv
+  OPTIONS (filename :'events');
+SELECT day, count(*), sum(id) FROM events GROUP BY day ORDER BY day;
+SELECT part_explain('SELECT count(*) FROM events WHERE day = ''2024-01-02''');
+SELECT count(*), sum(id) FROM events WHERE day = '2024-01-02';
+CREATE FOREIGN TABLE sales2 (id bigint, year int) SERVER part_srv
+  OPTIONS (filename :'sales2');
+SELECT count(*), sum(id), sum(year) FROM sales2;
+
+-- ===== errors: a partition value the column's type cannot read
+CREATE FOREIGN TABLE events_bad (id bigint, day int) SERVER part_srv
+  OPTIONS (filename :'events');
+SELECT day FROM events_bad LIMIT 1;
+ALTER FOREIGN TABLE sales ALTER COLUMN file OPTIONS (SET filename_column 'maybe');
+
+DROP SERVER part_srv CASCADE;
+DROP FUNCTION part_explain(text);
