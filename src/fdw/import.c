@@ -6,17 +6,24 @@
  *
  *	IMPORT FOREIGN SCHEMA "/folder" FROM SERVER s INTO local_schema
  *		one foreign table per *.parquet file of the folder (not recursive),
- *		named after the file without its extension; LIMIT TO and EXCEPT
- *		name tables, i.e. file names without the extension.
+ *		named after the file without its extension, and one per subfolder
+ *		holding *.parquet files (at any depth; hidden, "_"-prefixed and
+ *		"key=value" folders excepted), named after the subfolder and
+ *		reading all its files; LIMIT TO and EXCEPT name tables.
  *
  *	parquet_create_foreign_table(table_name, server, filename)
- *		one foreign table over one file; table_name is taken literally (no
+ *		one foreign table over a file, a folder or a pattern (as the
+ *		filename option reads them); table_name is taken literally (no
  *		case folding, no schema qualification: the table goes into the
  *		current creation schema).
  *
- * Columns are the file's top-level fields, in file order, with the default
- * type mapping of convert.c.  Both read files, so both require superuser or
- * pg_read_server_files, as the filename option does.
+ * Columns are the first file's top-level fields, in file order, with the
+ * default type mapping of convert.c, then the hive-style partition keys of
+ * the files' folders ("key=value") that the first file lacks, in order of
+ * appearance, typed by their values: bigint when all are integers, date
+ * when all are dates (YYYY-MM-DD), text otherwise.  Both read files, so
+ * both require superuser or pg_read_server_files, as the filename option
+ * does.
  *
  * IDENTIFICATION
  *	  src/fdw/import.c
@@ -37,6 +44,7 @@
 #include "nodes/parsenodes.h"
 #include "storage/fd.h"
 #include "utils/builtins.h"
+#include "utils/datetime.h"
 #include "utils/memutils.h"
 
 #include "fdw/parquet_fdw.h"
@@ -71,26 +79,130 @@ filename_option_entry(const char *path)
 	return buf.data;
 }
 
+/* An optionally signed run of digits that fits int8. */
+static bool
+is_int8_text(const char *s)
+{
+	const char *p = s;
+	int			digits = 0;
+
+	if (*p == '-' || *p == '+')
+		p++;
+	for (; *p; p++, digits++)
+		if (*p < '0' || *p > '9')
+			return false;
+	if (digits == 0 || digits > 19)
+		return false;
+	return digits < 19 || strtoull(s + (s[0] == '-' || s[0] == '+'), NULL, 10) <=
+		(s[0] == '-' ? (unsigned long long) PG_INT64_MAX + 1 : (unsigned long long) PG_INT64_MAX);
+}
+
+/* A valid date written YYYY-MM-DD. */
+static bool
+is_date_text(const char *s)
+{
+	int			y;
+	int			m;
+	int			d;
+
+	if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
+		return false;
+	for (int i = 0; i < 10; i++)
+		if (i != 4 && i != 7 && (s[i] < '0' || s[i] > '9'))
+			return false;
+	y = atoi(s);
+	m = atoi(s + 5);
+	d = atoi(s + 8);
+	return y >= 1 && m >= 1 && m <= 12 && d >= 1 &&
+		d <= day_tab[isleap(y)][m - 1];
+}
+
+/* A partition key of the files, with what its values allow it to be. */
+typedef struct ImportPartition
+{
+	const char *key;
+	bool		all_int8;
+	bool		all_date;
+} ImportPartition;
+
+/* Does the file have a top-level field named key (ignoring case)? */
+static bool
+has_field(const PqSchemaNode *root, const char *key)
+{
+	for (int i = 0; i < root->num_children; i++)
+		if (root->children[i]->name &&
+			pg_strcasecmp(root->children[i]->name, key) == 0)
+			return true;
+	return false;
+}
+
 /*
- * The CREATE FOREIGN TABLE statement for one file, its columns read from
- * the file's footer.
+ * The CREATE FOREIGN TABLE statement for the files of a filename entry, its
+ * columns read from the first file's footer and the files' partition
+ * folders.  NULL when no file matches and missing_ok.
  */
 static char *
 create_table_sql(const char *table_name, const char *server_name,
-				 const char *path)
+				 const char *entry, bool missing_ok)
 {
 	MemoryContext tmp_cxt;
 	MemoryContext old;
 	StringInfoData buf;
 	PfFile	   *pf;
 	const PqSchemaNode *root;
+	List	   *files;
+	List	   *parts = NIL;
+	ListCell   *lc;
+
+	files = pf_expand_filenames(list_make1(pstrdup(entry)));
+	if (files == NIL)
+	{
+		if (missing_ok)
+			return NULL;
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FILE),
+				 errmsg("no Parquet file matches \"%s\"", entry)));
+	}
 
 	initStringInfo(&buf);
 	tmp_cxt = AllocSetContextCreate(CurrentMemoryContext,
 									"parquet_fdw import",
 									ALLOCSET_SMALL_SIZES);
-	pf = pf_open_file(path, tmp_cxt);
+	pf = pf_open_file((const char *) linitial(files), tmp_cxt);
 	root = pf->meta->root;
+
+	/* partition keys the first file lacks, typed by all their values */
+	foreach(lc, files)
+	{
+		ListCell   *lp;
+
+		CHECK_FOR_INTERRUPTS();
+		foreach(lp, pf_path_partitions((const char *) lfirst(lc)))
+		{
+			PfPartition *fp = (PfPartition *) lfirst(lp);
+			ImportPartition *ip = NULL;
+			ListCell   *lk;
+
+			if (has_field(root, fp->key))
+				continue;
+			foreach(lk, parts)
+				if (strcmp(((ImportPartition *) lfirst(lk))->key, fp->key) == 0)
+					ip = (ImportPartition *) lfirst(lk);
+			if (ip == NULL)
+			{
+				ip = palloc(sizeof(ImportPartition));
+				ip->key = fp->key;
+				ip->all_int8 = true;
+				ip->all_date = true;
+				parts = lappend(parts, ip);
+			}
+			if (fp->value != NULL)
+			{
+				ip->all_int8 = ip->all_int8 && is_int8_text(fp->value);
+				ip->all_date = ip->all_date && is_date_text(fp->value);
+			}
+		}
+	}
 
 	appendStringInfo(&buf, "CREATE FOREIGN TABLE %s (", quote_identifier(table_name));
 	for (int i = 0; i < root->num_children; i++)
@@ -104,10 +216,19 @@ create_table_sql(const char *table_name, const char *server_name,
 		appendStringInfo(&buf, "%s\n  %s %s", i > 0 ? "," : "",
 						 quote_identifier(field->name ? field->name : ""), type);
 	}
+	foreach(lc, parts)
+	{
+		ImportPartition *ip = (ImportPartition *) lfirst(lc);
+
+		appendStringInfo(&buf, "%s\n  %s %s",
+						 root->num_children > 0 || foreach_current_index(lc) > 0 ? "," : "",
+						 quote_identifier(ip->key),
+						 ip->all_int8 ? "bigint" : ip->all_date ? "date" : "text");
+	}
 	appendStringInfo(&buf, "%s) SERVER %s OPTIONS (filename %s)",
-					 root->num_children > 0 ? "\n" : "",
+					 root->num_children > 0 || parts != NIL ? "\n" : "",
 					 quote_identifier(server_name),
-					 quote_literal_cstr(filename_option_entry(path)));
+					 quote_literal_cstr(filename_option_entry(entry)));
 
 	pf_close_file(pf);
 	MemoryContextDelete(tmp_cxt);
@@ -173,10 +294,23 @@ parquetImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 		struct stat st;
 
 		CHECK_FOR_INTERRUPTS();
+		path = psprintf("%s/%s", folder, de->d_name);
+		/* a subfolder: one table over its files (the name keeps a "/") */
+		if (de->d_name[0] != '.' && de->d_name[0] != '_' &&
+			strchr(de->d_name, '=') == NULL &&
+			stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		{
+			if (nnames == capacity)
+			{
+				capacity *= 2;
+				names = repalloc(names, sizeof(char *) * capacity);
+			}
+			names[nnames++] = psprintf("%s/", de->d_name);
+			continue;
+		}
 		if (len <= suffix_len ||
 			pg_strcasecmp(de->d_name + len - suffix_len, PF_PARQUET_SUFFIX) != 0)
 			continue;
-		path = psprintf("%s/%s", folder, de->d_name);
 		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
 			continue;
 		if (nnames == capacity)
@@ -191,17 +325,23 @@ parquetImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	qsort(names, nnames, sizeof(char *), compare_names);
 	for (int i = 0; i < nnames; i++)
 	{
-		char	   *table = pnstrdup(names[i], strlen(names[i]) - suffix_len);
+		size_t		len = strlen(names[i]);
+		bool		is_folder = names[i][len - 1] == '/';
+		char	   *table = pnstrdup(names[i], len - (is_folder ? 1 : suffix_len));
 		char	   *path;
+		char	   *sql;
 
 		if (!import_wanted(stmt, table))
 			continue;
 		CHECK_FOR_INTERRUPTS();
 		path = psprintf("%s%s%s", folder,
 						folder[0] && folder[strlen(folder) - 1] == '/' ? "" : "/",
-						names[i]);
-		commands = lappend(commands,
-						   create_table_sql(table, server->servername, path));
+						table);
+		if (!is_folder)
+			path = psprintf("%s%s", path, names[i] + len - suffix_len);
+		sql = create_table_sql(table, server->servername, path, is_folder);
+		if (sql != NULL)
+			commands = lappend(commands, sql);
 	}
 	return commands;
 }
@@ -233,7 +373,7 @@ parquet_create_foreign_table(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_DUPLICATE_TABLE),
 				 errmsg("relation \"%s\" already exists", table_name)));
 
-	sql = create_table_sql(table_name, server_name, path);
+	sql = create_table_sql(table_name, server_name, path, false);
 
 	if ((rc = SPI_connect()) != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
