@@ -118,10 +118,11 @@ DROP FUNCTION prune_mismatches(text, text, text, text[]);
 -- 20000 rows, i = 1..20000, 4 row groups of 5000, data pages of 500 rows;
 -- id = i; g = (i - 1) % 1000 (even pages 0..499, odd pages 500..999);
 -- n = i, NULL on every fourth page ((i - 1) / 500 % 4 = 3); s = 's' ||
--- lpad(i, 5, '0').  Rows of pages no qual can match are skipped in every
--- column, and the rows read stay aligned across columns.
+-- lpad(i, 5, '0'); l = list of i % 3 elements 10 i, 10 i + 1.  Rows of
+-- pages no qual can match are skipped in every column (lists included),
+-- and the rows read stay aligned across columns.
 \set ppage :abs_srcdir '/data-pruning/pageindex.parquet'
-CREATE FOREIGN TABLE pi (id bigint, g int, n int, s text)
+CREATE FOREIGN TABLE pi (id bigint, g int, n int, s text, l bigint[])
   SERVER prune_srv OPTIONS (filename :'ppage');
 CREATE TABLE hi AS SELECT * FROM pi;
 SELECT count(*), sum(id), count(n), sum(g), min(s), max(s) FROM hi;
@@ -132,6 +133,11 @@ SELECT count(*), sum(id), min(s), max(s), sum(g) FROM pi WHERE id BETWEEN 7234 A
 SELECT prune_explain('SELECT count(*), sum(id), max(s), sum(n) FROM pi WHERE g < 100');
 SELECT count(*), sum(id), max(s), sum(n) FROM pi WHERE g < 100;
 SELECT count(*), sum(id), max(s), sum(n) FROM hi WHERE g < 100;
+-- lists stay with their rows: every element is 10 * id + its position
+SELECT count(*) AS elements, sum(x) AS sum_elements,
+       count(*) FILTER (WHERE x <> 10 * id + o - 1) AS misplaced
+  FROM pi, unnest(l) WITH ORDINALITY AS u(x, o) WHERE g < 100 OR id = 12845;
+SELECT id, l FROM pi WHERE id IN (7234, 7235, 7236, 12845, 19999) ORDER BY id;
 -- OR unites pages: id 12845 is on an odd page (row group 2, page 5)
 SELECT prune_explain('SELECT count(*) FROM pi WHERE g < 100 OR id = 12845');
 SELECT count(*), sum(id) FROM pi WHERE g < 100 OR id = 12845;

@@ -16,6 +16,8 @@
  *	 n	 INT32 OPTIONAL				 i, NULL on every fourth page
  *									 ((i - 1) / 500 % 4 = 3)
  *	 s	 BYTE_ARRAY STRING REQUIRED	 's' followed by i in 5 digits
+ *	 l	 LIST of INT64, REQUIRED	 i % 3 elements: 10 i, 10 i + 1, ...
+ *									 (pages start at a row)
  *
  * IDENTIFICATION
  *	  test/tools/gen_pageindex.c
@@ -49,7 +51,7 @@ fail(const char *what, const PqError *err)
 int
 main(int argc, char **argv)
 {
-	PqWriteColumn cols[4];
+	PqWriteColumn cols[5];
 	PqWriterOptions opt;
 	PqWriter   *w = NULL;
 	PqError		err;
@@ -61,6 +63,11 @@ main(int argc, char **argv)
 	static bool n_null[ROWS_PER_GROUP];
 	static CdcByteView s[ROWS_PER_GROUP];
 	static char sbuf[ROWS_PER_GROUP][8];
+	static int64_t offsets[501];
+	static int16_t ldef[1024];
+	static int16_t lrep[1024];
+	static int64_t lidx[1024];
+	static int64_t lval[1024];
 
 	if (argc != 2)
 	{
@@ -77,7 +84,7 @@ main(int argc, char **argv)
 	sink.ctx = f;
 
 	memset(cols, 0, sizeof(cols));
-	for (int c = 0; c < 4; c++)
+	for (int c = 0; c < 5; c++)
 	{
 		cols[c].encoding = PQ_WRITE_PLAIN;
 		cols[c].field_id = -1;
@@ -94,13 +101,18 @@ main(int argc, char **argv)
 	cols[3].physical = PQ_BYTE_ARRAY;
 	cols[3].logical.kind = PQ_LT_STRING;
 	cols[3].repetition = PQ_REQUIRED;
+	cols[4].name = "l";
+	cols[4].physical = PQ_INT64;
+	cols[4].repetition = PQ_REQUIRED;
+	cols[4].is_list = true;
+	cols[4].element_repetition = PQ_REQUIRED;
 
 	pq_writer_options_init(&opt);
 	opt.page_row_limit = 500;
 	opt.write_page_index = true;
 	opt.codec = CMP_ZSTD;
 	opt.created_by = "parquet_fdw gen_pageindex";
-	if (pq_writer_open(&w, cols, 4, &opt, &sink, &pq_malloc_allocator, &err) != PQ_OK)
+	if (pq_writer_open(&w, cols, 5, &opt, &sink, &pq_malloc_allocator, &err) != PQ_OK)
 		return fail("open", &err);
 
 	for (int r = 0; r < GROUPS; r++)
@@ -120,7 +132,7 @@ main(int argc, char **argv)
 			s[k].len = 6;
 		}
 		/* one call per page, so pages hold exactly 500 rows */
-		for (int c = 0; c < 4; c++)
+		for (int c = 0; c < 5; c++)
 			for (int k = 0; k < ROWS_PER_GROUP; k += 500)
 			{
 				memset(&b, 0, sizeof(b));
@@ -138,8 +150,29 @@ main(int argc, char **argv)
 						b.values = n + k;
 						b.is_null = n_null + k;
 						break;
-					default:
+					case 3:
 						b.values = s + k;
+						break;
+					default:
+						{
+							uint32_t	nv;
+
+							/* row k + j holds id % 3 elements */
+							offsets[0] = 0;
+							for (int j = 0; j < 500; j++)
+								offsets[j + 1] = offsets[j] + id[k + j] % 3;
+							if (pq_list_levels(&cols[4], 500, offsets, NULL, NULL,
+											   ldef, lrep, lidx, &nv, &err) != PQ_OK)
+								return fail("list levels", &err);
+							for (int j = 0, e = 0; j < 500; j++)
+								for (int64_t x = 0; x < id[k + j] % 3; x++)
+									lval[e++] = 10 * id[k + j] + x;
+							b.num_levels = (uint32_t) pq_list_level_count(offsets, 500);
+							b.num_values = nv;
+							b.def_levels = ldef;
+							b.rep_levels = lrep;
+							b.values = lval;
+						}
 						break;
 				}
 				if (pq_writer_write_column(w, c, &b, &err) != PQ_OK)
