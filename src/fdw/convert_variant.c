@@ -313,6 +313,9 @@ static void
 compile_typed(PfVariantConverter *vc, PvNode *n, const PqSchemaNode *tv,
 			  const char *where)
 {
+	if (first_leaf_index(tv) < 0 || last_leaf_index(tv) < 0)
+		schema_error(vc->column_name,
+					 psprintf("typed_value of %s is a group without fields.", where));
 	n->typed_def = tv->max_def;
 	n->typed_lo = first_leaf_index(tv) - vc->first_leaf;
 	n->typed_hi = last_leaf_index(tv) - vc->first_leaf + 1;
@@ -420,6 +423,8 @@ pf_variant_converter_create(const PqFileMeta *meta, const PqSchemaNode *field,
 	PvNode	   *root;
 
 	vc->column_name = pstrdup(column_name);
+	if (first_leaf_index(field) < 0 || last_leaf_index(field) < 0)
+		schema_error(column_name, "The variant group has no fields.");
 	vc->first_leaf = first_leaf_index(field);
 	vc->num_leaves = last_leaf_index(field) - vc->first_leaf + 1;
 	vc->metadata_leaf = -1;
