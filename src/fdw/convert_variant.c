@@ -707,7 +707,8 @@ emit(PvWalk *w, const PvNode *n)
 
 					if (present > 0)
 						pq_strbuf_append_char(&w->out, ',');
-					pq_json_string(&w->out, (const uint8 *) f->name, strlen(f->name));
+					if (!pq_json_string(&w->out, (const uint8 *) f->name, strlen(f->name)))
+						value_error(w, "A shredded field name is not valid UTF-8.");
 					pq_strbuf_append_char(&w->out, ':');
 					if (emit(w, f))
 						present++;
