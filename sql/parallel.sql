@@ -41,9 +41,10 @@ SET max_parallel_workers_per_gather = 2;
 -- ===== a Gather over the parallel foreign scan
 SELECT par_explain('EXPLAIN (COSTS OFF) SELECT count(*), sum(id) FROM prg');
 SELECT count(*), sum(id), count(n), sum(n), min(s), max(s), sum(f) FROM prg;
--- the workers really ran (their rows are in the result above)
+-- the workers really ran (their rows are in the result above); EXPLAIN
+-- ANALYZE counts the row groups of all participants
 SELECT line FROM par_explain('EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
-    SELECT sum(id) FROM prg') AS line WHERE line ~ 'Workers|Gather';
+    SELECT sum(id) FROM prg') AS line WHERE line ~ 'Workers|Gather|Row Groups';
 -- per group: each row group read exactly once
 SELECT grp, count(*), sum(id), sum(id) = 4194304 * grp + 2098176 AS ok,
        min(s), max(s), count(n)
@@ -74,6 +75,10 @@ SELECT par_explain('EXPLAIN (COSTS OFF)
     SELECT count(*), sum(id) FROM prg WHERE id > (SELECT 20000)');
 SELECT count(*), sum(id) FROM prg WHERE id > (SELECT 20000);
 SELECT count(*), sum(id) FROM prg3 WHERE id > (SELECT 20000);
+-- 1 row group read, 9 skipped, whichever participant did it
+SELECT line FROM par_explain('EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+    SELECT sum(id) FROM prg WHERE id > (SELECT 20000)') AS line
+  WHERE line ~ 'Row Groups|Workers Launched';
 
 -- ===== rescans: a Gather on the inner side of a nested loop runs again
 -- for each outer row, and the shared counter starts over each time
@@ -88,6 +93,11 @@ SELECT par_explain('EXPLAIN (COSTS OFF)
     GROUP BY x ORDER BY x');
 SELECT x, count(*), sum(id) FROM par_keys JOIN prg ON prg.grp = par_keys.x
   GROUP BY x ORDER BY x;
+-- three rounds of 10 row groups
+SELECT line FROM par_explain('EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+    SELECT x, count(*) FROM par_keys JOIN prg ON prg.grp = par_keys.x
+    GROUP BY x') AS line
+  WHERE line ~ 'Row Groups|Gather';
 RESET enable_hashjoin;
 RESET enable_mergejoin;
 RESET enable_material;

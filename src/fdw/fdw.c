@@ -178,6 +178,15 @@ dispatchReScanForeignScan(ForeignScanState *node)
 		parquetReScanForeignScan(node);
 }
 
+/* Only Parquet scans have parallel state (the other kinds are not parallel-aware). */
+static void
+dispatchShutdownForeignScan(ForeignScanState *node)
+{
+	if (pf_agg_is_pushed_plan(node->ss.ps.plan) || pf_plan_is_amudai(node))
+		return;
+	parquetShutdownForeignScan(node);
+}
+
 static void
 dispatchEndForeignScan(ForeignScanState *node)
 {
@@ -233,6 +242,7 @@ parquet_fdw_handler(PG_FUNCTION_ARGS)
 	routine->InitializeDSMForeignScan = parquetInitializeDSMForeignScan;
 	routine->ReInitializeDSMForeignScan = parquetReInitializeDSMForeignScan;
 	routine->InitializeWorkerForeignScan = parquetInitializeWorkerForeignScan;
+	routine->ShutdownForeignScan = dispatchShutdownForeignScan;
 
 	/* EXPLAIN */
 	routine->ExplainForeignScan = dispatchExplainForeignScan;

@@ -263,6 +263,7 @@ extern void parquetReInitializeDSMForeignScan(ForeignScanState *node,
 extern void parquetInitializeWorkerForeignScan(ForeignScanState *node,
 											   shm_toc *toc,
 											   void *coordinate);
+extern void parquetShutdownForeignScan(ForeignScanState *node);
 
 /* in analyze.c: ANALYZE samples rows of row groups picked at random */
 extern bool parquetAnalyzeForeignTable(Relation relation,

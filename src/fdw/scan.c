@@ -55,7 +55,9 @@
 #include "optimizer/paths.h"
 #include "optimizer/planmain.h"
 #include "optimizer/restrictinfo.h"
+#include "access/parallel.h"
 #include "port/atomics.h"
+#include "storage/spin.h"
 #include "storage/fd.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -95,11 +97,19 @@ enum PfScanPrivateIndex
 /*
  * Shared state of a parallel scan, in the DSM: the next entry of the flat
  * row group list (PfScanState.work_file/work_rg) a participant may claim.
- * Every participant builds the same list from the plan.
+ * Every participant builds the same list from the plan.  Workers add their
+ * EXPLAIN ANALYZE counters when they shut down; the leader folds them into
+ * its own, so EXPLAIN shows the totals of all participants.
  */
 typedef struct PfParallelScan
 {
 	pg_atomic_uint64 next_work;
+	slock_t		mutex;			/* protects the counters below */
+	int64		rowgroups_read;
+	int64		rowgroups_skipped;
+	int64		skipped_by[PF_PRUNE_KINDS];
+	int64		rows_skipped_by_pages;
+	Size		peak_memory;	/* the largest of the workers' */
 } PfParallelScan;
 
 /* One attribute the scan fills. */
@@ -1223,8 +1233,49 @@ parquetInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
 	PfScanState *st = (PfScanState *) node->fdw_state;
 	PfParallelScan *shared = (PfParallelScan *) coordinate;
 
+	memset(shared, 0, sizeof(PfParallelScan));
 	pg_atomic_init_u64(&shared->next_work, 0);
+	SpinLockInit(&shared->mutex);
 	st->shared = shared;
+}
+
+/*
+ * In a worker, add this participant's EXPLAIN ANALYZE counters to the
+ * shared ones; in the leader, move the workers' totals into its own.
+ */
+static void
+fold_parallel_counters(PfScanState *st)
+{
+	PfParallelScan *shared = st->shared;
+
+	SpinLockAcquire(&shared->mutex);
+	if (IsParallelWorker())
+	{
+		shared->rowgroups_read += st->rowgroups_read;
+		shared->rowgroups_skipped += st->rowgroups_skipped;
+		for (int k = 0; k < PF_PRUNE_KINDS; k++)
+			shared->skipped_by[k] += st->skipped_by[k];
+		shared->rows_skipped_by_pages += st->rows_skipped_by_pages;
+		shared->peak_memory = Max(shared->peak_memory, st->peak_memory);
+		st->rowgroups_read = 0;
+		st->rowgroups_skipped = 0;
+		memset(st->skipped_by, 0, sizeof(st->skipped_by));
+		st->rows_skipped_by_pages = 0;
+	}
+	else
+	{
+		st->rowgroups_read += shared->rowgroups_read;
+		st->rowgroups_skipped += shared->rowgroups_skipped;
+		for (int k = 0; k < PF_PRUNE_KINDS; k++)
+			st->skipped_by[k] += shared->skipped_by[k];
+		st->rows_skipped_by_pages += shared->rows_skipped_by_pages;
+		st->peak_memory = Max(st->peak_memory, shared->peak_memory);
+		shared->rowgroups_read = 0;
+		shared->rowgroups_skipped = 0;
+		memset(shared->skipped_by, 0, sizeof(shared->skipped_by));
+		shared->rows_skipped_by_pages = 0;
+	}
+	SpinLockRelease(&shared->mutex);
 }
 
 /* Before a rescan of the Gather: the row groups are all to read again. */
@@ -1232,8 +1283,11 @@ void
 parquetReInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
 								  void *coordinate)
 {
+	PfScanState *st = (PfScanState *) node->fdw_state;
 	PfParallelScan *shared = (PfParallelScan *) coordinate;
 
+	/* the previous round's workers have finished: keep what they counted */
+	fold_parallel_counters(st);
 	pg_atomic_write_u64(&shared->next_work, 0);
 }
 
@@ -1244,6 +1298,20 @@ parquetInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc,
 	PfScanState *st = (PfScanState *) node->fdw_state;
 
 	st->shared = (PfParallelScan *) coordinate;
+}
+
+/*
+ * Before the DSM goes away: workers report their counters; the leader
+ * collects those of the workers that have finished (all of them, once the
+ * Gather has read everything).
+ */
+void
+parquetShutdownForeignScan(ForeignScanState *node)
+{
+	PfScanState *st = (PfScanState *) node->fdw_state;
+
+	if (st != NULL && st->shared != NULL)
+		fold_parallel_counters(st);
 }
 
 /* ----------------------------------------------------------------
