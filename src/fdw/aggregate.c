@@ -552,8 +552,13 @@ compile_expr(PfCompile *c, Expr *expr, bool arithmetic)
 		lt = exprType(linitial(op->args));
 		rt = exprType(lsecond(op->args));
 		/* one family: builtin operators of that family only */
-		if (e->num == PF_NUM_OTHER || e->num == PF_NUM_DATE ||
-			num_of_type(lt) != e->num || num_of_type(rt) != e->num)
+		if (e->num == PF_NUM_OTHER || e->num == PF_NUM_DATE)
+			return NULL;
+		/* float8 operators also take float4 operands (exact in double) */
+		if (e->num == PF_NUM_F8 ?
+			!((num_of_type(lt) == PF_NUM_F4 || num_of_type(lt) == PF_NUM_F8) &&
+			  (num_of_type(rt) == PF_NUM_F4 || num_of_type(rt) == PF_NUM_F8)) :
+			(num_of_type(lt) != e->num || num_of_type(rt) != e->num))
 			return NULL;
 		e->left = compile_expr(c, linitial(op->args), true);
 		e->right = compile_expr(c, lsecond(op->args), true);
@@ -610,6 +615,23 @@ compile_filter(PfCompile *c, Expr *clause, PfAggFilter *f)
 	int			opstrategy;
 	char	   *opname;
 
+	/* a boolean column, or its negation: "b = true", "b = false" */
+	if ((IsA(clause, Var) && ((Var *) clause)->vartype == BOOLOID) ||
+		(is_notclause(clause) && IsA(get_notclausearg(clause), Var) &&
+		 ((Var *) get_notclausearg(clause))->vartype == BOOLOID))
+	{
+		bool		negated = !IsA(clause, Var);
+		Var		   *bvar = negated ? (Var *) get_notclausearg(clause) : (Var *) clause;
+
+		f->col = compile_column(c, bvar);
+		if (f->col < 0)
+			return false;
+		f->strategy = BTEqualStrategyNumber;
+		f->bval = !negated;
+		f->text = psprintf("%s%s", negated ? "NOT " : "",
+						   quote_identifier(get_col(c, f->col)->attname));
+		return true;
+	}
 	if (!IsA(clause, OpExpr) || list_length(op->args) != 2)
 		return false;
 	left = strip_relabel(linitial(op->args));
@@ -1528,6 +1550,8 @@ date_out_of_range(PfAggScanState *st, int64 days)
 					(long long) days)));
 }
 
+static bool eval_binary(PfAggScanState *st, PfAggExpr *e, uint32 n);
+
 /*
  * Evaluate an expression over the n selected rows into its buffers.
  * Returns false when a decimal value could exceed int128 (the caller then
@@ -1687,7 +1711,43 @@ eval_expr(PfAggScanState *st, PfAggExpr *e, const uint32 *sel, uint32 n)
 	}
 	if (!ok)
 		return false;
+	if (!eval_binary(st, e, n))
+		return false;
 
+	/* null rows hold 0 in every node: sums add them unmasked */
+	if (e->nulls)
+	{
+		const bool *nulls = e->nulls;
+
+		if (e->num == PF_NUM_F4 || e->num == PF_NUM_F8)
+		{
+			for (uint32 i = 0; i < n; i++)
+				if (nulls[i])
+					e->f8[i] = 0;
+		}
+		else if (e->wide)
+		{
+			for (uint32 i = 0; i < n; i++)
+				if (nulls[i])
+					e->i128[i] = 0;
+		}
+		else
+		{
+			for (uint32 i = 0; i < n; i++)
+				if (nulls[i])
+					e->i64[i] = 0;
+		}
+	}
+	return true;
+}
+
+/*
+ * The values of binary operator node e from its evaluated operands; false
+ * when decimal values could exceed int128.
+ */
+static bool
+eval_binary(PfAggScanState *st, PfAggExpr *e, uint32 n)
+{
 	switch (e->num)
 	{
 		case PF_NUM_INT:
