@@ -18,11 +18,6 @@
  */
 #include "postgres.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include "storage/fd.h"
 #include "utils/memutils.h"
 
 #include "fdw/parquet_fdw.h"
