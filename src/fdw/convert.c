@@ -482,8 +482,10 @@ static const uint64 pf_pow10[] = {
  * Write v / 10^scale (0 <= scale <= PF_FAST_NUMERIC_MAX_SCALE) as a short
  * numeric at dst (PF_FAST_NUMERIC_MAX_BYTES available); returns the bytes
  * used, MAXALIGNed.  Byte for byte what int64_div_fast_to_numeric() makes.
+ * Always inlined, so that a constant scale turns the divisions into
+ * multiplications.
  */
-static inline Size
+static inline __attribute__((always_inline)) Size
 write_short_numeric(char *dst, int64 v, int32 scale)
 {
 	bool		negative = v < 0;
@@ -536,10 +538,30 @@ write_short_numeric(char *dst, int64 v, int32 scale)
 	len = VARHDRSZ + sizeof(uint16) + (Size) (nd - first) * sizeof(int16);
 	SET_VARSIZE(dst, len);
 	memcpy(dst + VARHDRSZ, &header, sizeof(uint16));
-	memcpy(dst + VARHDRSZ + sizeof(uint16), digits + first,
-		   (Size) (nd - first) * sizeof(int16));
+	/*
+	 * Digit by digit: one wide copy of the digits just stored one by one
+	 * would stall on store forwarding.
+	 */
+	for (int i = first; i < nd; i++)
+		memcpy(dst + VARHDRSZ + sizeof(uint16) + (i - first) * sizeof(int16),
+			   &digits[i], sizeof(int16));
 	return MAXALIGN(len);
 }
+
+/* One loop per scale, so each sees its scale as a constant. */
+#define PF_DEC_LOOP(CTYPE, SCALE) \
+	for (uint32 i = 0; i < n; i++) \
+	{ \
+		if (is_null != NULL && is_null[i]) \
+		{ \
+			values[(size_t) i * stride] = (Datum) 0; \
+			nulls[(size_t) i * stride] = true; \
+			continue; \
+		} \
+		values[(size_t) i * stride] = PointerGetDatum(arena); \
+		arena += write_short_numeric(arena, (int64) v[i], (SCALE)); \
+		nulls[(size_t) i * stride] = false; \
+	}
 
 /*
  * Unscaled integers of C type CTYPE to numerics: one arena for the batch
@@ -552,26 +574,30 @@ NAME(const PfScalar *sc, const void *vals, const bool *is_null, uint32 n, \
 { \
 	const CTYPE *v = (const CTYPE *) vals; \
 	int32		scale = sc->scale; \
-	char	   *arena = NULL; \
-	if (scale >= 0 && scale <= PF_FAST_NUMERIC_MAX_SCALE && n > 0) \
-		arena = MemoryContextAllocHuge(CurrentMemoryContext, \
-									   (Size) n * PF_FAST_NUMERIC_MAX_BYTES); \
-	for (uint32 i = 0; i < n; i++) \
+	char	   *arena; \
+	if (scale < 0 || scale > PF_FAST_NUMERIC_MAX_SCALE) \
 	{ \
-		if (is_null != NULL && is_null[i]) \
+		for (uint32 i = 0; i < n; i++) \
 		{ \
-			values[(size_t) i * stride] = (Datum) 0; \
-			nulls[(size_t) i * stride] = true; \
-			continue; \
+			bool		isnull = is_null != NULL && is_null[i]; \
+			values[(size_t) i * stride] = isnull ? (Datum) 0 : \
+				decimal_from_int64((int64) v[i], scale); \
+			nulls[(size_t) i * stride] = isnull; \
 		} \
-		if (arena != NULL) \
-		{ \
-			values[(size_t) i * stride] = PointerGetDatum(arena); \
-			arena += write_short_numeric(arena, (int64) v[i], scale); \
-		} \
-		else \
-			values[(size_t) i * stride] = decimal_from_int64((int64) v[i], scale); \
-		nulls[(size_t) i * stride] = false; \
+		return; \
+	} \
+	if (n == 0) \
+		return; \
+	arena = MemoryContextAllocHuge(CurrentMemoryContext, \
+								   (Size) n * PF_FAST_NUMERIC_MAX_BYTES); \
+	switch (scale) \
+	{ \
+		case 0: PF_DEC_LOOP(CTYPE, 0); break; \
+		case 1: PF_DEC_LOOP(CTYPE, 1); break; \
+		case 2: PF_DEC_LOOP(CTYPE, 2); break; \
+		case 3: PF_DEC_LOOP(CTYPE, 3); break; \
+		case 4: PF_DEC_LOOP(CTYPE, 4); break; \
+		default: PF_DEC_LOOP(CTYPE, scale); break; \
 	} \
 }
 

@@ -17,6 +17,9 @@
  */
 #include "postgres.h"
 
+#include <errno.h>
+#include <stdarg.h>
+
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
@@ -45,6 +48,65 @@ const char *
 pq_logical_kind_name(PqLogicalKind kind)
 {
 	return psprintf("LOGICAL_%d", (int) kind);
+}
+
+/* variant.c's out-of-memory report (metadata.c is not linked in) */
+extern void pq_error_oom(PqError *err);
+void
+pq_error_oom(PqError *err)
+{
+	if (err == NULL)
+		return;
+	err->status = PQ_ERR_IO;
+	err->sys_errno = ENOMEM;
+	snprintf(err->message, sizeof(err->message), "out of memory");
+}
+
+/* The rest of what variant.c and convert_variant.c link against. */
+extern void pq_error_set(PqError *err, PqStatus status, const char *fmt,...);
+void
+pq_error_clear(PqError *err)
+{
+	memset(err, 0, sizeof(*err));
+	err->row_group = err->column = err->page = -1;
+}
+
+void
+pq_error_set(PqError *err, PqStatus status, const char *fmt,...)
+{
+	va_list		ap;
+
+	if (err == NULL)
+		return;
+	err->status = status;
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	va_end(ap);
+}
+
+static void *
+test_context_alloc(void *ctx, size_t size)
+{
+	return MemoryContextAllocExtended((MemoryContext) ctx, Max(size, 1),
+									  MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+}
+
+static void
+test_context_release(void *ctx, void *ptr)
+{
+	if (ptr != NULL)
+		pfree(ptr);
+}
+
+PqAllocator
+pf_context_allocator(MemoryContext cxt)
+{
+	PqAllocator alloc;
+
+	alloc.alloc = test_context_alloc;
+	alloc.release = test_context_release;
+	alloc.ctx = cxt;
+	return alloc;
 }
 
 /* ---- schema construction ---- */
