@@ -15,6 +15,8 @@
 //   k4  integer  the same as k
 //   t   varchar  'v' || k
 //   d   date     2024-01-01 + ((j % 50) * 10 + rg) days
+//   dm  decimal(9,2)   k / 100 (INT32; INT64 in pruning_dict.parquet)
+//   dl  decimal(18,3)  k / 1000 (INT64)
 // pruning.parquet (DuckDB): dictionary-encoded chunks with bloom filters.
 // pruning_dict.parquet (csv2parquet): dictionary chunks, no bloom filters.
 import path from 'node:path';
@@ -37,7 +39,9 @@ await con.run(`
          (((i - 1) % 2048) % 100 * 10 + (i - 1) // 2048)::BIGINT AS k,
          (((i - 1) % 2048) % 100 * 10 + (i - 1) // 2048)::INTEGER AS k4,
          'v' || (((i - 1) % 2048) % 100 * 10 + (i - 1) // 2048)::VARCHAR AS t,
-         (DATE '2024-01-01' + (((i - 1) % 2048) % 50 * 10 + (i - 1) // 2048)::INTEGER) AS d
+         (DATE '2024-01-01' + (((i - 1) % 2048) % 50 * 10 + (i - 1) // 2048)::INTEGER) AS d,
+         ((((i - 1) % 2048) % 100 * 10 + (i - 1) // 2048) / 100)::DECIMAL(9,2) AS dm,
+         ((((i - 1) % 2048) % 100 * 10 + (i - 1) // 2048) / 1000)::DECIMAL(18,3) AS dl
   FROM range(1, 16385) r(i)
   ORDER BY i`);
 const out = path.join(dir, 'pruning.parquet');
@@ -52,7 +56,7 @@ if (csv2parquet) {
   await con.run(`COPY p TO '${q(csv)}' (FORMAT csv, HEADER)`);
   const out2 = path.join(dir, 'pruning_dict.parquet');
   execFileSync(csv2parquet, ['--codec', 'zstd', '--row-group', '2048',
-    'i64,i64,i32,str,date', csv, out2], { stdio: 'inherit' });
+    'i64,i64,i32,str,date,dec9.2,dec18.3', csv, out2], { stdio: 'inherit' });
   execFileSync('rm', ['-f', csv]);
   console.log(`wrote ${out2}`);
 }

@@ -7,7 +7,9 @@
 -- bloom filters), both from data-pruning/make_pruning.mjs: 16384 rows, i = 1..16384
 -- in 8 row groups of 2048, rg = (i - 1) / 2048, j = (i - 1) % 2048;
 -- id = i; k = k4 = (j % 100) * 10 + rg; t = 'v' || k;
--- d = 2024-01-01 + ((j % 50) * 10 + rg) days.  Every row group's k spans
+-- d = 2024-01-01 + ((j % 50) * 10 + rg) days; dm = k / 100 (decimal(9,2),
+-- INT32 in pruning.parquet), dl = k / 1000 (decimal(18,3), INT64).
+-- Every row group's k spans
 -- rg .. 990 + rg, so statistics overlap, but k % 10 = rg.
 -- Expected counts follow from the formulas: k = 425 is rg 5 with
 -- j % 100 = 42, j = 42, 142, ..., 2042: 21 rows, sum(id) = 21 * 10241 +
@@ -30,15 +32,18 @@ BEGIN
 END $$;
 
 CREATE SERVER prune_srv FOREIGN DATA WRAPPER parquet_fdw;
-CREATE FOREIGN TABLE pb (id bigint, k bigint, k4 int, t text, d date)
+CREATE FOREIGN TABLE pb (id bigint, k bigint, k4 int, t text, d date,
+                         dm numeric(9,2), dl numeric(18,3))
   SERVER prune_srv OPTIONS (filename :'pbloom');
-CREATE FOREIGN TABLE pd (id bigint, k bigint, k4 int, t text, d date)
+CREATE FOREIGN TABLE pd (id bigint, k bigint, k4 int, t text, d date,
+                         dm numeric(9,2), dl numeric(18,3))
   SERVER prune_srv OPTIONS (filename :'pdict');
 -- heap copies: the same rows where no pruning can happen
 CREATE TABLE hb AS SELECT * FROM pb;
 CREATE TABLE hd AS SELECT * FROM pd;
 SELECT count(*), sum(id), sum(k), count(DISTINCT k) FROM hb;
-SELECT count(*) FROM hb JOIN hd USING (id, k, k4, t, d);
+SELECT count(*) FROM hb JOIN hd USING (id, k, k4, t, d, dm, dl)
+ WHERE dm = k / 100.0 AND dl = k / 1000.0;
 
 -- ===== bloom filters (pruning.parquet)
 SELECT prune_explain('SELECT count(*), sum(id) FROM pb WHERE k = 425');
@@ -56,6 +61,14 @@ SELECT prune_explain('SELECT count(*) FROM pb WHERE t = ''v425'' COLLATE "C"');
 SELECT count(*) FROM pb WHERE t = 'v425' COLLATE "C";
 SELECT prune_explain('SELECT count(*) FROM pb WHERE d = date ''2024-01-01'' + 425');
 SELECT count(*) FROM pb WHERE d = date '2024-01-01' + 425;
+-- numeric from DECIMAL: the unscaled integer's plain encoding (INT32 for
+-- dm, INT64 for dl); a value with more decimals than the column has no
+-- encoding and prunes nothing (and matches no row)
+SELECT prune_explain('SELECT count(*), sum(id) FROM pb WHERE dm = 4.25');
+SELECT count(*), sum(id) FROM pb WHERE dm = 4.25;
+SELECT prune_explain('SELECT count(*) FROM pb WHERE dl IN (0.425, 0.4270)');
+SELECT count(*) FROM pb WHERE dl IN (0.425, 0.4270);
+SELECT prune_explain('SELECT count(*) FROM pb WHERE dm = 4.251');
 -- statistics first: k = 991 is above rg 0's max (990), in rg 1 only
 SELECT prune_explain('SELECT count(*) FROM pb WHERE k = 991');
 SELECT count(*) FROM pb WHERE k = 991;
@@ -76,6 +89,8 @@ SELECT prune_explain('SELECT count(*) FROM pd WHERE t COLLATE "C" IN (''v425'', 
 SELECT count(*) FROM pd WHERE t COLLATE "C" IN ('v425', 'v427');
 SELECT prune_explain('SELECT count(*) FROM pd WHERE d = date ''2024-01-01'' + 425');
 SELECT prune_explain('SELECT count(*) FROM pd WHERE k4 = 425');
+SELECT prune_explain('SELECT count(*) FROM pd WHERE dm = 4.25 OR dl = 0.427');
+SELECT count(*) FROM pd WHERE dm = 4.25 OR dl = 0.427;
 
 -- ===== results equal the heap copies', for every value of k and t and
 -- more.  Parameters: a correlated subquery prunes at run time with each
@@ -93,6 +108,12 @@ SELECT count(*) AS values_checked,
        count(*) FILTER (WHERE (SELECT count(*) FROM pd WHERE t = ('v' || v) COLLATE "C") <>
                               (SELECT count(*) FROM hd WHERE t = 'v' || v)) AS dict_mismatches
   FROM generate_series(-5, 1005) v;
+SELECT count(*) AS values_checked,
+       count(*) FILTER (WHERE (SELECT count(*) FROM pb WHERE dm = v / 100.0) <>
+                              (SELECT count(*) FROM hb WHERE dm = v / 100.0)) AS bloom_mismatches,
+       count(*) FILTER (WHERE (SELECT count(*) FROM pd WHERE dl = v / 1000.0) <>
+                              (SELECT count(*) FROM hd WHERE dl = v / 1000.0)) AS dict_mismatches
+  FROM generate_series(-3, 1003, 3) v;
 -- constants (plan-time pruning): IN lists of dates, one query per list
 CREATE FUNCTION prune_mismatches(ft text, heap text, cond text, vals text[])
 RETURNS int LANGUAGE plpgsql AS $$

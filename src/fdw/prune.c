@@ -28,6 +28,7 @@
 #include "utils/date.h"
 #include "utils/float.h"
 #include "utils/lsyscache.h"
+#include "utils/numeric.h"
 #include "utils/pg_locale.h"
 #include "utils/rel.h"
 #include "utils/timestamp.h"
@@ -53,7 +54,8 @@
  * it) or, when every data page of the chunk is dictionary-encoded, by its
  * dictionary (no element is in it).  Both compare the value's Parquet plain
  * encoding, so they are used only where that encoding follows exactly from
- * the PostgreSQL value: integers, date, timestamp, text, uuid.
+ * the PostgreSQL value: integers, date, timestamp, text, uuid, and numeric
+ * from DECIMAL on INT32/INT64.
  * ----------------------------------------------------------------
  */
 
@@ -535,6 +537,37 @@ stat_datum(const PqSchemaNode *leaf, Oid typid, const uint8 *p, uint32 len,
  * ----------------------------------------------------------------
  */
 
+/*
+ * The unscaled integer of a numeric value at decimal scale `scale`, when
+ * the value has no more decimals than that and the integer lies in
+ * [lo, hi]; else false.
+ */
+static bool
+numeric_unscaled(Datum v, int32 scale, int64 lo, int64 hi, int64 *out)
+{
+	Numeric		num = DatumGetNumeric(v);
+	Datum		scaled;
+	int64		pow10 = 1;
+
+	if (numeric_is_nan(num) || numeric_is_inf(num) || scale < 0 || scale > 18)
+		return false;
+	if (DatumGetInt32(DirectFunctionCall2(numeric_cmp, v,
+										  DirectFunctionCall2(numeric_round, v,
+															  Int32GetDatum(scale)))) != 0)
+		return false;
+	for (int i = 0; i < scale; i++)
+		pow10 *= 10;
+	scaled = DirectFunctionCall2(numeric_mul, v,
+								 NumericGetDatum(int64_to_numeric(pow10)));
+	if (DatumGetInt32(DirectFunctionCall2(numeric_cmp, scaled,
+										  NumericGetDatum(int64_to_numeric(lo)))) < 0 ||
+		DatumGetInt32(DirectFunctionCall2(numeric_cmp, scaled,
+										  NumericGetDatum(int64_to_numeric(hi)))) > 0)
+		return false;
+	*out = DatumGetInt64(DirectFunctionCall1(numeric_int8, scaled));
+	return true;
+}
+
 /* An integer value of type valtype (int2, int4, int8), or false. */
 static bool
 datum_int64(Oid valtype, Datum v, int64 *out)
@@ -673,6 +706,24 @@ plain_encoding(const PqSchemaNode *leaf, Oid coltype, Oid valtype, Datum v,
 				*len = VARSIZE_ANY_EXHDR(t);
 				return true;
 			}
+		case NUMERICOID:
+			/* DECIMAL on INT32 / INT64: the unscaled value, little endian */
+			if (lt->kind != PQ_LT_DECIMAL || valtype != NUMERICOID ||
+				(leaf->physical != PQ_INT32 && leaf->physical != PQ_INT64))
+				return false;
+			if (leaf->physical == PQ_INT32)
+			{
+				if (!numeric_unscaled(v, lt->scale, PG_INT32_MIN, PG_INT32_MAX, &i))
+					return false;
+				put_le32(buf, (uint32) (int32) i);
+				*len = 4;
+				return true;
+			}
+			if (!numeric_unscaled(v, lt->scale, PG_INT64_MIN, PG_INT64_MAX, &i))
+				return false;
+			put_le64(buf, (uint64) i);
+			*len = 8;
+			return true;
 		case UUIDOID:
 			if (leaf->physical != PQ_FIXED_LEN_BYTE_ARRAY ||
 				leaf->type_length != UUID_LEN || lt->kind != PQ_LT_UUID ||
