@@ -35,6 +35,8 @@
 
 #define SEGMENT_SIZE	1024
 #define DEFAULT_BLOCK	2048
+/* String/Binary blocks end early once their values pass this many bytes */
+#define BINARY_BLOCK_BYTES	((uint64_t) 1 << 20)
 
 /* Candidates of AM_WRITER_ENC_AUTO beyond the public encoding codes. */
 #define ENC_DELTA_FFOR		1001	/* Delta with an FFOR child */
@@ -1070,27 +1072,53 @@ write_buffer(Writer *w, const BlockSource *src, uint64_t n, uint32_t per_block,
 			 BufferOut *out)
 {
 	AmPbWriter *f = &w->file;
-	uint64_t	blocks = (n + per_block - 1) / per_block;
+	uint64_t	cap = (n + per_block - 1) / per_block + 1;
+	uint64_t	blocks = 0;
 	uint64_t   *lsize,
 			   *bsize;
 	uint64_t	data_size = 0;
+	uint64_t	first = 0;
+	bool		variable = !src->bits && !src->list_offsets &&
+		column_width(src->col) == 0;
 
 	pad_to(f, 0, 64);
 	out->start = f->len;
-	out->blocks = blocks;
-	lsize = am_alloc(w->alloc, (size_t) (blocks + 1) * 16, w->err);
+	lsize = am_alloc(w->alloc, (size_t) cap * 16, w->err);
 	if (lsize == NULL)
 	{
 		w->status = AM_ERR_IO;
 		return;
 	}
-	bsize = lsize + blocks + 1;
-	for (uint64_t b = 0; b < blocks && w_ok(w); b++)
+	bsize = lsize + cap;
+	while (first < n && w_ok(w))
 	{
-		uint64_t	first = b * per_block;
 		size_t		k = (size_t) (n - first < per_block ? n - first : per_block);
 		AmPbWriter *blk = &w->block;
 
+		/* strings: a block ends early past BINARY_BLOCK_BYTES of values */
+		if (variable)
+		{
+			const uint64_t *off = src->col->offsets + src->stripe_first + first;
+
+			while (k > 1 && off[k] - off[0] > BINARY_BLOCK_BYTES)
+				k = k / 2;
+		}
+		if (blocks + 1 >= cap)
+		{
+			uint64_t   *bigger = am_alloc(w->alloc, (size_t) cap * 32, w->err);
+
+			if (bigger == NULL)
+			{
+				w->status = AM_ERR_IO;
+				break;
+			}
+			memcpy(bigger, lsize, (size_t) blocks * 8);
+			memcpy(bigger + 2 * cap, bsize, (size_t) blocks * 8);
+			am_release(w->alloc, lsize);
+			lsize = bigger;
+			cap *= 2;
+			bsize = lsize + cap;
+		}
 		block_body(w, src, first, k);
 		if (!w_ok(w))
 			break;
@@ -1100,10 +1128,13 @@ write_buffer(Writer *w, const BlockSource *src, uint64_t n, uint32_t per_block,
 		if (!w_ok(w))
 			break;
 		am_pbw_raw(f, blk->buf, blk->len);
-		lsize[b] = k;
-		bsize[b] = blk->len;
+		lsize[blocks] = k;
+		bsize[blocks] = blk->len;
 		data_size += blk->len;
+		blocks++;
+		first += k;
 	}
+	out->blocks = blocks;
 	if (w_ok(w))
 	{
 		pad_to(f, (size_t) out->start, 16);

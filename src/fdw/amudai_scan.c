@@ -94,8 +94,16 @@ typedef struct AmScanColumn
 	bool	   *nulls;
 } AmScanColumn;
 
+/*
+ * First word of AmScanState: lets pf_plan_is_amudai() answer per tuple
+ * without looking at the plan.  Not a canonical x86-64 address, so never the
+ * first word (a pointer) of another kind of scan state.
+ */
+#define AM_STATE_MAGIC	UINT64CONST(0x414d554449415343)
+
 typedef struct AmScanState
 {
+	uint64		magic;			/* AM_STATE_MAGIC while the scan lives */
 	MemoryContext scan_cxt;
 	MemoryContext file_cxt;
 	MemoryContext stripe_cxt;
@@ -182,6 +190,10 @@ pf_plan_is_amudai(ForeignScanState *node)
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
 	Node	   *first;
 
+	/* the per-tuple path: our own state says so */
+	if (node->fdw_state != NULL &&
+		*(const uint64 *) node->fdw_state == AM_STATE_MAGIC)
+		return true;
 	if (plan->fdw_private == NIL)
 		return false;
 	first = (Node *) linitial(plan->fdw_private);
@@ -597,6 +609,7 @@ amudaiBeginForeignScan(ForeignScanState *node, int eflags)
 	int			i;
 
 	st = MemoryContextAllocZero(estate->es_query_cxt, sizeof(AmScanState));
+	st->magic = AM_STATE_MAGIC;
 	node->fdw_state = st;
 	st->scan_cxt = AllocSetContextCreate(estate->es_query_cxt,
 										 "parquet_fdw amudai scan",
@@ -856,6 +869,7 @@ amudaiEndForeignScan(ForeignScanState *node)
 	if (st->file_cxt)
 		close_file(st);
 	MemoryContextDelete(st->scan_cxt);
+	st->magic = 0;
 	node->fdw_state = NULL;
 }
 

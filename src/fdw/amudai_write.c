@@ -628,6 +628,12 @@ parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
 	memset(&opts, 0, sizeof(opts));
 	opts.stripe_rows = (uint64) stripe_rows;
 	opts.detect_constants = true;
+	/*
+	 * Large blocks: generic codecs and block dictionaries pay their
+	 * per-block costs rarely (one Roaring container still covers a block);
+	 * string blocks also end at 1 MiB of values, see writer.c.
+	 */
+	opts.block_values = 65536;
 	alloc.alloc = write_alloc;
 	alloc.release = write_release;
 	alloc.ctx = wcxt;

@@ -589,6 +589,58 @@ test_labels_and_float_stats(void)
 	free(file);
 }
 
+/* Large strings: blocks end by bytes (1 MiB), not by value count. */
+static void
+test_big_strings(void)
+{
+	enum
+	{
+		N = 10, LEN = 300 * 1024
+	};
+	uint8_t    *bytes = malloc((size_t) N * LEN);
+	uint64_t	offsets[N + 1];
+	AmWriterColumn c = {"big", AM_TYPE_STRING, false, 0, AM_WRITER_ENC_AUTO, bytes, offsets, NULL};
+	AmWriterOptions opt = {100, 0, false};
+	uint8_t    *file = NULL;
+	size_t		len = 0;
+	AmError		err;
+	MemFile		mf;
+	AmSource	src;
+	AmShard    *shard = NULL;
+	AmFieldReader *reader = NULL;
+	AmColumnBatch batch;
+	AmStripeFieldDescriptor sfd;
+	bool		present;
+	int			anchor;
+
+	for (size_t i = 0; i < (size_t) N * LEN; i++)
+		bytes[i] = (uint8_t) ('a' + (i * 7 + i / 13) % 26);
+	for (int i = 0; i <= N; i++)
+		offsets[i] = (uint64_t) i * LEN;
+	UNIT_CHECK(am_write_shard(&c, 1, N, &opt, &am_malloc_allocator, &file, &len, &err) == AM_OK);
+	mf.data = file;
+	mf.len = len;
+	mf.fail_errno = 0;
+	src = mem_source(&mf);
+	UNIT_CHECK(am_shard_open(&shard, &src, NULL, &am_malloc_allocator, &err) == AM_OK);
+	if (shard != NULL)
+	{
+		UNIT_CHECK(am_shard_stripe_field(shard, 0, 0, &present, &sfd, &anchor, &err) == AM_OK);
+		/* 3 values (900 KiB) fit under 1 MiB: ceil(10 / 3) = 4 blocks */
+		UNIT_CHECKF(present && sfd.num_buffers == 1 && sfd.buffers[0].block_count == 4,
+					"%" PRIu64 " blocks", sfd.buffers[0].block_count);
+		UNIT_CHECK(am_field_reader_open(&reader, shard, 0, 0, &err) == AM_OK);
+		UNIT_CHECK(reader && am_field_reader_read(reader, 0, N, &batch, &err) == AM_OK);
+		UNIT_CHECK(batch.count == N && batch.bytes_len == (size_t) N * LEN &&
+				   memcmp(batch.bytes, bytes, (size_t) N * LEN) == 0);
+		if (reader)
+			am_field_reader_close(reader);
+		am_shard_close(shard);
+	}
+	free(file);
+	free(bytes);
+}
+
 int
 main(void)
 {
@@ -601,5 +653,6 @@ main(void)
 	test_lists();
 	test_auto();
 	test_labels_and_float_stats();
+	test_big_strings();
 	UNIT_MAIN_END("test_amudai_roundtrip");
 }
