@@ -1,7 +1,7 @@
 --
 -- analyze: ANALYZE of Parquet foreign tables.  The row count comes from the
--- footers; the sample from row groups picked at random, enough to hold ten
--- times the rows ANALYZE wants (300 * statistics target), read in full.
+-- footers; the sample from ten times the rows ANALYZE wants (300 *
+-- statistics target), spread over row groups picked at random.
 --
 -- data/rowgroups.parquet (data/make_data.mjs): 20480 rows in 10 row groups
 -- of 2048, id = 1..20480 (sorted), grp = (id - 1) / 2048, n = id except
@@ -35,15 +35,16 @@ SELECT histogram_bounds FROM pg_stats WHERE tablename = 'arg' AND attname = 'id'
 SELECT (:'histogram_bounds'::bigint[])[1] AS lowest,
        (:'histogram_bounds'::bigint[])[101] AS highest;
 
--- ===== sampling: statistics target 1 wants 300 rows, so 3000 are read: 2
--- of the 10 row groups picked at random.  Which ones is random; what holds
--- whatever they are: the row count is the table's, grp has exactly 2 values
--- in the sample (each row group holds one), the ids are distinct, the
--- non-null n too.
+-- ===== sampling: statistics target 1 wants 300 rows, so 3000 are read:
+-- the first 1024 rows (the least per row group) of 3 of the 10 row groups,
+-- picked at random.  Which ones is random; what holds whatever they are:
+-- the row count is the table's, grp has exactly 3 values in the sample
+-- (each row group holds one), the ids are distinct, the non-null n too.
 SET default_statistics_target = 1;
 ANALYZE VERBOSE arg;
 SELECT reltuples FROM pg_class WHERE relname = 'arg';
-SELECT attname, n_distinct
+-- the sample stays in file order, so the sorted columns keep correlation 1
+SELECT attname, n_distinct, correlation
   FROM pg_stats WHERE tablename = 'arg' AND attname IN ('grp', 'id', 's')
   ORDER BY attname;
 SELECT null_frac IN (0, 1) OR null_frac BETWEEN 0.2 AND 0.8 AS plausible,

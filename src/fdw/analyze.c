@@ -4,14 +4,15 @@
  *	  ANALYZE of Parquet foreign tables: a row sample without decoding
  *	  whole files.
  *
- * The row count comes from the footers.  The sample comes from row groups
- * picked at random, enough of them to hold PF_ANALYZE_ROWS_PER_TARGET times
- * the rows ANALYZE asks for (all of them for a small table): those are
- * decoded in file order and their rows sampled with Vitter's reservoir
- * algorithm, as file_fdw does over a whole file.  The sample is thus a
- * random sample of a random subset of row groups: cheap however large the
- * table, at the price of some clustering when row groups hold ranges of
- * values (files sorted on a column).
+ * The row count comes from the footers.  The sample comes from a budget of
+ * PF_ANALYZE_ROWS_PER_TARGET times the rows ANALYZE asks for, spread over as
+ * many row groups as possible: each chosen row group (picked at random)
+ * gives its first budget / row groups rows, at least PF_ANALYZE_MIN_ROWS
+ * (all of them for a small table).  Those rows are decoded in file order
+ * and sampled with Vitter's reservoir algorithm, as file_fdw does over a
+ * whole file.  Cheap however large the table; spreading the budget matters
+ * for files sorted on a column, where each row group holds a range of
+ * values.
  *
  * IDENTIFICATION
  *	  src/fdw/analyze.c
@@ -36,6 +37,8 @@
 
 /* Rows decoded per sample row wanted, at most. */
 #define PF_ANALYZE_ROWS_PER_TARGET	10
+/* Rows read from each chosen row group, at least (fewer if it has fewer). */
+#define PF_ANALYZE_MIN_ROWS			1024
 
 /* A row group of the table: file index, row group, rows. */
 typedef struct PfSampleGroup
@@ -44,6 +47,22 @@ typedef struct PfSampleGroup
 	int			rg;
 	int64		rows;
 } PfSampleGroup;
+
+/* A sampled row and its position in the scan. */
+typedef struct PfSampleRow
+{
+	HeapTuple	tuple;
+	double		position;
+} PfSampleRow;
+
+static int
+sample_row_cmp(const void *a, const void *b)
+{
+	double		x = ((const PfSampleRow *) a)->position;
+	double		y = ((const PfSampleRow *) b)->position;
+
+	return x < y ? -1 : (x > y ? 1 : 0);
+}
 
 static int
 sample_group_cmp(const void *a, const void *b)
@@ -124,11 +143,13 @@ pf_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
 	int			nchosen;
 	double		totalbytes;
 	double		budget;
+	double		per_group;
 	double		chosen_rows = 0;
 	double		rowstoskip = -1;
 	double		seen = 0;
 	int			numrows = 0;
 	ReservoirStateData rstate;
+	PfSampleRow *sample;
 	PfScanState *scan;
 	Datum	   *values;
 	bool	   *isnull;
@@ -138,10 +159,12 @@ pf_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
 	groups = table_row_groups(filenames, &ngroups, totalrows, &totalbytes);
 
 	/*
-	 * Pick row groups at random (a partial Fisher-Yates shuffle) until they
-	 * hold the rows the budget allows, then read them in file order.
+	 * Pick row groups at random (a partial Fisher-Yates shuffle) until the
+	 * rows to read from them, per_group at most from each, fill the budget;
+	 * then read them in file order.
 	 */
 	budget = (double) targrows * PF_ANALYZE_ROWS_PER_TARGET;
+	per_group = Max(PF_ANALYZE_MIN_ROWS, ceil(budget / Max(1, ngroups)));
 	for (nchosen = 0; nchosen < ngroups && chosen_rows < budget; nchosen++)
 	{
 		int			j = nchosen +
@@ -151,7 +174,7 @@ pf_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
 
 		groups[nchosen] = groups[j];
 		groups[j] = tmp;
-		chosen_rows += (double) groups[nchosen].rows;
+		chosen_rows += Min((double) groups[nchosen].rows, per_group);
 	}
 	if (nchosen > 0)
 		qsort(groups, nchosen, sizeof(PfSampleGroup), sample_group_cmp);
@@ -169,10 +192,12 @@ pf_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
 		if (!TupleDescAttr(tupdesc, i)->attisdropped)
 			attnos = lappend_int(attnos, TupleDescAttr(tupdesc, i)->attnum);
 
+	sample = palloc(sizeof(PfSampleRow) * Max(1, targrows));
 	values = palloc(sizeof(Datum) * Max(1, tupdesc->natts));
 	isnull = palloc(sizeof(bool) * Max(1, tupdesc->natts));
 	reservoir_init_selection_state(&rstate, targrows);
-	scan = pf_scan_open(rel, filenames, rowgroups, attnos, CurrentMemoryContext);
+	scan = pf_scan_open(rel, filenames, rowgroups, attnos, (int64) per_group,
+						CurrentMemoryContext);
 	while (pf_scan_next(scan, values, isnull, tupdesc->natts))
 	{
 		MemoryContext old;
@@ -182,7 +207,8 @@ pf_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
 		if (numrows < targrows)
 		{
 			old = MemoryContextSwitchTo(tuple_cxt);
-			rows[numrows++] = heap_form_tuple(tupdesc, values, isnull);
+			sample[numrows].tuple = heap_form_tuple(tupdesc, values, isnull);
+			sample[numrows++].position = seen;
 			MemoryContextSwitchTo(old);
 			continue;
 		}
@@ -198,14 +224,23 @@ pf_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
 			int			k = (int) (targrows * sampler_random_fract(&rstate.randstate));
 
 			Assert(k >= 0 && k < targrows);
-			heap_freetuple(rows[k]);
+			heap_freetuple(sample[k].tuple);
 			old = MemoryContextSwitchTo(tuple_cxt);
-			rows[k] = heap_form_tuple(tupdesc, values, isnull);
+			sample[k].tuple = heap_form_tuple(tupdesc, values, isnull);
+			sample[k].position = seen;
 			MemoryContextSwitchTo(old);
 		}
 		rowstoskip -= 1;
 	}
 	pf_scan_close(scan);
+
+	/*
+	 * In scan order, as acquire_sample_rows() sorts a heap's by TID: ANALYZE
+	 * computes a column's correlation with the physical order from it.
+	 */
+	qsort(sample, numrows, sizeof(PfSampleRow), sample_row_cmp);
+	for (int i = 0; i < numrows; i++)
+		rows[i] = sample[i].tuple;
 
 	ereport(elevel,
 			(errmsg("\"%s\": read %d of %d row groups, %.0f of %.0f rows; %d rows in sample",

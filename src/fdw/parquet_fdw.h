@@ -238,14 +238,17 @@ extern void parquetExplainForeignScan(ForeignScanState *node,
 									  struct ExplainState *es);
 /*
  * A scan outside the executor (ANALYZE): rows of the given row groups (per
- * file, List of Integer) of the given files (char *), the attributes attnos
- * filled.  pf_scan_next() returns false at the end; values and isnull are
- * indexed by attnum - 1 (natts entries), by-reference values valid until the
- * next call.  Memory lives in a context below parent, freed by close.
+ * file, List of Integer) of the given files (char *), only the first
+ * rowgroup_row_limit rows of each when that is positive, the attributes
+ * attnos filled.  pf_scan_next() returns false at the end; values and
+ * isnull are indexed by attnum - 1 (natts entries), by-reference values
+ * valid until the next call.  Memory lives in a context below parent,
+ * freed by close.
  */
 typedef struct PfScanState PfScanState;
 extern PfScanState *pf_scan_open(Relation rel, List *filenames, List *rowgroups,
-								 List *attnos, MemoryContext parent);
+								 List *attnos, int64 rowgroup_row_limit,
+								 MemoryContext parent);
 extern bool pf_scan_next(PfScanState *st, Datum *values, bool *isnull, int natts);
 extern void pf_scan_close(PfScanState *st);
 

@@ -167,6 +167,8 @@ typedef struct PfScanState
 	int		   *work_file;
 	int		   *work_rg;
 	int			next_work;		/* serial scans: next entry to read */
+	int64		rowgroup_row_limit; /* > 0: read only so many rows of each
+									 * row group (ANALYZE samples) */
 	PfParallelScan *shared;		/* parallel scans: in the DSM, else NULL */
 
 	/* position */
@@ -912,6 +914,8 @@ next_rowgroup(PfScanState *st)
 
 			st->rowgroup = rg;
 			st->rows_left = meta->row_groups[rg].num_rows;
+			if (st->rowgroup_row_limit > 0 && st->page_quals == NIL)
+				st->rows_left = Min(st->rows_left, st->rowgroup_row_limit);
 			st->nranges = -1;
 			st->next_range = 0;
 			if (st->page_quals != NIL)
@@ -1321,13 +1325,18 @@ parquetShutdownForeignScan(ForeignScanState *node)
 
 /*
  * pf_scan_open
- *		A scan of rel reading the given row groups of the given files.
+ *		A scan of rel reading the given row groups of the given files (at
+ *		most the first rowgroup_row_limit rows of each, if positive).
  */
 PfScanState *
 pf_scan_open(Relation rel, List *filenames, List *rowgroups, List *attnos,
-			 MemoryContext parent)
+			 int64 rowgroup_row_limit, MemoryContext parent)
 {
-	return scan_state_create(rel, filenames, rowgroups, attnos, true, parent);
+	PfScanState *st;
+
+	st = scan_state_create(rel, filenames, rowgroups, attnos, true, parent);
+	st->rowgroup_row_limit = rowgroup_row_limit;
+	return st;
 }
 
 /*
