@@ -86,6 +86,13 @@ CREATE FOREIGN TABLE sales2 (id bigint, year int) SERVER part_srv
   OPTIONS (filename :'sales2');
 SELECT count(*), sum(id), sum(year) FROM sales2;
 
+-- the table option filename_column names the column instead
+CREATE FOREIGN TABLE events_f (id bigint, day date, src text) SERVER part_srv
+  OPTIONS (filename :'events', filename_column 'src');
+SELECT day, regexp_replace(src, '^.*/partitions/', '') AS src, count(*)
+  FROM events_f GROUP BY 1, 2 ORDER BY 1;
+SELECT part_try('ALTER FOREIGN TABLE events_f OPTIONS (SET filename_column '''')');
+
 -- ===== inferred tables: partition keys the files lack, typed by their
 -- values (year: bigint, region: text, day: date)
 CREATE FUNCTION part_columns(tbl regclass) RETURNS TABLE (col name, type text)

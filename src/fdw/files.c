@@ -154,12 +154,24 @@ pf_is_filename_column(Oid relid, AttrNumber attnum)
 {
 	ListCell   *lc;
 
+	/* the column's own option first, then the table's naming a column */
 	foreach(lc, GetForeignColumnOptions(relid, attnum))
 	{
 		DefElem    *def = (DefElem *) lfirst(lc);
 
 		if (strcmp(def->defname, "filename_column") == 0)
 			return defGetBoolean(def);
+	}
+	foreach(lc, GetForeignTable(relid)->options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+
+		if (strcmp(def->defname, "filename_column") == 0)
+		{
+			char	   *attname = get_attname(relid, attnum, true);
+
+			return attname != NULL && strcmp(attname, defGetString(def)) == 0;
+		}
 	}
 	return false;
 }

@@ -13,6 +13,8 @@
  *					pattern's files in path order.
  *	missing_columns	'error' (default): a column the file lacks is an error
  *					at scan time; 'null': such a column reads as NULL.
+ *	filename_column	the name of the column that holds each row's file path
+ *					(as the column option of that name does).
  *
  * Column options:
  *	column_name		the file's field this column reads (default: the
@@ -62,6 +64,7 @@ static const PfOption valid_options[] = {
 	{"format", ForeignTableRelationId},
 	{"column_name", AttributeRelationId},
 	{"filename_column", AttributeRelationId},
+	{"filename_column", ForeignTableRelationId},
 	{NULL, InvalidOid}
 };
 
@@ -313,8 +316,17 @@ pf_validate_options(List *options, Oid catalog)
 						 errmsg("invalid value for option \"format\": \"%s\"", v),
 						 errhint("Valid values are \"auto\", \"parquet\" and \"amudai\".")));
 		}
-		else if (strcmp(def->defname, "filename_column") == 0)
+		else if (strcmp(def->defname, "filename_column") == 0 &&
+				 catalog == AttributeRelationId)
 			(void) defGetBoolean(def);	/* the file's path, when true */
+		else if (strcmp(def->defname, "filename_column") == 0)
+		{
+			/* the table's option names the column */
+			if (defGetString(def)[0] == '\0')
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+						 errmsg("option \"filename_column\" must not be empty")));
+		}
 		else if (strcmp(def->defname, "column_name") == 0)
 		{
 			if (column_name)
