@@ -204,4 +204,10 @@ SELECT parquet_fdw_write_amudai($$SELECT * FROM (VALUES
 CREATE FOREIGN TABLE am_num (k int, x numeric) SERVER am_srv OPTIONS (filename :'empty_shard');
 SELECT k, x, scale(x) FROM am_num ORDER BY k;
 
+-- aggregates run over the shard scan (no pushdown into shards), and
+-- ANALYZE skips shard tables
+SELECT explain_filter('EXPLAIN (COSTS OFF) SELECT count(*), sum(id) FROM am');
+SELECT count(*), sum(id) FROM am;
+ANALYZE am;
+
 DROP SERVER am_srv CASCADE;

@@ -34,6 +34,9 @@ extern bool pf_table_is_amudai(Oid foreigntableid);
 /* Was this ForeignScan planned by amudaiGetForeignPlan? */
 extern bool pf_plan_is_amudai(ForeignScanState *node);
 
+/* Is this base relation planned by amudaiGetForeignRelSize (fdw_private)? */
+extern bool pf_rel_is_amudai(RelOptInfo *rel);
+
 extern void amudaiGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 									Oid foreigntableid);
 extern void amudaiGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,

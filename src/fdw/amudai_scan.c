@@ -71,9 +71,13 @@ enum AmScanPrivateIndex
 	AmScanPrivateTotalStripes	/* Integer: stripes before pruning */
 };
 
+/* First word of AmPlanState (not a canonical address, so never a pointer). */
+#define AM_PLAN_MAGIC	UINT64CONST(0x414d554449415053)
+
 /* Planner state, in baserel->fdw_private. */
 typedef struct AmPlanState
 {
+	uint64		magic;			/* AM_PLAN_MAGIC */
 	List	   *filenames;
 	List	   *attnos;
 	List	   *stripes;		/* per file, List of int */
@@ -199,6 +203,13 @@ pf_plan_is_amudai(ForeignScanState *node)
 	first = (Node *) linitial(plan->fdw_private);
 	return first != NULL && IsA(first, String) &&
 		strcmp(strVal(first), AM_PLAN_MARKER) == 0;
+}
+
+bool
+pf_rel_is_amudai(RelOptInfo *rel)
+{
+	return rel->reloptkind == RELOPT_BASEREL && rel->fdw_private != NULL &&
+		*(const uint64 *) rel->fdw_private == AM_PLAN_MAGIC;
 }
 
 /* ----------------------------------------------------------------
@@ -442,6 +453,7 @@ amudaiGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	char	  **field_names;
 	ListCell   *lc;
 
+	st->magic = AM_PLAN_MAGIC;
 	st->filenames = pf_expand_filenames(opts->filenames);
 	rel = table_open(foreigntableid, AccessShareLock);
 	st->attnos = needed_attnos(baserel, rel);

@@ -215,6 +215,27 @@ dispatchExplainForeignScan(ForeignScanState *node, struct ExplainState *es)
 		parquetExplainForeignScan(node, es);
 }
 
+/* Aggregate pushdown plans over Parquet planning state only. */
+static void
+dispatchGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
+							 RelOptInfo *input_rel, RelOptInfo *output_rel,
+							 void *extra)
+{
+	if (pf_rel_is_amudai(input_rel))
+		return;
+	parquetGetForeignUpperPaths(root, stage, input_rel, output_rel, extra);
+}
+
+/* Shard tables have no sampling yet: ANALYZE skips them with a warning. */
+static bool
+dispatchAnalyzeForeignTable(Relation relation, AcquireSampleRowsFunc *func,
+							BlockNumber *totalpages)
+{
+	if (pf_table_is_amudai(RelationGetRelid(relation)))
+		return false;
+	return parquetAnalyzeForeignTable(relation, func, totalpages);
+}
+
 /*
  * parquet_fdw_handler
  *		The FdwRoutine with our callbacks.
@@ -228,7 +249,7 @@ parquet_fdw_handler(PG_FUNCTION_ARGS)
 	routine->GetForeignRelSize = dispatchGetForeignRelSize;
 	routine->GetForeignPaths = dispatchGetForeignPaths;
 	routine->GetForeignPlan = dispatchGetForeignPlan;
-	routine->GetForeignUpperPaths = parquetGetForeignUpperPaths;
+	routine->GetForeignUpperPaths = dispatchGetForeignUpperPaths;
 
 	/* execution */
 	routine->BeginForeignScan = dispatchBeginForeignScan;
@@ -248,7 +269,7 @@ parquet_fdw_handler(PG_FUNCTION_ARGS)
 	routine->ExplainForeignScan = dispatchExplainForeignScan;
 
 	/* ANALYZE */
-	routine->AnalyzeForeignTable = parquetAnalyzeForeignTable;
+	routine->AnalyzeForeignTable = dispatchAnalyzeForeignTable;
 
 	/* IMPORT FOREIGN SCHEMA */
 	routine->ImportForeignSchema = parquetImportForeignSchema;
