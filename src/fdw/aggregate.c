@@ -170,6 +170,8 @@ typedef struct PfAggExpr
 	int128_t	dval;
 	double		fval;
 	/* per batch, over the selected rows */
+	uint64		eval_batch;		/* batch number of the values below */
+	bool		eval_ok;		/* eval_expr's result for that batch */
 	bool		wide;			/* DEC: values in i128 (else i64) */
 	double		bound;			/* DEC: bound on the |unscaled value| */
 	int64	   *i64;
@@ -278,6 +280,7 @@ typedef struct PfCompile
 	Index		relid;			/* the base relation's range table index */
 	PfAggProgram *prog;
 	List	   *cols;			/* PfAggCol *, while compiling */
+	List	   *exprs;			/* PfAggExpr *: each distinct one once */
 } PfCompile;
 
 /* Decimal precision and scale of a numeric typmod, false without one. */
@@ -478,13 +481,48 @@ num_of_type(Oid type)
 	}
 }
 
+static PfAggExpr *compile_expr_node(PfCompile *c, Expr *expr, bool arithmetic);
+
+/*
+ * Compile an expression, sharing the node of an identical one compiled
+ * before (Q1's l_extendedprice * (1 - l_discount) appears twice, its
+ * columns four times): each is then evaluated once per batch.
+ */
+static PfAggExpr *
+compile_expr(PfCompile *c, Expr *expr, bool arithmetic)
+{
+	PfAggExpr  *e = compile_expr_node(c, expr, arithmetic);
+	ListCell   *lc;
+
+	if (e == NULL)
+		return NULL;
+	foreach(lc, c->exprs)
+	{
+		PfAggExpr  *o = (PfAggExpr *) lfirst(lc);
+
+		if (o->op == e->op && o->num == e->num && o->type == e->type &&
+			o->scale == e->scale && o->left == e->left &&
+			o->right == e->right &&
+			(e->op == PF_EXPR_COL ? o->col == e->col :
+			 e->op == PF_EXPR_CONST ? (o->ival == e->ival && o->dval == e->dval &&
+									   memcmp(&o->fval, &e->fval, sizeof(double)) == 0) :
+			 true))
+		{
+			pfree(e);
+			return o;
+		}
+	}
+	c->exprs = lappend(c->exprs, e);
+	return e;
+}
+
 /*
  * Compile an aggregate argument: a column, or + - * of columns and
  * constants of one family (integers, numeric or floats).  NULL when the
  * scan cannot evaluate it exactly as PostgreSQL would.
  */
 static PfAggExpr *
-compile_expr(PfCompile *c, Expr *expr, bool arithmetic)
+compile_expr_node(PfCompile *c, Expr *expr, bool arithmetic)
 {
 	PfAggExpr  *e = palloc0(sizeof(PfAggExpr));
 
@@ -1401,6 +1439,7 @@ typedef struct PfAggScanState
 	PqColumnBatch *batches;
 
 	/* batch buffers */
+	uint64		batch_seq;		/* number of the current batch, from 1 */
 	uint32		batch_rows;
 	uint32	   *identity;		/* 0, 1, 2, ... */
 	uint32	   *sel;
@@ -1500,8 +1539,8 @@ init_expr(PfAggScanState *st, PfAggExpr *e)
 {
 	uint32		n = st->batch_rows;
 
-	if (e == NULL)
-		return;
+	if (e == NULL || e->i64 != NULL)
+		return;					/* none, or shared and done */
 	init_expr(st, e->left);
 	init_expr(st, e->right);
 	e->i64 = MemoryContextAllocZero(st->cxt, sizeof(int64) * n);
@@ -1551,6 +1590,8 @@ date_out_of_range(PfAggScanState *st, int64 days)
 }
 
 static bool eval_binary(PfAggScanState *st, PfAggExpr *e, uint32 n);
+static bool eval_expr_batch(PfAggScanState *st, PfAggExpr *e,
+							const uint32 *sel, uint32 n);
 
 /*
  * Evaluate an expression over the n selected rows into its buffers.
@@ -1560,10 +1601,22 @@ static bool eval_binary(PfAggScanState *st, PfAggExpr *e, uint32 n);
 static bool
 eval_expr(PfAggScanState *st, PfAggExpr *e, const uint32 *sel, uint32 n)
 {
-	bool		ok = true;
-
 	if (e->op == PF_EXPR_CONST)
 		return true;
+	/* a shared node: once per batch */
+	if (e->eval_batch != st->batch_seq)
+	{
+		e->eval_ok = eval_expr_batch(st, e, sel, n);
+		e->eval_batch = st->batch_seq;
+	}
+	return e->eval_ok;
+}
+
+static bool
+eval_expr_batch(PfAggScanState *st, PfAggExpr *e, const uint32 *sel, uint32 n)
+{
+	bool		ok = true;
+
 	if (e->op == PF_EXPR_COL)
 	{
 		const PfAggCol *col = &st->prog->cols[e->col];
@@ -2644,10 +2697,17 @@ assign_groups(PfAggScanState *st, uint32 n)
 			key[k] = st->codes[k][i];
 		h = hash_codes(key, nkeys);
 		pos = h & st->gmask;
-		while ((e = st->gtable[pos]) != 0 &&
-			   memcmp(&st->group_codes[(size_t) (e - 1) * nkeys], key,
-					  sizeof(uint32) * nkeys) != 0)
+		while ((e = st->gtable[pos]) != 0)
+		{
+			const uint32 *gk = &st->group_codes[(size_t) (e - 1) * nkeys];
+			int			k = 0;
+
+			while (k < nkeys && gk[k] == key[k])
+				k++;
+			if (k == nkeys)
+				break;
 			pos = (pos + 1) & st->gmask;
+		}
 		if (e == 0)
 		{
 			uint32		g = new_group(st, key);
@@ -2934,6 +2994,7 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 		}
 		st->err_column = NULL;
 
+		st->batch_seq++;
 		if (n > 0)
 		{
 			if (prog->nkeys > 0)
