@@ -4,9 +4,10 @@
  *	  Write data-pruning/pageindex.parquet, the page-index pruning fixture of
  *	  sql/pruning.sql, with this project's writer (writer.h).
  *
- *	  gen_pageindex OUT.parquet
+ *	  gen_pageindex OUT.parquet [ROW_GROUPS]
  *
- * 20000 rows, i = 1..20000, in 4 row groups of 5000 rows and data pages
+ * 20000 rows, i = 1..20000, in 4 row groups (or ROW_GROUPS, for
+ * benchmarks) of 5000 rows and data pages
  * of 500 rows (so page p of row group r holds i = 5000 r + 500 p + 1 ..
  * 5000 r + 500 p + 500), PLAIN values, ZSTD, v1 pages, statistics, and an
  * OffsetIndex and ColumnIndex for every chunk:
@@ -33,7 +34,7 @@
 #include "parquet/writer.h"
 
 #define ROWS_PER_GROUP	5000
-#define GROUPS			4
+#define DEFAULT_GROUPS	4
 
 static int
 file_write(void *ctx, const void *buf, size_t len)
@@ -62,16 +63,23 @@ main(int argc, char **argv)
 	static int32_t n[ROWS_PER_GROUP];
 	static bool n_null[ROWS_PER_GROUP];
 	static CdcByteView s[ROWS_PER_GROUP];
-	static char sbuf[ROWS_PER_GROUP][8];
+	static char sbuf[ROWS_PER_GROUP][12];
 	static int64_t offsets[501];
 	static int16_t ldef[1024];
 	static int16_t lrep[1024];
 	static int64_t lidx[1024];
 	static int64_t lval[1024];
 
-	if (argc != 2)
+	int			groups = DEFAULT_GROUPS;
+
+	if (argc != 2 && argc != 3)
 	{
-		fprintf(stderr, "usage: gen_pageindex OUT.parquet\n");
+		fprintf(stderr, "usage: gen_pageindex OUT.parquet [ROW_GROUPS]\n");
+		return 2;
+	}
+	if (argc == 3 && (groups = atoi(argv[2])) <= 0)
+	{
+		fprintf(stderr, "gen_pageindex: bad row group count \"%s\"\n", argv[2]);
 		return 2;
 	}
 	f = fopen(argv[1], "wb");
@@ -115,7 +123,7 @@ main(int argc, char **argv)
 	if (pq_writer_open(&w, cols, 5, &opt, &sink, &pq_malloc_allocator, &err) != PQ_OK)
 		return fail("open", &err);
 
-	for (int r = 0; r < GROUPS; r++)
+	for (int r = 0; r < groups; r++)
 	{
 		PqColumnBatch b;
 
@@ -127,9 +135,8 @@ main(int argc, char **argv)
 			g[k] = (int32_t) ((i - 1) % 1000);
 			n[k] = (int32_t) i;
 			n_null[k] = (i - 1) / 500 % 4 == 3;
-			snprintf(sbuf[k], sizeof(sbuf[k]), "s%05d", (int) i);
+			s[k].len = (uint32_t) snprintf(sbuf[k], sizeof(sbuf[k]), "s%05d", (int) i);
 			s[k].ptr = (const uint8_t *) sbuf[k];
-			s[k].len = 6;
 		}
 		/* one call per page, so pages hold exactly 500 rows */
 		for (int c = 0; c < 5; c++)
