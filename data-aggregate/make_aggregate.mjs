@@ -1,7 +1,8 @@
-// Regenerates data/aggregate.parquet and data/aggregate_plain.parquet, the
-// fixtures of sql/aggregate.sql (aggregate pushdown), with DuckDB:
+// Regenerates data-aggregate/aggregate.parquet and aggregate_plain.parquet,
+// the fixtures of sql/aggregate.sql (aggregate pushdown), with DuckDB; a
+// folder of their own, since other tests read every file of data/:
 //
-//   node /path/to/repo/data/make_aggregate.mjs /path/to/repo/data
+//   node /path/to/repo/data-aggregate/make_aggregate.mjs /path/to/repo/data-aggregate
 //
 // run from a folder whose node_modules holds @duckdb/node-api (e.g.
 // $HOME/.cache/parquet_fdw, where bench/run.sh installs it).
