@@ -59,6 +59,17 @@ SELECT prune_explain('SELECT count(*) FROM pb WHERE k4 = 425::bigint');
 SELECT count(*) FROM pb WHERE k4 = 425::bigint;
 SELECT prune_explain('SELECT count(*) FROM pb WHERE t = ''v425'' COLLATE "C"');
 SELECT count(*) FROM pb WHERE t = 'v425' COLLATE "C";
+-- equality compares bytes under any deterministic collation (the database
+-- default here), but not under a case-insensitive one, where 'V425'
+-- equals the stored 'v425'
+SELECT prune_explain('SELECT count(*) FROM pb WHERE t = ''v425''');
+CREATE COLLATION prune_ci (provider = icu, locale = 'und-u-ks-level2',
+                           deterministic = false);
+SELECT prune_explain('SELECT count(*) FROM pb WHERE t = ''V425'' COLLATE prune_ci');
+SELECT count(*) FROM pb WHERE t = 'V425' COLLATE prune_ci;
+SELECT prune_explain('SELECT count(*) FROM pd WHERE t COLLATE prune_ci IN (''V425'', ''v427'')');
+SELECT count(*) FROM pd WHERE t COLLATE prune_ci IN ('V425', 'v427');
+DROP COLLATION prune_ci;
 SELECT prune_explain('SELECT count(*) FROM pb WHERE d = date ''2024-01-01'' + 425');
 SELECT count(*) FROM pb WHERE d = date '2024-01-01' + 425;
 -- numeric from DECIMAL: the unscaled integer's plain encoding (INT32 for

@@ -980,8 +980,6 @@ qual_excludes(const PqFileMeta *meta, int rg, PfPruneQual *q,
 		return false;
 	if (q->value_null)
 		return true;		/* a comparison with NULL is never true */
-	if (q->order_not_bytes)
-		return false;
 	field = qual_leaf(meta, rg, q, attnos, fields, rel, &deftyp);
 	if (field == NULL)
 		return false;
@@ -1010,7 +1008,8 @@ qual_excludes(const PqFileMeta *meta, int rg, PfPruneQual *q,
 	if (q->is_null_test)
 		return false;
 
-	if (chunk->has_statistics &&
+	/* min/max are in byte order: only a collation of that order compares */
+	if (chunk->has_statistics && !q->order_not_bytes &&
 		stats->has_min && stats->has_max &&
 		stat_datum(field, deftyp, stats->min, stats->min_len,
 				   stats->min_is_legacy, false, &min) &&
@@ -1019,9 +1018,13 @@ qual_excludes(const PqFileMeta *meta, int rg, PfPruneQual *q,
 		range_excludes(q, deftyp, min, max))
 		return true;
 
-	/* equality the statistics cannot decide: bloom filter, dictionary */
+	/*
+	 * Equality the statistics cannot decide: bloom filter, dictionary.  They
+	 * compare bytes, which is equality under any deterministic collation.
+	 */
 	if (probe == NULL || probe->level < PF_PRUNE_BLOOM || probe->pf == NULL ||
-		q->strategy != BTEqualStrategyNumber || q->value_is_nan)
+		q->strategy != BTEqualStrategyNumber || q->value_is_nan ||
+		(q->order_not_bytes && !get_collation_isdeterministic(q->collation)))
 		return false;
 	if (q->in_list)
 	{

@@ -352,10 +352,11 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 			all_rows += (double) meta->row_groups[rg].num_rows;
 			if (file_excluded)
 				continue;
-			if (quals != NIL)
+			if (file_quals != NIL)
 			{
-				PfPruneKind kind = pf_rowgroup_prune(pf, rg, quals, ps->attnos,
-													 fields, rel);
+				/* file_quals: also text equality under any collation */
+				PfPruneKind kind = pf_rowgroup_prune(pf, rg, file_quals,
+													 ps->attnos, fields, rel);
 
 				if (kind != PF_PRUNE_NONE)
 				{
