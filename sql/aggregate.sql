@@ -179,6 +179,16 @@ SELECT agg_same($$SELECT l_linestatus, l_returnflag, count(*) FROM agg
 SELECT agg_same($$SELECT lower(l_returnflag) || '-' || l_linestatus AS k,
   sum(l_quantity) / count(*), max(i4) - min(i4) FROM agg
   GROUP BY l_returnflag, l_linestatus ORDER BY 1$$);
+-- HAVING: the ForeignScan's filter over the groups
+SELECT agg_explain($$EXPLAIN (COSTS OFF) SELECT l_returnflag, count(*) FROM agg
+  GROUP BY 1 HAVING count(*) > 3958 AND l_returnflag <> 'R' ORDER BY 1$$);
+SELECT l_returnflag, count(*) FROM agg
+  GROUP BY 1 HAVING count(*) > 3958 AND l_returnflag <> 'R' ORDER BY 1;
+SELECT agg_same($$SELECT l_returnflag, sum(l_quantity) FROM agg GROUP BY 1
+  HAVING avg(i4) > 1000000 OR min(l_shipdate) < '1992-01-02' ORDER BY 1$$);
+SELECT agg_same($$SELECT count(*) FROM agg HAVING count(*) > 50000$$);
+-- set-returning functions in the target list: not pushed
+SELECT agg_same($$SELECT generate_series(1, 2), count(*) FROM agg$$);
 -- GROUP BY without aggregates
 SELECT agg_same($$SELECT l_returnflag FROM agg GROUP BY l_returnflag ORDER BY 1$$);
 
@@ -211,7 +221,6 @@ SELECT agg_same($$SELECT count(*) FROM agg WHERE l_quantity = NULL::numeric$$);
 -- ===== not pushed down, same results
 SELECT agg_same($$SELECT count(*) FROM agg WHERE l_quantity < 10 OR l_tax > 0.05$$);
 SELECT agg_same($$SELECT count(*) FROM agg WHERE l_quantity < l_tax * 100$$);
-SELECT agg_same($$SELECT l_returnflag, count(*) FROM agg GROUP BY 1 HAVING count(*) > 100 ORDER BY 1$$);
 SELECT agg_same($$SELECT count(DISTINCT l_returnflag) FROM agg$$);
 SELECT agg_same($$SELECT sum(l_quantity) FILTER (WHERE i4 > 0) FROM agg$$);
 SELECT agg_same($$SELECT min(l_returnflag), max(l_linestatus) FROM agg$$);

@@ -1164,6 +1164,39 @@ has_virtual_columns(Relation rel, PfAggProgram *prog, List *filenames)
 	return false;
 }
 
+/*
+ * An expression over the grouped rows (target list entry or HAVING clause):
+ * its Aggrefs join the scan's target list; any column outside them must be
+ * a group column.  False when the expression cannot sit above the scan.
+ */
+static bool
+add_upper_expr(Node *expr, List *group_vars, List **scan_tlist)
+{
+	List	   *vars;
+	ListCell   *lv;
+
+	if (contain_volatile_functions(expr))
+		return false;
+	vars = pull_var_clause(expr, PVC_INCLUDE_AGGREGATES |
+						   PVC_INCLUDE_WINDOWFUNCS |
+						   PVC_INCLUDE_PLACEHOLDERS);
+	foreach(lv, vars)
+	{
+		Node	   *v = (Node *) lfirst(lv);
+
+		if (IsA(v, Var))
+		{
+			if (!list_member(group_vars, v))
+				return false;
+		}
+		else if (IsA(v, Aggref))
+			*scan_tlist = add_to_flat_tlist(*scan_tlist, list_make1(v));
+		else
+			return false;
+	}
+	return true;
+}
+
 /* Is the relation one scan.c planned (a Parquet table, not a shard)? */
 static bool
 is_parquet_baserel(RelOptInfo *rel)
@@ -1187,6 +1220,7 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	List	   *group_vars = NIL;
 	List	   *group_exprs = NIL;
 	List	   *scan_tlist = NIL;
+	List	   *having = NIL;
 	PfAggProgram *prog;
 	PfTableOptions *opts;
 	double		ngroups = 1;
@@ -1198,7 +1232,7 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	if (!pf_enable_aggregate_pushdown || stage != UPPERREL_GROUP_AGG ||
 		output_rel->fdw_private != NULL || !is_parquet_baserel(input_rel))
 		return;
-	if (parse->groupingSets || root->hasHavingQual || gextra == NULL ||
+	if (parse->groupingSets || parse->hasTargetSRFs || gextra == NULL ||
 		gextra->patype != PARTITIONWISE_AGGREGATE_NONE ||
 		(!parse->hasAggs && parse->groupClause == NIL))
 		return;
@@ -1207,7 +1241,7 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		return;
 	target = root->upper_targets[UPPERREL_GROUP_AGG];
 	rte = planner_rt_fetch(input_rel->relid, root);
-	if (pf_table_is_amudai(rte->relid))
+	if (rte->inh || pf_table_is_amudai(rte->relid))
 		return;
 
 	/* every restriction must be evaluated by the scan itself */
@@ -1240,30 +1274,16 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	foreach(lc, group_vars)
 		scan_tlist = add_to_flat_tlist(scan_tlist, list_make1(lfirst(lc)));
 	foreach(lc, target->exprs)
-	{
-		Expr	   *expr = (Expr *) lfirst(lc);
-		List	   *vars;
-		ListCell   *lv;
-
-		vars = pull_var_clause((Node *) expr, PVC_INCLUDE_AGGREGATES |
-							   PVC_INCLUDE_WINDOWFUNCS |
-							   PVC_INCLUDE_PLACEHOLDERS);
-		foreach(lv, vars)
-		{
-			Node	   *v = (Node *) lfirst(lv);
-
-			if (IsA(v, Var))
-			{
-				if (!list_member(group_vars, v))
-					return;
-			}
-			else if (IsA(v, Aggref))
-				scan_tlist = add_to_flat_tlist(scan_tlist, list_make1(v));
-			else
-				return;
-		}
-		if (contain_volatile_functions((Node *) expr))
+		if (!add_upper_expr((Node *) lfirst(lc), group_vars, &scan_tlist))
 			return;
+
+	/* HAVING: evaluated by the ForeignScan over its output rows */
+	if (root->hasHavingQual)
+	{
+		having = (List *) gextra->havingQual;
+		foreach(lc, having)
+			if (!add_upper_expr((Node *) lfirst(lc), group_vars, &scan_tlist))
+				return;
 	}
 
 	rel = table_open(rte->relid, NoLock);
@@ -1341,12 +1361,17 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 			cpu_operator_cost * 0.25 *
 			(prog->nfilters + prog->nkeys + prog->naggs) * rows;
 	cost = Max(cost, 0) + cpu_tuple_cost * ngroups;
+	if (having != NIL)
+		ngroups = clamp_row_est(ngroups *
+								clauselist_selectivity(root, having, 0,
+													   JOIN_INNER, NULL));
 
 	output_rel->fdw_private = ps;	/* done for this rel */
 	path = create_foreign_upper_path(root, output_rel, target, ngroups,
 									 cost, cost, NIL, NULL,
-									 list_make4(scan_tlist, quals, group_vars,
-												makeInteger((int) input_rel->relid)));
+									 list_make5(scan_tlist, quals, group_vars,
+												makeInteger((int) input_rel->relid),
+												having));
 	add_path(output_rel, (Path *) path);
 }
 
@@ -1401,8 +1426,12 @@ pf_agg_get_foreign_plan(PlannerInfo *root, RelOptInfo *upperrel,
 	fdw_private = lappend(fdw_private, group_vars);
 
 	/* no scan relation: the output columns are fdw_scan_tlist's */
-	return make_foreignscan(tlist, NIL, 0, NIL, fdw_private, scan_tlist, NIL,
-							outer_plan);
+	/*
+	 * HAVING is the plan's qual: setrefs turns its Aggrefs into references
+	 * to the scan's output columns.
+	 */
+	return make_foreignscan(tlist, (List *) list_nth(path_private, 4), 0, NIL,
+							fdw_private, scan_tlist, NIL, outer_plan);
 }
 
 /* ----------------------------------------------------------------
