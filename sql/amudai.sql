@@ -204,6 +204,12 @@ SELECT parquet_fdw_write_amudai($$SELECT * FROM (VALUES
 CREATE FOREIGN TABLE am_num (k int, x numeric) SERVER am_srv OPTIONS (filename :'empty_shard');
 SELECT k, x, scale(x) FROM am_num ORDER BY k;
 
+-- non-ASCII text survives (UTF-8 checked per value), next to ASCII values
+SELECT parquet_fdw_write_amudai($$SELECT * FROM (VALUES (1, 'abc'), (2, 'héllo wörld'),
+  (3, '日本語'), (4, ''), (5, NULL), (6, '😀 emoji')) v(k, t)$$, :'empty_shard');
+CREATE FOREIGN TABLE am_utf8 (k int, t text) SERVER am_srv OPTIONS (filename :'empty_shard');
+SELECT k, t, length(t), octet_length(t) FROM am_utf8 ORDER BY k;
+
 -- aggregates run over the shard scan (no pushdown into shards), and
 -- ANALYZE skips shard tables
 SELECT explain_filter('EXPLAIN (COSTS OFF) SELECT count(*), sum(id) FROM am');

@@ -452,6 +452,29 @@ fill_default(PfAmConverter *conv, const char *path, const AmColumnBatch *b,
 		case PF_AM_INT2:
 		case PF_AM_INT4:
 		case PF_AM_INT8:
+			/* the common same-width cases straight to Datums */
+			if (conv->node->is_signed && b->value_width == 8 && conv->kind == PF_AM_INT8)
+			{
+				for (uint32 i = 0; i < count; i++)
+				{
+					int64		v;
+
+					memcpy(&v, (const char *) b->values + (size_t) i * 8, 8);
+					values[i] = Int64GetDatum(v);
+				}
+				break;
+			}
+			if (conv->node->is_signed && b->value_width == 4 && conv->kind == PF_AM_INT4)
+			{
+				for (uint32 i = 0; i < count; i++)
+				{
+					int32		v;
+
+					memcpy(&v, (const char *) b->values + (size_t) i * 4, 4);
+					values[i] = Int32GetDatum(v);
+				}
+				break;
+			}
 			{
 				int64	   *ints = palloc(sizeof(int64) * Max(count, 1));
 
@@ -487,53 +510,68 @@ fill_default(PfAmConverter *conv, const char *path, const AmColumnBatch *b,
 			}
 			break;
 		case PF_AM_TEXT:
+		case PF_AM_BYTEA:
 			{
+				/*
+				 * One allocation for the batch's varlenas; strings that are
+				 * all ASCII without NUL need no per-value encoding check.
+				 */
+				bool		text = conv->kind == PF_AM_TEXT;
 				bool		utf8 = GetDatabaseEncoding() == PG_UTF8;
+				bool		ascii = true;
+				Size		total = 0;
+				char	   *arena;
 
+				if (text && b->offsets)
+				{
+					const uint8_t *p = b->bytes + b->offsets[0];
+					const uint8_t *end = b->bytes + b->offsets[count];
+					uint8_t		bad = 0;
+
+					for (; p < end; p++)
+						bad |= (uint8_t) (*p - 1) >= 0x7F;
+					ascii = bad == 0;
+				}
+				for (uint32 i = 0; i < count; i++)
+					if (!nulls[i])
+						total += INTALIGN(VARHDRSZ +
+										  (b->offsets ? b->offsets[i + 1] - b->offsets[i] :
+										   b->value_width));
+				arena = MemoryContextAllocHuge(CurrentMemoryContext, Max(total, 1));
 				for (uint32 i = 0; i < count; i++)
 				{
-					const char *s = (const char *) b->bytes + b->offsets[i];
-					int			len = (int) (b->offsets[i + 1] - b->offsets[i]);
+					const char *src;
+					size_t		len;
+					struct varlena *v;
 
 					if (nulls[i])
 						continue;
-					if (utf8)
+					if (b->offsets)
 					{
-						(void) pg_verifymbstr(s, len, false);
-						values[i] = PointerGetDatum(cstring_to_text_with_len(s, len));
+						src = (const char *) b->bytes + b->offsets[i];
+						len = (size_t) (b->offsets[i + 1] - b->offsets[i]);
 					}
 					else
 					{
-						char	   *conv_s = pg_any_to_server(s, len, PG_UTF8);
-
-						values[i] = PointerGetDatum(cstring_to_text(conv_s));
+						src = (const char *) b->values + (size_t) i * b->value_width;
+						len = b->value_width;
 					}
+					if (text && !ascii)
+					{
+						if (!utf8)
+						{
+							/* converted text may be longer: its own palloc */
+							values[i] = PointerGetDatum(cstring_to_text(pg_any_to_server(src, (int) len, PG_UTF8)));
+							continue;
+						}
+						(void) pg_verifymbstr(src, (int) len, false);
+					}
+					v = (struct varlena *) arena;
+					SET_VARSIZE(v, VARHDRSZ + len);
+					memcpy(VARDATA(v), src, len);
+					arena += INTALIGN(VARHDRSZ + len);
+					values[i] = PointerGetDatum(v);
 				}
-			}
-			break;
-		case PF_AM_BYTEA:
-			for (uint32 i = 0; i < count; i++)
-			{
-				const char *s;
-				size_t		len;
-				bytea	   *v;
-
-				if (nulls[i])
-					continue;
-				if (b->offsets)
-				{
-					s = (const char *) b->bytes + b->offsets[i];
-					len = (size_t) (b->offsets[i + 1] - b->offsets[i]);
-				}
-				else
-				{
-					s = (const char *) b->values + (size_t) i * b->value_width;
-					len = b->value_width;
-				}
-				v = palloc(VARHDRSZ + len);
-				SET_VARSIZE(v, VARHDRSZ + len);
-				memcpy(VARDATA(v), s, len);
-				values[i] = PointerGetDatum(v);
 			}
 			break;
 		case PF_AM_UUID:

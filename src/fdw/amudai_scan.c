@@ -847,7 +847,8 @@ amudaiIterateForeignScan(ForeignScanState *node)
 			return slot;
 	}
 	r = st->next_row++;
-	memset(slot->tts_isnull, true, sizeof(bool) * slot->tts_tupleDescriptor->natts);
+	if (st->ncolumns < slot->tts_tupleDescriptor->natts)
+		memset(slot->tts_isnull, true, sizeof(bool) * slot->tts_tupleDescriptor->natts);
 	for (int i = 0; i < st->ncolumns; i++)
 	{
 		AmScanColumn *col = &st->columns[i];
