@@ -80,6 +80,11 @@ SELECT count(*), sum(id) FROM pb WHERE dm = 4.25;
 SELECT prune_explain('SELECT count(*) FROM pb WHERE dl IN (0.425, 0.4270)');
 SELECT count(*) FROM pb WHERE dl IN (0.425, 0.4270);
 SELECT prune_explain('SELECT count(*) FROM pb WHERE dm = 4.251');
+-- and min/max statistics: dm >= 9.96 means k >= 996, rg 6 and 7 (j % 100 = 99)
+SELECT prune_explain('SELECT count(*) FROM pb WHERE dm >= 9.96');
+SELECT count(*), min(k), max(k) FROM pb WHERE dm >= 9.96;
+SELECT prune_explain('SELECT count(*) FROM pd WHERE dl < 0.002 OR dl > 0.996');
+SELECT count(*), sum(k) FROM pd WHERE dl < 0.002 OR dl > 0.996;
 -- statistics first: k = 991 is above rg 0's max (990), in rg 1 only
 SELECT prune_explain('SELECT count(*) FROM pb WHERE k = 991');
 SELECT count(*) FROM pb WHERE k = 991;

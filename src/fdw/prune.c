@@ -45,9 +45,9 @@
  * default btree family, either side) skips a row group whose min/max
  * statistics show that no row can satisfy it, and every such qual skips a
  * row group whose column is entirely null.  Only flat columns read as
- * their default type are used, for integer, float, date, timestamp and
- * (under the C collation, whose order is the statistics' byte order) text
- * columns.  The quals stay in the plan and are checked on every row.
+ * their default type are used, for integer, float, date, timestamp,
+ * numeric (DECIMAL on INT32/INT64) and (under the C collation, whose order
+ * is the statistics' byte order) text columns.  The quals stay in the plan and are checked on every row.
  *
  * An equality or IN qual that the statistics cannot decide may still be
  * decided by the chunk's split-block bloom filter (no element hashes into
@@ -521,6 +521,16 @@ stat_datum(const PqSchemaNode *leaf, Oid typid, const uint8 *p, uint32 len,
 				*out = TimestampGetDatum(us);
 				return true;
 			}
+		case NUMERICOID:
+			/* DECIMAL on INT32 / INT64: signed unscaled integers */
+			if (lt->kind != PQ_LT_DECIMAL || lt->scale < 0 || lt->scale > 18 ||
+				!((leaf->physical == PQ_INT32 && len == 4) ||
+				  (leaf->physical == PQ_INT64 && len == 8)))
+				return false;
+			*out = NumericGetDatum(int64_div_fast_to_numeric(len == 4 ? (int64) stat_int32(p) :
+															 stat_int64(p),
+															 lt->scale));
+			return true;
 		case TEXTOID:
 			if (leaf->physical != PQ_BYTE_ARRAY || legacy ||
 				(lt->kind != PQ_LT_STRING && lt->kind != PQ_LT_ENUM))
