@@ -210,6 +210,18 @@ SELECT parquet_fdw_write_amudai($$SELECT * FROM (VALUES (1, 'abc'), (2, 'héllo 
 CREATE FOREIGN TABLE am_utf8 (k int, t text) SERVER am_srv OPTIONS (filename :'empty_shard');
 SELECT k, t, length(t), octet_length(t) FROM am_utf8 ORDER BY k;
 
+-- parquet_create_foreign_table over a shard: the default types (appendix B
+-- of the format notes; dates and timestamps were written as DateTime)
+SELECT parquet_create_foreign_table('am_auto', 'am_srv', :'shard');
+SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
+ WHERE attrelid = 'am_auto'::regclass AND attnum > 0 ORDER BY attnum;
+SELECT count(*) AS differences FROM (
+  (SELECT id, d, ts, num, iv, u FROM am_auto EXCEPT ALL
+   SELECT id, d::timestamptz, ts::timestamptz, num, iv, u FROM am_src)
+  UNION ALL
+  (SELECT id, d::timestamptz, ts::timestamptz, num, iv, u FROM am_src EXCEPT ALL
+   SELECT id, d, ts, num, iv, u FROM am_auto)) x;
+
 -- aggregates run over the shard scan (no pushdown into shards), and
 -- ANALYZE skips shard tables
 SELECT explain_filter('EXPLAIN (COSTS OFF) SELECT count(*), sum(id) FROM am');

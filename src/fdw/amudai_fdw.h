@@ -34,6 +34,16 @@ extern bool pf_table_is_amudai(Oid foreigntableid);
 /* Was this ForeignScan planned by amudaiGetForeignPlan? */
 extern bool pf_plan_is_amudai(ForeignScanState *node);
 
+/*
+ * CREATE FOREIGN TABLE for a shard (parquet_create_foreign_table): one
+ * column per top-level field with a default type (others left out with a
+ * NOTICE); filename_entry is the option value to store.
+ */
+extern char *pf_amudai_create_table_sql(const char *table_name,
+										const char *server_name,
+										const char *path,
+										const char *filename_entry);
+
 /* Is this base relation planned by amudaiGetForeignRelSize (fdw_private)? */
 extern bool pf_rel_is_amudai(RelOptInfo *rel);
 

@@ -48,6 +48,7 @@
 #include "utils/memutils.h"
 
 #include "fdw/parquet_fdw.h"
+#include "fdw/amudai_fdw.h"
 
 PG_FUNCTION_INFO_V1(parquet_create_foreign_table);
 
@@ -163,6 +164,12 @@ create_table_sql(const char *table_name, const char *server_name,
 				(errcode(ERRCODE_UNDEFINED_FILE),
 				 errmsg("no Parquet file matches \"%s\"", entry)));
 	}
+
+	/* Amudai shards: their schema is read by amudai_scan.c */
+	if (pf_file_is_amudai((const char *) linitial(files)))
+		return pf_amudai_create_table_sql(table_name, server_name,
+										  (const char *) linitial(files),
+										  filename_option_entry(entry));
 
 	initStringInfo(&buf);
 	tmp_cxt = AllocSetContextCreate(CurrentMemoryContext,
