@@ -172,6 +172,11 @@ typedef struct PfAggExpr
 	/* per batch, over the selected rows */
 	uint64		eval_batch;		/* batch number of the values below */
 	bool		eval_ok;		/* eval_expr's result for that batch */
+	/* per batch and group: sums of the values and non-null counts */
+	uint64		gsum_batch;		/* batch number of gsum and gcnt */
+	uint32		gcap;
+	int64	   *gsum;
+	uint32	   *gcnt;
 	bool		wide;			/* DEC: values in i128 (else i64) */
 	double		bound;			/* DEC: bound on the |unscaled value| */
 	int64	   *i64;
@@ -1475,6 +1480,8 @@ typedef struct PfAggScanState
 	uint32	   *sel2;
 	uint32	   *gid;
 	uint32	  **codes;			/* per key */
+	uint32	   *group_rows;		/* rows of the batch per group */
+	uint32		group_rows_cap;
 	bool	   *all_null;		/* a missing column's batch */
 	uint8	   *zeros;
 	PqColumnBatch missing_batch;
@@ -2017,6 +2024,55 @@ float_cmp(double a, double b)
 	return (a > b) - (a < b);
 }
 
+/* Rows of the batch per group (st->group_rows), after assign_groups. */
+static void
+count_group_rows(PfAggScanState *st, uint32 n)
+{
+	if (st->ngroups > st->group_rows_cap)
+	{
+		uint32		cap = Max(st->ngroups, st->group_rows_cap * 2);
+
+		st->group_rows = st->group_rows ?
+			repalloc(st->group_rows, sizeof(uint32) * cap) :
+			MemoryContextAlloc(st->cxt, sizeof(uint32) * cap);
+		st->group_rows_cap = cap;
+	}
+	memset(st->group_rows, 0, sizeof(uint32) * st->ngroups);
+	for (uint32 i = 0; i < n; i++)
+		st->group_rows[st->gid[i]]++;
+}
+
+/* Per-group sums (and non-null counts) of e's int64 values, once per batch. */
+static void
+group_sums(PfAggScanState *st, PfAggExpr *e, uint32 n, const uint32 *gid)
+{
+	const int64 *v = e->i64;
+	const bool *nulls = e->nulls;
+
+	if (e->gsum_batch == st->batch_seq)
+		return;
+	if (st->ngroups > e->gcap)
+	{
+		uint32		cap = Max(st->ngroups, e->gcap * 2);
+
+		e->gsum = e->gsum ? repalloc(e->gsum, sizeof(int64) * cap) :
+			MemoryContextAlloc(st->cxt, sizeof(int64) * cap);
+		e->gcnt = e->gcnt ? repalloc(e->gcnt, sizeof(uint32) * cap) :
+			MemoryContextAlloc(st->cxt, sizeof(uint32) * cap);
+		e->gcap = cap;
+	}
+	memset(e->gsum, 0, sizeof(int64) * st->ngroups);
+	for (uint32 i = 0; i < n; i++)
+		e->gsum[gid[i]] += v[i];	/* null rows hold 0 */
+	if (nulls)
+	{
+		memset(e->gcnt, 0, sizeof(uint32) * st->ngroups);
+		for (uint32 i = 0; i < n; i++)
+			e->gcnt[gid[i]] += !nulls[i];
+	}
+	e->gsum_batch = st->batch_seq;
+}
+
 /* Accumulate aggregate a over the n selected rows with groups gid. */
 static void
 accumulate(PfAggScanState *st, int a, const uint32 *sel, uint32 n,
@@ -2037,13 +2093,41 @@ accumulate(PfAggScanState *st, int a, const uint32 *sel, uint32 n,
 		if (prog->nkeys == 0)
 			states->count += n;
 		else
-			for (uint32 i = 0; i < n; i++)
-				STATE(i)->count++;
+			for (uint32 g = 0; g < st->ngroups; g++)
+				states[(size_t) g * naggs].count += st->group_rows[g];
 		return;
 	}
 
 	values_ok = eval_expr(st, e, sel, n);
 	nulls = e->nulls;
+
+	/*
+	 * Integer and decimal sums over groups: per-group int64 sums of the
+	 * batch first (one pass, shared by sum and avg of the same expression),
+	 * when the values' bound says they cannot overflow, then one checked
+	 * int128 addition per group.
+	 */
+	if (values_ok && prog->nkeys > 0 && st->ngroups <= n &&
+		(def->kind == PF_AGG_SUM || def->kind == PF_AGG_AVG) &&
+		((e->num == PF_NUM_INT && e->type != INT8OID) ||
+		 (e->num == PF_NUM_DEC && !e->wide && e->bound * n < 4.0e18)))
+	{
+		group_sums(st, e, n, gid);
+		for (uint32 g = 0; g < st->ngroups; g++)
+		{
+			PfAggState *s = &states[(size_t) g * naggs];
+			int128_t	r;
+
+			if (st->group_rows[g] == 0)
+				continue;
+			if (unlikely(__builtin_add_overflow(s->isum, (int128_t) e->gsum[g], &r)))
+				spill_int128(st, s, e->gsum[g], e->scale);
+			else
+				s->isum = r;
+			s->count += nulls ? e->gcnt[g] : st->group_rows[g];
+		}
+		return;
+	}
 
 	if (def->kind == PF_AGG_COUNT)
 	{
@@ -3035,6 +3119,7 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 				}
 				st->err_column = NULL;
 				assign_groups(st, n);
+				count_group_rows(st, n);
 			}
 			for (int a = 0; a < prog->naggs; a++)
 				accumulate(st, a, sel, n, st->gid);
