@@ -47,7 +47,7 @@ LANGUAGE C STRICT VOLATILE;
 -- this backend's footer cache (parquet_fdw.footer_cache_size)
 CREATE FUNCTION parquet_footer_cache_info(OUT entries bigint, OUT bytes bigint,
                                           OUT hits bigint, OUT misses bigint,
-                                          OUT evictions bigint)
+                                          OUT evictions bigint, OUT pinned bigint)
 RETURNS record
 AS 'MODULE_PATHNAME', 'parquet_footer_cache_info'
 LANGUAGE C STRICT VOLATILE;

@@ -22,7 +22,7 @@ SELECT current_setting('data_directory') || '/pf_cache_test' AS dir \gset
 \set replace_by_rg 'cp ' :rg ' ' :tmp ' && mv ' :tmp ' ' :f
 -- the same inode rewritten
 \set overwrite_by_sample 'cp ' :sample ' ' :f
-\set cleanup 'rm -rf ' :dir
+\set cleanup 'rm -rf ' :dir ' pf_cache_damaged.parquet'
 
 COPY (SELECT 1 WHERE false) TO PROGRAM :'setup';
 
@@ -100,7 +100,39 @@ SELECT entries, evictions > :evictions_before AS evicted,
   FROM parquet_footer_cache_info();
 RESET parquet_fdw.footer_cache_size;
 
--- ===== errors leave nothing pinned: a missing file, then the cache works
+-- ===== pins: a scan an error unwinds never unpins its footer; the end of
+-- the transaction drops every pin.  A damaged page in row group 5 of id
+-- (its header overwritten with 0xff), written with a large object.
+SET parquet_fdw.enable_aggregate_pushdown = off;  -- the scan reads the rows
+SELECT lo_from_bytea(0, overlay(pg_read_binary_file(:'rg')
+         placing decode(repeat('ff', 64), 'hex')
+         from (SELECT data_page_offset::int + 1 FROM parquet_metadata(:'rg')
+                WHERE row_group = 5 AND path = 'id'))) AS lo \gset
+SELECT lo_export(:lo, 'pf_cache_damaged.parquet'), lo_unlink(:lo);
+CREATE FOREIGN TABLE cache_bad (id bigint) SERVER cache_srv
+  OPTIONS (filename 'pf_cache_damaged.parquet');
+SELECT pinned FROM parquet_footer_cache_info();
+BEGIN;
+DO $$
+BEGIN
+  PERFORM count(id) FROM cache_bad;
+EXCEPTION WHEN OTHERS THEN
+  RAISE NOTICE 'scan failed: %', SQLSTATE;
+END $$;
+SELECT pinned FROM parquet_footer_cache_info();
+SELECT count(*), sum(id) FROM cache_rg;
+COMMIT;
+SELECT pinned FROM parquet_footer_cache_info();
+DO $$
+BEGIN
+  PERFORM count(id) FROM cache_bad;
+EXCEPTION WHEN OTHERS THEN
+  RAISE NOTICE 'scan failed: %', SQLSTATE;
+END $$;
+SELECT pinned FROM parquet_footer_cache_info();
+RESET parquet_fdw.enable_aggregate_pushdown;
+
+-- ===== a missing file, then the cache works
 COPY (SELECT 1 WHERE false) TO PROGRAM :'cleanup';
 DO $$
 BEGIN

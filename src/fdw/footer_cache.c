@@ -471,7 +471,8 @@ cache_xact_callback(XactEvent event, void *arg)
 
 /*
  * parquet_footer_cache_info()
- *		This backend's cache: entries, bytes, hits, misses, evictions.
+ *		This backend's cache: entries, bytes, hits, misses, evictions, and
+ *		pinned: entries in use (in the table or not).
  */
 PG_FUNCTION_INFO_V1(parquet_footer_cache_info);
 
@@ -479,8 +480,10 @@ Datum
 parquet_footer_cache_info(PG_FUNCTION_ARGS)
 {
 	TupleDesc	tupdesc;
-	Datum		values[5];
-	bool		nulls[5] = {false, false, false, false, false};
+	Datum		values[6];
+	bool		nulls[6] = {false, false, false, false, false, false};
+	int64		pinned = 0;
+	dlist_iter	it;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
@@ -489,5 +492,10 @@ parquet_footer_cache_info(PG_FUNCTION_ARGS)
 	values[2] = Int64GetDatum(cache_hits);
 	values[3] = Int64GetDatum(cache_misses);
 	values[4] = Int64GetDatum(cache_evictions);
+	dlist_foreach(it, &lru)
+		pinned += dlist_container(PfFooterEntry, node, it.cur)->pins > 0;
+	dlist_foreach(it, &detached)
+		pinned += dlist_container(PfFooterEntry, node, it.cur)->pins > 0;
+	values[5] = Int64GetDatum(pinned);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
