@@ -71,10 +71,22 @@ SELECT count(*) FROM sales WHERE region IS NULL;
 -- the filename column prunes too
 SELECT part_explain('SELECT count(*) FROM sales WHERE file = ''' || :'sales' || '/year=2024/region=us/data_0.parquet''');
 SELECT count(*), min(id) FROM sales WHERE file = :'sales' || '/year=2024/region=us/data_0.parquet';
--- a parameter does not prune files (results stay right)
-PREPARE py(int) AS SELECT count(*) FROM sales WHERE year = $1;
+-- parameters prune files at run time (generic plan)
+CREATE FUNCTION part_analyze(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE ln text;
+BEGIN
+  FOR ln IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query LOOP
+    CONTINUE WHEN ln ~ 'Parquet Files|Peak Memory';
+    RETURN NEXT ln;
+  END LOOP;
+END $$;
+SET plan_cache_mode = force_generic_plan;
+PREPARE py(int) AS SELECT count(*), sum(id) FROM sales WHERE year = $1;
+SELECT part_analyze('EXECUTE py(2024)');
 EXECUTE py(2024);
 DEALLOCATE py;
+RESET plan_cache_mode;
+DROP FUNCTION part_analyze(text);
 
 -- ===== "**": any number of folders, none included
 CREATE FOREIGN TABLE events (id bigint, day date) SERVER part_srv
