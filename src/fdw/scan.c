@@ -49,6 +49,7 @@
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/pg_list.h"
+#include "optimizer/clauses.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
@@ -127,7 +128,36 @@ typedef struct PfScanColumn
 	PqColumnBatch *leaf_batches;	/* gathered for pf_converter_fill */
 	Datum	   *values;			/* batch_rows entries */
 	bool	   *nulls;
+
+	/*
+	 * Late conversion (see PfLateQual): a lazy column of a flat leaf is
+	 * converted only for the rows that reach a qual reading it, or are
+	 * returned.  values[0..ready) hold what the current batch needed so far.
+	 */
+	bool		lazy;			/* set once by the scan's first row */
+	bool		lazy_now;		/* lazy for the current batch (its file has
+								 * the column as a flat leaf) */
+	uint32		ready;
+	int64		rows_needed;	/* rows that needed it, for the chunk size */
 } PfScanColumn;
+
+/*
+ * The scan's quals, evaluated by the scan itself one conjunct at a time so
+ * that columns only later conjuncts (or the target list) read are converted
+ * for the rows that get that far.  Each row sees the conjuncts in the
+ * plan's order with the executor's short-circuit, exactly as ExecScan would
+ * have evaluated them (node->ss.ps.qual is then cleared); the filtered rows
+ * are still counted for EXPLAIN ANALYZE.
+ */
+typedef struct PfLateQual
+{
+	int			nconj;
+	ExprState **conj;			/* one per conjunct, in plan order */
+	int		  **conj_cols;		/* lazy columns (indexes into columns) each
+								 * conjunct reads first, -1 terminated */
+	int		   *rest_cols;		/* lazy columns only the output reads */
+	int64		rows_seen;		/* rows the quals were evaluated on */
+} PfLateQual;
 
 /* Execution state. */
 typedef struct PfScanState
@@ -202,6 +232,8 @@ typedef struct PfScanState
 	int			next_range;
 	int64		rows_skipped_by_pages;
 	Size		peak_memory;	/* of scan_cxt and below, after each batch */
+	bool		late_decided;	/* late_qual set up (or found useless) */
+	PfLateQual *late_qual;		/* the scan evaluates the quals, or NULL */
 } PfScanState;
 /* Compressed bytes of the chunks of row group rg below a node. */
 static double
@@ -1074,8 +1106,16 @@ read_batch(PfScanState *st)
 		nleaves = pf_converter_num_leaves(col->conv);
 		for (int k = 0; k < nleaves; k++)
 			col->leaf_batches[k] = st->batches[col->slots[k]];
+
+		/* a lazy column waits for the rows that need it (late_convert) */
+		col->lazy_now = col->lazy && nleaves == 1 && st->fields[i]->is_leaf &&
+			st->file->meta->leaves[st->slot_leaf[col->slots[0]]].max_rep == 0;
+		col->ready = 0;
+		if (col->lazy_now)
+			continue;
 		pf_converter_fill(col->conv, col->leaf_batches, want,
 						  col->values, col->nulls, 1);
+		col->ready = want;
 	}
 	MemoryContextSwitchTo(old);
 	st->err_column = NULL;
@@ -1089,39 +1129,205 @@ read_batch(PfScanState *st)
 	return true;
 }
 
-TupleTableSlot *
-parquetIterateForeignScan(ForeignScanState *node)
+/*
+ * Set up late conversion at the scan's first row (the executor has built
+ * the quals by now): worthwhile when the plan has quals and some column is
+ * read only by later conjuncts or by the output.  Not done when a qual
+ * reads system columns (ForeignNext sets tableoid only after this callback)
+ * or holds subplans.
+ */
+static void
+late_qual_setup(ForeignScanState *node, PfScanState *st)
 {
-	PfScanState *st = (PfScanState *) node->fdw_state;
-	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
-	ErrorContextCallback errcb;
-	uint32		r;
+	Plan	   *plan = node->ss.ps.plan;
+	ForeignScan *fscan = (ForeignScan *) plan;
+	Index		scanrelid = fscan->scan.scanrelid;
+	PfLateQual *lq;
+	MemoryContext old;
+	Bitmapset  *seen = NULL;
+	int			nlazy = 0;
+	int			c;
+	ListCell   *lc;
 
-	ExecClearTuple(slot);
-	if (st->next_row >= st->batch_size)
+	st->late_decided = true;
+	if (node->ss.ps.qual == NULL || plan->qual == NIL || st->ncolumns < 2 ||
+		fscan->fsSystemCol || contain_subplans((Node *) plan->qual))
+		return;
+	foreach(lc, plan->qual)
 	{
-		bool		more;
+		Bitmapset  *attrs = NULL;
+
+		pull_varattnos((Node *) lfirst(lc), scanrelid, &attrs);
+		if (bms_next_member(attrs, -1) >= 0 &&
+			bms_next_member(attrs, -1) <= 0 - FirstLowInvalidHeapAttributeNumber)
+			return;				/* system column or whole row */
+	}
+
+	old = MemoryContextSwitchTo(st->scan_cxt);
+	lq = palloc0(sizeof(PfLateQual));
+	lq->nconj = list_length(plan->qual);
+	lq->conj = palloc(sizeof(ExprState *) * lq->nconj);
+	lq->conj_cols = palloc(sizeof(int *) * lq->nconj);
+	foreach(lc, plan->qual)
+	{
+		int			k = foreach_current_index(lc);
+		Bitmapset  *attrs = NULL;
+		int			n = 0;
+
+		lq->conj[k] = ExecInitQual(list_make1(lfirst(lc)), &node->ss.ps);
+		pull_varattnos((Node *) lfirst(lc), scanrelid, &attrs);
+		lq->conj_cols[k] = palloc(sizeof(int) * (st->ncolumns + 1));
+		for (c = 0; c < st->ncolumns; c++)
+		{
+			PfScanColumn *col = &st->columns[c];
+
+			if (!bms_is_member(col->attnum - FirstLowInvalidHeapAttributeNumber,
+							   attrs) || bms_is_member(c, seen))
+				continue;
+			seen = bms_add_member(seen, c);
+			/* the first conjunct's columns serve every row: converted eagerly */
+			if (k == 0)
+				continue;
+			col->lazy = true;
+			lq->conj_cols[k][n++] = c;
+			nlazy++;
+		}
+		lq->conj_cols[k][n] = -1;
+	}
+	lq->rest_cols = palloc(sizeof(int) * (st->ncolumns + 1));
+	c = 0;
+	for (int i = 0; i < st->ncolumns; i++)
+		if (!bms_is_member(i, seen))
+		{
+			st->columns[i].lazy = true;
+			lq->rest_cols[c++] = i;
+			nlazy++;
+		}
+	lq->rest_cols[c] = -1;
+	MemoryContextSwitchTo(old);
+
+	if (nlazy == 0)
+	{
+		for (int i = 0; i < st->ncolumns; i++)
+			st->columns[i].lazy = false;
+		return;
+	}
+	st->late_qual = lq;
+	node->ss.ps.qual = NULL;	/* evaluated here from now on */
+}
+
+/*
+ * Make lazy column col's value of row r ready and put it into the slot.
+ * A column most rows need is converted for the rest of the batch at once;
+ * one that few rows reach, for row r alone.
+ */
+static inline void
+late_convert(PfScanState *st, PfScanColumn *col, uint32 r, TupleTableSlot *slot)
+{
+	col->rows_needed++;
+	if (r >= col->ready)
+	{
+		PfLateQual *lq = st->late_qual;
+		PqColumnBatch view = col->leaf_batches[0];
+		uint32		n = 1;
+		MemoryContext old;
+		ErrorContextCallback errcb;
+
+		if (lq->rows_seen >= 1024 && col->rows_needed * 4 >= lq->rows_seen)
+			n = st->batch_size - r;
+		/* the flat leaf's rows from r on: values are row-aligned */
+		view.values = (const uint8 *) view.values + (size_t) r * view.value_width;
+		if (view.is_null)
+			view.is_null += r;
+		if (view.def_levels)
+			view.def_levels += r;
+		view.num_rows = view.num_levels = n;
 
 		errcb.callback = scan_error_callback;
 		errcb.arg = st;
 		errcb.previous = error_context_stack;
 		error_context_stack = &errcb;
-		more = read_batch(st);
+		st->err_column = col->attname;
+		old = MemoryContextSwitchTo(st->batch_cxt);
+		pf_converter_fill(col->conv, &view, n, col->values + r, col->nulls + r, 1);
+		MemoryContextSwitchTo(old);
+		st->err_column = NULL;
 		error_context_stack = errcb.previous;
-		if (!more)
-			return slot;
+		col->ready = r + n;
 	}
+	slot->tts_values[col->attnum - 1] = col->values[r];
+	slot->tts_isnull[col->attnum - 1] = col->nulls[r];
+}
 
-	r = st->next_row++;
-	memset(slot->tts_isnull, true, sizeof(bool) * slot->tts_tupleDescriptor->natts);
-	for (int i = 0; i < st->ncolumns; i++)
+TupleTableSlot *
+parquetIterateForeignScan(ForeignScanState *node)
+{
+	PfScanState *st = (PfScanState *) node->fdw_state;
+	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
+	ExprContext *econtext = node->ss.ps.ps_ExprContext;
+	PfLateQual *lq;
+	uint32		r;
+
+	if (unlikely(!st->late_decided))
+		late_qual_setup(node, st);
+	lq = st->late_qual;
+
+	for (;;)
 	{
-		PfScanColumn *col = &st->columns[i];
+		bool		pass = true;
 
-		slot->tts_values[col->attnum - 1] = col->values[r];
-		slot->tts_isnull[col->attnum - 1] = col->nulls[r];
+		ExecClearTuple(slot);
+		if (st->next_row >= st->batch_size)
+		{
+			ErrorContextCallback errcb;
+			bool		more;
+
+			errcb.callback = scan_error_callback;
+			errcb.arg = st;
+			errcb.previous = error_context_stack;
+			error_context_stack = &errcb;
+			more = read_batch(st);
+			error_context_stack = errcb.previous;
+			if (!more)
+				return slot;
+		}
+
+		r = st->next_row++;
+		memset(slot->tts_isnull, true, sizeof(bool) * slot->tts_tupleDescriptor->natts);
+		for (int i = 0; i < st->ncolumns; i++)
+		{
+			PfScanColumn *col = &st->columns[i];
+
+			if (col->lazy_now)
+				continue;
+			slot->tts_values[col->attnum - 1] = col->values[r];
+			slot->tts_isnull[col->attnum - 1] = col->nulls[r];
+		}
+		ExecStoreVirtualTuple(slot);
+		if (lq == NULL)
+			return slot;
+
+		/* the quals, conjunct by conjunct, converting what each reads */
+		lq->rows_seen++;
+		econtext->ecxt_scantuple = slot;
+		for (int k = 0; k < lq->nconj && pass; k++)
+		{
+			for (const int *c = lq->conj_cols[k]; *c >= 0; c++)
+				if (st->columns[*c].lazy_now)
+					late_convert(st, &st->columns[*c], r, slot);
+			pass = ExecQual(lq->conj[k], econtext);
+		}
+		if (!pass)
+		{
+			InstrCountFiltered1(node, 1);
+			ResetExprContext(econtext);
+			continue;
+		}
+		for (const int *c = lq->rest_cols; *c >= 0; c++)
+			if (st->columns[*c].lazy_now)
+				late_convert(st, &st->columns[*c], r, slot);
+		return slot;
 	}
-	return ExecStoreVirtualTuple(slot);
 }
 
 void
