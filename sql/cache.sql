@@ -113,13 +113,18 @@ CREATE FOREIGN TABLE cache_bad (id bigint) SERVER cache_srv
   OPTIONS (filename 'pf_cache_damaged.parquet');
 SELECT pinned FROM parquet_footer_cache_info();
 BEGIN;
+DECLARE cur2 CURSOR FOR SELECT id FROM cache_rg WHERE id % 5000 = 0;
+FETCH 1 FROM cur2;
 DO $$
 BEGIN
   PERFORM count(id) FROM cache_bad;
 EXCEPTION WHEN OTHERS THEN
   RAISE NOTICE 'scan failed: %', SQLSTATE;
 END $$;
+-- the unwound scan's pin and the cursor's
 SELECT pinned FROM parquet_footer_cache_info();
+-- the subtransaction's abort closed the cursor's descriptor: reopened
+FETCH ALL FROM cur2;
 SELECT count(*), sum(id) FROM cache_rg;
 COMMIT;
 SELECT pinned FROM parquet_footer_cache_info();

@@ -20,7 +20,11 @@
  * opens no file at all) with BasicOpenFile and accounted as an external FD;
  * it is closed when the last pin goes.  At the end of every top-level
  * transaction all pins are dropped and descriptors closed: a scan that an
- * error unwound never releases its pins itself.
+ * error unwound never releases its pins itself.  When a subtransaction
+ * aborts, the pins its scans leaked stay until then, but every descriptor
+ * is closed, so failing subtransactions cannot pile up open files; a scan
+ * still running reopens its file on its next read (checking it is still the
+ * same file).
  *
  * IDENTIFICATION
  *	  src/fdw/footer_cache.c
@@ -105,6 +109,8 @@ static int64 cache_misses = 0;
 static int64 cache_evictions = 0;
 
 static void cache_xact_callback(XactEvent event, void *arg);
+static void cache_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
+								   SubTransactionId parentSubid, void *arg);
 
 /* ----------------------------------------------------------------
  * Entries
@@ -281,6 +287,7 @@ cache_init(void)
 									  ALLOCSET_DEFAULT_SIZES);
 	cache_table = pfcache_create(cache_cxt, 256, NULL);
 	RegisterXactCallback(cache_xact_callback, NULL);
+	RegisterSubXactCallback(cache_subxact_callback, NULL);
 }
 
 /*
@@ -467,6 +474,25 @@ cache_xact_callback(XactEvent event, void *arg)
 		entry_close_fd(e);
 	}
 	evict_to_limit();
+}
+
+/*
+ * Subtransaction abort: the pins of the scans it unwound stay until the end
+ * of the transaction, their descriptors need not.  Close them all; live
+ * scans reopen theirs on their next read.
+ */
+static void
+cache_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
+					   SubTransactionId parentSubid, void *arg)
+{
+	dlist_iter	it;
+
+	if (event != SUBXACT_EVENT_ABORT_SUB)
+		return;
+	dlist_foreach(it, &detached)
+		entry_close_fd(dlist_container(PfFooterEntry, node, it.cur));
+	dlist_foreach(it, &lru)
+		entry_close_fd(dlist_container(PfFooterEntry, node, it.cur));
 }
 
 /*
