@@ -12,6 +12,8 @@
 // events/day=D/data_0.parquet: 90 rows, i = 1..90:
 //   id bigint = i, day = 2024-01-01 + i % 3 days
 //   (3 folders of 30 rows; one more level, events/day=D/ below nested/)
+// nulls/k=K/data_0.parquet: copies of sales' year=2022/region=eu file for
+//   K = 7, %2D3 (escaped -3) and __HIVE_DEFAULT_PARTITION__ (NULL)
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -41,6 +43,11 @@ await con.run(`
   FROM range(1, 91) r(i) ORDER BY i`);
 await con.run(`COPY events TO '${q(path.join(dir, 'nested', 'events'))}'
   (FORMAT parquet, PARTITION_BY (day), FILENAME_PATTERN 'data_{i}')`);
+for (const k of ['7', '%2D3', '__HIVE_DEFAULT_PARTITION__']) {
+  fs.mkdirSync(path.join(dir, 'nulls', `k=${k}`), { recursive: true });
+  fs.copyFileSync(path.join(dir, 'sales', 'year=2022', 'region=eu', 'data_0.parquet'),
+                  path.join(dir, 'nulls', `k=${k}`, 'data_0.parquet'));
+}
 const r = await con.runAndReadAll(
   `SELECT filename, count(*) AS n FROM read_parquet('${q(dir)}/**/*.parquet', filename = true) GROUP BY ALL ORDER BY ALL`);
 console.log(r.getRowObjects());

@@ -118,6 +118,15 @@ SELECT year, region, count(*), sum(id) FROM sales_auto WHERE year = 2024
  GROUP BY 1, 2 ORDER BY 1, 2;
 SELECT parquet_create_foreign_table('events_auto', 'part_srv', :'events');
 SELECT * FROM part_columns('events_auto');
+-- escaped (%2D3 is -3) and NULL (__HIVE_DEFAULT_PARTITION__) values;
+-- each folder holds a copy of sales' year=2022/region=eu file
+\set nulls :abs_srcdir '/data-pruning/partitions/nulls'
+SELECT parquet_create_foreign_table('nulls_auto', 'part_srv', :'nulls');
+SELECT * FROM part_columns('nulls_auto');
+SELECT k, count(*), sum(id) FROM nulls_auto GROUP BY k ORDER BY k;
+SELECT part_explain('SELECT count(*) FROM nulls_auto WHERE k IS NULL');
+SELECT part_explain('SELECT count(*) FROM nulls_auto WHERE k < 0');
+SELECT count(*), min(k) FROM nulls_auto WHERE k < 0;
 -- IMPORT FOREIGN SCHEMA: a table per subfolder, reading all its files
 \set root :abs_srcdir '/data-pruning/partitions'
 CREATE SCHEMA imp_parts;
