@@ -44,7 +44,7 @@ cmp_brotli_decompress(const uint8_t *in, size_t in_len,
 	bool		in_scratch = false;
 	CmpStatus	status;
 
-	state = BrotliDecoderCreateInstance(NULL, NULL, NULL);
+	state = BrotliDecoderCreateInstance(cmp_lib_alloc, cmp_lib_free, NULL);
 	if (state == NULL)
 		return CMP_ERR_NOMEM;
 

@@ -23,6 +23,7 @@
 #include "compress/compress_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <brotli/decode.h>
@@ -32,6 +33,53 @@
 
 /* Something for a zero-length buffer to point at. */
 static uint8_t cmp_empty_byte;
+
+/* Library memory, counted by cmp_lib_alloc / cmp_lib_free. */
+static CmpMemoryStats cmp_lib_memory;
+
+/* Room before each hooked allocation for its size (keeps malloc's alignment). */
+#define CMP_LIB_HEADER 16
+
+void *
+cmp_lib_alloc(void *opaque, size_t size)
+{
+	uint8_t    *p;
+
+	(void) opaque;
+	if (size > SIZE_MAX - CMP_LIB_HEADER)
+		return NULL;
+	p = malloc(size + CMP_LIB_HEADER);
+	if (p == NULL)
+		return NULL;
+	memcpy(p, &size, sizeof(size));
+	cmp_lib_memory.bytes_in_use += size;
+	if (cmp_lib_memory.bytes_in_use > cmp_lib_memory.peak_bytes)
+		cmp_lib_memory.peak_bytes = cmp_lib_memory.bytes_in_use;
+	cmp_lib_memory.allocations++;
+	return p + CMP_LIB_HEADER;
+}
+
+void
+cmp_lib_free(void *opaque, void *ptr)
+{
+	uint8_t    *p;
+	size_t		size;
+
+	(void) opaque;
+	if (ptr == NULL)
+		return;
+	p = (uint8_t *) ptr - CMP_LIB_HEADER;
+	memcpy(&size, p, sizeof(size));
+	cmp_lib_memory.bytes_in_use -= size;
+	cmp_lib_memory.frees++;
+	free(p);
+}
+
+void
+cmp_memory_stats(CmpMemoryStats *stats)
+{
+	*stats = cmp_lib_memory;
+}
 
 const char *
 cmp_status_message(CmpStatus status)

@@ -79,6 +79,24 @@ CmpStatus	cmp_compress(int codec, int level, const uint8_t *in, size_t in_len,
 						 uint8_t *out, size_t out_cap, size_t *written);
 
 /*
+ * Memory the codec libraries hold through this layer's allocation hooks:
+ * zstd's contexts, zlib's inflate and deflate state, brotli's decoder (lz4's
+ * frame context and brotli's one-shot encoder use their own malloc and are
+ * not counted).  Every decompression frees what it allocated before it
+ * returns, except the contexts kept for the whole process (zstd's, created
+ * on first use), so bytes_in_use does not grow with the pages decoded.
+ */
+typedef struct CmpMemoryStats
+{
+	size_t		bytes_in_use;	/* allocated and not yet freed */
+	size_t		peak_bytes;		/* the most in use at once */
+	uint64_t	allocations;	/* calls */
+	uint64_t	frees;
+} CmpMemoryStats;
+
+void		cmp_memory_stats(CmpMemoryStats *stats);
+
+/*
  * Library names and versions linked into this build, e.g.
  * "snappy 1.1.9, zlib 1.2.13, zstd 1.5.4, lz4 1.9.4, brotli 1.0.9".
  */

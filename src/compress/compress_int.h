@@ -59,6 +59,14 @@ CmpStatus	cmp_brotli_compress(int level, const uint8_t *in, size_t in_len,
 								uint8_t *out, size_t out_cap, size_t *written);
 size_t		cmp_brotli_bound(size_t in_len);
 
+/*
+ * Allocation hooks for the libraries that take them (zstd's customMem,
+ * brotli's decoder; zlib through gzip.c's adapters): malloc and free, with
+ * the bytes counted for cmp_memory_stats().  NULL on failure.
+ */
+void	   *cmp_lib_alloc(void *opaque, size_t size);
+void		cmp_lib_free(void *opaque, void *ptr);
+
 /* Saturating a + b for the bound functions. */
 static inline size_t
 cmp_add_sat(size_t a, size_t b)

@@ -62,6 +62,21 @@ zlib_refill(uInt *avail, ZlibFeed *feed)
 	}
 }
 
+/* zlib's allocation callbacks over the layer's counted hooks. */
+static voidpf
+zlib_alloc(voidpf opaque, uInt items, uInt size)
+{
+	void	   *p = cmp_lib_alloc(opaque, (size_t) items * size);
+
+	return p ? p : Z_NULL;
+}
+
+static void
+zlib_free(voidpf opaque, voidpf address)
+{
+	cmp_lib_free(opaque, address);
+}
+
 CmpStatus
 cmp_gzip_decompress(const uint8_t *in, size_t in_len,
 					uint8_t *out, size_t out_len)
@@ -75,6 +90,8 @@ cmp_gzip_decompress(const uint8_t *in, size_t in_len,
 	int			rc;
 
 	memset(&zs, 0, sizeof(zs));
+	zs.zalloc = zlib_alloc;
+	zs.zfree = zlib_free;
 	zs.next_in = (Bytef *) in;
 	zs.next_out = out;
 	rc = inflateInit2(&zs, CMP_INFLATE_WBITS);
@@ -172,6 +189,8 @@ cmp_gzip_compress(int level, const uint8_t *in, size_t in_len,
 		level = 9;
 
 	memset(&zs, 0, sizeof(zs));
+	zs.zalloc = zlib_alloc;
+	zs.zfree = zlib_free;
 	zs.next_in = (Bytef *) in;
 	zs.next_out = out;
 	rc = deflateInit2(&zs, level, Z_DEFLATED, CMP_DEFLATE_WBITS, 8,

@@ -12,7 +12,8 @@
  *
  * Contexts are costly to create (hundreds of KB of tables), so one
  * decompression and one compression context live for the whole process,
- * created on first use.  A PostgreSQL backend is single-threaded; a
+ * created on first use (through compress.c's counted allocation hooks,
+ * see cmp_memory_stats()).  A PostgreSQL backend is single-threaded; a
  * multi-threaded caller would need a context per thread.
  *
  * Compression levels are zstd's own, 0 meaning its default (3), clamped to
@@ -25,11 +26,14 @@
  */
 #include "compress/compress_int.h"
 
+/* for ZSTD_createDCtx_advanced(): contexts allocate through our hooks */
+#define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 #include <zstd_errors.h>
 
 static ZSTD_DCtx *zstd_dctx;
 static ZSTD_CCtx *zstd_cctx;
+static const ZSTD_customMem zstd_mem = {cmp_lib_alloc, cmp_lib_free, NULL};
 
 /* Map a libzstd error result onto our statuses. */
 static CmpStatus
@@ -54,7 +58,7 @@ cmp_zstd_decompress(const uint8_t *in, size_t in_len,
 
 	if (zstd_dctx == NULL)
 	{
-		zstd_dctx = ZSTD_createDCtx();
+		zstd_dctx = ZSTD_createDCtx_advanced(zstd_mem);
 		if (zstd_dctx == NULL)
 			return CMP_ERR_NOMEM;
 	}
@@ -85,7 +89,7 @@ cmp_zstd_compress(int level, const uint8_t *in, size_t in_len,
 		level = ZSTD_maxCLevel();
 	if (zstd_cctx == NULL)
 	{
-		zstd_cctx = ZSTD_createCCtx();
+		zstd_cctx = ZSTD_createCCtx_advanced(zstd_mem);
 		if (zstd_cctx == NULL)
 			return CMP_ERR_NOMEM;
 	}
