@@ -97,6 +97,11 @@ SELECT count(*), sum(id) FROM events WHERE day = '2024-01-02';
 CREATE FOREIGN TABLE sales2 (id bigint, year int) SERVER part_srv
   OPTIONS (filename :'sales2');
 SELECT count(*), sum(id), sum(year) FROM sales2;
+-- a trailing "**" matches the folder and every folder below it: each
+-- file is read once
+\set sales3 :abs_srcdir '/data-pruning/partitions/sales/**'
+ALTER FOREIGN TABLE sales2 OPTIONS (SET filename :'sales3');
+SELECT count(*), sum(id), sum(year) FROM sales2;
 
 -- the table option filename_column names the column instead
 CREATE FOREIGN TABLE events_f (id bigint, day date, src text) SERVER part_srv
