@@ -18,7 +18,8 @@ SET extra_float_digits = 0;
 SELECT current_setting('data_directory') || '/pf_amudai_rg.amudai.shard' AS shard,
        current_setting('data_directory') || '/pf_amudai_empty.amudai.shard' AS empty_shard,
        current_setting('data_directory') || '/pf_amudai_cut.amudai.shard' AS cut_shard,
-       current_setting('data_directory') || '/pf_amudai_flip.amudai.shard' AS flip_shard
+       current_setting('data_directory') || '/pf_amudai_flip.amudai.shard' AS flip_shard,
+       current_setting('data_directory') || '/pf_amudai_list.amudai.shard' AS list_shard
 \gset
 
 CREATE SERVER am_srv FOREIGN DATA WRAPPER parquet_fdw;
@@ -209,6 +210,29 @@ SELECT parquet_fdw_write_amudai($$SELECT * FROM (VALUES (1, 'abc'), (2, 'héllo 
   (3, '日本語'), (4, ''), (5, NULL), (6, '😀 emoji')) v(k, t)$$, :'empty_shard');
 CREATE FOREIGN TABLE am_utf8 (k int, t text) SERVER am_srv OPTIONS (filename :'empty_shard');
 SELECT k, t, length(t), octet_length(t) FROM am_utf8 ORDER BY k;
+
+-- one-dimensional arrays are List columns: empty, NULL and NULL elements
+CREATE VIEW am_lists AS
+SELECT id, ARRAY[id, id * 2] AS ia,
+       CASE WHEN id % 3 = 0 THEN NULL WHEN id % 3 = 1 THEN '{}'::text[]
+            ELSE ARRAY['x' || id, NULL] END AS ta,
+       ARRAY[d, d + 1] AS da,
+       CASE WHEN id % 2 = 0 THEN ARRAY[f, -f, 'NaN'] END AS fa
+  FROM am_rg;
+SELECT parquet_fdw_write_amudai('SELECT * FROM am_lists', :'list_shard', 4096);
+CREATE FOREIGN TABLE am_list (id bigint, ia bigint[], ta text[], da date[], fa float8[])
+  SERVER am_srv OPTIONS (filename :'list_shard');
+SELECT count(*) AS differences FROM (
+  (SELECT * FROM am_list EXCEPT ALL SELECT * FROM am_lists)
+  UNION ALL
+  (SELECT * FROM am_lists EXCEPT ALL SELECT * FROM am_list)) x;
+SELECT * FROM am_list WHERE id IN (1, 2, 3, 20480) ORDER BY id;
+-- sum of all elements of ia = 3 * sum(id) = 629176320; ta is NULL for the
+-- 6826 multiples of 3 and empty for the 6827 ids with id % 3 = 1
+SELECT sum(e), (SELECT count(*) FROM am_list WHERE ta IS NULL) AS null_lists,
+       (SELECT count(*) FROM am_list WHERE ta = '{}') AS empty_lists
+  FROM am_list, unnest(ia) e;
+SELECT parquet_fdw_write_amudai('SELECT ''{{1,2},{3,4}}''::int[] AS m', :'empty_shard');
 
 -- parquet_create_foreign_table over a shard: the default types (appendix B
 -- of the format notes; dates and timestamps were written as DateTime)

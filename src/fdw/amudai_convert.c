@@ -250,9 +250,22 @@ pf_amudai_converter_create(const AmSchema *schema, uint32_t schema_id,
 	if (conv->kind == PF_AM_ARRAY)
 	{
 		Oid			elemtyp = get_element_type(conv->deftyp);
+		int32		elemmod = -1;
 
+		/*
+		 * A declared array type: its elements are converted to the declared
+		 * element type (element by element, casts included).
+		 */
+		if (OidIsValid(get_element_type(typid)))
+		{
+			elemtyp = get_element_type(typid);
+			elemmod = typmod;
+			conv->deftyp = typid;
+			typmod = -1;		/* applied to the elements */
+			conv->typmod = -1;
+		}
 		conv->elem = pf_amudai_converter_create(schema, n->children[0], elemtyp,
-												-1, column_name, cxt);
+												elemmod, column_name, cxt);
 		get_typlenbyvalalign(elemtyp, &conv->elmlen, &conv->elmbyval,
 							 &conv->elmalign);
 	}

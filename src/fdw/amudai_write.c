@@ -18,7 +18,8 @@
  * (UTF-8); bytea -> Binary; date, timestamp, timestamptz -> DateTime (100 ns
  * ticks, UTC; a timestamp is taken as UTC wall clock); numeric -> KustoDecimal
  * (decimal128, at most 34 significant digits); uuid -> Guid (the 16 bytes
- * in order); interval without months or days -> Int64 KustoTimeSpan.
+ * in order); interval without months or days -> Int64 KustoTimeSpan;
+ * one-dimensional arrays of those -> List (lower bounds become 1).
  *
  * Writing a server file needs superuser or pg_write_server_files, as COPY
  * TO a file does.
@@ -43,8 +44,10 @@
 #include "miscadmin.h"
 #include "storage/fd.h"
 #include "utils/acl.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
@@ -74,15 +77,37 @@ typedef struct WriteColumn
 	uint8	   *nulls;
 	uint64		rows_cap;		/* entries of nulls (offsets: one more) */
 	bool		any_null;
+	/* arrays: a List column; the fields above then hold the elements */
+	bool		is_list;
+	Oid			elemtyp;
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
+	uint64		elems;			/* elements so far */
+	uint64	   *list_offsets;	/* rows + 1 */
+	uint8	   *list_nulls;
+	uint64		list_cap;
+	bool		any_null_list;
 } WriteColumn;
 
 static void
 column_setup(WriteColumn *c, Form_pg_attribute attr)
 {
+	Oid			typid = attr->atttypid;
+	Oid			elemtyp = get_element_type(typid);
+
 	c->name = pstrdup(NameStr(attr->attname));
-	c->typid = attr->atttypid;
+	if (OidIsValid(elemtyp) && typid != INT2VECTOROID && typid != OIDVECTOROID)
+	{
+		/* a one-dimensional array: a List of its element type */
+		c->is_list = true;
+		c->elemtyp = elemtyp;
+		get_typlenbyvalalign(elemtyp, &c->elmlen, &c->elmbyval, &c->elmalign);
+		typid = elemtyp;
+	}
+	c->typid = typid;
 	c->is_signed = true;
-	switch (attr->atttypid)
+	switch (typid)
 	{
 		case BOOLOID:
 			c->type = AM_TYPE_BOOLEAN;
@@ -142,7 +167,7 @@ column_setup(WriteColumn *c, Form_pg_attribute attr)
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("column \"%s\" of type %s cannot be written to an Amudai shard",
 							c->name, format_type_be(attr->atttypid)),
-					 errhint("Cast it to text, bytea or a numeric type in the query.")));
+					 errhint("Cast it to text, bytea, a numeric type or a one-dimensional array of those in the query.")));
 	}
 }
 
@@ -453,6 +478,56 @@ column_append(WriteColumn *c, Datum *values, bool *isnull, int natts, int col,
 #undef EACH_ROW
 }
 
+/*
+ * Append rows [0, nrows) of array column col: each array's elements go to
+ * the element arrays (column_append over them), its end to list_offsets.
+ */
+static void
+list_append(WriteColumn *c, Datum *values, bool *isnull, int natts, int col,
+			uint64 nrows, uint64 total_rows)
+{
+	if (c->list_offsets == NULL || c->list_cap < total_rows + nrows + 1)
+	{
+		Size		cap = Max((total_rows + nrows + 1) * 2, 1024);
+
+		c->list_offsets = c->list_offsets ?
+			repalloc_huge(c->list_offsets, cap * sizeof(uint64)) :
+			MemoryContextAllocHuge(CurrentMemoryContext, cap * sizeof(uint64));
+		c->list_nulls = c->list_nulls ? repalloc_huge(c->list_nulls, cap) :
+			MemoryContextAllocHuge(CurrentMemoryContext, cap);
+		c->list_cap = cap;
+	}
+	if (total_rows == 0)
+		c->list_offsets[0] = 0;
+	for (uint64 r = 0; r < nrows; r++)
+	{
+		uint64		row = total_rows + r;
+
+		c->list_nulls[row] = isnull[r * natts + col];
+		c->any_null_list |= isnull[r * natts + col];
+		if (!isnull[r * natts + col])
+		{
+			ArrayType  *arr = DatumGetArrayTypeP(values[r * natts + col]);
+			Datum	   *elems;
+			bool	   *enulls;
+			int			n;
+
+			if (ARR_NDIM(arr) > 1)
+				ereport(ERROR,
+						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						 errmsg("array of column \"%s\" has %d dimensions", c->name,
+								ARR_NDIM(arr)),
+						 errdetail("Amudai lists have one dimension.")));
+			deconstruct_array(arr, c->elemtyp, c->elmlen, c->elmbyval,
+							  c->elmalign, &elems, &enulls, &n);
+			if (n > 0)
+				column_append(c, elems, enulls, 1, 0, (uint64) n, c->elems);
+			c->elems += (uint64) n;
+		}
+		c->list_offsets[row + 1] = c->elems;
+	}
+}
+
 /* Write the whole buffer to path (created or truncated). */
 static void
 write_file(const char *path, const uint8 *data, Size len)
@@ -592,7 +667,10 @@ parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
 			heap_deform_tuple(SPI_tuptable->vals[r], tupdesc,
 							  values + r * natts, isnull + r * natts);
 		for (int i = 0; i < natts; i++)
-			column_append(&cols[i], values, isnull, natts, i, n, rows);
+			if (cols[i].is_list)
+				list_append(&cols[i], values, isnull, natts, i, n, rows);
+			else
+				column_append(&cols[i], values, isnull, natts, i, n, rows);
 		pfree(values);
 		pfree(isnull);
 		MemoryContextSwitchTo(old);
@@ -624,6 +702,16 @@ parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
 		wcols[i].offsets = c->offsets;
 		wcols[i].nulls = c->any_null ? c->nulls : NULL;
 		wcols[i].extension_label = c->label;
+		if (c->is_list)
+		{
+			if (c->list_offsets == NULL)
+			{
+				c->list_offsets = palloc0(sizeof(uint64));
+				c->list_nulls = palloc0(1);
+			}
+			wcols[i].list_offsets = c->list_offsets;
+			wcols[i].list_nulls = c->any_null_list ? c->list_nulls : NULL;
+		}
 	}
 	memset(&opts, 0, sizeof(opts));
 	opts.stripe_rows = (uint64) stripe_rows;
