@@ -270,13 +270,31 @@ SELECT x, s.l_returnflag, s.c FROM generate_series(1, 3) x,
   (SELECT l_returnflag, count(*) AS c FROM agg GROUP BY 1) s
   WHERE s.c > x ORDER BY 1, 2;
 RESET enable_hashjoin; RESET enable_mergejoin; RESET enable_material;
+-- filters on parameters: their values are evaluated at each (re)scan
+-- (l_quantity < x: x = 2 keeps quantity 1, 240 rows; x = 3, 480)
+SELECT agg_explain($$EXPLAIN (COSTS OFF)
+  SELECT x, (SELECT count(*) FROM agg WHERE l_quantity < x) FROM generate_series(1, 3) x$$);
+SELECT x, (SELECT count(*) FROM agg WHERE l_quantity < x) FROM generate_series(1, 3) x;
 SELECT agg_same($$SELECT x, (SELECT count(*) FROM agg WHERE l_quantity < x) FROM generate_series(1, 3) x$$);
+SELECT agg_same($$SELECT x, (SELECT string_agg(l_returnflag || ':' || c, ',')
+  FROM (SELECT l_returnflag, count(*) c FROM agg WHERE x > l_quantity GROUP BY 1 ORDER BY 1) s)
+  FROM generate_series(1, 3) x$$);
+SELECT agg_same($$SELECT x, s.* FROM generate_series(1, 3) x, LATERAL (SELECT l_linestatus,
+  count(*), sum(i4) FROM agg WHERE l_orderkey < x * 100 GROUP BY 1) s ORDER BY 1, 2$$);
 SELECT agg_same($$SELECT id FROM rg WHERE id = (SELECT max(id) FROM rg)$$);
-PREPARE q(numeric) AS SELECT count(*), sum(l_quantity) FROM agg WHERE l_quantity < $1;
-EXECUTE q(10);
-EXECUTE q(20);
+-- an InitPlan's value: 7145 rows ship before 1998-11-04 - 1000 days
+SELECT count(*) FROM agg WHERE l_shipdate < (SELECT max(l_shipdate) FROM agg) - 1000;
+SELECT agg_same($$SELECT count(*) FROM agg WHERE l_shipdate < (SELECT max(l_shipdate) FROM agg) - 1000$$);
+-- prepared statements, custom and generic plans (values from the formulas:
+-- 712 rows with quantity < 10 and flag 'A', 1505 with < 20 and 'N')
+PREPARE q(numeric, text) AS SELECT count(*), sum(l_quantity) FROM agg
+  WHERE l_quantity < $1 AND l_returnflag = $2;
+EXECUTE q(10, 'A');
 SET plan_cache_mode = force_generic_plan;
-EXECUTE q(10);
+SELECT agg_explain('EXPLAIN (COSTS OFF) EXECUTE q(10, ''A'')');
+EXECUTE q(10, 'A');
+EXECUTE q(20, 'N');
+EXECUTE q(NULL, 'N');
 RESET plan_cache_mode;
 DEALLOCATE q;
 -- the pushdown GUC at plan time

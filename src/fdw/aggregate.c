@@ -217,6 +217,10 @@ typedef struct PfAggFilter
 	char	   *bytes;			/* TEXT */
 	int			len;
 	bool		bval;
+	int			orig_strategy;	/* the clause's (decimals may adjust strategy) */
+	Oid			inputcollid;
+	Oid			valtype;
+	Expr	   *param_expr;		/* value known at each (re)scan, else NULL */
 	/* for EXPLAIN */
 	char	   *text;
 } PfAggFilter;
@@ -637,121 +641,71 @@ strip_relabel(Node *node)
 	return node;
 }
 
-/*
- * Compile a restriction "column op constant" into a filter on the raw
- * values; false when the scan cannot evaluate it exactly.
- */
+/* Can a filter of column col compare with a value of type valtype? */
 static bool
-compile_filter(PfCompile *c, Expr *clause, PfAggFilter *f)
+filter_type_ok(const PfAggFilter *f, const PfAggCol *col, Oid valtype)
 {
-	OpExpr	   *op = (OpExpr *) clause;
-	Node	   *left;
-	Node	   *right;
-	Oid			opno;
-	Var		   *var;
-	Const	   *k;
-	PfAggCol   *col;
-	Oid			opfamily;
-	Oid			lefttype;
-	Oid			righttype;
-	int			strategy;
-	int			opstrategy;
-	char	   *opname;
-
-	/* a boolean column, or its negation: "b = true", "b = false" */
-	if ((IsA(clause, Var) && ((Var *) clause)->vartype == BOOLOID) ||
-		(is_notclause(clause) && IsA(get_notclausearg(clause), Var) &&
-		 ((Var *) get_notclausearg(clause))->vartype == BOOLOID))
-	{
-		bool		negated = !IsA(clause, Var);
-		Var		   *bvar = negated ? (Var *) get_notclausearg(clause) : (Var *) clause;
-
-		f->col = compile_column(c, bvar);
-		if (f->col < 0)
-			return false;
-		f->strategy = BTEqualStrategyNumber;
-		f->bval = !negated;
-		f->text = psprintf("%s%s", negated ? "NOT " : "",
-						   quote_identifier(get_col(c, f->col)->attname));
-		return true;
-	}
-	if (!IsA(clause, OpExpr) || list_length(op->args) != 2)
-		return false;
-	left = strip_relabel(linitial(op->args));
-	right = strip_relabel(lsecond(op->args));
-	opno = op->opno;
-	if (IsA(right, Var) && IsA(left, Const))
-	{
-		Node	   *tmp = left;
-
-		left = right;
-		right = tmp;
-		opno = get_commutator(opno);
-		if (!OidIsValid(opno))
-			return false;
-	}
-	if (!IsA(left, Var) || !IsA(right, Const))
-		return false;
-	var = (Var *) left;
-	k = (Const *) right;
-	f->col = compile_column(c, var);
-	if (f->col < 0)
-		return false;
-	col = get_col(c, f->col);
-
-	/* the column type's default btree family: its own comparison semantics */
-	opfamily = get_opclass_family(GetDefaultOpClass(var->vartype, BTREE_AM_OID));
-	if (!OidIsValid(opfamily))
-		return false;
-	if (op_in_opfamily(opno, opfamily))
-		get_op_opfamily_properties(opno, opfamily, false, &strategy,
-								   &lefttype, &righttype);
-	else
-	{
-		Oid			negator = get_negator(opno);
-
-		if (!OidIsValid(negator) || !op_in_opfamily(negator, opfamily))
-			return false;
-		get_op_opfamily_properties(negator, opfamily, false, &opstrategy,
-								   &lefttype, &righttype);
-		if (opstrategy != BTEqualStrategyNumber)
-			return false;
-		strategy = PF_NOT_EQUAL_STRATEGY;
-	}
-	if (lefttype != var->vartype || righttype != k->consttype)
-		return false;
-	opname = get_opname(opno);
-	f->strategy = strategy;
-
-	if (k->constisnull)
-	{
-		f->never = true;
-		f->text = psprintf("%s %s NULL", col->attname, opname);
-		return true;
-	}
-	{
-		Oid			outfn;
-		bool		isvarlena;
-
-		getTypeOutputInfo(k->consttype, &outfn, &isvarlena);
-		f->text = psprintf("%s %s %s", quote_identifier(col->attname), opname,
-						   quote_literal_cstr(OidOutputFunctionCall(outfn,
-																	k->constvalue)));
-	}
+	int			strategy = f->orig_strategy;
 
 	switch (col->kind)
 	{
 		case PF_COL_INT:
-			switch (k->consttype)
+			return valtype == INT2OID || valtype == INT4OID || valtype == INT8OID;
+		case PF_COL_DATE:
+			return valtype == DATEOID;
+		case PF_COL_DEC:
+			return valtype == NUMERICOID;
+		case PF_COL_F4:
+		case PF_COL_F8:
+			return valtype == FLOAT4OID || valtype == FLOAT8OID;
+		case PF_COL_TEXT:
+			/* equality is byte equality under a deterministic collation */
+			return valtype == TEXTOID && OidIsValid(f->inputcollid) &&
+				(lc_collate_is_c(f->inputcollid) ||
+				 ((strategy == BTEqualStrategyNumber ||
+				   strategy == PF_NOT_EQUAL_STRATEGY) &&
+				  get_collation_isdeterministic(f->inputcollid)));
+		case PF_COL_BOOL:
+			return valtype == BOOLOID;
+	}
+	return false;
+}
+
+/*
+ * Set filter f's value (of type valtype) for column col, normalized to the
+ * column's raw domain.  Called at planning for constants and at each
+ * (re)scan for parameters.  False when the type cannot be evaluated exactly
+ * (then the planner keeps the ordinary plan).
+ */
+static bool
+filter_set_value(PfAggFilter *f, const PfAggCol *col, Oid valtype,
+				 Datum value, bool isnull)
+{
+	int			strategy = f->orig_strategy;
+
+	f->strategy = strategy;
+	f->never = false;
+	f->any_not_null = false;
+	if (!filter_type_ok(f, col, valtype))
+		return false;
+	if (isnull)
+	{
+		f->never = true;		/* a comparison with NULL is never true */
+		return true;
+	}
+	switch (col->kind)
+	{
+		case PF_COL_INT:
+			switch (valtype)
 			{
 				case INT2OID:
-					f->ival = DatumGetInt16(k->constvalue);
+					f->ival = DatumGetInt16(value);
 					return true;
 				case INT4OID:
-					f->ival = DatumGetInt32(k->constvalue);
+					f->ival = DatumGetInt32(value);
 					return true;
 				case INT8OID:
-					f->ival = DatumGetInt64(k->constvalue);
+					f->ival = DatumGetInt64(value);
 					return true;
 				default:
 					return false;
@@ -760,9 +714,9 @@ compile_filter(PfCompile *c, Expr *clause, PfAggFilter *f)
 			{
 				DateADT		d;
 
-				if (k->consttype != DATEOID)
+				if (valtype != DATEOID)
 					return false;
-				d = DatumGetDateADT(k->constvalue);
+				d = DatumGetDateADT(value);
 				/* infinities: beyond every date a file can hold */
 				if (DATE_IS_NOBEGIN(d))
 					f->ival = (int128_t) PG_INT64_MIN;
@@ -777,14 +731,14 @@ compile_filter(PfCompile *c, Expr *clause, PfAggFilter *f)
 				int128_t	v;
 				int			cscale;
 
-				if (k->consttype != NUMERICOID)
+				if (valtype != NUMERICOID)
 					return false;
-				if (!numeric_const_parts(k->constvalue, &v, &cscale))
+				if (!numeric_const_parts(value, &v, &cscale))
 				{
 					/* NaN is above every number; infinities beyond them */
-					Numeric		num = DatumGetNumeric(k->constvalue);
+					Numeric		num = DatumGetNumeric(value);
 					bool		above = numeric_is_nan(num) ||
-						DatumGetBool(DirectFunctionCall2(numeric_gt, k->constvalue,
+						DatumGetBool(DirectFunctionCall2(numeric_gt, value,
 														 DirectFunctionCall1(int4_numeric, Int32GetDatum(0))));
 
 					if (!numeric_is_nan(num) && !numeric_is_inf(num))
@@ -853,10 +807,10 @@ compile_filter(PfCompile *c, Expr *clause, PfAggFilter *f)
 			}
 		case PF_COL_F4:
 		case PF_COL_F8:
-			if (k->consttype == FLOAT4OID)
-				f->fval = DatumGetFloat4(k->constvalue);
-			else if (k->consttype == FLOAT8OID)
-				f->fval = DatumGetFloat8(k->constvalue);
+			if (valtype == FLOAT4OID)
+				f->fval = DatumGetFloat4(value);
+			else if (valtype == FLOAT8OID)
+				f->fval = DatumGetFloat8(value);
 			else
 				return false;
 			return true;
@@ -864,28 +818,145 @@ compile_filter(PfCompile *c, Expr *clause, PfAggFilter *f)
 			{
 				text	   *t;
 
-				if (k->consttype != TEXTOID || !OidIsValid(op->inputcollid))
+				if (valtype != TEXTOID || !OidIsValid(f->inputcollid))
 					return false;
 				/* equality is byte equality under a deterministic collation */
-				if (!lc_collate_is_c(op->inputcollid) &&
+				if (!lc_collate_is_c(f->inputcollid) &&
 					!((strategy == BTEqualStrategyNumber ||
 					   strategy == PF_NOT_EQUAL_STRATEGY) &&
-					  get_collation_isdeterministic(op->inputcollid)))
+					  get_collation_isdeterministic(f->inputcollid)))
 					return false;
-				t = DatumGetTextPP(k->constvalue);
+				t = DatumGetTextPP(value);
 				f->len = VARSIZE_ANY_EXHDR(t);
 				f->bytes = palloc(f->len + 1);
 				memcpy(f->bytes, VARDATA_ANY(t), f->len);
 				return true;
 			}
 		case PF_COL_BOOL:
-			if (k->consttype != BOOLOID)
+			if (valtype != BOOLOID)
 				return false;
-			f->bval = DatumGetBool(k->constvalue);
+			f->bval = DatumGetBool(value);
 			return true;
 	}
 	return false;
 }
+
+/*
+ * Compile a restriction "column op constant" into a filter on the raw
+ * values; false when the scan cannot evaluate it exactly.
+ */
+static bool
+compile_filter(PfCompile *c, Expr *clause, PfAggFilter *f)
+{
+	OpExpr	   *op = (OpExpr *) clause;
+	Node	   *left;
+	Node	   *right;
+	Oid			opno;
+	Var		   *var;
+	Const	   *k;
+	PfAggCol   *col;
+	Oid			opfamily;
+	Oid			lefttype;
+	Oid			righttype;
+	int			strategy;
+	int			opstrategy;
+	char	   *opname;
+
+	/* a boolean column, or its negation: "b = true", "b = false" */
+	if ((IsA(clause, Var) && ((Var *) clause)->vartype == BOOLOID) ||
+		(is_notclause(clause) && IsA(get_notclausearg(clause), Var) &&
+		 ((Var *) get_notclausearg(clause))->vartype == BOOLOID))
+	{
+		bool		negated = !IsA(clause, Var);
+		Var		   *bvar = negated ? (Var *) get_notclausearg(clause) : (Var *) clause;
+
+		f->col = compile_column(c, bvar);
+		if (f->col < 0)
+			return false;
+		f->strategy = f->orig_strategy = BTEqualStrategyNumber;
+		f->bval = !negated;
+		f->text = psprintf("%s%s", negated ? "NOT " : "",
+						   quote_identifier(get_col(c, f->col)->attname));
+		return true;
+	}
+	if (!IsA(clause, OpExpr) || list_length(op->args) != 2)
+		return false;
+	left = strip_relabel(linitial(op->args));
+	right = strip_relabel(lsecond(op->args));
+	opno = op->opno;
+	if (IsA(right, Var) && !IsA(left, Var))
+	{
+		Node	   *tmp = left;
+
+		left = right;
+		right = tmp;
+		opno = get_commutator(opno);
+		if (!OidIsValid(opno))
+			return false;
+	}
+	/* the value: a constant, or parameters known at each (re)scan */
+	if (!IsA(left, Var) || contain_var_clause(right) ||
+		contain_volatile_functions(right))
+		return false;
+	var = (Var *) left;
+	f->col = compile_column(c, var);
+	if (f->col < 0)
+		return false;
+	col = get_col(c, f->col);
+
+	/* the column type's default btree family: its own comparison semantics */
+	opfamily = get_opclass_family(GetDefaultOpClass(var->vartype, BTREE_AM_OID));
+	if (!OidIsValid(opfamily))
+		return false;
+	if (op_in_opfamily(opno, opfamily))
+		get_op_opfamily_properties(opno, opfamily, false, &strategy,
+								   &lefttype, &righttype);
+	else
+	{
+		Oid			negator = get_negator(opno);
+
+		if (!OidIsValid(negator) || !op_in_opfamily(negator, opfamily))
+			return false;
+		get_op_opfamily_properties(negator, opfamily, false, &opstrategy,
+								   &lefttype, &righttype);
+		if (opstrategy != BTEqualStrategyNumber)
+			return false;
+		strategy = PF_NOT_EQUAL_STRATEGY;
+	}
+	if (lefttype != var->vartype || righttype != exprType(right))
+		return false;
+	opname = get_opname(opno);
+	f->strategy = f->orig_strategy = strategy;
+	f->inputcollid = op->inputcollid;
+	f->valtype = righttype;
+	if (!filter_type_ok(f, col, righttype))
+		return false;
+	if (!IsA(right, Const))
+	{
+		f->param_expr = (Expr *) right;
+		f->text = psprintf("%s %s %s", quote_identifier(col->attname), opname,
+						   IsA(right, Param) ?
+						   psprintf("$%d", ((Param *) right)->paramid) :
+						   "(parameter expression)");
+		return true;
+	}
+	k = (Const *) right;
+	if (k->constisnull)
+		f->text = psprintf("%s %s NULL", quote_identifier(col->attname), opname);
+	else
+	{
+		Oid			outfn;
+		bool		isvarlena;
+
+		getTypeOutputInfo(k->consttype, &outfn, &isvarlena);
+		f->text = psprintf("%s %s %s", quote_identifier(col->attname), opname,
+						   quote_literal_cstr(OidOutputFunctionCall(outfn,
+																	k->constvalue)));
+	}
+	return filter_set_value(f, col, k->consttype, k->constvalue,
+							k->constisnull);
+}
+
 
 /* Compile one Aggref; NULL when not supported. */
 static bool
@@ -1242,8 +1313,6 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		(!parse->hasAggs && parse->groupClause == NIL))
 		return;
 	ps = (PfPlanState *) input_rel->fdw_private;
-	if (ps->param_quals != NIL)
-		return;
 	target = root->upper_targets[UPPERREL_GROUP_AGG];
 	rte = planner_rt_fetch(input_rel->relid, root);
 	if (rte->inh || pf_table_is_amudai(rte->relid))
@@ -1412,6 +1481,7 @@ pf_agg_get_foreign_plan(PlannerInfo *root, RelOptInfo *upperrel,
 	List	   *scan_tlist = (List *) linitial(path_private);
 	List	   *quals = (List *) lsecond(path_private);
 	List	   *group_vars = (List *) lthird(path_private);
+	List	   *param_exprs = NIL;
 	List	   *files = NIL;
 	Index		rti = (Index) intVal(lfourth(path_private));
 	Oid			relid;
@@ -1419,6 +1489,26 @@ pf_agg_get_foreign_plan(PlannerInfo *root, RelOptInfo *upperrel,
 	ListCell   *lc;
 
 	relid = planner_rt_fetch(rti, root)->relid;
+
+	/*
+	 * The values of filters on parameters go in fdw_exprs, in filter order:
+	 * setrefs and the executor's parameter tracking see them there (a
+	 * changed parameter rescans the node).
+	 */
+	foreach(lc, quals)
+	{
+		Node	   *q = (Node *) lfirst(lc);
+
+		if (IsA(q, OpExpr) && list_length(((OpExpr *) q)->args) == 2)
+		{
+			Node	   *l = strip_relabel(linitial(((OpExpr *) q)->args));
+			Node	   *r = strip_relabel(lsecond(((OpExpr *) q)->args));
+			Node	   *value = IsA(l, Var) ? r : l;
+
+			if (!IsA(value, Const))
+				param_exprs = lappend(param_exprs, value);
+		}
+	}
 	foreach(lc, ps->filenames)
 		files = lappend(files, makeString(pstrdup((char *) lfirst(lc))));
 
@@ -1435,8 +1525,9 @@ pf_agg_get_foreign_plan(PlannerInfo *root, RelOptInfo *upperrel,
 	 * HAVING is the plan's qual: setrefs turns its Aggrefs into references
 	 * to the scan's output columns.
 	 */
-	return make_foreignscan(tlist, (List *) list_nth(path_private, 4), 0, NIL,
-							fdw_private, scan_tlist, NIL, outer_plan);
+	return make_foreignscan(tlist, (List *) list_nth(path_private, 4), 0,
+							param_exprs, fdw_private, scan_tlist, NIL,
+							outer_plan);
 }
 
 /* ----------------------------------------------------------------
@@ -1496,6 +1587,11 @@ typedef struct PfAggScanState
 	uint32	   *gid_of_code;	/* nkeys == 1: by code, UINT32_MAX = none */
 	uint32		cap_code;
 	PfAggState *states;			/* cap_groups * naggs */
+
+	/* filters on parameters: their values, evaluated at each (re)scan */
+	List	   *param_states;	/* ExprState per parameter filter */
+	MemoryContext param_cxt;
+	ExprContext *param_econtext;
 
 	/* output */
 	bool		computed;
@@ -3255,7 +3351,47 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 	st->missing_batch.values = st->zeros;
 	for (int a = 0; a < prog->naggs; a++)
 		init_expr(st, prog->aggs[a].arg);
+	if (plan->fdw_exprs != NIL)
+	{
+		st->param_states = ExecInitExprList(plan->fdw_exprs, (PlanState *) node);
+		st->param_cxt = AllocSetContextCreate(st->cxt, "parquet_fdw aggregate parameters",
+											  ALLOCSET_SMALL_SIZES);
+		st->param_econtext = node->ss.ps.ps_ExprContext;
+	}
 	MemoryContextSwitchTo(old);
+}
+
+/* Evaluate the parameter filters' values for this (re)scan. */
+static void
+evaluate_param_filters(PfAggScanState *st)
+{
+	PfAggProgram *prog = st->prog;
+	ListCell   *ls = list_head(st->param_states);
+	MemoryContext old;
+
+	if (st->param_states == NIL)
+		return;
+	MemoryContextReset(st->param_cxt);
+	old = MemoryContextSwitchTo(st->param_cxt);
+	for (int f = 0; f < prog->nfilters; f++)
+	{
+		PfAggFilter *filter = &prog->filters[f];
+		bool		isnull;
+		Datum		value;
+
+		if (filter->param_expr == NULL)
+			continue;
+		if (ls == NULL)
+			elog(ERROR, "parquet_fdw: aggregate pushdown plan lacks a parameter value");
+		value = ExecEvalExpr((ExprState *) lfirst(ls), st->param_econtext, &isnull);
+		ls = lnext(st->param_states, ls);
+		if (!filter_set_value(filter, &prog->cols[filter->col], filter->valtype,
+							  value, isnull))
+			elog(ERROR, "parquet_fdw: aggregate pushdown cannot compare column \"%s\" with its parameter",
+				 prog->cols[filter->col].attname);
+	}
+	MemoryContextSwitchTo(old);
+	ResetExprContext(st->param_econtext);
 }
 
 /* Fresh, empty groups (the single group when there are no keys). */
@@ -3359,6 +3495,7 @@ pf_agg_iterate_foreign_scan(ForeignScanState *node)
 
 	if (!st->computed)
 	{
+		evaluate_param_filters(st);
 		reset_groups(st);
 		compute(st);
 	}
@@ -3422,8 +3559,10 @@ pf_agg_rescan_foreign_scan(ForeignScanState *node)
 {
 	PfAggScanState *st = (PfAggScanState *) node->fdw_state;
 
-	/* no parameters: the same groups again */
+	/* the same groups again, unless a filter's parameter may have changed */
 	st->next_out = 0;
+	if (st->param_states != NIL)
+		st->computed = false;
 }
 
 void
