@@ -72,12 +72,15 @@
 #include "utils/rel.h"
 
 #include "fdw/parquet_fdw.h"
+#include "parquet/buffer_pool.h"
 
 /* Rows decoded per batch (fewer for very wide projections, see below). */
 #define PF_BATCH_ROWS		4096
 #define PF_MIN_BATCH_ROWS	128
 /* Datum slots per batch beyond which the batch shrinks: 256k (~2.3 MB). */
 #define PF_MAX_BATCH_DATUMS	(256 * 1024)
+/* Page buffers a scan keeps for its next row groups, at most. */
+#define PF_PAGE_POOL_BYTES	((Size) 64 * 1024 * 1024)
 
 /*
  * fdw_private of the ForeignScan plan node, a List with these members.
@@ -233,6 +236,7 @@ typedef struct PfScanState
 	int64		rows_skipped_by_pages;
 	Size		peak_memory;	/* of scan_cxt and below, after each batch */
 	bool		late_decided;	/* late_qual set up (or found useless) */
+	PqBufferPool *page_pool;	/* page buffers reused across row groups */
 	PfLateQual *late_qual;		/* the scan evaluates the quals, or NULL */
 } PfScanState;
 /* Compressed bytes of the chunks of row group rg below a node. */
@@ -1055,10 +1059,33 @@ read_batch(PfScanState *st)
 
 	while (st->rowgroup < 0 || st->rows_left <= 0 || !skip_to_row_range(st))
 	{
+		PqAllocator pool_alloc;
+
 		if (st->rowgroup >= 0)
 			close_rowgroup(st);
 		if (!next_rowgroup(st))
 			return false;
+
+		/*
+		 * The new readers take their page buffers from a pool that outlives
+		 * row groups, so those buffers are not handed back to malloc (and
+		 * the kernel) after every row group only to be faulted in again.
+		 */
+		if (st->page_pool == NULL)
+		{
+			PqAllocator backing = pf_context_allocator(st->scan_cxt);
+
+			st->page_pool = pq_buffer_pool_create(&backing, PF_PAGE_POOL_BYTES);
+			if (st->page_pool == NULL)
+				ereport(ERROR,
+						(errcode(ERRCODE_OUT_OF_MEMORY),
+						 errmsg("out of memory")));
+		}
+		pool_alloc = pq_buffer_pool_allocator(st->page_pool);
+		for (int s = 0; s < st->nslots; s++)
+			if (st->readers[s])
+				(void) pq_column_reader_set_page_allocator(st->readers[s],
+														   &pool_alloc);
 	}
 
 	want = (uint32) Min((int64) st->batch_rows, st->rows_left);

@@ -60,6 +60,8 @@ struct PqColumnReader
 	PqFile	   *file;
 	const PqSource *source;
 	PqAllocator alloc;
+	PqAllocator page_alloc;		/* page bodies and what pages own (may be a
+								 * pool shared across readers) */
 	bool		verify_crc;
 	int			row_group;
 	int			leaf;
@@ -191,6 +193,14 @@ reader_free(PqColumnReader *r, void *p)
 		r->alloc.release(r->alloc.ctx, p);
 }
 
+/* Release a buffer a page owned (from page_alloc). */
+static void
+page_free(PqColumnReader *r, void *p)
+{
+	if (p != NULL)
+		r->page_alloc.release(r->page_alloc.ctx, p);
+}
+
 /* Element count * size + slack, or 0 on overflow. */
 static size_t
 array_bytes(size_t count, size_t size)
@@ -212,9 +222,15 @@ page_alloc(PqColumnReader *r, size_t count, size_t size, PqError *err)
 		reader_error(r, err, PQ_ERR_CORRUPT, "page value count %zu is too large", count);
 		return NULL;
 	}
-	p = reader_alloc(r, bytes, err);
-	if (p != NULL)
-		r->page_allocs[r->num_page_allocs++] = p;
+	p = r->page_alloc.alloc(r->page_alloc.ctx, bytes);
+	if (p == NULL)
+	{
+		reader_error(r, err, PQ_ERR_IO, "out of memory");
+		if (err)
+			err->sys_errno = ENOMEM;
+		return NULL;
+	}
+	r->page_allocs[r->num_page_allocs++] = p;
 	return p;
 }
 
@@ -244,7 +260,7 @@ static void
 release_retired(PqColumnReader *r)
 {
 	for (uint32_t i = 0; i < r->num_retired; i++)
-		reader_free(r, r->retired[i]);
+		page_free(r, r->retired[i]);
 	r->num_retired = 0;
 }
 
@@ -839,7 +855,7 @@ next_data_page_header(PqColumnReader *r, PqPageHeader *h, bool *found, PqError *
 			if (r->have_dict || r->seen_data_page)
 				return reader_error(r, err, PQ_ERR_CORRUPT,
 									"unexpected dictionary page");
-			status = pq_page_read_body(r->source, &r->alloc, r->codec, r->next_offset,
+			status = pq_page_read_body(r->source, &r->page_alloc, r->codec, r->next_offset,
 									   h, r->verify_crc, &r->dict_page, err);
 			if (status != PQ_OK)
 				return locate_error(r, err, status);
@@ -863,7 +879,7 @@ load_next_page(PqColumnReader *r, PqError *err)
 	status = next_data_page_header(r, &h, &found, err);
 	if (status != PQ_OK || !found)
 		return status;
-	status = pq_page_read_body(r->source, &r->alloc, r->codec, r->next_offset, &h,
+	status = pq_page_read_body(r->source, &r->page_alloc, r->codec, r->next_offset, &h,
 							   r->verify_crc, &r->page, err);
 	if (status != PQ_OK)
 		return locate_error(r, err, status);
@@ -877,9 +893,9 @@ load_next_page(PqColumnReader *r, PqError *err)
 	if (status != PQ_OK)
 	{
 		/* the failed page's buffers go now; nothing references them */
-		pq_page_release(&r->page, &r->alloc);
+		pq_page_release(&r->page, &r->page_alloc);
 		for (int i = 0; i < r->num_page_allocs; i++)
-			reader_free(r, r->page_allocs[i]);
+			page_free(r, r->page_allocs[i]);
 		r->num_page_allocs = 0;
 		r->page_loaded = false;
 		/* do not resume past a broken page */
@@ -1029,6 +1045,7 @@ pq_column_reader_open(PqColumnReader **reader, PqFile *file, int row_group,
 	r->file = file;
 	r->source = pq_file_source(file);
 	r->alloc = *alloc;
+	r->page_alloc = *alloc;
 	r->verify_crc = options ? options->verify_crc : false;
 	r->row_group = row_group;
 	r->leaf = leaf;
@@ -1347,6 +1364,17 @@ pq_column_reader_skip(PqColumnReader *r, uint64_t rows, PqError *err)
 	return PQ_OK;
 }
 
+bool
+pq_column_reader_set_page_allocator(PqColumnReader *r, const PqAllocator *alloc)
+{
+	/* only before anything was allocated with the previous one */
+	if (r->next_page != 0 || r->page_loaded || r->have_dict ||
+		r->num_retired != 0 || r->num_page_allocs != 0)
+		return false;
+	r->page_alloc = *alloc;
+	return true;
+}
+
 void
 pq_column_reader_close(PqColumnReader *r)
 {
@@ -1354,10 +1382,10 @@ pq_column_reader_close(PqColumnReader *r)
 		return;
 	release_retired(r);
 	if (r->page_loaded)
-		pq_page_release(&r->page, &r->alloc);
+		pq_page_release(&r->page, &r->page_alloc);
 	for (int i = 0; i < r->num_page_allocs; i++)
-		reader_free(r, r->page_allocs[i]);
-	pq_page_release(&r->dict_page, &r->alloc);
+		page_free(r, r->page_allocs[i]);
+	pq_page_release(&r->dict_page, &r->page_alloc);
 	reader_free(r, r->dict_values);
 	reader_free(r, r->retired);
 	reader_free(r, r->values);

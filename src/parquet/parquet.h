@@ -356,6 +356,16 @@ PqStatus	pq_column_reader_open(PqColumnReader **reader, PqFile *file,
 								  const PqAllocator *alloc, PqError *err);
 
 /*
+ * Take the buffers of pages (stored and decompressed bodies, dictionary
+ * pages, per-page decoded values) from alloc instead, e.g. a buffer pool
+ * shared by the readers of successive row groups (buffer_pool.h).  Only
+ * right after open, before the first read or skip; returns false (and
+ * changes nothing) later.  alloc must outlive the reader.
+ */
+bool		pq_column_reader_set_page_allocator(PqColumnReader *reader,
+												const PqAllocator *alloc);
+
+/*
  * Decode the next rows (at most max_rows, fewer only at the end of the row
  * group) into *batch.  batch->num_rows == 0 means the chunk is exhausted.
  * Buffers stay valid until the next read or close on this reader.

@@ -20,12 +20,19 @@
  *	  process-wide context stays);
  *	- the values read are the ones written (sums against the formulas).
  *
+ * Then again with the readers' page buffers from one buffer pool shared
+ * across row groups (as the scan does): what stays allocated after each row
+ * group is the pool's kept buffers, which do not grow past what the first
+ * ten row groups needed (compressed page sizes vary a little), and nothing
+ * is left once the pool is destroyed.
+ *
  * IDENTIFICATION
  *	  test/unit/test_memory_bounded.c
  *
  *-------------------------------------------------------------------------
  */
 #include "compress/compress.h"
+#include "parquet/buffer_pool.h"
 #include "parquet/parquet.h"
 #include "parquet/writer.h"
 
@@ -251,7 +258,7 @@ write_file(int codec, MemFile *out)
 
 /* Read every row group of the file as the scan does, checking memory. */
 static void
-read_file(int codec, MemFile *m)
+read_file(int codec, MemFile *m, bool use_pool)
 {
 	PqSource	src = {mem_read_at, m->len, m};
 	PqFile	   *file = NULL;
@@ -264,6 +271,9 @@ read_file(int codec, MemFile *m)
 	bool		lib_set = false;
 	CmpMemoryStats lib_after_first = {0};
 	int64_t		rows = 0;
+	PqBufferPool *pool = NULL;
+	PqAllocator pool_alloc;
+	size_t		kept_after_first = 0;	/* most kept after one of the first ten */
 	int64_t		sum_id = 0,
 				want_id = 0;
 	int64_t		sum_small = 0,
@@ -284,6 +294,14 @@ read_file(int codec, MemFile *m)
 		return;
 	}
 	UNIT_CHECK(pq_file_meta(file)->num_row_groups == NUM_ROW_GROUPS);
+	if (use_pool)
+	{
+		pool = pq_buffer_pool_create(&alloc, 64 * 1024 * 1024);
+		UNIT_CHECK(pool != NULL);
+		if (pool == NULL)
+			return;
+		pool_alloc = pq_buffer_pool_allocator(pool);
+	}
 
 	for (int rg = 0; rg < NUM_ROW_GROUPS; rg++)
 	{
@@ -300,6 +318,8 @@ read_file(int codec, MemFile *m)
 							rg, err.message);
 				return;
 			}
+			else if (use_pool)
+				UNIT_CHECK(pq_column_reader_set_page_allocator(readers[c], &pool_alloc));
 		while (!done)
 		{
 			PqColumnBatch b[NUM_COLUMNS];
@@ -341,9 +361,17 @@ read_file(int codec, MemFile *m)
 		for (int c = 0; c < NUM_COLUMNS; c++)
 			pq_column_reader_close(readers[c]);
 
-		/* nothing of the row group outlives its readers */
-		UNIT_CHECKF(counter.live == 0, "%s: row group %d leaves %zu bytes",
-					cmp_codec_name(codec), rg, counter.live);
+		/* nothing of the row group outlives its readers (but kept buffers) */
+		if (!use_pool)
+			UNIT_CHECKF(counter.live == 0, "%s: row group %d leaves %zu bytes",
+						cmp_codec_name(codec), rg, counter.live);
+		else if (rg < 10)
+			kept_after_first = counter.live > kept_after_first ?
+				counter.live : kept_after_first;
+		else
+			UNIT_CHECKF(counter.live <= kept_after_first + kept_after_first / 4,
+						"%s: row group %d leaves %zu bytes with a pool, the first ten %zu",
+						cmp_codec_name(codec), rg, counter.live, kept_after_first);
 		if (rg < 10 && counter.peak > first_peak)
 			first_peak = counter.peak;
 		if (counter.peak > worst_peak)
@@ -380,8 +408,16 @@ read_file(int codec, MemFile *m)
 	UNIT_CHECK(sum_word == want_word);
 	UNIT_CHECK(sum_opt == want_opt);
 	UNIT_CHECK(nulls == want_nulls);
-	printf("%-12s %7.1f MB file, %3d row groups: peak %zu bytes live (first ten %zu)\n",
-		   cmp_codec_name(codec), m->len / 1e6, NUM_ROW_GROUPS, worst_peak, first_peak);
+	if (use_pool)
+	{
+		UNIT_CHECK(pq_buffer_pool_cached(pool) > 0);
+		pq_buffer_pool_destroy(pool);
+		UNIT_CHECKF(counter.live == 0, "%s: %zu bytes left after the pool",
+					cmp_codec_name(codec), counter.live);
+	}
+	printf("%-12s %7.1f MB file, %3d row groups%s: peak %zu bytes live (first ten %zu)\n",
+		   cmp_codec_name(codec), m->len / 1e6, NUM_ROW_GROUPS,
+		   use_pool ? ", pool" : "", worst_peak, first_peak);
 	pq_file_close(file);
 }
 
@@ -443,7 +479,10 @@ main(void)
 		MemFile		m = {0};
 
 		if (write_file(codecs[k], &m))
-			read_file(codecs[k], &m);
+		{
+			read_file(codecs[k], &m, false);
+			read_file(codecs[k], &m, true);
+		}
 		else
 			UNIT_CHECK(false);
 		free(m.data);
