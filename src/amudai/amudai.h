@@ -781,6 +781,33 @@ AmStatus	am_write_shard(const AmWriterColumn *columns, uint32_t num_columns,
 						   const AmAllocator *alloc, uint8_t **out,
 						   size_t *out_len, AmError *err);
 
+/*
+ * Streaming writer: the same shards as am_write_shard(), a stripe at a
+ * time, handing the file's bytes to sink(ctx, data, len) (returns 0 or an
+ * errno) as each stripe is done, so only one stripe's data and encoded
+ * bytes are in memory.  begin() takes the columns' schema (names, types,
+ * labels, encodings; list_offsets non-NULL marks a List column; the data
+ * pointers are ignored); each add_stripe() gets the same columns with data
+ * for rows rows starting at index 0 (a List column's list_offsets[0] may be
+ * any value); finish() writes the stripe list, shard-level descriptors (the
+ * stripes' statistics merged), schema and directory.  free() releases the
+ * writer in any state; after an error only free() may be called.
+ */
+typedef struct AmShardWriter AmShardWriter;
+typedef int (*AmWriteFn) (void *ctx, const void *data, size_t len);
+
+AmStatus	am_shard_writer_begin(AmShardWriter **writer,
+								  const AmWriterColumn *columns,
+								  uint32_t num_columns,
+								  const AmWriterOptions *options,
+								  const AmAllocator *alloc, AmWriteFn sink,
+								  void *sink_ctx, AmError *err);
+AmStatus	am_shard_writer_add_stripe(AmShardWriter *writer,
+									   const AmWriterColumn *columns,
+									   uint64_t rows, AmError *err);
+AmStatus	am_shard_writer_finish(AmShardWriter *writer, AmError *err);
+void		am_shard_writer_free(AmShardWriter *writer);
+
 #ifdef __cplusplus
 }
 #endif

@@ -26,6 +26,7 @@
  */
 #include "amudai/amudai_int.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 #include "codec/alp.h"
@@ -46,7 +47,8 @@ typedef struct Writer
 {
 	const AmAllocator *alloc;
 	AmError    *err;
-	AmPbWriter	file;
+	uint64_t	base;			/* file bytes already handed to the sink */
+	AmPbWriter	file;			/* file bytes from base on */
 	AmPbWriter	block;			/* scratch for one block */
 	AmPbWriter	scratch;		/* scratch for compression */
 	AmStatus	status;
@@ -1081,8 +1083,8 @@ write_buffer(Writer *w, const BlockSource *src, uint64_t n, uint32_t per_block,
 	bool		variable = !src->bits && !src->list_offsets &&
 		column_width(src->col) == 0;
 
-	pad_to(f, 0, 64);
-	out->start = f->len;
+	pad_to(f, 0, 64);			/* base is a multiple of 64 */
+	out->start = w->base + f->len;
 	lsize = am_alloc(w->alloc, (size_t) cap * 16, w->err);
 	if (lsize == NULL)
 	{
@@ -1137,10 +1139,10 @@ write_buffer(Writer *w, const BlockSource *src, uint64_t n, uint32_t per_block,
 	out->blocks = blocks;
 	if (w_ok(w))
 	{
-		pad_to(f, (size_t) out->start, 16);
-		out->map_start = f->len;
+		pad_to(f, (size_t) (out->start - w->base), 16);
+		out->map_start = w->base + f->len;
 		write_block_map(f, lsize, bsize, blocks, n, data_size);
-		out->end = f->len;
+		out->end = w->base + f->len;
 	}
 	am_release(w->alloc, lsize);
 }
@@ -1176,12 +1178,12 @@ msg_nested(AmPbWriter *m, uint32_t tag, AmPbWriter *child)
 static void
 envelope(Writer *w, AmPbWriter *payload, uint64_t *start, uint64_t *end)
 {
-	*start = w->file.len;
+	*start = w->base + w->file.len;
 	put_u32(&w->file, (uint32_t) payload->len);
 	am_pbw_raw(&w->file, payload->buf, payload->len);
 	put_u32(&w->file, payload->len ? am_checksum32(payload->buf, payload->len) :
 			am_checksum32("", 0));
-	*end = w->file.len;
+	*end = w->base + w->file.len;
 	w->file.failed |= payload->failed;
 	am_pbw_free(payload);
 }
@@ -1664,12 +1666,12 @@ write_stripe_buffers(Writer *w, StripeColumn *sc, const AmWriterOptions *opt)
 }
 
 static bool
-columns_valid(const AmWriterColumn *cols, uint32_t n, Writer *w)
+columns_valid(const AmWriterColumn *cols, uint32_t n, bool need_data, Writer *w)
 {
 	for (uint32_t i = 0; i < n; i++)
 	{
 		const AmWriterColumn *c = &cols[i];
-		bool		ok = c->name != NULL && c->values != NULL;
+		bool		ok = c->name != NULL && (c->values != NULL || !need_data);
 
 		switch (c->type)
 		{
@@ -1688,7 +1690,7 @@ columns_valid(const AmWriterColumn *cols, uint32_t n, Writer *w)
 				break;
 			case AM_TYPE_STRING:
 			case AM_TYPE_BINARY:
-				ok &= c->offsets != NULL;
+				ok &= c->offsets != NULL || !need_data;
 				break;
 			default:
 				ok = false;
@@ -1704,18 +1706,311 @@ columns_valid(const AmWriterColumn *cols, uint32_t n, Writer *w)
 	return true;
 }
 
-AmStatus
-am_write_shard(const AmWriterColumn *cols, uint32_t num_columns, uint64_t rows,
-			   const AmWriterOptions *options, const AmAllocator *alloc,
-			   uint8_t **out, size_t *out_len, AmError *err)
+/* ---------------- the streaming writer ---------------- */
+
+struct AmShardWriter
 {
-	static const uint8_t frame[AM_FRAME_SIZE] = {'a', 'm', 'u', 'd', 0, 1, 0, 0};
-	AmWriterOptions opt = {0};
 	Writer		w;
-	uint64_t	stripe_rows;
+	AmWriterOptions opt;
+	AmWriteFn	sink;
+	void	   *sink_ctx;
+	uint32_t	num_columns;
+	AmWriterColumn *schema;		/* copies; list_offsets marks List columns */
+	uint32_t	num_nodes;
+	uint32_t   *node_col;		/* column of each schema node */
+	uint8_t    *node_role;		/* 0 flat, 1 list, 2 list element */
+	StripeColumn *stripe;		/* per node: the stripe being written */
+	StripeColumn *totals;		/* per node: merged over the stripes */
+	bool	   *constant_dead;	/* per node: stripes disagree on a constant */
+	uint64_t   *starts;			/* 2 * num_nodes descriptor ranges */
+	uint64_t   *stripes;		/* 4 per stripe: field list range, rows, first row */
 	uint64_t	nstripes;
-	StripeColumn *sc = NULL;
-	uint64_t   *starts = NULL;
+	uint64_t	stripes_cap;
+	uint64_t	rows;
+	bool		finished;
+};
+
+static const uint8_t am_frame[AM_FRAME_SIZE] = {'a', 'm', 'u', 'd', 0, 1, 0, 0};
+
+/* list_offsets of the schema copies: marks List columns, one empty row */
+static const uint64_t zero_offsets[2] = {0, 0};
+
+/* Hand the buffered bytes to the sink (the buffer then starts at base). */
+static void
+flush_file(AmShardWriter *sw)
+{
+	Writer	   *w = &sw->w;
+	int			rc;
+
+	if (!w_ok(w) || w->file.len == 0)
+		return;
+	rc = sw->sink(sw->sink_ctx, w->file.buf, w->file.len);
+	if (rc != 0)
+	{
+		am_fail(w->err, AM_ERR_IO, "could not write the shard");
+		w->err->sys_errno = rc;
+		w->status = AM_ERR_IO;
+		return;
+	}
+	w->base += w->file.len;
+	w->file.len = 0;
+}
+
+AmStatus
+am_shard_writer_begin(AmShardWriter **out, const AmWriterColumn *columns,
+					  uint32_t num_columns, const AmWriterOptions *options,
+					  const AmAllocator *alloc, AmWriteFn sink, void *sink_ctx,
+					  AmError *err)
+{
+	AmShardWriter *sw;
+	uint32_t	nodes = num_columns;
+
+	*out = NULL;
+	am_error_clear(err);
+	sw = am_alloc(alloc, sizeof(AmShardWriter), err);
+	if (sw == NULL)
+		return AM_ERR_IO;
+	memset(sw, 0, sizeof(*sw));
+	sw->w.alloc = alloc;
+	sw->w.err = err;
+	am_pbw_init(&sw->w.file, alloc);
+	am_pbw_init(&sw->w.block, alloc);
+	am_pbw_init(&sw->w.scratch, alloc);
+	if (options != NULL)
+		sw->opt = *options;
+	sw->sink = sink;
+	sw->sink_ctx = sink_ctx;
+	sw->num_columns = num_columns;
+	*out = sw;
+	if (!columns_valid(columns, num_columns, false, &sw->w))
+		return sw->w.status;
+	for (uint32_t i = 0; i < num_columns; i++)
+		nodes += columns[i].list_offsets != NULL;
+	sw->num_nodes = nodes;
+	sw->schema = am_alloc(alloc, sizeof(AmWriterColumn) * (num_columns + 1), err);
+	sw->node_col = am_alloc(alloc, (size_t) nodes * 4 + 4, err);
+	sw->node_role = am_alloc(alloc, (size_t) nodes + 1, err);
+	sw->stripe = am_alloc(alloc, sizeof(StripeColumn) * (nodes + 1), err);
+	sw->totals = am_alloc(alloc, sizeof(StripeColumn) * (nodes + 1), err);
+	sw->constant_dead = am_alloc(alloc, (size_t) nodes + 1, err);
+	sw->starts = am_alloc(alloc, (size_t) (nodes + 1) * 16, err);
+	if (sw->schema == NULL || sw->node_col == NULL || sw->node_role == NULL ||
+		sw->stripe == NULL || sw->totals == NULL || sw->constant_dead == NULL ||
+		sw->starts == NULL)
+	{
+		sw->w.status = AM_ERR_IO;
+		return AM_ERR_IO;
+	}
+	memset(sw->totals, 0, sizeof(StripeColumn) * (nodes + 1));
+	memset(sw->constant_dead, 0, (size_t) nodes + 1);
+	for (uint32_t i = 0; i < num_columns; i++)
+	{
+		size_t		len = strlen(columns[i].name);
+		char	   *name = am_alloc(alloc, len + 1, err);
+		char	   *label = NULL;
+
+		if (name == NULL)
+		{
+			sw->w.status = AM_ERR_IO;
+			return AM_ERR_IO;
+		}
+		memcpy(name, columns[i].name, len + 1);
+		if (columns[i].extension_label != NULL)
+		{
+			size_t		llen = strlen(columns[i].extension_label);
+
+			label = am_alloc(alloc, llen + 1, err);
+			if (label == NULL)
+			{
+				sw->w.status = AM_ERR_IO;
+				return AM_ERR_IO;
+			}
+			memcpy(label, columns[i].extension_label, llen + 1);
+		}
+		sw->schema[i] = columns[i];
+		sw->schema[i].name = name;
+		sw->schema[i].extension_label = label;
+		sw->schema[i].values = NULL;
+		sw->schema[i].offsets = NULL;
+		sw->schema[i].nulls = NULL;
+		sw->schema[i].list_nulls = NULL;
+		if (columns[i].list_offsets != NULL)
+			sw->schema[i].list_offsets = zero_offsets;
+	}
+	/* schema ids in pre-order: a list node, then its element */
+	for (uint32_t i = 0, k = 0; i < num_columns; i++)
+	{
+		sw->node_col[k] = i;
+		sw->node_role[k++] = columns[i].list_offsets ? 1 : 0;
+		if (columns[i].list_offsets)
+		{
+			sw->node_col[k] = i;
+			sw->node_role[k++] = 2;
+		}
+	}
+	am_pbw_raw(&sw->w.file, am_frame, sizeof(am_frame));
+	return w_ok(&sw->w) ? AM_OK : sw->w.status;
+}
+
+/* Fold a stripe's statistics into the shard-level ones (section 5.1). */
+static void
+merge_totals(AmShardWriter *sw, uint32_t k, const StripeColumn *c)
+{
+	StripeColumn *t = &sw->totals[k];
+	bool		first = sw->nstripes == 0;
+
+	t->rows += c->rows;
+	t->nulls += c->nulls;
+	t->is_list = c->is_list;
+	if (c->has_range)
+	{
+		if (!t->has_range)
+		{
+			t->has_range = true;
+			t->range_signed = c->range_signed;
+			t->range_double = c->range_double;
+			t->min = c->min;
+			t->max = c->max;
+			t->dmin = c->dmin;
+			t->dmax = c->dmax;
+		}
+		else if (c->range_double)
+		{
+			t->dmin = c->dmin < t->dmin ? c->dmin : t->dmin;
+			t->dmax = c->dmax > t->dmax ? c->dmax : t->dmax;
+		}
+		else if (c->range_signed)
+		{
+			t->min = (int64_t) c->min < (int64_t) t->min ? c->min : t->min;
+			t->max = (int64_t) c->max > (int64_t) t->max ? c->max : t->max;
+		}
+		else
+		{
+			t->min = c->min < t->min ? c->min : t->min;
+			t->max = c->max > t->max ? c->max : t->max;
+		}
+	}
+	/* a constant survives when every stripe has the same one */
+	if (sw->constant_dead[k])
+		return;
+	if (c->constant.kind == AM_VALUE_ABSENT ||
+		(c->constant.bytes.len > sizeof(t->constant_bytes)))
+	{
+		sw->constant_dead[k] = true;
+		memset(&t->constant, 0, sizeof(t->constant));
+		return;
+	}
+	if (first)
+	{
+		t->constant = c->constant;
+		if (c->constant.bytes.len > 0)
+			memcpy(t->constant_bytes, c->constant.bytes.data, c->constant.bytes.len);
+		t->constant.bytes.data = t->constant_bytes;
+		return;
+	}
+	if (t->constant.kind != c->constant.kind || t->constant.u64 != c->constant.u64 ||
+		t->constant.b != c->constant.b ||
+		memcmp(&t->constant.d, &c->constant.d, sizeof(double)) != 0 ||
+		t->constant.bytes.len != c->constant.bytes.len ||
+		(c->constant.bytes.len > 0 &&
+		 memcmp(t->constant_bytes, c->constant.bytes.data, c->constant.bytes.len) != 0))
+	{
+		sw->constant_dead[k] = true;
+		memset(&t->constant, 0, sizeof(t->constant));
+	}
+}
+
+/* Write rows [first, first + rows) of the columns as the next stripe. */
+static AmStatus
+add_stripe(AmShardWriter *sw, const AmWriterColumn *cols, uint64_t first,
+		   uint64_t rows)
+{
+	Writer	   *w = &sw->w;
+	uint32_t	nodes = sw->num_nodes;
+
+	if (!w_ok(w))
+		return w->status;
+	if (sw->finished)
+		return am_fail(w->err, AM_ERR_INVALID_ARGUMENT, "shard already finished");
+	if (sw->nstripes + 1 >= sw->stripes_cap)
+	{
+		uint64_t	cap = sw->stripes_cap ? sw->stripes_cap * 2 : 64;
+		uint64_t   *bigger = am_alloc(w->alloc, (size_t) cap * 32, w->err);
+
+		if (bigger == NULL)
+		{
+			w->status = AM_ERR_IO;
+			return AM_ERR_IO;
+		}
+		if (sw->stripes)
+			memcpy(bigger, sw->stripes, (size_t) sw->nstripes * 32);
+		am_release(w->alloc, sw->stripes);
+		sw->stripes = bigger;
+		sw->stripes_cap = cap;
+	}
+	memset(sw->stripe, 0, sizeof(StripeColumn) * nodes);
+	for (uint32_t k = 0; k < nodes && w_ok(w); k++)
+	{
+		StripeColumn *c = &sw->stripe[k];
+		const AmWriterColumn *col = &cols[sw->node_col[k]];
+
+		c->col = col;
+		c->is_list = sw->node_role[k] == 1;
+		c->first = first;
+		c->rows = rows;
+		if (sw->node_role[k] == 2)
+		{
+			c->first = col->list_offsets[first];
+			c->rows = col->list_offsets[first + rows] - c->first;
+		}
+		write_stripe_buffers(w, c, &sw->opt);
+	}
+	for (uint32_t k = 0; k < nodes && w_ok(w); k++)
+	{
+		msg_stripe_field(w, &sw->stripe[k]);
+		sw->starts[k] = sw->stripe[k].desc_start;
+		sw->starts[nodes + k] = sw->stripe[k].desc_end;
+	}
+	if (w_ok(w))
+		msg_ref_array(w, sw->starts, sw->starts + nodes, nodes,
+					  &sw->stripes[4 * sw->nstripes], &sw->stripes[4 * sw->nstripes + 1]);
+	if (!w_ok(w))
+		return w->status;
+	for (uint32_t k = 0; k < nodes; k++)
+		merge_totals(sw, k, &sw->stripe[k]);
+	sw->stripes[4 * sw->nstripes + 2] = rows;
+	sw->stripes[4 * sw->nstripes + 3] = sw->rows;
+	sw->nstripes++;
+	sw->rows += rows;
+	pad_to(&w->file, 0, 64);
+	flush_file(sw);
+	return w_ok(w) ? AM_OK : w->status;
+}
+
+AmStatus
+am_shard_writer_add_stripe(AmShardWriter *sw, const AmWriterColumn *columns,
+						   uint64_t rows, AmError *err)
+{
+	sw->w.err = err;
+	am_error_clear(err);
+	if (!columns_valid(columns, sw->num_columns, true, &sw->w))
+		return sw->w.status;
+	for (uint32_t i = 0; i < sw->num_columns; i++)
+		if (columns[i].type != sw->schema[i].type ||
+			(columns[i].list_offsets != NULL) != (sw->schema[i].list_offsets != NULL))
+		{
+			sw->w.status = AM_ERR_INVALID_ARGUMENT;
+			return am_fail(err, AM_ERR_INVALID_ARGUMENT,
+						   "column %u does not match the shard's schema", i);
+		}
+	return add_stripe(sw, columns, 0, rows);
+}
+
+AmStatus
+am_shard_writer_finish(AmShardWriter *sw, AmError *err)
+{
+	Writer	   *w = &sw->w;
+	uint32_t	nodes = sw->num_nodes;
 	uint64_t	sl_s = 0,
 				sl_e = 0,
 				url_s = 0,
@@ -1726,159 +2021,144 @@ am_write_shard(const AmWriterColumn *cols, uint32_t num_columns, uint64_t rows,
 				sfl_e = 0,
 				dir_s = 0,
 				dir_e = 0;
-	uint64_t   *list_s = NULL;
-	uint32_t	num_nodes = num_columns;
-	uint32_t   *node_col = NULL;	/* column of each schema node */
-	uint8_t    *node_role = NULL;	/* 0 flat, 1 list, 2 list element */
 
-	*out = NULL;
-	*out_len = 0;
+	w->err = err;
+	if (!w_ok(w))
+		return w->status;
 	am_error_clear(err);
-	if (options != NULL)
-		opt = *options;
-	memset(&w, 0, sizeof(w));
-	w.alloc = alloc;
-	w.err = err;
-	am_pbw_init(&w.file, alloc);
-	am_pbw_init(&w.block, alloc);
-	am_pbw_init(&w.scratch, alloc);
-	if (!columns_valid(cols, num_columns, &w))
-		return w.status;
-	stripe_rows = opt.stripe_rows ? opt.stripe_rows : (rows ? rows : 1);
-	nstripes = rows == 0 ? 1 : (rows + stripe_rows - 1) / stripe_rows;
-
-	for (uint32_t i = 0; i < num_columns; i++)
-		num_nodes += cols[i].list_offsets != NULL;
-	node_col = am_alloc(alloc, (size_t) num_nodes * 4 + 4, err);
-	node_role = am_alloc(alloc, (size_t) num_nodes + 1, err);
-	sc = am_alloc(alloc, (size_t) (nstripes * num_nodes + 1) * sizeof(StripeColumn), err);
-	starts = am_alloc(alloc, (size_t) (num_nodes + 1) * 16, err);
-	list_s = am_alloc(alloc, (size_t) (nstripes + 1) * 16, err);
-	if (sc == NULL || starts == NULL || list_s == NULL || node_col == NULL ||
-		node_role == NULL)
-	{
-		w.status = AM_ERR_IO;
-		goto done;
-	}
-	memset(sc, 0, (size_t) (nstripes * num_nodes + 1) * sizeof(StripeColumn));
-	/* schema ids in pre-order: a list node, then its element */
-	for (uint32_t i = 0, k = 0; i < num_columns; i++)
-	{
-		node_col[k] = i;
-		node_role[k++] = cols[i].list_offsets ? 1 : 0;
-		if (cols[i].list_offsets)
-		{
-			node_col[k] = i;
-			node_role[k++] = 2;
-		}
-	}
-
-	am_pbw_raw(&w.file, frame, sizeof(frame));
-	for (uint64_t s = 0; s < nstripes && w_ok(&w); s++)
-		for (uint32_t k = 0; k < num_nodes && w_ok(&w); k++)
-		{
-			StripeColumn *c = &sc[s * num_nodes + k];
-			const AmWriterColumn *col = &cols[node_col[k]];
-			uint64_t	first = s * stripe_rows;
-			uint64_t	n = rows - first < stripe_rows ? rows - first : stripe_rows;
-
-			c->col = col;
-			c->is_list = node_role[k] == 1;
-			c->first = first;
-			c->rows = n;
-			if (node_role[k] == 2)
-			{
-				c->first = col->list_offsets[first];
-				c->rows = col->list_offsets[first + n] - c->first;
-			}
-			write_stripe_buffers(&w, c, &opt);
-		}
-	for (uint64_t s = 0; s < nstripes && w_ok(&w); s++)
-	{
-		for (uint32_t k = 0; k < num_nodes; k++)
-		{
-			msg_stripe_field(&w, &sc[s * num_nodes + k]);
-			starts[k] = sc[s * num_nodes + k].desc_start;
-			starts[num_nodes + k] = sc[s * num_nodes + k].desc_end;
-		}
-		msg_ref_array(&w, starts, starts + num_nodes, num_nodes,
-					  &list_s[2 * s], &list_s[2 * s + 1]);
-	}
-	if (w_ok(&w))
+	/* a shard without rows still has one (empty) stripe */
+	if (sw->nstripes == 0 && add_stripe(sw, sw->schema, 0, 0) != AM_OK)
+		return w->status;
+	sw->finished = true;
 	{
 		AmPbWriter	sl,
 					url;
 
-		am_pbw_init(&sl, alloc);
-		for (uint64_t s = 0; s < nstripes; s++)
+		am_pbw_init(&sl, w->alloc);
+		for (uint64_t s = 0; s < sw->nstripes; s++)
 		{
 			AmPbWriter	sd;
-			uint64_t	first = s * stripe_rows;
 
-			am_pbw_init(&sd, alloc);
-			msg_data_ref(&sd, 2, list_s[2 * s], list_s[2 * s + 1]);
-			am_pbw_fixed64(&sd, 4, rows - first < stripe_rows ? rows - first : stripe_rows);
-			if (first != 0)
-				am_pbw_fixed64(&sd, 7, first);
+			am_pbw_init(&sd, w->alloc);
+			msg_data_ref(&sd, 2, sw->stripes[4 * s], sw->stripes[4 * s + 1]);
+			am_pbw_fixed64(&sd, 4, sw->stripes[4 * s + 2]);
+			if (sw->stripes[4 * s + 3] != 0)
+				am_pbw_fixed64(&sd, 7, sw->stripes[4 * s + 3]);
 			msg_nested(&sl, 1, &sd);
 		}
-		envelope(&w, &sl, &sl_s, &sl_e);
-		am_pbw_init(&url, alloc);
-		envelope(&w, &url, &url_s, &url_e);
+		envelope(w, &sl, &sl_s, &sl_e);
+		am_pbw_init(&url, w->alloc);
+		envelope(w, &url, &url_s, &url_e);
 	}
-	/* shard-level descriptors: counts over all stripes */
-	for (uint32_t k = 0; k < num_nodes && w_ok(&w); k++)
+	/* shard-level descriptors: the stripes' statistics merged */
+	for (uint32_t k = 0; k < nodes && w_ok(w); k++)
 	{
-		StripeColumn all;
 		AmPbWriter	fd;
+		StripeColumn *t = &sw->totals[k];
 
-		memset(&all, 0, sizeof(all));
-		all.col = &cols[node_col[k]];
-		all.is_list = node_role[k] == 1;
-		all.first = 0;
-		all.rows = node_role[k] == 2 ? all.col->list_offsets[rows] : rows;
-		column_stats(&all);
-		if (!opt.detect_constants)
-			memset(&all.constant, 0, sizeof(all.constant));
-		am_pbw_init(&fd, alloc);
-		msg_field_descriptor(&fd, &all, all.rows, all.nulls);
-		envelope(&w, &fd, &starts[k], &starts[num_nodes + k]);
+		if (sw->opt.detect_constants && t->rows > 0 && t->nulls == t->rows)
+		{
+			memset(&t->constant, 0, sizeof(t->constant));
+			t->constant.kind = AM_VALUE_NULL;
+		}
+		am_pbw_init(&fd, w->alloc);
+		msg_field_descriptor(&fd, t, t->rows, t->nulls);
+		envelope(w, &fd, &sw->starts[k], &sw->starts[nodes + k]);
 	}
-	if (w_ok(&w))
-		msg_ref_array(&w, starts, starts + num_nodes, num_nodes, &sfl_s, &sfl_e);
-	if (w_ok(&w))
-		write_schema(&w, cols, num_columns, num_nodes, &sch_s, &sch_e);
-	if (w_ok(&w))
+	if (w_ok(w))
+		msg_ref_array(w, sw->starts, sw->starts + nodes, nodes, &sfl_s, &sfl_e);
+	if (w_ok(w))
+		write_schema(w, sw->schema, sw->num_columns, nodes, &sch_s, &sch_e);
+	if (w_ok(w))
 	{
 		AmPbWriter	dir;
 		size_t		dir_len;
 
-		am_pbw_init(&dir, alloc);
+		am_pbw_init(&dir, w->alloc);
 		msg_data_ref(&dir, 1, sch_s, sch_e);
 		msg_data_ref(&dir, 3, sfl_s, sfl_e);
 		msg_data_ref(&dir, 4, sl_s, sl_e);
 		msg_data_ref(&dir, 5, url_s, url_e);
-		am_pbw_fixed64(&dir, 7, rows);
-		am_pbw_fixed64(&dir, 9, nstripes);
+		am_pbw_fixed64(&dir, 7, sw->rows);
+		am_pbw_fixed64(&dir, 9, sw->nstripes);
 		dir_len = dir.len;
-		envelope(&w, &dir, &dir_s, &dir_e);
-		put_u32(&w.file, (uint32_t) dir_len);
-		am_pbw_raw(&w.file, frame, sizeof(frame));
+		envelope(w, &dir, &dir_s, &dir_e);
+		put_u32(&w->file, (uint32_t) dir_len);
+		am_pbw_raw(&w->file, am_frame, sizeof(am_frame));
 	}
-done:
-	am_release(alloc, node_col);
-	am_release(alloc, node_role);
-	am_release(alloc, sc);
-	am_release(alloc, starts);
-	am_release(alloc, list_s);
-	am_pbw_free(&w.block);
-	am_pbw_free(&w.scratch);
-	if (!w_ok(&w))
+	flush_file(sw);
+	return w_ok(w) ? AM_OK : w->status;
+}
+
+void
+am_shard_writer_free(AmShardWriter *sw)
+{
+	const AmAllocator *alloc;
+
+	if (sw == NULL)
+		return;
+	alloc = sw->w.alloc;
+	if (sw->schema != NULL)
+		for (uint32_t i = 0; i < sw->num_columns; i++)
+		{
+			am_release(alloc, (void *) sw->schema[i].name);
+			am_release(alloc, (void *) sw->schema[i].extension_label);
+		}
+	am_release(alloc, sw->schema);
+	am_release(alloc, sw->node_col);
+	am_release(alloc, sw->node_role);
+	am_release(alloc, sw->stripe);
+	am_release(alloc, sw->totals);
+	am_release(alloc, sw->constant_dead);
+	am_release(alloc, sw->starts);
+	am_release(alloc, sw->stripes);
+	am_pbw_free(&sw->w.file);
+	am_pbw_free(&sw->w.block);
+	am_pbw_free(&sw->w.scratch);
+	am_release(alloc, sw);
+}
+
+/* The memory sink of am_write_shard(). */
+static int
+memory_sink(void *ctx, const void *data, size_t len)
+{
+	AmPbWriter *out = (AmPbWriter *) ctx;
+
+	am_pbw_raw(out, data, len);
+	return out->failed ? ENOMEM : 0;
+}
+
+AmStatus
+am_write_shard(const AmWriterColumn *cols, uint32_t num_columns, uint64_t rows,
+			   const AmWriterOptions *options, const AmAllocator *alloc,
+			   uint8_t **out, size_t *out_len, AmError *err)
+{
+	AmShardWriter *sw = NULL;
+	AmPbWriter	file;
+	AmStatus	st;
+	uint64_t	stripe_rows = options && options->stripe_rows ? options->stripe_rows :
+		(rows ? rows : 1);
+
+	*out = NULL;
+	*out_len = 0;
+	am_error_clear(err);
+	am_pbw_init(&file, alloc);
+	st = am_shard_writer_begin(&sw, cols, num_columns, options, alloc,
+							   memory_sink, &file, err);
+	if (st == AM_OK && !columns_valid(cols, num_columns, true, &sw->w))
+		st = sw->w.status;
+	for (uint64_t first = 0; st == AM_OK && first < rows; first += stripe_rows)
+		st = add_stripe(sw, cols, first,
+						rows - first < stripe_rows ? rows - first : stripe_rows);
+	if (st == AM_OK)
+		st = am_shard_writer_finish(sw, err);
+	am_shard_writer_free(sw);
+	if (st != AM_OK)
 	{
-		am_pbw_free(&w.file);
-		return w.status;
+		am_pbw_free(&file);
+		return st;
 	}
-	*out = w.file.buf;
-	*out_len = w.file.len;
+	*out = file.buf;
+	*out_len = file.len;
 	return AM_OK;
 }

@@ -6,12 +6,12 @@
  *
  * The query runs through an SPI cursor, fetched in batches; each batch is
  * deformed once and appended column by column (the type decision made once
- * per column and batch) to growing column arrays, which src/amudai/writer.c
- * then lays out as stripes of stripe_rows rows, with per-block encodings
- * chosen by trying candidates (AM_WRITER_ENC_AUTO) and field descriptors
- * with counts, null counts and min/max.  The whole result and the shard
- * are held in memory until the file is written (the writer is not
- * streaming yet), in a context freed at the end.
+ * per column and batch) to the column arrays of the current stripe.  When
+ * stripe_rows rows are collected, src/amudai/writer.c's streaming writer
+ * encodes the stripe (per-block encodings chosen by trying candidates,
+ * AM_WRITER_ENC_AUTO; field descriptors with counts, null counts and
+ * min/max) and writes it to the file; the arrays are then reused.  Memory
+ * is bounded by one stripe's data and encoding, whatever the result's size.
  *
  * Types: bool -> Boolean; smallint/integer/bigint -> Int16/32/64;
  * real/double precision -> Float32/64; text, varchar, char -> String
@@ -528,41 +528,6 @@ list_append(WriteColumn *c, Datum *values, bool *isnull, int natts, int col,
 	}
 }
 
-/* Write the whole buffer to path (created or truncated). */
-static void
-write_file(const char *path, const uint8 *data, Size len)
-{
-	int			fd = OpenTransientFile(path, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
-	Size		done = 0;
-
-	if (fd < 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not open file \"%s\" for writing: %m", path)));
-	while (done < len)
-	{
-		ssize_t		n = write(fd, data + done, Min(len - done, (Size) 1 << 30));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-		{
-			int			save_errno = n < 0 ? errno : ENOSPC;
-
-			CloseTransientFile(fd);
-			errno = save_errno;
-			ereport(ERROR,
-					(errcode_for_file_access(),
-					 errmsg("could not write file \"%s\": %m", path)));
-		}
-		done += (Size) n;
-	}
-	if (CloseTransientFile(fd) != 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not close file \"%s\": %m", path)));
-}
-
 static void *
 write_alloc(void *ctx, size_t size)
 {
@@ -577,6 +542,99 @@ write_release(void *ctx, void *ptr)
 		pfree(ptr);
 }
 
+/* The file the shard goes to: the streaming writer's sink. */
+typedef struct WriteSink
+{
+	int			fd;
+	const char *path;
+} WriteSink;
+
+static int
+write_sink(void *ctx, const void *data, size_t len)
+{
+	WriteSink  *sink = (WriteSink *) ctx;
+	const char *p = data;
+
+	while (len > 0)
+	{
+		ssize_t		n = write(sink->fd, p, Min(len, (size_t) 1 << 30));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? errno : ENOSPC;
+		p += n;
+		len -= (size_t) n;
+	}
+	return 0;
+}
+
+static void pg_attribute_noreturn()
+report_write_error(const char *path, const AmError *err)
+{
+	if (err->status == AM_ERR_IO && err->sys_errno != 0 && err->sys_errno != ENOMEM)
+	{
+		errno = err->sys_errno;
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not write Amudai shard \"%s\": %m", path)));
+	}
+	ereport(ERROR,
+			(errcode(err->status == AM_ERR_IO ? ERRCODE_OUT_OF_MEMORY : ERRCODE_INTERNAL_ERROR),
+			 errmsg("could not write Amudai shard \"%s\": %s", path, err->message)));
+}
+
+/* The writer's view of the collected columns (rows of the current stripe). */
+static void
+writer_columns(WriteColumn *cols, int natts, AmWriterColumn *wcols)
+{
+	static const uint64 zero_offsets[2] = {0, 0};
+
+	for (int i = 0; i < natts; i++)
+	{
+		WriteColumn *c = &cols[i];
+
+		memset(&wcols[i], 0, sizeof(AmWriterColumn));
+		if (c->values == NULL)
+		{
+			/* nothing collected yet: the writer still wants the pointers */
+			c->values = palloc0(16);
+			c->values_cap = 16;
+			c->nulls = palloc0(1);
+			c->rows_cap = 1;
+			if (c->width == 0)
+				c->offsets = palloc0(sizeof(uint64) * 2);
+		}
+		wcols[i].name = c->name;
+		wcols[i].type = c->type;
+		wcols[i].is_signed = c->is_signed;
+		wcols[i].fixed_size = c->type == AM_TYPE_FIXED_SIZE_BINARY ? c->width : 0;
+		wcols[i].encoding = AM_WRITER_ENC_AUTO;
+		wcols[i].values = c->values;
+		wcols[i].offsets = c->offsets;
+		wcols[i].nulls = c->any_null ? c->nulls : NULL;
+		wcols[i].extension_label = c->label;
+		if (c->is_list)
+		{
+			wcols[i].list_offsets = c->list_offsets ? c->list_offsets : zero_offsets;
+			wcols[i].list_nulls = c->any_null_list ? c->list_nulls : NULL;
+		}
+	}
+}
+
+/* Forget the collected rows, keeping the arrays for the next stripe. */
+static void
+columns_reset(WriteColumn *cols, int natts)
+{
+	for (int i = 0; i < natts; i++)
+	{
+		cols[i].values_len = 0;
+		cols[i].any_null = false;
+		cols[i].elems = 0;
+		cols[i].any_null_list = false;
+	}
+}
+
 Datum
 parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
 {
@@ -584,6 +642,7 @@ parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
 	char	   *path = text_to_cstring(PG_GETARG_TEXT_PP(1));
 	int64		stripe_rows = PG_NARGS() > 2 ? PG_GETARG_INT64(2) : 0;
 	MemoryContext wcxt;
+	MemoryContext batch_cxt;
 	MemoryContext old;
 	SPIPlanPtr	plan;
 	Portal		portal;
@@ -593,9 +652,10 @@ parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
 	AmWriterOptions opts;
 	AmAllocator alloc;
 	AmError		err;
-	uint8	   *out = NULL;
-	size_t		out_len = 0;
+	AmShardWriter *writer = NULL;
+	WriteSink	sink;
 	uint64		rows = 0;
+	uint64		in_stripe = 0;
 	int			natts;
 
 	if (!superuser() &&
@@ -614,8 +674,11 @@ parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("stripe_rows must be positive")));
 
+	/* wcxt: the columns of one stripe and the writer; batch_cxt: a fetch */
 	wcxt = AllocSetContextCreate(CurrentMemoryContext, "parquet_fdw amudai writer",
 								 ALLOCSET_DEFAULT_SIZES);
+	batch_cxt = AllocSetContextCreate(wcxt, "parquet_fdw amudai writer batch",
+									  ALLOCSET_DEFAULT_SIZES);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	plan = SPI_prepare(query, 0, NULL);
@@ -631,6 +694,7 @@ parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
 
 	old = MemoryContextSwitchTo(wcxt);
 	cols = palloc0(sizeof(WriteColumn) * Max(1, natts));
+	wcols = palloc0(sizeof(AmWriterColumn) * Max(1, natts));
 	for (int i = 0; i < natts; i++)
 	{
 		Form_pg_attribute attr = TupleDescAttr(tupdesc, i);
@@ -647,75 +711,17 @@ parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
 						 errmsg("query result has two columns named \"%s\"", cols[i].name),
 						 errhint("Give the columns distinct names with AS.")));
 	}
-	MemoryContextSwitchTo(old);
 
-	for (;;)
-	{
-		uint64		n;
-		Datum	   *values;
-		bool	   *isnull;
-
-		CHECK_FOR_INTERRUPTS();
-		SPI_cursor_fetch(portal, true, AM_FETCH_ROWS);
-		n = SPI_processed;
-		if (n == 0)
-			break;
-		old = MemoryContextSwitchTo(wcxt);
-		values = palloc(sizeof(Datum) * n * Max(1, natts));
-		isnull = palloc(sizeof(bool) * n * Max(1, natts));
-		for (uint64 r = 0; r < n; r++)
-			heap_deform_tuple(SPI_tuptable->vals[r], tupdesc,
-							  values + r * natts, isnull + r * natts);
-		for (int i = 0; i < natts; i++)
-			if (cols[i].is_list)
-				list_append(&cols[i], values, isnull, natts, i, n, rows);
-			else
-				column_append(&cols[i], values, isnull, natts, i, n, rows);
-		pfree(values);
-		pfree(isnull);
-		MemoryContextSwitchTo(old);
-		rows += n;
-		SPI_freetuptable(SPI_tuptable);
-	}
-	SPI_cursor_close(portal);
-
-	old = MemoryContextSwitchTo(wcxt);
-	wcols = palloc0(sizeof(AmWriterColumn) * Max(1, natts));
-	for (int i = 0; i < natts; i++)
-	{
-		WriteColumn *c = &cols[i];
-
-		if (c->values == NULL)
-		{
-			/* no rows: the writer still wants a values pointer */
-			c->values = palloc0(16);
-			c->nulls = palloc0(1);
-			if (c->width == 0)
-				c->offsets = palloc0(sizeof(uint64));
-		}
-		wcols[i].name = c->name;
-		wcols[i].type = c->type;
-		wcols[i].is_signed = c->is_signed;
-		wcols[i].fixed_size = c->type == AM_TYPE_FIXED_SIZE_BINARY ? c->width : 0;
-		wcols[i].encoding = AM_WRITER_ENC_AUTO;
-		wcols[i].values = c->values;
-		wcols[i].offsets = c->offsets;
-		wcols[i].nulls = c->any_null ? c->nulls : NULL;
-		wcols[i].extension_label = c->label;
-		if (c->is_list)
-		{
-			if (c->list_offsets == NULL)
-			{
-				c->list_offsets = palloc0(sizeof(uint64));
-				c->list_nulls = palloc0(1);
-			}
-			wcols[i].list_offsets = c->list_offsets;
-			wcols[i].list_nulls = c->any_null_list ? c->list_nulls : NULL;
-		}
-	}
+	sink.path = path;
+	sink.fd = OpenTransientFile(path, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
+	if (sink.fd < 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open file \"%s\" for writing: %m", path)));
 	memset(&opts, 0, sizeof(opts));
 	opts.stripe_rows = (uint64) stripe_rows;
 	opts.detect_constants = true;
+
 	/*
 	 * Large blocks: generic codecs and block dictionaries pay their
 	 * per-block costs rarely (one Roaring container still covers a block);
@@ -725,14 +731,69 @@ parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
 	alloc.alloc = write_alloc;
 	alloc.release = write_release;
 	alloc.ctx = wcxt;
+	writer_columns(cols, natts, wcols);
 	am_error_clear(&err);
-	if (am_write_shard(wcols, (uint32) natts, rows, &opts, &alloc, &out,
-					   &out_len, &err) != AM_OK)
-		ereport(ERROR,
-				(errcode(err.status == AM_ERR_IO ? ERRCODE_OUT_OF_MEMORY : ERRCODE_INTERNAL_ERROR),
-				 errmsg("could not write Amudai shard \"%s\": %s", path, err.message)));
-	write_file(path, out, out_len);
+	if (am_shard_writer_begin(&writer, wcols, (uint32) natts, &opts, &alloc,
+							  write_sink, &sink, &err) != AM_OK)
+		report_write_error(path, &err);
 	MemoryContextSwitchTo(old);
+
+	for (;;)
+	{
+		uint64		n;
+		uint64		want = (uint64) stripe_rows - in_stripe;
+		Datum	   *values;
+		bool	   *isnull;
+
+		CHECK_FOR_INTERRUPTS();
+		SPI_cursor_fetch(portal, true, (long) Min(want, (uint64) AM_FETCH_ROWS));
+		n = SPI_processed;
+		if (n > 0)
+		{
+			old = MemoryContextSwitchTo(batch_cxt);
+			values = palloc(sizeof(Datum) * n * Max(1, natts));
+			isnull = palloc(sizeof(bool) * n * Max(1, natts));
+			for (uint64 r = 0; r < n; r++)
+				heap_deform_tuple(SPI_tuptable->vals[r], tupdesc,
+								  values + r * natts, isnull + r * natts);
+			/* the column arrays live in wcxt, across batches */
+			MemoryContextSwitchTo(wcxt);
+			for (int i = 0; i < natts; i++)
+			{
+				if (cols[i].is_list)
+					list_append(&cols[i], values, isnull, natts, i, n, in_stripe);
+				else
+					column_append(&cols[i], values, isnull, natts, i, n, in_stripe);
+			}
+			MemoryContextSwitchTo(old);
+			MemoryContextReset(batch_cxt);
+			SPI_freetuptable(SPI_tuptable);
+			in_stripe += n;
+			rows += n;
+		}
+		/* a full stripe, or the last one, goes to the file */
+		if (in_stripe > 0 && (in_stripe == (uint64) stripe_rows || n == 0))
+		{
+			old = MemoryContextSwitchTo(wcxt);
+			writer_columns(cols, natts, wcols);
+			if (am_shard_writer_add_stripe(writer, wcols, in_stripe, &err) != AM_OK)
+				report_write_error(path, &err);
+			MemoryContextSwitchTo(old);
+			columns_reset(cols, natts);
+			in_stripe = 0;
+		}
+		if (n == 0)
+			break;
+	}
+	SPI_cursor_close(portal);
+
+	if (am_shard_writer_finish(writer, &err) != AM_OK)
+		report_write_error(path, &err);
+	am_shard_writer_free(writer);
+	if (CloseTransientFile(sink.fd) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not close file \"%s\": %m", path)));
 	MemoryContextDelete(wcxt);
 	SPI_finish();
 	PG_RETURN_INT64((int64) rows);

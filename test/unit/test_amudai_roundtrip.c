@@ -641,6 +641,160 @@ test_big_strings(void)
 	free(bytes);
 }
 
+/* Sink of the streaming writer: a growing malloc buffer. */
+typedef struct SinkBuf
+{
+	uint8_t    *data;
+	size_t		len;
+	int			fail_after;		/* > 0: that call fails with EIO */
+	int			calls;
+} SinkBuf;
+
+static int
+sink_write(void *ctx, const void *data, size_t len)
+{
+	SinkBuf    *b = (SinkBuf *) ctx;
+
+	if (b->fail_after > 0 && ++b->calls >= b->fail_after)
+		return EIO;
+	b->data = realloc(b->data, b->len + len);
+	memcpy(b->data + b->len, data, len);
+	b->len += len;
+	return 0;
+}
+
+static size_t
+value_width(const AmWriterColumn *c)
+{
+	switch (c->type)
+	{
+		case AM_TYPE_BOOLEAN:
+		case AM_TYPE_INT8:
+			return 1;
+		case AM_TYPE_INT16:
+			return 2;
+		case AM_TYPE_INT32:
+		case AM_TYPE_FLOAT32:
+			return 4;
+		case AM_TYPE_GUID:
+			return 16;
+		case AM_TYPE_FIXED_SIZE_BINARY:
+			return c->fixed_size;
+		case AM_TYPE_STRING:
+		case AM_TYPE_BINARY:
+			return 0;
+		default:
+			return 8;
+	}
+}
+
+/*
+ * The streaming writer, fed stripe by stripe with views starting at each
+ * stripe's first row, writes the very bytes am_write_shard() writes; the
+ * shard-level descriptors merge the stripes' statistics; a failing sink is
+ * an I/O error.
+ */
+static void
+test_streaming(void)
+{
+	AmWriterOptions opt = {100, 1000, true};
+	AmShardWriter *sw = NULL;
+	SinkBuf		sink = {NULL, 0, 0, 0};
+	uint8_t    *whole = NULL;
+	size_t		whole_len = 0;
+	AmError		err;
+	AmStatus	st;
+	AmWriterColumn view[NCOLS];
+
+	UNIT_CHECK(am_write_shard(cols, NCOLS, ROWS, &opt, &am_malloc_allocator,
+							  &whole, &whole_len, &err) == AM_OK);
+	st = am_shard_writer_begin(&sw, cols, NCOLS, &opt, &am_malloc_allocator,
+							   sink_write, &sink, &err);
+	UNIT_CHECKF(st == AM_OK, "begin: %s", err.message);
+	for (uint64_t first = 0; st == AM_OK && first < ROWS; first += 1000)
+	{
+		uint64_t	n = ROWS - first < 1000 ? ROWS - first : 1000;
+
+		for (int c = 0; c < NCOLS; c++)
+		{
+			size_t		wdt = value_width(&cols[c]);
+
+			view[c] = cols[c];
+			if (wdt > 0)
+				view[c].values = (const uint8_t *) cols[c].values + first * wdt;
+			else
+				view[c].offsets = cols[c].offsets + first;
+			if (cols[c].nulls)
+				view[c].nulls = cols[c].nulls + first;
+		}
+		st = am_shard_writer_add_stripe(sw, view, n, &err);
+		UNIT_CHECKF(st == AM_OK, "stripe at %" PRIu64 ": %s", first, err.message);
+	}
+	if (st == AM_OK)
+		UNIT_CHECKF(am_shard_writer_finish(sw, &err) == AM_OK, "finish: %s", err.message);
+	am_shard_writer_free(sw);
+	UNIT_CHECKF(sink.len == whole_len && memcmp(sink.data, whole, whole_len) == 0,
+				"streamed %zu bytes, whole %zu", sink.len, whole_len);
+
+	/* shard-level descriptors: merged counts and ranges */
+	{
+		MemFile		mf = {whole, whole_len, 0};
+		AmSource	src = mem_source(&mf);
+		AmShard    *shard = NULL;
+		AmFieldDescriptor fd;
+		bool		present;
+
+		UNIT_CHECK(am_shard_open(&shard, &src, NULL, &am_malloc_allocator, &err) == AM_OK);
+		for (int c = 0; shard != NULL && c < NCOLS; c++)
+		{
+			uint64_t	nulls = 0;
+
+			for (int i = 0; cols[c].nulls && i < ROWS; i++)
+				nulls += cols[c].nulls[i] != 0;
+			UNIT_CHECK(am_shard_field_descriptor(shard, (uint32_t) c, &present, &fd, &err) == AM_OK);
+			UNIT_CHECKF(present && fd.position_count == ROWS && fd.has_null_count &&
+						fd.null_count == nulls, "%s: %" PRIu64 " nulls", cols[c].name, fd.null_count);
+			if (strcmp(cols[c].name, "i32_delta") == 0)
+			{
+				int64_t		lo = INT64_MAX,
+							hi = INT64_MIN;
+
+				for (int i = 0; i < ROWS; i++)
+				{
+					lo = D.i32[i] < lo ? D.i32[i] : lo;
+					hi = D.i32[i] > hi ? D.i32[i] : hi;
+				}
+				UNIT_CHECK((int64_t) fd.min_value.u64 == lo && (int64_t) fd.max_value.u64 == hi);
+			}
+			if (strcmp(cols[c].name, "constant") == 0)
+				UNIT_CHECK(fd.constant_value.kind == AM_VALUE_I64 &&
+						   (int64_t) fd.constant_value.u64 == D.constant[0]);
+			if (strcmp(cols[c].name, "nothing") == 0)
+				UNIT_CHECK(fd.constant_value.kind == AM_VALUE_NULL);
+			if (strcmp(cols[c].name, "i64_ffor") == 0)
+				UNIT_CHECK(fd.constant_value.kind == AM_VALUE_ABSENT);
+		}
+		if (shard)
+			am_shard_close(shard);
+	}
+
+	/* the sink failing on its second call */
+	sw = NULL;
+	free(sink.data);
+	memset(&sink, 0, sizeof(sink));
+	sink.fail_after = 2;
+	st = am_shard_writer_begin(&sw, cols, NCOLS, &opt, &am_malloc_allocator,
+							   sink_write, &sink, &err);
+	for (uint64_t first = 0; st == AM_OK && first < ROWS; first += 1000)
+		st = am_shard_writer_add_stripe(sw, cols, ROWS - first < 1000 ? ROWS - first : 1000, &err);
+	if (st == AM_OK)
+		st = am_shard_writer_finish(sw, &err);
+	UNIT_CHECK(st == AM_ERR_IO && err.sys_errno == EIO);
+	am_shard_writer_free(sw);
+	free(sink.data);
+	free(whole);
+}
+
 int
 main(void)
 {
@@ -654,5 +808,6 @@ main(void)
 	test_auto();
 	test_labels_and_float_stats();
 	test_big_strings();
+	test_streaming();
 	UNIT_MAIN_END("test_amudai_roundtrip");
 }
