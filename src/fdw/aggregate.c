@@ -1459,7 +1459,8 @@ enum PfAggPrivateIndex
 	PfAggPrivateRowGroups,		/* List per file of List of Integer */
 	PfAggPrivateTotalRowGroups, /* Integer */
 	PfAggPrivateQuals,			/* List of Expr: the restrictions */
-	PfAggPrivateGroupVars		/* List of Var */
+	PfAggPrivateGroupVars,		/* List of Var */
+	PfAggPrivateTotalRows		/* Float: rows of the planned row groups */
 };
 
 bool
@@ -1519,6 +1520,8 @@ pf_agg_get_foreign_plan(PlannerInfo *root, RelOptInfo *upperrel,
 	fdw_private = lappend(fdw_private, makeInteger(ps->total_rowgroups));
 	fdw_private = lappend(fdw_private, quals);
 	fdw_private = lappend(fdw_private, group_vars);
+	fdw_private = lappend(fdw_private,
+						  makeFloat(psprintf("%.0f", ps->total_rows)));
 
 	/* no scan relation: the output columns are fdw_scan_tlist's */
 	/*
@@ -1548,6 +1551,7 @@ typedef struct PfAggScanState
 	List	   *filenames;		/* char * */
 	List	   *rowgroups;		/* per file, List of Integer */
 	int			total_rowgroups;
+	double		total_rows;		/* rows of the planned row groups */
 	PfAggProgram *prog;
 
 	/* position, for the error context */
@@ -1592,6 +1596,21 @@ typedef struct PfAggScanState
 	List	   *param_states;	/* ExprState per parameter filter */
 	MemoryContext param_cxt;
 	ExprContext *param_econtext;
+
+	/*
+	 * Passes over key-hash partitions, when the groups outgrow memory: a
+	 * pass aggregates the rows whose key hash has low part_bits bits equal
+	 * to part_value.  A pass that overflows is dropped and split in four.
+	 */
+	int			part_bits;
+	uint32		part_value;
+	List	   *pending_parts;	/* (bits, value) Integer pairs still to do */
+	bool		overflow;		/* this pass outgrew group_limit */
+	Size		group_limit;	/* bytes of group_cxt allowed */
+	uint32	   *row_hash;		/* per selected row */
+	int64		pass_rows;		/* rows read by this pass so far */
+	int64		passes;			/* for EXPLAIN ANALYZE */
+	int64		groups_total;
 
 	/* output */
 	bool		computed;
@@ -3125,6 +3144,57 @@ rowgroup_from_stats(PfAggScanState *st, int rg)
 	return true;
 }
 
+/*
+ * Keep the rows of this pass's key-hash partition: out gets those of the n
+ * rows in.  The hash is of the key values themselves (not their codes), so
+ * it is the same in every file and pass.
+ */
+static uint32
+partition_rows(PfAggScanState *st, const uint32 *in, uint32 n, uint32 *out)
+{
+	PfAggProgram *prog = st->prog;
+	uint32	   *h = st->row_hash;
+	uint32		mask = (st->part_bits >= 32) ? PG_UINT32_MAX :
+		(((uint32) 1 << st->part_bits) - 1);
+	uint32		m = 0;
+
+	memset(h, 0, sizeof(uint32) * n);
+	for (int k = 0; k < prog->nkeys; k++)
+	{
+		const PfAggCol *col = &prog->cols[prog->key_cols[k]];
+		const PqColumnBatch *b = col_batch(st, col);
+		const bool *isnull = b->is_null;
+
+		for (uint32 i = 0; i < n; i++)
+		{
+			uint32		r = in[i];
+			uint32		hk;
+
+			if (isnull && isnull[r])
+				hk = 0x5bd1e995;
+			else if (col->kind == PF_COL_TEXT)
+			{
+				const CdcByteView *v = &((const CdcByteView *) b->values)[r];
+
+				hk = hash_bytes(v->ptr, (int) v->len);
+			}
+			else if (col->kind == PF_COL_BOOL)
+				hk = hash_int64(((const uint8 *) b->values)[r] ? 1 : 0);
+			else if (col->phys == PQ_INT32)
+				hk = hash_int64(((const int32 *) b->values)[r]);
+			else
+				hk = hash_int64(((const int64 *) b->values)[r]);
+			h[i] = hash_combine(h[i], hk);
+		}
+	}
+	for (uint32 i = 0; i < n; i++)
+	{
+		out[m] = in[i];
+		m += (murmurhash32(h[i]) & mask) == st->part_value;
+	}
+	return m;
+}
+
 /* Read and aggregate row group rg of the open file. */
 static void
 aggregate_rowgroup(PfAggScanState *st, int rg)
@@ -3174,6 +3244,8 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 		uint32		n = want;
 		const uint32 *sel = st->identity;
 
+		st->pass_rows += want;
+
 		CHECK_FOR_INTERRUPTS();
 		for (int s = 0; s < st->nslots; s++)
 		{
@@ -3206,7 +3278,15 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 		st->batch_seq++;
 		if (n > 0)
 		{
-			if (prog->nkeys > 0)
+			if (prog->nkeys > 0 && st->part_bits > 0)
+			{
+				/* this pass's partition only */
+				uint32	   *out = (sel == st->sel) ? st->sel2 : st->sel;
+
+				n = partition_rows(st, sel, n, out);
+				sel = out;
+			}
+			if (prog->nkeys > 0 && n > 0)
 			{
 				for (int k = 0; k < prog->nkeys; k++)
 				{
@@ -3216,6 +3296,11 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 				st->err_column = NULL;
 				assign_groups(st, n);
 				count_group_rows(st, n);
+				if (MemoryContextMemAllocated(st->group_cxt, true) > st->group_limit)
+				{
+					st->overflow = true;
+					break;
+				}
 			}
 			for (int a = 0; a < prog->naggs; a++)
 				accumulate(st, a, sel, n, st->gid);
@@ -3266,12 +3351,71 @@ compute(PfAggScanState *st)
 			if (st->file->meta->row_groups[rg].num_rows <= 0)
 				continue;
 			aggregate_rowgroup(st, rg);
+			if (st->overflow)
+				break;
 		}
 		close_file(st);
+		if (st->overflow)
+			break;
 	}
 	st->path = NULL;
 	error_context_stack = errcb.previous;
-	st->computed = true;
+	st->passes++;
+}
+
+static void reset_groups(PfAggScanState *st);
+
+/*
+ * Aggregate the next partition of key hashes that fits in memory: a pass
+ * whose groups outgrow the limit is dropped and its partition split in
+ * four, pushed on the pending list.  Returns false when no partition is
+ * left.
+ */
+static bool
+compute_next_pass(PfAggScanState *st)
+{
+	for (;;)
+	{
+		if (st->pending_parts == NIL)
+			return false;
+		st->part_bits = intVal(linitial(st->pending_parts));
+		st->part_value = (uint32) intVal(lsecond(st->pending_parts));
+		st->pending_parts = list_delete_first(list_delete_first(st->pending_parts));
+		st->overflow = false;
+		st->pass_rows = 0;
+		reset_groups(st);
+		compute(st);
+		if (!st->overflow)
+		{
+			st->groups_total += st->ngroups;
+			return true;
+		}
+		/*
+		 * Split in 2^k, k from how much of the input filled memory: twice
+		 * the partitions the groups seem to need, at least four.
+		 */
+		{
+			MemoryContext old = MemoryContextSwitchTo(st->cxt);
+			double		need = 2.0 * (double) Max(st->total_rows, 1) /
+				(double) Max(st->pass_rows, 1);
+			int			k = 2;
+
+			while (k < 16 && (double) ((uint32) 1 << k) < need)
+				k++;
+			if (st->part_bits + k > 30)
+				ereport(ERROR,
+						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+						 errmsg("aggregate pushdown: groups exceed the memory limit after %d partition passes",
+								(int) st->passes),
+						 errhint("Set parquet_fdw.enable_aggregate_pushdown to off.")));
+			for (int j = (1 << k) - 1; j >= 0; j--)
+				st->pending_parts = lcons(makeInteger(st->part_bits + k),
+										  lcons(makeInteger((int) (st->part_value |
+																   ((uint32) j << st->part_bits))),
+												st->pending_parts));
+			MemoryContextSwitchTo(old);
+		}
+	}
 }
 
 /* ----------------------------------------------------------------
@@ -3302,6 +3446,7 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 		st->filenames = lappend(st->filenames, strVal(lfirst(lc)));
 	st->rowgroups = (List *) list_nth(priv, PfAggPrivateRowGroups);
 	st->total_rowgroups = intVal(list_nth(priv, PfAggPrivateTotalRowGroups));
+	st->total_rows = floatVal(list_nth(priv, PfAggPrivateTotalRows));
 	st->file_index = -1;
 	st->rowgroup = -1;
 
@@ -3344,6 +3489,10 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 	st->codes = palloc0(sizeof(uint32 *) * Max(1, prog->nkeys));
 	for (int k = 0; k < prog->nkeys; k++)
 		st->codes[k] = palloc0(sizeof(uint32) * st->batch_rows);
+	st->row_hash = palloc(sizeof(uint32) * st->batch_rows);
+	/* as much memory for the groups as a hash aggregate may take */
+	st->group_limit = (Size) Max((double) work_mem * 1024.0 * hash_mem_multiplier,
+								 4.0 * 1024 * 1024);
 	st->all_null = palloc(sizeof(bool) * st->batch_rows);
 	memset(st->all_null, true, sizeof(bool) * st->batch_rows);
 	st->zeros = palloc0(16 * st->batch_rows);
@@ -3495,13 +3644,25 @@ pf_agg_iterate_foreign_scan(ForeignScanState *node)
 
 	if (!st->computed)
 	{
+		MemoryContext old = MemoryContextSwitchTo(st->cxt);
+
 		evaluate_param_filters(st);
-		reset_groups(st);
-		compute(st);
+		list_free(st->pending_parts);
+		st->pending_parts = list_make2(makeInteger(0), makeInteger(0));
+		MemoryContextSwitchTo(old);
+		st->computed = true;
+		st->ngroups = 0;
+		st->next_out = 0;
+		if (!compute_next_pass(st))
+			return ExecClearTuple(slot);
 	}
 	ExecClearTuple(slot);
-	if (st->next_out >= st->ngroups)
-		return slot;
+	while (st->next_out >= st->ngroups)
+	{
+		/* this partition is done: the next one */
+		if (!compute_next_pass(st))
+			return slot;
+	}
 	g = st->next_out++;
 	MemoryContextReset(st->tmp_cxt);
 	{
@@ -3559,9 +3720,12 @@ pf_agg_rescan_foreign_scan(ForeignScanState *node)
 {
 	PfAggScanState *st = (PfAggScanState *) node->fdw_state;
 
-	/* the same groups again, unless a filter's parameter may have changed */
+	/*
+	 * The same groups again, unless a filter's parameter may have changed
+	 * or they came in several passes (only the last one is kept).
+	 */
 	st->next_out = 0;
-	if (st->param_states != NIL)
+	if (st->param_states != NIL || st->passes > 1 || st->pending_parts != NIL)
 		st->computed = false;
 }
 
@@ -3664,7 +3828,9 @@ pf_agg_explain_foreign_scan(ForeignScanState *node, ExplainState *es)
 		ExplainPropertyInteger("Row Groups Read", NULL, st->rowgroups_read, es);
 		ExplainPropertyInteger("Row Groups From Statistics", NULL,
 							   st->rowgroups_stats, es);
-		ExplainPropertyInteger("Groups", NULL, st->ngroups, es);
+		ExplainPropertyInteger("Groups", NULL, st->groups_total, es);
+		if (st->passes > 1)
+			ExplainPropertyInteger("Partition Passes", NULL, st->passes, es);
 		ExplainPropertyInteger("Peak Memory", "kB",
 							   (int64) ((st->peak_memory + 1023) / 1024), es);
 	}
