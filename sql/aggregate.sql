@@ -322,6 +322,23 @@ RESET enable_hashjoin; RESET enable_mergejoin; RESET enable_material;
 RESET work_mem;
 RESET hash_mem_multiplier;
 
+-- ===== in a parallel worker (the plan travels as text: every fdw_private
+-- node must read back as written)
+SET force_parallel_mode = on;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SELECT agg_same($$SELECT l_returnflag, l_linestatus, count(*), sum(l_extendedprice * (1 - l_discount)),
+  avg(l_quantity), sum(f8), min(l_shipdate) FROM agg WHERE l_shipdate <= DATE '1998-09-02'
+  GROUP BY 1, 2 ORDER BY 1, 2$$);
+SELECT agg_same($$SELECT x, (SELECT count(*) FROM agg WHERE l_quantity < x) FROM generate_series(1, 3) x$$);
+-- (CREATE TABLE AS may keep those in the leader; these run in the worker)
+SELECT agg_explain('EXPLAIN (COSTS OFF) SELECT l_returnflag, count(*) FROM agg GROUP BY 1 ORDER BY 1');
+SELECT l_returnflag, count(*) FROM agg GROUP BY 1 ORDER BY 1;
+SELECT x, (SELECT count(*) FROM agg WHERE l_quantity < x) FROM generate_series(1, 3) x;
+RESET force_parallel_mode;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+
 -- ===== several files: the groups span them
 \set both :agg ', ' :aggplain
 CREATE FOREIGN TABLE agg2 (

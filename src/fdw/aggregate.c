@@ -1460,7 +1460,7 @@ enum PfAggPrivateIndex
 	PfAggPrivateTotalRowGroups, /* Integer */
 	PfAggPrivateQuals,			/* List of Expr: the restrictions */
 	PfAggPrivateGroupVars,		/* List of Var */
-	PfAggPrivateTotalRows		/* Float: rows of the planned row groups */
+	PfAggPrivateTotalRows		/* String: rows of the planned row groups */
 };
 
 bool
@@ -1520,8 +1520,9 @@ pf_agg_get_foreign_plan(PlannerInfo *root, RelOptInfo *upperrel,
 	fdw_private = lappend(fdw_private, makeInteger(ps->total_rowgroups));
 	fdw_private = lappend(fdw_private, quals);
 	fdw_private = lappend(fdw_private, group_vars);
+	/* a String: a Float node of an integral value reads back as Integer */
 	fdw_private = lappend(fdw_private,
-						  makeFloat(psprintf("%.0f", ps->total_rows)));
+						  makeString(psprintf("%.0f", ps->total_rows)));
 
 	/* no scan relation: the output columns are fdw_scan_tlist's */
 	/*
@@ -3446,7 +3447,7 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 		st->filenames = lappend(st->filenames, strVal(lfirst(lc)));
 	st->rowgroups = (List *) list_nth(priv, PfAggPrivateRowGroups);
 	st->total_rowgroups = intVal(list_nth(priv, PfAggPrivateTotalRowGroups));
-	st->total_rows = floatVal(list_nth(priv, PfAggPrivateTotalRows));
+	st->total_rows = strtod(strVal(list_nth(priv, PfAggPrivateTotalRows)), NULL);
 	st->file_index = -1;
 	st->rowgroup = -1;
 
