@@ -49,6 +49,7 @@
 #include "optimizer/planmain.h"
 #include "optimizer/restrictinfo.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -69,7 +70,10 @@ enum AmScanPrivateIndex
 	AmScanPrivateFiles,			/* List of String */
 	AmScanPrivateAttnos,		/* List of Integer */
 	AmScanPrivateStripes,		/* List per file of List of Integer */
-	AmScanPrivateTotalStripes	/* Integer: stripes before pruning */
+	AmScanPrivateTotalStripes,	/* Integer: stripes before pruning */
+	AmScanPrivateParamQuals		/* List per qual of Integers: attnum,
+								 * strategy, cmpproc, collation, valtype;
+								 * the values are fdw_exprs, in order */
 };
 
 /* First word of AmPlanState (not a canonical address, so never a pointer). */
@@ -85,6 +89,7 @@ typedef struct AmPlanState
 	int			total_stripes;
 	double		total_rows;
 	double		bytes;
+	List	   *param_quals;	/* PfPruneQual valued only at run time */
 } AmPlanState;
 
 typedef struct AmScanColumn
@@ -122,6 +127,16 @@ typedef struct AmScanState
 	int			ncolumns;
 	AmScanColumn *columns;
 	uint32		batch_rows;
+	List	   *attnos;			/* attnum of each column, in order */
+	int64	   *field_ids;		/* each column's schema id in the shard, or -1 */
+
+	/* run-time pruning with parameter values (as in scan.c) */
+	List	   *param_quals;	/* PfPruneQual */
+	List	   *param_states;	/* ExprState of each one's value */
+	MemoryContext param_cxt;
+	ExprContext *param_econtext;
+	bool		params_pending;
+	int64		stripes_skipped;
 
 	int			file_index;
 	PfShard    *shard;
@@ -497,8 +512,11 @@ amudaiGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	st->filenames = pf_expand_filenames(opts->filenames);
 	rel = table_open(foreigntableid, AccessShareLock);
 	st->attnos = needed_attnos(baserel, rel);
-	/* quals with a value only at run time do not prune shards (yet) */
+	/* quals valued only at run time prune when the first stripe is chosen */
 	quals = pf_prune_quals(baserel);
+	foreach(lc, quals)
+		if (!((PfPruneQual *) lfirst(lc))->value_known)
+			st->param_quals = lappend(st->param_quals, lfirst(lc));
 
 	natts = RelationGetDescr(rel)->natts;
 	attnames = palloc0(sizeof(char *) * Max(1, natts));
@@ -611,15 +629,29 @@ amudaiGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 	AmPlanState *st = (AmPlanState *) baserel->fdw_private;
 	List	   *files = NIL;
 	List	   *fdw_private;
+	List	   *prune = NIL;
+	List	   *prune_exprs = NIL;
 	ListCell   *lc;
 
 	scan_clauses = extract_actual_clauses(scan_clauses, false);
 	foreach(lc, st->filenames)
 		files = lappend(files, makeString(pstrdup((char *) lfirst(lc))));
+	foreach(lc, st->param_quals)
+	{
+		PfPruneQual *q = (PfPruneQual *) lfirst(lc);
+
+		prune = lappend(prune, list_make5_int(q->attnum, q->strategy,
+											  (int) q->cmpproc,
+											  (int) q->collation,
+											  (int) q->valtype));
+		prune_exprs = lappend(prune_exprs, q->expr);
+	}
 	fdw_private = list_make5(makeString(pstrdup(AM_PLAN_MARKER)), files,
 							 st->attnos, st->stripes,
 							 makeInteger(st->total_stripes));
-	return make_foreignscan(tlist, scan_clauses, baserel->relid, NIL,
+	fdw_private = lappend(fdw_private, prune);
+	/* the parameter expressions go in fdw_exprs, so setrefs sees them */
+	return make_foreignscan(tlist, scan_clauses, baserel->relid, prune_exprs,
 							fdw_private, NIL, NIL, outer_plan);
 }
 
@@ -694,6 +726,30 @@ amudaiBeginForeignScan(ForeignScanState *node, int eflags)
 	tupdesc = RelationGetDescr(st->rel);
 	st->ncolumns = list_length(attnos);
 	st->columns = palloc0(sizeof(AmScanColumn) * Max(1, st->ncolumns));
+	st->attnos = attnos;
+	st->field_ids = palloc(sizeof(int64) * Max(1, st->ncolumns));
+	foreach(lc, (List *) list_nth(plan->fdw_private, AmScanPrivateParamQuals))
+	{
+		List	   *ints = (List *) lfirst(lc);
+		PfPruneQual *q = palloc0(sizeof(PfPruneQual));
+
+		q->attnum = (AttrNumber) linitial_int(ints);
+		q->strategy = lsecond_int(ints);
+		q->cmpproc = (Oid) lthird_int(ints);
+		q->collation = (Oid) lfourth_int(ints);
+		q->valtype = (Oid) list_nth_int(ints, 4);
+		fmgr_info_cxt(q->cmpproc, &q->cmp, st->scan_cxt);
+		st->param_quals = lappend(st->param_quals, q);
+	}
+	if (st->param_quals != NIL)
+	{
+		st->param_states = ExecInitExprList(plan->fdw_exprs, (PlanState *) node);
+		st->param_cxt = AllocSetContextCreate(st->scan_cxt, "parquet_fdw amudai parameters",
+											  ALLOCSET_SMALL_SIZES);
+	}
+	/* evaluated when the first stripe is chosen: InitPlans run on first use */
+	st->param_econtext = node->ss.ps.ps_ExprContext;
+	st->params_pending = true;
 	st->batch_rows = AM_BATCH_ROWS;
 	if (st->ncolumns > 0 &&
 		(uint64) st->ncolumns * AM_BATCH_ROWS > AM_MAX_BATCH_DATUMS)
@@ -758,12 +814,45 @@ open_file(AmScanState *st, int file_index)
 		st->err_column = col->attname;
 		id = find_field(st->shard->shard, path, col->attname, col->field_name,
 						st->missing_columns_error);
+		st->field_ids[i] = id;
 		col->conv = id < 0 ? NULL :
 			pf_amudai_converter_create(schema, (uint32) id, col->typid,
 									   col->typmod, col->attname, st->file_cxt);
 	}
 	st->err_column = NULL;
 	st->next_stripe = list_head((List *) list_nth(st->stripes, file_index));
+}
+
+/* The run-time prune quals' values for this (re)scan (as scan.c does). */
+static void
+evaluate_prune_quals(AmScanState *st)
+{
+	ListCell   *lq;
+	ListCell   *ls;
+
+	st->params_pending = false;
+	if (st->param_quals == NIL)
+		return;
+	MemoryContextReset(st->param_cxt);
+	forboth(lq, st->param_quals, ls, st->param_states)
+	{
+		PfPruneQual *q = (PfPruneQual *) lfirst(lq);
+		bool		isnull;
+		Datum		value;
+		int16		typlen;
+		bool		typbyval;
+		MemoryContext old;
+
+		value = ExecEvalExprSwitchContext((ExprState *) lfirst(ls),
+										  st->param_econtext, &isnull);
+		get_typlenbyval(q->valtype, &typlen, &typbyval);
+		old = MemoryContextSwitchTo(st->param_cxt);
+		if (!isnull)
+			value = datumCopy(value, typbyval, typlen);
+		MemoryContextSwitchTo(old);
+		pf_prune_qual_set_value(q, value, isnull);
+	}
+	ResetExprContext(st->param_econtext);
 }
 
 /* Move to the next stripe, opening shards as needed; false at the end. */
@@ -786,6 +875,27 @@ next_stripe(AmScanState *st)
 								st->shard->path),
 						 errdetail("Stripe %d was planned, the shard now has %u.",
 								   s, am_shard_stripe_count(st->shard->shard))));
+			if (st->params_pending)
+				evaluate_prune_quals(st);
+			if (st->param_quals != NIL)
+			{
+				bool		skip = false;
+				ListCell   *lq;
+
+				foreach(lq, st->param_quals)
+					if (stripe_qual_excludes(st->shard, (uint32) s,
+											 (PfPruneQual *) lfirst(lq),
+											 st->attnos, st->field_ids, st->rel))
+					{
+						skip = true;
+						break;
+					}
+				if (skip)
+				{
+					st->stripes_skipped++;
+					continue;
+				}
+			}
 			st->stripe = s;
 			st->stripe_rows = am_shard_stripe(st->shard->shard, s)->total_record_count;
 			st->stripe_pos = 0;
@@ -910,6 +1020,7 @@ amudaiReScanForeignScan(ForeignScanState *node)
 	st->next_stripe = NULL;
 	st->batch_size = 0;
 	st->next_row = 0;
+	st->params_pending = true;
 }
 
 void
@@ -944,6 +1055,9 @@ amudaiExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	if (es->analyze)
 	{
 		ExplainPropertyInteger("Stripes Read", NULL, st->stripes_read, es);
+		if (st->param_quals != NIL)
+			ExplainPropertyInteger("Stripes Skipped at Run Time", NULL,
+								   st->stripes_skipped, es);
 		ExplainPropertyInteger("Peak Memory", "kB",
 							   (int64) ((st->peak_memory + 1023) / 1024), es);
 	}
