@@ -5,16 +5,18 @@
  *	  scan over the decoded column batches, grouped by a few columns.
  *
  * Planning (GetForeignUpperPaths, UPPERREL_GROUP_AGG) accepts a query over
- * one Parquet foreign table when every restriction is "column op constant"
- * (= <> < <= > >=, so also BETWEEN) that the scan can evaluate on the raw
- * vectors, every GROUP BY item is a plain column of a small-domain type
- * (text, bool, integers, date) and every aggregate is count(*), count(x),
- * sum(x), avg(x), min(col) or max(col) with x a column or + - * of columns
- * and constants of one numeric family.  Anything else keeps the ordinary
- * plan.  The plan is a ForeignScan with scanrelid 0 whose fdw_scan_tlist
- * holds the group columns and the Aggrefs; the restrictions travel in
- * fdw_private and are compiled again at executor start by the same code
- * that accepted them.
+ * one Parquet foreign table when every restriction is "column op value"
+ * (= <> < <= > >=, so also BETWEEN; a boolean column or its negation) that
+ * the scan can evaluate on the raw vectors, the value a constant or an
+ * expression of parameters (evaluated at each (re)scan), every GROUP BY
+ * item is a plain column of a small-domain type (text, bool, integers,
+ * date) and every aggregate is count(*), count(x), sum(x), avg(x), min(col)
+ * or max(col) with x a column or + - * of columns and constants of one
+ * numeric family.  Anything else keeps the ordinary plan.  The plan is a
+ * ForeignScan with scanrelid 0 whose fdw_scan_tlist holds the group columns
+ * and the Aggrefs, HAVING its qual; the restrictions travel in fdw_private
+ * (their parameter values in fdw_exprs) and are compiled again at executor
+ * start by the same code that accepted them.
  *
  * Execution reads each row group's needed leaves a batch at a time, builds
  * a selection vector from the filters, maps the selected rows to groups
@@ -33,9 +35,12 @@
  * count(*), count(col), min and max of integers, dates and decimals stored
  * as integers come from the row groups' statistics when present.
  *
- * Memory: the groups' states live in a context that grows with the number
- * of groups only (the planner refuses more than PF_AGG_MAX_GROUPS estimated
- * groups); column readers in a context reset per row group.
+ * Memory: column readers live in a context reset per row group; the
+ * groups' keys and states in one that grows with the number of groups (the
+ * planner refuses more than PF_AGG_MAX_GROUPS estimated groups).  Past
+ * hash_mem, a pass is dropped and the input read again once per partition
+ * of the key values' hashes, so memory stays bounded whatever the estimate
+ * said (slow, but exact).
  *
  * IDENTIFICATION
  *	  src/fdw/aggregate.c
