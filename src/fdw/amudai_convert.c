@@ -343,6 +343,12 @@ pf_amudai_converter_begin_stripe(PfAmConverter *conv, AmShard *shard,
 										 stripe_cxt);
 }
 
+uint64
+pf_amudai_converter_positions(const PfAmConverter *conv)
+{
+	return conv->reader ? am_field_reader_position_count(conv->reader) : 0;
+}
+
 void
 pf_amudai_converter_end_stripe(PfAmConverter *conv)
 {
@@ -651,10 +657,19 @@ fill_default(PfAmConverter *conv, const char *path, const AmColumnBatch *b,
 				bool	   *en;
 				Oid			elemtyp = get_element_type(conv->deftyp);
 
-				if (hi < lo || hi - lo > (uint64) MaxAllocSize / sizeof(Datum))
+				if (hi < lo || hi > am_field_reader_position_count(conv->elem->reader))
 					ereport(ERROR,
 							(errcode(ERRCODE_DATA_CORRUPTED),
-							 errmsg("invalid list offsets in Amudai shard \"%s\"", path)));
+							 errmsg("invalid Amudai shard \"%s\": list offsets of column \"%s\" point beyond the list elements",
+									path, conv->column_name),
+							 errdetail("Offsets up to %llu, %llu elements.",
+									   (unsigned long long) hi,
+									   (unsigned long long) am_field_reader_position_count(conv->elem->reader))));
+				if (hi - lo > (uint64) MaxAllocSize / sizeof(Datum))
+					ereport(ERROR,
+							(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+							 errmsg("lists of column \"%s\" hold too many elements for one batch",
+									conv->column_name)));
 				ev = palloc(sizeof(Datum) * Max(hi - lo, 1));
 				en = palloc(sizeof(bool) * Max(hi - lo, 1));
 				if (hi > lo)

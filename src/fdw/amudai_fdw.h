@@ -125,6 +125,8 @@ extern void pf_amudai_converter_fill(PfAmConverter *conv, const char *path,
 									 uint64_t first, uint32 count,
 									 Datum *values, bool *nulls);
 extern void pf_amudai_converter_end_stripe(PfAmConverter *conv);
+/* Positions of the field in the current stripe. */
+extern uint64 pf_amudai_converter_positions(const PfAmConverter *conv);
 
 /*
  * A statistic (AnyValue of a field descriptor) as a Datum of the field's

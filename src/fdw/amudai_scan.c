@@ -910,6 +910,14 @@ next_stripe(AmScanState *st)
 												 st->shard->shard,
 												 st->shard->path, (uint32) s,
 												 st->stripe_cxt);
+				if (pf_amudai_converter_positions(st->columns[i].conv) < st->stripe_rows)
+					ereport(ERROR,
+							(errcode(ERRCODE_DATA_CORRUPTED),
+							 errmsg("invalid Amudai shard \"%s\": field of column \"%s\" has fewer positions than its stripe has records",
+									st->shard->path, st->columns[i].attname),
+							 errdetail("Stripe %d has %llu records, the field %llu positions.",
+									   s, (unsigned long long) st->stripe_rows,
+									   (unsigned long long) pf_amudai_converter_positions(st->columns[i].conv))));
 			}
 			st->err_column = NULL;
 			MemoryContextSwitchTo(old);
