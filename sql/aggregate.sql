@@ -269,6 +269,14 @@ SELECT agg_explain('EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 SELECT agg_explain('EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
   SELECT count(*), sum(id) FROM rg WHERE id > 2048 AND id <= 4096');
 SELECT count(*), sum(id) FROM rg WHERE id > 2048 AND id <= 4096;
+-- and with a parameter's value, at run time: only row group 9 holds
+-- id > 18432 (2048 rows, sum 2048 * (18433 + 20480) / 2 = 39846912)
+PREPARE rgq(bigint) AS SELECT count(*), sum(id) FROM rg WHERE id > $1;
+SET plan_cache_mode = force_generic_plan;
+SELECT agg_explain('EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE rgq(18432)');
+EXECUTE rgq(18432);
+RESET plan_cache_mode;
+DEALLOCATE rgq;
 
 -- ===== rescans, parameters, prepared statements, subqueries
 SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_material = off;

@@ -1625,6 +1625,7 @@ typedef struct PfAggScanState
 	/* EXPLAIN ANALYZE */
 	int64		rowgroups_read;
 	int64		rowgroups_stats;
+	int64		rowgroups_skipped;	/* by the filters' values and statistics */
 	Size		peak_memory;
 } PfAggScanState;
 
@@ -3201,6 +3202,77 @@ partition_rows(PfAggScanState *st, const uint32 *in, uint32 n, uint32 *out)
 	return m;
 }
 
+/*
+ * Can the filters' values exclude every row of row group rg, by its
+ * column-chunk statistics?  Integer, date and decimal columns stored as
+ * integers (the raw domain the filters are normalized to), and all-null
+ * chunks for any filter.  The planner pruned with constants already; this
+ * also covers parameters and decimals.
+ */
+static bool
+rowgroup_filtered_out(PfAggScanState *st, int rg)
+{
+	PfAggProgram *prog = st->prog;
+	const PqRowGroupMeta *rgm = &st->file->meta->row_groups[rg];
+
+	for (int fi = 0; fi < prog->nfilters; fi++)
+	{
+		const PfAggFilter *f = &prog->filters[fi];
+		const PfAggCol *col = &prog->cols[f->col];
+		const PqStatistics *s;
+		int			leaf;
+		int			width;
+		int64		min;
+		int64		max;
+		int128_t	c = f->ival;
+		bool		excluded;
+
+		if (f->never || col->missing)
+			return true;		/* no row passes */
+		leaf = st->slot_leaf[col->slot];
+		if (leaf >= rgm->num_columns || !rgm->columns[leaf].has_statistics)
+			continue;
+		s = &rgm->columns[leaf].statistics;
+		if (s->has_null_count && s->null_count >= rgm->num_rows)
+			return true;		/* all null: no comparison holds */
+		if (f->any_not_null ||
+			(col->kind != PF_COL_INT && col->kind != PF_COL_DATE &&
+			 col->kind != PF_COL_DEC))
+			continue;
+		width = col->phys == PQ_INT32 ? 4 : col->phys == PQ_INT64 ? 8 : 0;
+		if (width == 0 || !s->has_min || !s->has_max ||
+			s->min_is_legacy || s->max_is_legacy ||
+			s->min_len != (uint32) width || s->max_len != (uint32) width)
+			continue;
+		min = le_int64(s->min, s->min_len);
+		max = le_int64(s->max, s->max_len);
+		switch (f->strategy)
+		{
+			case BTLessStrategyNumber:
+				excluded = min >= c;
+				break;
+			case BTLessEqualStrategyNumber:
+				excluded = min > c;
+				break;
+			case BTEqualStrategyNumber:
+				excluded = c < min || c > max;
+				break;
+			case BTGreaterEqualStrategyNumber:
+				excluded = max < c;
+				break;
+			case BTGreaterStrategyNumber:
+				excluded = max <= c;
+				break;
+			default:
+				excluded = min == max && min == c;
+				break;
+		}
+		if (excluded)
+			return true;
+	}
+	return false;
+}
+
 /* Read and aggregate row group rg of the open file. */
 static void
 aggregate_rowgroup(PfAggScanState *st, int rg)
@@ -3212,6 +3284,12 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 	PqColumnReaderOptions ropts = {0};
 
 	st->rowgroup = rg;
+	if (prog->nfilters > 0 && rowgroup_filtered_out(st, rg))
+	{
+		st->rowgroups_skipped++;
+		st->rowgroup = -1;
+		return;
+	}
 	if (prog->all_from_stats && rowgroup_from_stats(st, rg))
 	{
 		st->rowgroups_stats++;
@@ -3834,6 +3912,9 @@ pf_agg_explain_foreign_scan(ForeignScanState *node, ExplainState *es)
 		ExplainPropertyInteger("Row Groups Read", NULL, st->rowgroups_read, es);
 		ExplainPropertyInteger("Row Groups From Statistics", NULL,
 							   st->rowgroups_stats, es);
+		if (prog->nfilters > 0)
+			ExplainPropertyInteger("Row Groups Skipped at Run Time", NULL,
+								   st->rowgroups_skipped, es);
 		ExplainPropertyInteger("Groups", NULL, st->groups_total, es);
 		if (st->passes > 1)
 			ExplainPropertyInteger("Partition Passes", NULL, st->passes, es);
