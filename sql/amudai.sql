@@ -74,7 +74,7 @@ SELECT * FROM am WHERE id IN (1, 2048, 6145, 20480) ORDER BY id;
 SELECT count(*) FROM am;
 
 -- ===== stripe pruning with the field descriptors' statistics
-CREATE FUNCTION stripes(query text) RETURNS text LANGUAGE plpgsql AS $$
+CREATE FUNCTION am_stripes(query text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE ln text;
 BEGIN
   FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
@@ -82,36 +82,36 @@ BEGIN
   END LOOP;
   RETURN NULL;
 END $$;
-CREATE FUNCTION explain_filter(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+CREATE FUNCTION am_explain(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE ln text;
 BEGIN
   FOR ln IN EXECUTE query LOOP
     RETURN NEXT regexp_replace(ln, '/[^ ,"]*/', '', 'g');
   END LOOP;
 END $$;
-SELECT explain_filter('EXPLAIN (COSTS OFF) SELECT * FROM am WHERE id = 5000');
-SELECT stripes('SELECT * FROM am WHERE id = 5000'), count(*), min(id) FROM am WHERE id = 5000;
-SELECT stripes('SELECT * FROM am WHERE id < 100'), count(*) FROM am WHERE id < 100;
-SELECT stripes('SELECT * FROM am WHERE id >= 18432'), count(*) FROM am WHERE id >= 18432;
-SELECT stripes('SELECT * FROM am WHERE id > 1000 AND id < 3000'), count(*) FROM am WHERE id > 1000 AND id < 3000;
-SELECT stripes('SELECT * FROM am WHERE id = 1 OR id = 20480'), count(*) FROM am WHERE id = 1 OR id = 20480;
-SELECT stripes('SELECT * FROM am WHERE id IN (3, 4097)'), count(*) FROM am WHERE id IN (3, 4097);
-SELECT stripes('SELECT * FROM am WHERE id = 0'), count(*) FROM am WHERE id = 0;
+SELECT am_explain('EXPLAIN (COSTS OFF) SELECT * FROM am WHERE id = 5000');
+SELECT am_stripes('SELECT * FROM am WHERE id = 5000'), count(*), min(id) FROM am WHERE id = 5000;
+SELECT am_stripes('SELECT * FROM am WHERE id < 100'), count(*) FROM am WHERE id < 100;
+SELECT am_stripes('SELECT * FROM am WHERE id >= 18432'), count(*) FROM am WHERE id >= 18432;
+SELECT am_stripes('SELECT * FROM am WHERE id > 1000 AND id < 3000'), count(*) FROM am WHERE id > 1000 AND id < 3000;
+SELECT am_stripes('SELECT * FROM am WHERE id = 1 OR id = 20480'), count(*) FROM am WHERE id = 1 OR id = 20480;
+SELECT am_stripes('SELECT * FROM am WHERE id IN (3, 4097)'), count(*) FROM am WHERE id IN (3, 4097);
+SELECT am_stripes('SELECT * FROM am WHERE id = 0'), count(*) FROM am WHERE id = 0;
 -- grp is constant in each stripe; n is all NULL in stripe 3
-SELECT stripes('SELECT * FROM am WHERE grp = 3'), count(*) FROM am WHERE grp = 3;
-SELECT stripes('SELECT * FROM am WHERE grp <> 4'), count(*) FROM am WHERE grp <> 4;
-SELECT stripes('SELECT * FROM am WHERE n = 7000'), count(*) FROM am WHERE n = 7000;
-SELECT stripes('SELECT * FROM am WHERE n IS NULL'), count(*), min(id), max(id) FROM am WHERE n IS NULL;
-SELECT stripes('SELECT * FROM am WHERE n IS NOT NULL'), count(*) FROM am WHERE n IS NOT NULL;
+SELECT am_stripes('SELECT * FROM am WHERE grp = 3'), count(*) FROM am WHERE grp = 3;
+SELECT am_stripes('SELECT * FROM am WHERE grp <> 4'), count(*) FROM am WHERE grp <> 4;
+SELECT am_stripes('SELECT * FROM am WHERE n = 7000'), count(*) FROM am WHERE n = 7000;
+SELECT am_stripes('SELECT * FROM am WHERE n IS NULL'), count(*), min(id), max(id) FROM am WHERE n IS NULL;
+SELECT am_stripes('SELECT * FROM am WHERE n IS NOT NULL'), count(*) FROM am WHERE n IS NOT NULL;
 -- floats (< prunes, > does not: NaN), timestamptz (DateTime ticks)
-SELECT stripes('SELECT * FROM am WHERE f < 10'), count(*) FROM am WHERE f < 10;
-SELECT stripes('SELECT * FROM am WHERE f > 5000'), count(*) FROM am WHERE f > 5000;
-SELECT stripes('SELECT * FROM am WHERE tstz >= ''2024-01-15 00:00+00'''), count(*), min(id)
+SELECT am_stripes('SELECT * FROM am WHERE f < 10'), count(*) FROM am WHERE f < 10;
+SELECT am_stripes('SELECT * FROM am WHERE f > 5000'), count(*) FROM am WHERE f > 5000;
+SELECT am_stripes('SELECT * FROM am WHERE tstz >= ''2024-01-15 00:00+00'''), count(*), min(id)
   FROM am WHERE tstz >= '2024-01-15 00:00+00';
-SELECT stripes('SELECT * FROM am WHERE i2 > 200'), count(*) FROM am WHERE i2 > 200;
+SELECT am_stripes('SELECT * FROM am WHERE i2 > 200'), count(*) FROM am WHERE i2 > 200;
 -- values known only at run time (generic plans, InitPlans) prune when the
 -- first stripe is chosen
-CREATE FUNCTION stripes_run(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+CREATE FUNCTION am_stripes_run(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE ln text;
 BEGIN
   FOR ln IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query LOOP
@@ -120,12 +120,12 @@ BEGIN
 END $$;
 PREPARE am_by_id(bigint) AS SELECT count(*), min(s) FROM am WHERE id = $1;
 SET plan_cache_mode = force_generic_plan;
-SELECT stripes_run('EXECUTE am_by_id(5000)');
+SELECT am_stripes_run('EXECUTE am_by_id(5000)');
 EXECUTE am_by_id(5000);
 EXECUTE am_by_id(20480);
 RESET plan_cache_mode;
 DEALLOCATE am_by_id;
-SELECT stripes_run('SELECT count(*) FROM am WHERE id >= (SELECT 18433::bigint)');
+SELECT am_stripes_run('SELECT count(*) FROM am WHERE id >= (SELECT 18433::bigint)');
 SELECT count(*), min(id) FROM am WHERE id >= (SELECT 18433::bigint);
 -- pruning never changes results: the same counts from the Parquet table
 SELECT count(*) FROM am_src WHERE id > 1000 AND id < 3000;
@@ -179,9 +179,13 @@ CREATE FOREIGN TABLE am_mixed (id bigint) SERVER am_srv
   OPTIONS (filename :'shard');
 ALTER FOREIGN TABLE am_mixed OPTIONS (SET filename :'rg');
 SELECT count(*) FROM am_mixed;
-SELECT :'rg' || ', ' || :'shard' AS both \gset
+-- a shard first: every file must be a shard (0A000); a Parquet file first:
+-- the Parquet reader rejects the shard (XX001)
+SELECT :'shard' || ', ' || :'rg' AS both, :'rg' || ', ' || :'shard' AS both2 \gset
 ALTER FOREIGN TABLE am_mixed OPTIONS (SET filename :'both');
 \set VERBOSITY sqlstate
+SELECT count(*) FROM am_mixed;
+ALTER FOREIGN TABLE am_mixed OPTIONS (SET filename :'both2');
 SELECT count(*) FROM am_mixed;
 \set VERBOSITY default
 
@@ -210,11 +214,11 @@ SELECT parquet_fdw_write_amudai('SELECT 1e40::numeric + 1 AS big', :'empty_shard
 SELECT parquet_fdw_write_amudai('SELECT ''infinity''::timestamp AS t', :'empty_shard');
 SELECT parquet_fdw_write_amudai('SELECT 1 AS a', :'empty_shard', 0);
 SELECT parquet_fdw_write_amudai('CREATE TABLE am_nope (a int)', :'empty_shard');
-CREATE ROLE am_nobody;
-SET ROLE am_nobody;
+CREATE ROLE regress_am_nobody;
+SET ROLE regress_am_nobody;
 SELECT parquet_fdw_write_amudai('SELECT 1 AS a', :'empty_shard');
 RESET ROLE;
-DROP ROLE am_nobody;
+DROP ROLE regress_am_nobody;
 -- numerics keep their digits and scale; specials survive
 SELECT parquet_fdw_write_amudai($$SELECT * FROM (VALUES
   (1, 0.000::numeric), (2, -123456789012345678901234567890.1234), (3, 'NaN'),
@@ -266,8 +270,9 @@ SELECT count(*) AS differences FROM (
 
 -- aggregates run over the shard scan (no pushdown into shards), and
 -- ANALYZE skips shard tables
-SELECT explain_filter('EXPLAIN (COSTS OFF) SELECT count(*), sum(id) FROM am');
+SELECT am_explain('EXPLAIN (COSTS OFF) SELECT count(*), sum(id) FROM am');
 SELECT count(*), sum(id) FROM am;
 ANALYZE am;
 
 DROP SERVER am_srv CASCADE;
+DROP FUNCTION am_stripes(text), am_stripes_run(text), am_explain(text), am_try(text);

@@ -26,8 +26,9 @@
 /*
  * Does the foreign table read Amudai shards?  The table option format
  * ('amudai', 'parquet' or 'auto', the default) decides, and with 'auto' the
- * magic bytes of the table's files: all shards -> true, all Parquet ->
- * false, a mix -> ERRCODE_FEATURE_NOT_SUPPORTED.
+ * magic bytes of the table's first file: Parquet (or unreadable) -> false;
+ * a shard -> true when every file is one, else (a mix)
+ * ERRCODE_FEATURE_NOT_SUPPORTED.
  */
 extern bool pf_table_is_amudai(Oid foreigntableid);
 

@@ -191,6 +191,14 @@ pf_table_is_amudai(Oid foreigntableid)
 
 	opts = pf_get_table_options(foreigntableid);
 	files = pf_expand_filenames(opts->filenames);
+
+	/*
+	 * The first file decides; only shard tables look at every file (a
+	 * shard among Parquet files is then reported by the Parquet reader),
+	 * so planning a Parquet table opens one file more, not all of them.
+	 */
+	if (files == NIL || !pf_file_is_amudai((const char *) linitial(files)))
+		return false;
 	foreach(lc, files)
 		shards += pf_file_is_amudai((const char *) lfirst(lc));
 	if (shards > 0 && shards < list_length(files))

@@ -102,8 +102,9 @@ _PG_init(void)
 }
 
 /*
- * Tables over Amudai shards (amudai_scan.c): planning callbacks ask
- * pf_table_is_amudai(), execution callbacks look at the plan's marker.
+ * Tables over Amudai shards (amudai_scan.c): GetForeignRelSize asks
+ * pf_table_is_amudai(), the later planning callbacks look at the planner
+ * state it left, execution callbacks at the plan's marker.
  */
 static void
 dispatchGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
@@ -119,7 +120,7 @@ static void
 dispatchGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 						Oid foreigntableid)
 {
-	if (pf_table_is_amudai(foreigntableid))
+	if (pf_rel_is_amudai(baserel))
 		amudaiGetForeignPaths(root, baserel, foreigntableid);
 	else
 		parquetGetForeignPaths(root, baserel, foreigntableid);
@@ -133,7 +134,7 @@ dispatchGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 	if (IS_UPPER_REL(baserel))	/* aggregate pushdown (aggregate.c) */
 		return pf_agg_get_foreign_plan(root, baserel, best_path, tlist,
 									   outer_plan);
-	if (pf_table_is_amudai(foreigntableid))
+	if (pf_rel_is_amudai(baserel))
 		return amudaiGetForeignPlan(root, baserel, foreigntableid, best_path,
 									tlist, scan_clauses, outer_plan);
 	return parquetGetForeignPlan(root, baserel, foreigntableid, best_path,
