@@ -48,10 +48,10 @@ CREATE FOREIGN TABLE rg (id bigint, grp int, n int, d date, ts timestamp,
   SERVER agg_srv OPTIONS (filename :'rg');
 
 -- Run query q with pushdown on and off: 'pushed' or 'not pushed', and the
--- number of rows that differ (as text) between the two results.  Without
--- pushdown, sorts are discouraged: float sums depend on the order of the
--- additions, and a hash aggregate adds in scan order, as the pushdown
--- does, where a sort (not stable) may reorder the rows of a group.
+-- number of rows that differ (as text) between the two results.  Sorts
+-- are discouraged: float sums depend on the order of the additions, and a
+-- hash aggregate adds in scan order, as the pushdown does, where a sort
+-- (not stable) may reorder the rows of a group.
 CREATE FUNCTION agg_same(q text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
   pushed boolean := false;
@@ -59,12 +59,12 @@ DECLARE
   diff bigint;
 BEGIN
   PERFORM set_config('parquet_fdw.enable_aggregate_pushdown', 'on', true);
+  PERFORM set_config('enable_sort', 'off', true);
   FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
     IF ln ~ 'Aggregate Pushdown' THEN pushed := true; END IF;
   END LOOP;
   EXECUTE 'CREATE TEMP TABLE r_on AS SELECT row_number() OVER () AS rn, t::text AS v FROM (' || q || ') t';
   PERFORM set_config('parquet_fdw.enable_aggregate_pushdown', 'off', true);
-  PERFORM set_config('enable_sort', 'off', true);
   EXECUTE 'CREATE TEMP TABLE r_off AS SELECT row_number() OVER () AS rn, t::text AS v FROM (' || q || ') t';
   PERFORM set_config('enable_sort', 'on', true);
   PERFORM set_config('parquet_fdw.enable_aggregate_pushdown', 'on', true);
