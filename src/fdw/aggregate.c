@@ -104,8 +104,12 @@ bool		pf_enable_aggregate_pushdown = true;
 /* First element of a pushed-down plan's fdw_private. */
 #define PF_AGG_MARKER		"parquet_fdw aggregate pushdown"
 
-typedef __int128 int128_t;
-typedef unsigned __int128 uint128_t;
+/*
+ * PostgreSQL's 128-bit integers: aligned to 8 bytes like palloc'd memory
+ * (a plain __int128 field wants 16 and may be stored with aligned moves).
+ */
+typedef int128 int128_t;
+typedef uint128 uint128_t;
 
 /* ----------------------------------------------------------------
  * The compiled program: columns, filters, group keys, aggregates
@@ -381,21 +385,6 @@ get_col(PfCompile *c, int i)
 	return (PfAggCol *) list_nth(c->cols, i);
 }
 
-/* Number of decimal digits of |v|. */
-static int
-int128_digits(int128_t v)
-{
-	uint128_t	u = v < 0 ? -(uint128_t) v : (uint128_t) v;
-	int			n = 1;
-
-	while (u >= 10)
-	{
-		u /= 10;
-		n++;
-	}
-	return n;
-}
-
 /* A numeric constant as an unscaled int128 and its display scale. */
 static bool
 numeric_const_parts(Datum d, int128_t *value, int *scale)
@@ -427,7 +416,7 @@ numeric_const_parts(Datum d, int128_t *value, int *scale)
 			return false;
 		if (acc != 0 || *s != '0')
 			ndigits++;
-		if (ndigits > 37)
+		if (ndigits > 38)	/* 10^38 - 1 < 2^127 */
 			return false;
 		acc = acc * 10 + (*s - '0');
 		if (frac)
@@ -496,6 +485,7 @@ num_of_type(Oid type)
 }
 
 static PfAggExpr *compile_expr_node(PfCompile *c, Expr *expr, bool arithmetic);
+static Datum int128_to_numeric(int128_t v, int scale);
 
 /*
  * Compile an expression, sharing the node of an identical one compiled
@@ -733,79 +723,91 @@ filter_set_value(PfAggFilter *f, const PfAggCol *col, Oid valtype,
 			}
 		case PF_COL_DEC:
 			{
-				int128_t	v;
+				int128_t	v = 0;
 				int			cscale;
+				Numeric		num = DatumGetNumeric(value);
+				Datum		scaled;
+				Datum		fl;
+				bool		exact;
+				bool		beyond = false;
+				bool		above = false;
 
 				if (valtype != NUMERICOID)
 					return false;
-				if (!numeric_const_parts(value, &v, &cscale))
-				{
-					/* NaN is above every number; infinities beyond them */
-					Numeric		num = DatumGetNumeric(value);
-					bool		above = numeric_is_nan(num) ||
-						DatumGetBool(DirectFunctionCall2(numeric_gt, value,
-														 DirectFunctionCall1(int4_numeric, Int32GetDatum(0))));
 
-					if (!numeric_is_nan(num) && !numeric_is_inf(num))
-						return false;
+				/*
+				 * The column holds integers x at its scale: compare them with
+				 * value * 10^scale, through its floor when not integral.
+				 * NaN is above every number; infinities, and values too large
+				 * for int128, are beyond every column value.
+				 */
+				if (numeric_is_nan(num) || numeric_is_inf(num))
+				{
+					beyond = true;
+					above = numeric_is_nan(num) ||
+						DatumGetBool(DirectFunctionCall2(numeric_gt, value,
+														 NumericGetDatum(int64_to_numeric(0))));
+					exact = true;
+				}
+				else
+				{
+					scaled = DirectFunctionCall2(numeric_mul, value,
+												 int128_to_numeric(pow10_128(col->scale), 0));
+					fl = DirectFunctionCall1(numeric_floor, scaled);
+					exact = DatumGetBool(DirectFunctionCall2(numeric_eq, fl, scaled));
+					if (!numeric_const_parts(fl, &v, &cscale) || cscale != 0)
+					{
+						beyond = true;
+						above = DatumGetBool(DirectFunctionCall2(numeric_gt, fl,
+																 NumericGetDatum(int64_to_numeric(0))));
+					}
+				}
+				if (beyond)
+				{
 					switch (strategy)
 					{
 						case BTLessStrategyNumber:
 						case BTLessEqualStrategyNumber:
-						case PF_NOT_EQUAL_STRATEGY:
 							if (above)
 								f->any_not_null = true;
 							else
-								f->never = strategy != PF_NOT_EQUAL_STRATEGY;
-							if (!above && strategy == PF_NOT_EQUAL_STRATEGY)
-								f->any_not_null = true;
-							return true;
+								f->never = true;
+							break;
 						case BTEqualStrategyNumber:
 							f->never = true;
-							return true;
+							break;
+						case PF_NOT_EQUAL_STRATEGY:
+							f->any_not_null = true;
+							break;
 						default:
 							if (above)
 								f->never = true;
 							else
 								f->any_not_null = true;
-							return true;
+							break;
 					}
+					return true;
 				}
-				if (cscale <= col->scale)
+				f->ival = v;
+				if (!exact)
 				{
-					if (int128_digits(v) + (col->scale - cscale) > 38)
-						return false;
-					f->ival = v * pow10_128(col->scale - cscale);
-				}
-				else
-				{
-					/* column value x (integer) against v / 10^k, not integral */
-					int128_t	p = pow10_128(cscale - col->scale);
-					int128_t	fl = v / p;
-					bool		exact = (v % p) == 0;
-
-					if (v < 0 && !exact)
-						fl -= 1;	/* floor */
-					f->ival = fl;
-					if (!exact)
+					/* x against a value strictly between fl and fl + 1 */
+					switch (strategy)
 					{
-						switch (strategy)
-						{
-							case BTLessStrategyNumber:
-								f->strategy = BTLessEqualStrategyNumber;
-								break;
-							case BTGreaterEqualStrategyNumber:
-								f->strategy = BTGreaterStrategyNumber;
-								break;
-							case BTEqualStrategyNumber:
-								f->never = true;
-								break;
-							case PF_NOT_EQUAL_STRATEGY:
-								f->any_not_null = true;
-								break;
-							default:
-								break;	/* <= and > keep the floor */
-						}
+						case BTLessStrategyNumber:
+							f->strategy = BTLessEqualStrategyNumber;
+							break;
+						case BTGreaterEqualStrategyNumber:
+							f->strategy = BTGreaterStrategyNumber;
+							break;
+						case BTEqualStrategyNumber:
+							f->never = true;
+							break;
+						case PF_NOT_EQUAL_STRATEGY:
+							f->any_not_null = true;
+							break;
+						default:
+							break;	/* <= and > keep the floor */
 					}
 				}
 				return true;
