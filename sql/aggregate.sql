@@ -208,6 +208,16 @@ SELECT agg_same($$SELECT count(*) FROM agg WHERE l_discount = 0.055$$);
 SELECT agg_same($$SELECT count(*) FROM agg WHERE l_discount <> 0.055$$);
 SELECT agg_same($$SELECT count(*), sum(q2) FROM agg WHERE q2 < -3.333 AND q2 >= -5.5$$);
 SELECT agg_same($$SELECT count(*) FROM agg WHERE wide > 5000000000000000000000000000000000.5$$);
+-- decimal values of any size and scale: beyond int128, NaN, infinities,
+-- more decimals than the column
+SELECT agg_same($$SELECT count(*) FROM agg WHERE wide < 9000000000000000000000000000000000.99995$$);
+SELECT agg_same($$SELECT count(*) FROM agg WHERE wide >= 99999999999999999999999999999999999999$$);
+SELECT agg_same($$SELECT count(*) FROM agg WHERE l_discount < 1e40 AND q2 > -1e40$$);
+SELECT agg_same($$SELECT count(*) FROM agg WHERE q2 <= -0.00000000000000000000000000000000000000001$$);
+SELECT agg_same($$SELECT count(*) FROM agg WHERE q2 = 0.00000000000000000000000000000000000000001$$);
+SELECT agg_same($$SELECT count(*) FROM agg WHERE l_discount <> 'NaN' AND l_tax < 'Infinity'$$);
+SELECT agg_same($$SELECT count(*) FROM agg WHERE l_discount >= 'NaN'$$);
+SELECT agg_same($$SELECT count(*) FROM agg WHERE l_discount > '-Infinity'$$);
 SELECT agg_same($$SELECT count(*), sum(f8) FROM agg WHERE fn > 2000 AND f4 <= 1200.5$$);
 SELECT agg_same($$SELECT count(*) FROM agg WHERE fn = 'NaN'$$);
 SELECT agg_same($$SELECT count(*) FROM agg WHERE fn >= 'NaN'$$);
