@@ -1,23 +1,31 @@
 /*-------------------------------------------------------------------------
  *
  * writer.c
- *	  A minimal single-file Amudai shard writer (format notes, section 6.4),
- *	  for round-trip tests and as the seed of the export path.
+ *	  A single-file Amudai shard writer (format notes, section 6.4): the
+ *	  export path of parquet_fdw_write_amudai() and the round-trip tests.
  *
- * Layout written (section 1.6): header; for each stripe and column, its
+ * Streaming: am_shard_writer_begin() writes the header, each
+ * am_shard_writer_add_stripe() encodes one stripe and hands its bytes to
+ * the caller's sink, am_shard_writer_finish() writes the metadata; only one
+ * stripe is ever held.  am_write_shard() is the same into a memory buffer.
+ *
+ * Layout written (section 1.6): header; per stripe, for each schema node its
  * buffers, each starting on a 64-byte file offset (blocks, zero pad to 16
- * bytes, block map); then per stripe one StripeFieldDescriptor per column
- * and the stripe's field list; the StripeList; an empty UrlList; the shard
- * FieldDescriptors and their list; the FlatBuffers schema; the
- * ShardDirectory, its length again, and the footer.
+ * bytes, block map), then one StripeFieldDescriptor per node and the
+ * stripe's field list; after the last stripe the StripeList, an empty
+ * UrlList, the shard FieldDescriptors (the stripes' statistics merged) and
+ * their list, the FlatBuffers schema, the ShardDirectory, its length again,
+ * and the footer.
  *
- * Only flat top-level columns are written (no lists, maps or structs yet).
- * Blocks always carry checksums; numeric and binary blocks carry embedded
- * presence (AllNulls, Plain bytes, or a negated Roaring array of the null
- * positions when that is smaller); booleans are bit
+ * Flat top-level columns and lists of flat values are written (no maps or
+ * structs yet).  Blocks always carry checksums; numeric and binary blocks
+ * carry embedded presence (AllNulls, Plain bytes, or a negated Roaring
+ * array of the null positions when that is smaller); booleans are bit
  * buffers with a separate PRESENCE bit buffer when a stripe has nulls.
- * What this writer never emits, per the document's advice: raw ZigZag,
- * fixed-size binary BlockDictionary, hash lookups, LZ4 frames.
+ * Value encodings are the column's, or with AM_WRITER_ENC_AUTO the smallest
+ * of a few candidates per block.  What this writer never emits, per the
+ * document's advice: raw ZigZag, fixed-size binary BlockDictionary, hash
+ * lookups, LZ4 frames.
  *
  * IDENTIFICATION
  *	  src/amudai/writer.c
