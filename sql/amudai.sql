@@ -268,6 +268,18 @@ SELECT count(*) AS differences FROM (
   (SELECT id, d::timestamptz, ts::timestamptz, num, iv, u FROM am_src EXCEPT ALL
    SELECT id, d, ts, num, iv, u FROM am_auto)) x;
 
+-- a shard scan inside a parallel plan (parallel-safe, not parallel-aware):
+-- joined with the Parquet table it was written from, every row matches once
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SELECT count(*), sum(am.id), sum(am_rg.n) FROM am_rg JOIN am ON am.id = am_rg.id AND am.s = am_rg.s;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+
 -- aggregates run over the shard scan (no pushdown into shards), and
 -- ANALYZE skips shard tables
 SELECT am_explain('EXPLAIN (COSTS OFF) SELECT count(*), sum(id) FROM am');
