@@ -28,7 +28,7 @@
  * resolution for single-file and two-level shards), block_map.c (3.2),
  * encoded_buffer.c (3.1, 3.3-3.7: blocks, checksums, presence),
  * value_decode.c (section 4), field_reader.c (field assembly into batches),
- * writer.c (a minimal single-file writer, section 6.4, for tests),
+ * writer.c (a streaming single-file writer, section 6.4),
  * decimal.c (KustoDecimal decimal128 values).
  *
  * IDENTIFICATION
@@ -717,7 +717,7 @@ AmStatus	am_decimal128_encode(const AmDecimal *value, uint8_t out[16],
 void		am_decimal128_decode(const uint8_t in[16], AmDecimal *out);
 
 /* ----------------------------------------------------------------
- * Minimal writer (writer.c), section 6.4, for tests
+ * Writer (writer.c), section 6.4: whole shards in memory, or streamed
  * ----------------------------------------------------------------
  */
 
