@@ -716,6 +716,13 @@ AmStatus	am_decimal128_encode(const AmDecimal *value, uint8_t out[16],
 /* Decode 16 stored bytes; never fails (every bit pattern means a value). */
 void		am_decimal128_decode(const uint8_t in[16], AmDecimal *out);
 
+/*
+ * Numeric order of two decoded values (-1, 0, 1): -Infinity < finite <
+ * +Infinity; zeros of any sign and exponent are equal; 1.50 equals 1.5.
+ * NaN is not ordered: callers leave it out.
+ */
+int			am_decimal_cmp(const AmDecimal *a, const AmDecimal *b);
+
 /* ----------------------------------------------------------------
  * Writer (writer.c), section 6.4: whole shards in memory, or streamed
  * ----------------------------------------------------------------

@@ -263,3 +263,55 @@ am_decimal128_decode(const uint8_t in[16], AmDecimal *out)
 	out->ndigits = AM_DECIMAL_DIGITS - start;
 	memcpy(out->digits, all + start, out->ndigits);
 }
+
+/* Is a finite decimal zero (any sign or exponent)? */
+static bool
+decimal_is_zero(const AmDecimal *d)
+{
+	for (uint32_t i = 0; i < d->ndigits; i++)
+		if (d->digits[i] != '0')
+			return false;
+	return true;
+}
+
+/* Compare magnitudes of two nonzero finite decimals without leading zeros. */
+static int
+magnitude_cmp(const AmDecimal *a, const AmDecimal *b)
+{
+	int64_t		adj_a = (int64_t) a->exponent + a->ndigits;
+	int64_t		adj_b = (int64_t) b->exponent + b->ndigits;
+	uint32_t	n = a->ndigits > b->ndigits ? a->ndigits : b->ndigits;
+
+	if (adj_a != adj_b)
+		return adj_a < adj_b ? -1 : 1;
+	/* same order of magnitude: digit by digit, missing digits are zeros */
+	for (uint32_t i = 0; i < n; i++)
+	{
+		char		da = i < a->ndigits ? a->digits[i] : '0';
+		char		db = i < b->ndigits ? b->digits[i] : '0';
+
+		if (da != db)
+			return da < db ? -1 : 1;
+	}
+	return 0;
+}
+
+int
+am_decimal_cmp(const AmDecimal *a, const AmDecimal *b)
+{
+	int			sa,
+				sb,
+				m;
+
+	/* signs: -1, 0 or 1; infinities are beyond every finite value */
+	sa = a->kind == AM_DECIMAL_INFINITY ? (a->negative ? -2 : 2) :
+		decimal_is_zero(a) ? 0 : (a->negative ? -1 : 1);
+	sb = b->kind == AM_DECIMAL_INFINITY ? (b->negative ? -2 : 2) :
+		decimal_is_zero(b) ? 0 : (b->negative ? -1 : 1);
+	if (sa != sb)
+		return sa < sb ? -1 : 1;
+	if (sa == 0 || sa == 2 || sa == -2)
+		return 0;
+	m = magnitude_cmp(a, b);
+	return sa < 0 ? -m : m;
+}

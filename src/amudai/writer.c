@@ -91,6 +91,9 @@ typedef struct StripeColumn
 	bool		range_double;	/* floats: dmin/dmax (NaN ignored) */
 	double		dmin;
 	double		dmax;
+	bool		range_decimal;	/* KustoDecimal: dec_min/dec_max (NaN ignored) */
+	uint8_t		dec_min[16];
+	uint8_t		dec_max[16];
 	uint64_t	min;
 	uint64_t	max;
 	uint64_t	desc_start;
@@ -1253,14 +1256,18 @@ msg_field_descriptor(AmPbWriter *m, const StripeColumn *sc, uint64_t rows,
 
 		am_pbw_init(&rs, m->alloc);
 		memset(&v, 0, sizeof(v));
-		v.kind = sc->range_double ? AM_VALUE_DOUBLE :
+		v.kind = sc->range_decimal ? AM_VALUE_DECIMAL :
+			sc->range_double ? AM_VALUE_DOUBLE :
 			sc->range_signed ? AM_VALUE_I64 : AM_VALUE_U64;
 		v.u64 = sc->min;
 		v.d = sc->dmin;
+		v.bytes.data = sc->dec_min;
+		v.bytes.len = 16;
 		msg_any_value(&rs, 1, &v);
 		am_pbw_uint(&rs, 2, 1);
 		v.u64 = sc->max;
 		v.d = sc->dmax;
+		v.bytes.data = sc->dec_max;
 		msg_any_value(&rs, 3, &v);
 		am_pbw_uint(&rs, 4, 1);
 		msg_nested(m, 6, &rs);
@@ -1465,6 +1472,13 @@ write_schema(Writer *w, const AmWriterColumn *cols, uint32_t n,
 
 /* ---------------- stripes ---------------- */
 
+static bool
+is_kusto_decimal(const AmWriterColumn *c)
+{
+	return c->type == AM_TYPE_FIXED_SIZE_BINARY && c->fixed_size == 16 &&
+		c->extension_label != NULL && strcmp(c->extension_label, "KustoDecimal") == 0;
+}
+
 static void
 column_stats(StripeColumn *sc)
 {
@@ -1474,6 +1488,9 @@ column_stats(StripeColumn *sc)
 		c->type == AM_TYPE_DATETIME;
 	bool		all_equal = true;
 	int64_t		prev = -1;
+	bool		decimal = is_kusto_decimal(c);
+	AmDecimal	dmin,
+				dmax;
 
 	sc->nulls = 0;
 	memset(&sc->constant, 0, sizeof(sc->constant));
@@ -1491,6 +1508,34 @@ column_stats(StripeColumn *sc)
 		{
 			sc->nulls++;
 			continue;
+		}
+		if (decimal)
+		{
+			const uint8_t *p = (const uint8_t *) c->values + row * 16;
+			AmDecimal	v;
+
+			am_decimal128_decode(p, &v);
+			if (v.kind != AM_DECIMAL_NAN)
+			{
+				if (!sc->has_range)
+				{
+					sc->has_range = true;
+					sc->range_decimal = true;
+					dmin = dmax = v;
+					memcpy(sc->dec_min, p, 16);
+					memcpy(sc->dec_max, p, 16);
+				}
+				if (am_decimal_cmp(&v, &dmin) < 0)
+				{
+					dmin = v;
+					memcpy(sc->dec_min, p, 16);
+				}
+				if (am_decimal_cmp(&v, &dmax) > 0)
+				{
+					dmax = v;
+					memcpy(sc->dec_max, p, 16);
+				}
+			}
 		}
 		if (c->type == AM_TYPE_FLOAT32 || c->type == AM_TYPE_FLOAT64)
 		{
@@ -1877,10 +1922,27 @@ merge_totals(AmShardWriter *sw, uint32_t k, const StripeColumn *c)
 			t->has_range = true;
 			t->range_signed = c->range_signed;
 			t->range_double = c->range_double;
+			t->range_decimal = c->range_decimal;
 			t->min = c->min;
 			t->max = c->max;
 			t->dmin = c->dmin;
 			t->dmax = c->dmax;
+			memcpy(t->dec_min, c->dec_min, 16);
+			memcpy(t->dec_max, c->dec_max, 16);
+		}
+		else if (c->range_decimal)
+		{
+			AmDecimal	a,
+						b;
+
+			am_decimal128_decode(c->dec_min, &a);
+			am_decimal128_decode(t->dec_min, &b);
+			if (am_decimal_cmp(&a, &b) < 0)
+				memcpy(t->dec_min, c->dec_min, 16);
+			am_decimal128_decode(c->dec_max, &a);
+			am_decimal128_decode(t->dec_max, &b);
+			if (am_decimal_cmp(&a, &b) > 0)
+				memcpy(t->dec_max, c->dec_max, 16);
 		}
 		else if (c->range_double)
 		{

@@ -141,6 +141,51 @@ main(void)
 	am_decimal128_decode(bytes, &back);
 	UNIT_CHECK(back.kind == AM_DECIMAL_NAN);
 
+	/* numeric order: against the values' ordinary order */
+	{
+		struct
+		{
+			bool		na;
+			const char *a;
+			int32_t		ea;
+			bool		nb;
+			const char *b;
+			int32_t		eb;
+			int			expect;
+		}			cases[] = {
+			{false, "15", -1, false, "150", -2, 0},	/* 1.5 = 1.50 */
+			{false, "0", 0, true, "0", 5, 0},	/* 0 = -0E5 */
+			{true, "1", 0, false, "0", 0, -1},
+			{false, "0", 0, false, "1", -30, -1},
+			{false, "9", 0, false, "10", 0, -1},
+			{false, "10", -1, false, "1", 0, 0},	/* 1.0 = 1 */
+			{false, "123", 2, false, "12299", 0, 1},	/* 12300 > 12299 */
+			{false, "1", -3, false, "1", -2, -1},	/* 0.001 < 0.01 */
+			{true, "1", -3, true, "1", -2, 1},	/* -0.001 > -0.01 */
+			{true, "5", 0, true, "49", -1, -1},	/* -5 < -4.9 */
+			{false, "2", 6111, false, "9999999999999999999999999999999999", 6000, 1},
+		};
+
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		{
+			AmDecimal	a,
+						b2;
+
+			set_decimal(&a, cases[i].na, cases[i].a, cases[i].ea);
+			set_decimal(&b2, cases[i].nb, cases[i].b, cases[i].eb);
+			UNIT_CHECKF(am_decimal_cmp(&a, &b2) == cases[i].expect, "case %zu", i);
+			UNIT_CHECKF(am_decimal_cmp(&b2, &a) == -cases[i].expect, "case %zu reversed", i);
+		}
+		memset(&d, 0, sizeof(d));
+		d.kind = AM_DECIMAL_INFINITY;
+		set_decimal(&back, false, "9999999999999999999999999999999999", 6111);
+		UNIT_CHECK(am_decimal_cmp(&d, &back) == 1 && am_decimal_cmp(&back, &d) == -1);
+		d.negative = true;
+		back.negative = true;
+		UNIT_CHECK(am_decimal_cmp(&d, &back) == -1);
+		UNIT_CHECK(am_decimal_cmp(&d, &d) == 0);
+	}
+
 	/* contract violations are errors, not undefined behaviour */
 	set_decimal(&d, false, "12345678901234567890123456789012345", 0);
 	UNIT_CHECK(am_decimal128_encode(&d, bytes, &err) == AM_ERR_INVALID_ARGUMENT);

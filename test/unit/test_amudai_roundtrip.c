@@ -530,13 +530,16 @@ static void
 test_labels_and_float_stats(void)
 {
 	static uint8_t dec[3 * 16];
+	static uint8_t dec2[3 * 16];
 	static int64_t span[3] = {-10, 0, 36000000000};
 	static double fl[3] = {2.5, NAN, -7.25};
-	AmWriterColumn c[3] = {
+	AmWriterColumn c[4] = {
 		{"d", AM_TYPE_FIXED_SIZE_BINARY, false, 16, AM_WRITER_ENC_AUTO, dec, NULL, NULL},
 		{"span", AM_TYPE_INT64, true, 0, AM_WRITER_ENC_AUTO, span, NULL, NULL},
 		{"fl", AM_TYPE_FLOAT64, false, 0, AM_WRITER_ENC_AUTO, fl, NULL, NULL},
+		{"d2", AM_TYPE_FIXED_SIZE_BINARY, false, 16, AM_WRITER_ENC_AUTO, dec2, NULL, NULL},
 	};
+	AmDecimal	d2v[3];
 	AmWriterOptions opt = {0, 0, true};
 	uint8_t    *file = NULL;
 	size_t		len = 0;
@@ -556,7 +559,19 @@ test_labels_and_float_stats(void)
 		UNIT_CHECK(am_decimal128_encode(&one, dec + 16 * i, &err) == AM_OK);
 	c[0].extension_label = "KustoDecimal";
 	c[1].extension_label = "KustoTimeSpan";
-	UNIT_CHECK(am_write_shard(c, 3, 3, &opt, &am_malloc_allocator, &file, &len, &err) == AM_OK);
+	c[3].extension_label = "KustoDecimal";
+	/* d2: 2.50, -7, NaN: range [-7, 2.50], NaN left out */
+	memset(d2v, 0, sizeof(d2v));
+	d2v[0].ndigits = 3;
+	memcpy(d2v[0].digits, "250", 3);
+	d2v[0].exponent = -2;
+	d2v[1].ndigits = 1;
+	d2v[1].digits[0] = '7';
+	d2v[1].negative = true;
+	d2v[2].kind = AM_DECIMAL_NAN;
+	for (int i = 0; i < 3; i++)
+		UNIT_CHECK(am_decimal128_encode(&d2v[i], dec2 + 16 * i, &err) == AM_OK);
+	UNIT_CHECK(am_write_shard(c, 4, 3, &opt, &am_malloc_allocator, &file, &len, &err) == AM_OK);
 	mf.data = file;
 	mf.len = len;
 	mf.fail_errno = 0;
@@ -584,6 +599,20 @@ test_labels_and_float_stats(void)
 		UNIT_CHECK(sfd.field.min_value.kind == AM_VALUE_DOUBLE &&
 				   sfd.field.min_value.d == -7.25 && sfd.field.max_value.d == 2.5 &&
 				   sfd.field.min_inclusive && sfd.field.max_inclusive);
+		UNIT_CHECK(am_shard_stripe_field(shard, 0, 3, &present, &sfd, &anchor, &err) == AM_OK);
+		UNIT_CHECK(sfd.field.min_value.kind == AM_VALUE_DECIMAL &&
+				   sfd.field.min_value.bytes.len == 16 &&
+				   memcmp(sfd.field.min_value.bytes.data, dec2 + 16, 16) == 0 &&
+				   sfd.field.max_value.kind == AM_VALUE_DECIMAL &&
+				   memcmp(sfd.field.max_value.bytes.data, dec2, 16) == 0);
+		{
+			AmFieldDescriptor fd;
+
+			UNIT_CHECK(am_shard_field_descriptor(shard, 3, &present, &fd, &err) == AM_OK &&
+					   fd.min_value.kind == AM_VALUE_DECIMAL &&
+					   memcmp(fd.min_value.bytes.data, dec2 + 16, 16) == 0 &&
+					   memcmp(fd.max_value.bytes.data, dec2, 16) == 0);
+		}
 		am_shard_close(shard);
 	}
 	free(file);
