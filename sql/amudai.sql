@@ -109,6 +109,12 @@ SELECT am_stripes('SELECT * FROM am WHERE f > 5000'), count(*) FROM am WHERE f >
 SELECT am_stripes('SELECT * FROM am WHERE tstz >= ''2024-01-15 00:00+00'''), count(*), min(id)
   FROM am WHERE tstz >= '2024-01-15 00:00+00';
 SELECT am_stripes('SELECT * FROM am WHERE i2 > 200'), count(*) FROM am WHERE i2 > 200;
+-- numeric (KustoDecimal min/max): num = id / 100, NULL for multiples of 4;
+-- > does not prune (NaN sorts above everything and is not in the bounds)
+SELECT am_stripes('SELECT * FROM am WHERE num < 10'), count(*) FROM am WHERE num < 10;
+SELECT am_stripes('SELECT * FROM am WHERE num = 150.5'), count(*), min(id) FROM am WHERE num = 150.5;
+SELECT am_stripes('SELECT * FROM am WHERE num > 200'), count(*) FROM am WHERE num > 200;
+SELECT am_stripes('SELECT * FROM am WHERE num = ''NaN'''), count(*) FROM am WHERE num = 'NaN';
 -- values known only at run time (generic plans, InitPlans) prune when the
 -- first stripe is chosen
 CREATE FUNCTION am_stripes_run(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$

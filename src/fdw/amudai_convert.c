@@ -780,6 +780,19 @@ pf_amudai_stat_datum(const AmSchema *schema, uint32_t schema_id, Oid typid,
 			else
 				*out = Float8GetDatum(v->d);
 			return true;
+		case NUMERICOID:
+			{
+				AmDecimal	d;
+
+				if (v->kind != AM_VALUE_DECIMAL || v->bytes.len != 16 ||
+					n->basic_type != AM_TYPE_FIXED_SIZE_BINARY)
+					return false;
+				am_decimal128_decode(v->bytes.data, &d);
+				if (d.kind == AM_DECIMAL_NAN)
+					return false;
+				*out = decimal_datum(v->bytes.data);
+				return true;
+			}
 		case TIMESTAMPTZOID:
 			{
 				int64		rel;

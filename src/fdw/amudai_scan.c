@@ -52,6 +52,7 @@
 #include "utils/datum.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/numeric.h"
 #include "utils/rel.h"
 
 #include "fdw/amudai_fdw.h"
@@ -437,11 +438,25 @@ stripe_qual_excludes(PfShard *ps, uint32 stripe, PfPruneQual *q,
 		return false;
 
 	/* NaN sorts above everything in PostgreSQL and is not in the bounds */
-	if ((deftyp == FLOAT4OID || deftyp == FLOAT8OID) &&
+	if ((deftyp == FLOAT4OID || deftyp == FLOAT8OID || deftyp == NUMERICOID) &&
 		(q->strategy == BTGreaterStrategyNumber ||
 		 q->strategy == BTGreaterEqualStrategyNumber ||
 		 q->strategy == PF_NOT_EQUAL_STRATEGY || q->value_is_nan))
 		return false;
+	if (deftyp == NUMERICOID)
+	{
+		/* a NaN value (pf_prune_qual_set_value notes float NaNs only) */
+		if (q->in_list)
+		{
+			for (int i = 0; i < q->num_elems; i++)
+				if (numeric_is_nan(DatumGetNumeric(q->elems[i])))
+					return false;
+		}
+		else if (q->valtype == NUMERICOID && numeric_is_nan(DatumGetNumeric(q->value)))
+			return false;
+		else if (q->valtype != NUMERICOID)
+			return false;
+	}
 
 	if (q->in_list)
 	{
