@@ -233,6 +233,14 @@ SELECT agg_same($$SELECT count(*) FROM agg WHERE l_orderkey < 5000000000$$);
 SELECT agg_same($$SELECT count(*) FROM agg WHERE l_returnflag < 'N' COLLATE "C"$$);
 SELECT agg_same($$SELECT count(*) FROM agg WHERE 100 > l_quantity$$);
 SELECT agg_same($$SELECT count(*) FROM agg WHERE l_quantity = NULL::numeric$$);
+-- IN lists and IS [NOT] NULL
+SELECT agg_same($$SELECT count(*), sum(l_quantity) FROM agg WHERE i4 IN (1000, 2000, -4999000, NULL)$$);
+SELECT agg_same($$SELECT l_linestatus, count(*) FROM agg WHERE l_returnflag IN ('A', 'R', 'x') GROUP BY 1 ORDER BY 1$$);
+SELECT agg_same($$SELECT count(*) FROM agg WHERE l_shipdate IN ('1994-01-01', '1995-03-04') AND l_discount IN (0.05, 0.055, 0.1)$$);
+SELECT agg_same($$SELECT count(*) FROM agg WHERE fn IN ('NaN', 2.5, '-Infinity') AND q2 IN (0.001, 0.0)$$);
+SELECT agg_same($$SELECT count(*) FROM agg WHERE l_quantity IN (0.005, 1e40)$$);
+SELECT agg_same($$SELECT count(*), count(l_shipdate) FROM agg WHERE l_shipdate IS NULL$$);
+SELECT agg_same($$SELECT l_returnflag IS NULL, count(*) FROM agg WHERE l_returnflag IS NOT NULL AND b IS NULL GROUP BY 1 ORDER BY 1$$);
 
 -- ===== not pushed down, same results
 SELECT agg_same($$SELECT count(*) FROM agg WHERE l_quantity < 10 OR l_tax > 0.05$$);
@@ -243,6 +251,8 @@ SELECT agg_same($$SELECT min(l_returnflag), max(l_linestatus) FROM agg$$);
 SELECT agg_same($$SELECT sum(l_quantity / 2) FROM agg$$);
 SELECT agg_same($$SELECT l_orderkey % 3, count(*) FROM agg GROUP BY 1 ORDER BY 1$$);
 SELECT agg_same($$SELECT count(*) FROM agg WHERE l_returnflag LIKE 'N%'$$);
+SELECT agg_same($$SELECT count(*) FROM agg WHERE i4 IN (1000, i2)$$);
+SELECT agg_same($$SELECT count(*) FROM agg WHERE l_returnflag NOT IN ('A', 'R')$$);
 SELECT agg_same($$SELECT string_agg(l_returnflag, '') FROM agg WHERE l_orderkey < 10$$);
 SELECT agg_same($$SELECT sum(l_quantity), random() >= 0 FROM agg$$);
 
@@ -279,6 +289,10 @@ SELECT agg_explain('EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 SELECT agg_explain('EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
   SELECT count(*), sum(id) FROM rg WHERE id > 2048 AND id <= 4096');
 SELECT count(*), sum(id) FROM rg WHERE id > 2048 AND id <= 4096;
+-- IS NULL skips row groups without nulls: only row group 3 has n NULL
+SELECT agg_explain('EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+  SELECT count(*), min(id) FROM rg WHERE n IS NULL');
+SELECT count(*), min(id) FROM rg WHERE n IS NULL;
 -- and with a parameter's value, at run time: only row group 9 holds
 -- id > 18432 (2048 rows, sum 2048 * (18433 + 20480) / 2 = 39846912)
 PREPARE rgq(bigint) AS SELECT count(*), sum(id) FROM rg WHERE id > $1;
@@ -388,3 +402,6 @@ SELECT agg_same($$SELECT l_returnflag, count(nosuch), sum(nosuch), count(*), sum
   FROM aggmiss GROUP BY 1 ORDER BY 1$$);
 SELECT agg_same($$SELECT nosuch, count(*) FROM aggmiss WHERE nosuch IS NULL GROUP BY 1$$);
 SELECT agg_same($$SELECT count(*) FROM aggmiss WHERE nosuch = 1$$);
+SELECT agg_same($$SELECT count(*), sum(l_quantity) FROM aggmiss WHERE nosuch IS NULL$$);
+SELECT agg_same($$SELECT count(*) FROM aggmiss WHERE nosuch IS NOT NULL$$);
+SELECT agg_same($$SELECT count(*) FROM aggmiss WHERE nosuch IN (1, 2)$$);

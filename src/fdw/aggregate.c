@@ -76,6 +76,7 @@
 #include "optimizer/restrictinfo.h"
 #include "optimizer/tlist.h"
 #include "parser/parsetree.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/datum.h"
@@ -230,9 +231,18 @@ typedef struct PfAggFilter
 	Oid			inputcollid;
 	Oid			valtype;
 	Expr	   *param_expr;		/* value known at each (re)scan, else NULL */
+	/* other kinds of filters than "column op value" */
+	int			kind;			/* PF_FILTER_* */
+	int			nvals;			/* IN: the list's normalized values */
+	struct PfAggFilter *vals;
 	/* for EXPLAIN */
 	char	   *text;
 } PfAggFilter;
+
+#define PF_FILTER_CMP		0	/* column op value */
+#define PF_FILTER_IS_NULL	1
+#define PF_FILTER_NOT_NULL	2
+#define PF_FILTER_IN		3	/* column = ANY (constant array) */
 
 /* A group key column's values, coded 1..n (0 is NULL). */
 typedef struct PfKeyDict
@@ -849,6 +859,75 @@ filter_set_value(PfAggFilter *f, const PfAggCol *col, Oid valtype,
 }
 
 /*
+ * "column = ANY (constant array)" (IN lists): the elements' normalized
+ * values, each as an equality filter; NULL elements match nothing.
+ */
+static bool
+compile_in_filter(PfCompile *c, ScalarArrayOpExpr *saop, PfAggFilter *f)
+{
+	Node	   *left;
+	Const	   *arr;
+	Var		   *var;
+	PfAggCol   *col;
+	Oid			opfamily;
+	int			strategy;
+	Oid			lefttype;
+	Oid			righttype;
+	ArrayType  *array;
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
+	Datum	   *elems;
+	bool	   *nulls;
+	int			nelems;
+
+	if (!saop->useOr || list_length(saop->args) != 2)
+		return false;
+	left = strip_relabel(linitial(saop->args));
+	arr = (Const *) lsecond(saop->args);
+	if (!IsA(left, Var) || !IsA(arr, Const) || arr->constisnull)
+		return false;
+	var = (Var *) left;
+	f->col = compile_column(c, var);
+	if (f->col < 0)
+		return false;
+	col = get_col(c, f->col);
+	opfamily = get_opclass_family(GetDefaultOpClass(var->vartype, BTREE_AM_OID));
+	if (!OidIsValid(opfamily) || !op_in_opfamily(saop->opno, opfamily))
+		return false;
+	get_op_opfamily_properties(saop->opno, opfamily, false, &strategy,
+							   &lefttype, &righttype);
+	if (strategy != BTEqualStrategyNumber || lefttype != var->vartype)
+		return false;
+	array = DatumGetArrayTypeP(arr->constvalue);
+	if (ARR_ELEMTYPE(array) != righttype)
+		return false;
+	get_typlenbyvalalign(righttype, &elmlen, &elmbyval, &elmalign);
+	deconstruct_array(array, righttype, elmlen, elmbyval, elmalign,
+					  &elems, &nulls, &nelems);
+	f->kind = PF_FILTER_IN;
+	f->strategy = f->orig_strategy = BTEqualStrategyNumber;
+	f->inputcollid = saop->inputcollid;
+	f->valtype = righttype;
+	f->vals = palloc0(sizeof(PfAggFilter) * Max(1, nelems));
+	for (int i = 0; i < nelems; i++)
+	{
+		PfAggFilter *v = &f->vals[f->nvals];
+
+		v->col = f->col;
+		v->strategy = v->orig_strategy = BTEqualStrategyNumber;
+		v->inputcollid = saop->inputcollid;
+		if (!filter_set_value(v, col, righttype, elems[i], nulls[i]))
+			return false;
+		if (!v->never)
+			f->nvals++;			/* an element no column value can equal: dropped */
+	}
+	f->never = (f->nvals == 0);
+	f->text = psprintf("%s IN (%d values)", quote_identifier(col->attname), nelems);
+	return true;
+}
+
+/*
  * Compile a restriction "column op constant" into a filter on the raw
  * values; false when the scan cannot evaluate it exactly.
  */
@@ -868,6 +947,25 @@ compile_filter(PfCompile *c, Expr *clause, PfAggFilter *f)
 	int			strategy;
 	int			opstrategy;
 	char	   *opname;
+
+	/* "column IS [NOT] NULL" */
+	if (IsA(clause, NullTest) && !((NullTest *) clause)->argisrow &&
+		IsA(strip_relabel((Node *) ((NullTest *) clause)->arg), Var))
+	{
+		NullTest   *nt = (NullTest *) clause;
+
+		f->col = compile_column(c, (Var *) strip_relabel((Node *) nt->arg));
+		if (f->col < 0)
+			return false;
+		f->kind = nt->nulltesttype == IS_NULL ? PF_FILTER_IS_NULL : PF_FILTER_NOT_NULL;
+		f->text = psprintf("%s IS %sNULL",
+						   quote_identifier(get_col(c, f->col)->attname),
+						   nt->nulltesttype == IS_NULL ? "" : "NOT ");
+		return true;
+	}
+	/* "column IN (constants)": each element an equality filter */
+	if (IsA(clause, ScalarArrayOpExpr))
+		return compile_in_filter(c, (ScalarArrayOpExpr *) clause, f);
 
 	/* a boolean column, or its negation: "b = true", "b = false" */
 	if ((IsA(clause, Var) && ((Var *) clause)->vartype == BOOLOID) ||
@@ -2646,9 +2744,47 @@ apply_filter(PfAggScanState *st, const PfAggFilter *f, const uint32 *in,
 
 	if (f->never)
 		return 0;
-	if (f->any_not_null)
+	if (f->kind == PF_FILTER_IS_NULL)
+	{
+		if (isnull)
+			for (uint32 i = 0; i < n; i++)
+			{
+				out[m] = in[i];
+				m += isnull[in[i]];
+			}
+		return m;
+	}
+	if (f->any_not_null || f->kind == PF_FILTER_NOT_NULL)
 	{
 		PF_SELECT(uint8, st->zeros, true);
+		return m;
+	}
+	if (f->kind == PF_FILTER_IN)
+	{
+		/* a row passes when some element's equality filter passes it */
+		uint32	   *pass = st->row_hash;	/* free during filtering */
+		uint32	   *tmp = palloc(sizeof(uint32) * n);
+
+		memset(pass, 0, sizeof(uint32) * n);
+		for (int v = 0; v < f->nvals; v++)
+		{
+			uint32		k = apply_filter(st, &f->vals[v], in, n, tmp);
+			uint32		j = 0;
+
+			/* in and tmp are both ascending: mark the positions */
+			for (uint32 i = 0; i < n && j < k; i++)
+				if (in[i] == tmp[j])
+				{
+					pass[i] = 1;
+					j++;
+				}
+		}
+		pfree(tmp);
+		for (uint32 i = 0; i < n; i++)
+		{
+			out[m] = in[i];
+			m += pass[i];
+		}
 		return m;
 	}
 	switch (col->kind)
@@ -3364,6 +3500,19 @@ rowgroup_filtered_out(PfAggScanState *st, int rg)
 		int128_t	c = f->ival;
 		bool		excluded;
 
+		if (f->kind == PF_FILTER_IS_NULL)
+		{
+			/* no null in the chunk: no row passes */
+			if (!col->missing)
+			{
+				leaf = st->slot_leaf[col->slot];
+				if (leaf < rgm->num_columns && rgm->columns[leaf].has_statistics &&
+					rgm->columns[leaf].statistics.has_null_count &&
+					rgm->columns[leaf].statistics.null_count == 0)
+					return true;
+			}
+			continue;
+		}
 		if (f->never || col->missing)
 			return true;		/* no row passes */
 		leaf = st->slot_leaf[col->slot];
@@ -3372,7 +3521,7 @@ rowgroup_filtered_out(PfAggScanState *st, int rg)
 		s = &rgm->columns[leaf].statistics;
 		if (s->has_null_count && s->null_count >= rgm->num_rows)
 			return true;		/* all null: no comparison holds */
-		if (f->any_not_null ||
+		if (f->any_not_null || f->kind != PF_FILTER_CMP ||
 			(col->kind != PF_COL_INT && col->kind != PF_COL_DATE &&
 			 col->kind != PF_COL_DEC))
 			continue;
