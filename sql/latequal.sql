@@ -46,6 +46,31 @@ SELECT count(*) AS differences FROM (
    SELECT * FROM lq WHERE d >= '2024-02-01' AND n IS NULL AND f > 1600)) x;
 SELECT count(*) AS rows FROM lq WHERE d >= '2024-02-01' AND n IS NULL AND f > 1600;
 
+-- comparisons of integers, dates and timestamps with constants are made on
+-- the values directly (NULL never passes; the constant on either side):
+-- each query's rows against the reference's
+CREATE FUNCTION lq_diff(cond text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE got bigint; want bigint; diff bigint;
+BEGIN
+  EXECUTE format('SELECT count(*) FROM lq WHERE %s', cond) INTO got;
+  EXECUTE format('SELECT count(*) FROM ref WHERE %s', cond) INTO want;
+  EXECUTE format('SELECT count(*) FROM ((SELECT * FROM lq WHERE %1$s EXCEPT ALL SELECT * FROM ref WHERE %1$s)
+                  UNION ALL (SELECT * FROM ref WHERE %1$s EXCEPT ALL SELECT * FROM lq WHERE %1$s)) x', cond) INTO diff;
+  RETURN format('%s rows (reference %s), %s differences', got, want, diff);
+END $$;
+SELECT c, lq_diff(c) FROM (VALUES
+  ('6000 < n AND n <= 9000 AND f > 0'),
+  ('n = 7000 OR n = 7001'),
+  ('n <> 100 AND grp = 0 AND s > ''s00050'''),
+  ('d >= ''2024-02-01'' AND d < ''2024-02-03'' AND s LIKE ''%7'''),
+  ('d = ''2024-01-10'' AND n >= 0'),
+  ('ts > ''2024-01-10 12:00'' AND ts <= ''2024-01-10 13:00'' AND f > 0'),
+  ('''2024-01-14'' <= d AND grp >= 6 AND id < 12400'),
+  ('id >= 20000 AND n IS NULL'),
+  ('grp = 3 AND n <> 5'),
+  ('grp = 3 AND n < 5'),
+  ('id > 20480 AND f > 0')) v(c);
+
 -- a later conjunct is evaluated only for rows the earlier ones let through:
 -- id = 5000 would divide by zero
 SELECT count(*) AS rows, sum(f) AS sum_f

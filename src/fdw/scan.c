@@ -65,6 +65,7 @@
 #include "utils/date.h"
 #include "utils/datum.h"
 #include "utils/float.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/pg_locale.h"
 #include "utils/timestamp.h"
@@ -152,10 +153,32 @@ typedef struct PfScanColumn
  * have evaluated them (node->ss.ps.qual is then cleared); the filtered rows
  * are still counted for EXPLAIN ANALYZE.
  */
+/*
+ * A conjunct "column op constant" over integers, dates or timestamps with
+ * the type's own comparison operator: strict, immutable and unable to fail,
+ * so it is compared inline on the Datums instead of through ExecQual.
+ */
+typedef enum PfFastOp
+{
+	PF_FAST_NONE = 0,
+	PF_FAST_LT, PF_FAST_LE, PF_FAST_EQ, PF_FAST_NE, PF_FAST_GE, PF_FAST_GT
+} PfFastOp;
+
+typedef struct PfFastConj
+{
+	PfFastOp	op;				/* column op value; NONE: use ExecQual */
+	int			col;			/* index into columns */
+	int16		typlen;			/* 2, 4 or 8: the Datum's integer width */
+	int64		value;
+} PfFastConj;
+
 typedef struct PfLateQual
 {
 	int			nconj;
 	ExprState **conj;			/* one per conjunct, in plan order */
+	PfFastConj *fast;			/* per conjunct */
+	int			nleading_fast;	/* leading conjuncts fast on eager columns:
+								 * checked before the slot is filled */
 	int		  **conj_cols;		/* lazy columns (indexes into columns) each
 								 * conjunct reads first, -1 terminated */
 	int		   *rest_cols;		/* lazy columns only the output reads */
@@ -1156,6 +1179,122 @@ read_batch(PfScanState *st)
 	return true;
 }
 
+/* The comparison a same-type integer, date or timestamp operator makes. */
+static PfFastOp
+fast_op_of(Oid funcid, int16 *typlen)
+{
+	switch (funcid)
+	{
+		case F_INT2LT: *typlen = 2; return PF_FAST_LT;
+		case F_INT2LE: *typlen = 2; return PF_FAST_LE;
+		case F_INT2EQ: *typlen = 2; return PF_FAST_EQ;
+		case F_INT2NE: *typlen = 2; return PF_FAST_NE;
+		case F_INT2GE: *typlen = 2; return PF_FAST_GE;
+		case F_INT2GT: *typlen = 2; return PF_FAST_GT;
+		case F_INT4LT: case F_DATE_LT: *typlen = 4; return PF_FAST_LT;
+		case F_INT4LE: case F_DATE_LE: *typlen = 4; return PF_FAST_LE;
+		case F_INT4EQ: case F_DATE_EQ: *typlen = 4; return PF_FAST_EQ;
+		case F_INT4NE: case F_DATE_NE: *typlen = 4; return PF_FAST_NE;
+		case F_INT4GE: case F_DATE_GE: *typlen = 4; return PF_FAST_GE;
+		case F_INT4GT: case F_DATE_GT: *typlen = 4; return PF_FAST_GT;
+		case F_INT8LT: case F_TIMESTAMP_LT: case F_TIMESTAMPTZ_LT: *typlen = 8; return PF_FAST_LT;
+		case F_INT8LE: case F_TIMESTAMP_LE: case F_TIMESTAMPTZ_LE: *typlen = 8; return PF_FAST_LE;
+		case F_INT8EQ: case F_TIMESTAMP_EQ: case F_TIMESTAMPTZ_EQ: *typlen = 8; return PF_FAST_EQ;
+		case F_INT8NE: case F_TIMESTAMP_NE: case F_TIMESTAMPTZ_NE: *typlen = 8; return PF_FAST_NE;
+		case F_INT8GE: case F_TIMESTAMP_GE: case F_TIMESTAMPTZ_GE: *typlen = 8; return PF_FAST_GE;
+		case F_INT8GT: case F_TIMESTAMP_GT: case F_TIMESTAMPTZ_GT: *typlen = 8; return PF_FAST_GT;
+		default:
+			return PF_FAST_NONE;
+	}
+}
+
+/* Fill *fc when conjunct e is "column op constant" (either side) that fast_op_of knows. */
+static void
+fast_conjunct(Expr *e, Index scanrelid, PfScanState *st, PfFastConj *fc)
+{
+	OpExpr	   *op;
+	Var		   *var;
+	Const	   *cst;
+	bool		flip = false;
+	int16		typlen;
+	PfFastOp	fop;
+
+	fc->op = PF_FAST_NONE;
+	if (!IsA(e, OpExpr))
+		return;
+	op = (OpExpr *) e;
+	if (list_length(op->args) != 2)
+		return;
+	if (IsA(linitial(op->args), Var) && IsA(lsecond(op->args), Const))
+	{
+		var = linitial(op->args);
+		cst = lsecond(op->args);
+	}
+	else if (IsA(linitial(op->args), Const) && IsA(lsecond(op->args), Var))
+	{
+		cst = linitial(op->args);
+		var = lsecond(op->args);
+		flip = true;
+	}
+	else
+		return;
+	if (var->varno != scanrelid || var->varlevelsup != 0 || var->varattno <= 0 ||
+		cst->constisnull)
+		return;
+	fop = fast_op_of(op->opfuncid, &typlen);
+	if (fop == PF_FAST_NONE)
+		return;
+	for (int c = 0; c < st->ncolumns; c++)
+	{
+		if (st->columns[c].attnum != var->varattno)
+			continue;
+		/* the column's declared type must be what the operator takes */
+		if (get_typlen(st->columns[c].typid) != typlen ||
+			st->columns[c].typid != var->vartype)
+			return;
+		if (flip)
+			fop = fop == PF_FAST_LT ? PF_FAST_GT : fop == PF_FAST_LE ? PF_FAST_GE :
+				fop == PF_FAST_GT ? PF_FAST_LT : fop == PF_FAST_GE ? PF_FAST_LE : fop;
+		fc->col = c;
+		fc->typlen = typlen;
+		fc->value = typlen == 2 ? DatumGetInt16(cst->constvalue) :
+			typlen == 4 ? DatumGetInt32(cst->constvalue) :
+			DatumGetInt64(cst->constvalue);
+		fc->op = fop;
+		return;
+	}
+}
+
+/* A fast conjunct on row r of its (converted) column: NULL is false. */
+static inline bool
+fast_conjunct_true(const PfFastConj *fc, const PfScanColumn *col, uint32 r)
+{
+	int64		v;
+
+	if (col->nulls[r])
+		return false;
+	v = fc->typlen == 2 ? DatumGetInt16(col->values[r]) :
+		fc->typlen == 4 ? DatumGetInt32(col->values[r]) :
+		DatumGetInt64(col->values[r]);
+	switch (fc->op)
+	{
+		case PF_FAST_LT:
+			return v < fc->value;
+		case PF_FAST_LE:
+			return v <= fc->value;
+		case PF_FAST_EQ:
+			return v == fc->value;
+		case PF_FAST_NE:
+			return v != fc->value;
+		case PF_FAST_GE:
+			return v >= fc->value;
+		case PF_FAST_GT:
+			return v > fc->value;
+		default:
+			return false;
+	}
+}
+
 /*
  * Set up late conversion at the scan's first row (the executor has built
  * the quals by now): worthwhile when the plan has quals and some column is
@@ -1195,6 +1334,7 @@ late_qual_setup(ForeignScanState *node, PfScanState *st)
 	lq->nconj = list_length(plan->qual);
 	lq->conj = palloc(sizeof(ExprState *) * lq->nconj);
 	lq->conj_cols = palloc(sizeof(int *) * lq->nconj);
+	lq->fast = palloc0(sizeof(PfFastConj) * lq->nconj);
 	foreach(lc, plan->qual)
 	{
 		int			k = foreach_current_index(lc);
@@ -1202,6 +1342,7 @@ late_qual_setup(ForeignScanState *node, PfScanState *st)
 		int			n = 0;
 
 		lq->conj[k] = ExecInitQual(list_make1(lfirst(lc)), &node->ss.ps);
+		fast_conjunct((Expr *) lfirst(lc), scanrelid, st, &lq->fast[k]);
 		pull_varattnos((Node *) lfirst(lc), scanrelid, &attrs);
 		lq->conj_cols[k] = palloc(sizeof(int) * (st->ncolumns + 1));
 		for (c = 0; c < st->ncolumns; c++)
@@ -1239,6 +1380,11 @@ late_qual_setup(ForeignScanState *node, PfScanState *st)
 			st->columns[i].lazy = false;
 		return;
 	}
+	/* leading fast conjuncts on columns converted eagerly */
+	while (lq->nleading_fast < lq->nconj &&
+		   lq->fast[lq->nleading_fast].op != PF_FAST_NONE &&
+		   !st->columns[lq->fast[lq->nleading_fast].col].lazy)
+		lq->nleading_fast++;
 	st->late_qual = lq;
 	node->ss.ps.qual = NULL;	/* evaluated here from now on */
 }
@@ -1320,6 +1466,27 @@ parquetIterateForeignScan(ForeignScanState *node)
 		}
 
 		r = st->next_row++;
+
+		/* leading fast conjuncts reject rows before the slot is touched */
+		if (lq != NULL && lq->nleading_fast > 0)
+		{
+			int			k;
+
+			for (k = 0; k < lq->nleading_fast; k++)
+			{
+				const PfFastConj *fc = &lq->fast[k];
+
+				if (!fast_conjunct_true(fc, &st->columns[fc->col], r))
+					break;
+			}
+			if (k < lq->nleading_fast)
+			{
+				lq->rows_seen++;
+				InstrCountFiltered1(node, 1);
+				continue;
+			}
+		}
+
 		memset(slot->tts_isnull, true, sizeof(bool) * slot->tts_tupleDescriptor->natts);
 		for (int i = 0; i < st->ncolumns; i++)
 		{
@@ -1337,12 +1504,16 @@ parquetIterateForeignScan(ForeignScanState *node)
 		/* the quals, conjunct by conjunct, converting what each reads */
 		lq->rows_seen++;
 		econtext->ecxt_scantuple = slot;
-		for (int k = 0; k < lq->nconj && pass; k++)
+		for (int k = lq->nleading_fast; k < lq->nconj && pass; k++)
 		{
 			for (const int *c = lq->conj_cols[k]; *c >= 0; c++)
 				if (st->columns[*c].lazy_now)
 					late_convert(st, &st->columns[*c], r, slot);
-			pass = ExecQual(lq->conj[k], econtext);
+			if (lq->fast[k].op != PF_FAST_NONE)
+				pass = fast_conjunct_true(&lq->fast[k],
+										  &st->columns[lq->fast[k].col], r);
+			else
+				pass = ExecQual(lq->conj[k], econtext);
 		}
 		if (!pass)
 		{
