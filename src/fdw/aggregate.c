@@ -1668,7 +1668,7 @@ typedef struct PfAggScanState
 	const char *err_column;
 
 	/* page buffers the column readers release, kept for the next pages */
-	struct PfBufCache *bufcache;
+	PfBufCache *bufcache;
 
 	/* leaves of the current file */
 	int			nslots;
@@ -1731,136 +1731,6 @@ typedef struct PfAggScanState
 	int64		rowgroups_skipped;	/* by the filters' values and statistics */
 	Size		peak_memory;
 } PfAggScanState;
-
-/*
- * A PqAllocator for the column readers that recycles large buffers: a page
- * buffer released by one page is handed to the next instead of going back
- * to malloc, which gives large blocks back to the kernel (every page then
- * paid for fresh, zeroed memory: half the time of a scan of v2 pages).
- * Small allocations come from the row group's context.  Buffers still out
- * when a row group ends return to the cache too, which keeps at most
- * PF_BUFCACHE_SLOTS of them.
- */
-#define PF_BUFCACHE_MIN		(32 * 1024)
-#define PF_BUFCACHE_SLOTS	16
-#define PF_BUF_MAGIC_SMALL	UINT64CONST(0x7066736d616c6c31)
-#define PF_BUF_MAGIC_BIG	UINT64CONST(0x7066626967627566)
-
-typedef struct PfBufHeader
-{
-	uint64		magic;
-	Size		cap;			/* bytes after the header (big buffers) */
-	struct PfBufHeader *prev;	/* outstanding big buffers */
-	struct PfBufHeader *next;
-} PfBufHeader;
-
-typedef struct PfBufCache
-{
-	MemoryContext cxt;			/* big buffers: the scan's lifetime */
-	MemoryContext small_cxt;	/* small ones: the row group's */
-	PfBufHeader *outstanding;
-	int			nfree;
-	PfBufHeader *free_bufs[PF_BUFCACHE_SLOTS];
-} PfBufCache;
-
-static void *
-bufcache_alloc(void *ctx, size_t size)
-{
-	PfBufCache *bc = (PfBufCache *) ctx;
-	PfBufHeader *h = NULL;
-	int			best = -1;
-
-	if (size < PF_BUFCACHE_MIN)
-	{
-		h = MemoryContextAlloc(bc->small_cxt, sizeof(PfBufHeader) + size);
-		h->magic = PF_BUF_MAGIC_SMALL;
-		return h + 1;
-	}
-	/* the smallest cached buffer that fits */
-	for (int i = 0; i < bc->nfree; i++)
-		if (bc->free_bufs[i]->cap >= size &&
-			(best < 0 || bc->free_bufs[i]->cap < bc->free_bufs[best]->cap))
-			best = i;
-	if (best >= 0)
-	{
-		h = bc->free_bufs[best];
-		bc->free_bufs[best] = bc->free_bufs[--bc->nfree];
-	}
-	else
-	{
-		Size		cap = PF_BUFCACHE_MIN;
-
-		while (cap < size)
-			cap *= 2;
-		h = MemoryContextAllocHuge(bc->cxt, sizeof(PfBufHeader) + cap);
-		h->magic = PF_BUF_MAGIC_BIG;
-		h->cap = cap;
-	}
-	h->prev = NULL;
-	h->next = bc->outstanding;
-	if (bc->outstanding)
-		bc->outstanding->prev = h;
-	bc->outstanding = h;
-	return h + 1;
-}
-
-/* Keep a big buffer for reuse (the largest ones go back to palloc). */
-static void
-bufcache_keep(PfBufCache *bc, PfBufHeader *h)
-{
-	int			smallest = 0;
-
-	if (bc->nfree < PF_BUFCACHE_SLOTS)
-	{
-		bc->free_bufs[bc->nfree++] = h;
-		return;
-	}
-	for (int i = 1; i < bc->nfree; i++)
-		if (bc->free_bufs[i]->cap < bc->free_bufs[smallest]->cap)
-			smallest = i;
-	if (bc->free_bufs[smallest]->cap < h->cap)
-	{
-		PfBufHeader *old = bc->free_bufs[smallest];
-
-		bc->free_bufs[smallest] = h;
-		h = old;
-	}
-	pfree(h);
-}
-
-static void
-bufcache_release(void *ctx, void *ptr)
-{
-	PfBufCache *bc = (PfBufCache *) ctx;
-	PfBufHeader *h = ((PfBufHeader *) ptr) - 1;
-
-	if (h->magic == PF_BUF_MAGIC_SMALL)
-	{
-		pfree(h);
-		return;
-	}
-	Assert(h->magic == PF_BUF_MAGIC_BIG);
-	if (h->prev)
-		h->prev->next = h->next;
-	else
-		bc->outstanding = h->next;
-	if (h->next)
-		h->next->prev = h->prev;
-	bufcache_keep(bc, h);
-}
-
-/* End of a row group: buffers the readers did not release are free now. */
-static void
-bufcache_reclaim(PfBufCache *bc)
-{
-	while (bc->outstanding)
-	{
-		PfBufHeader *h = bc->outstanding;
-
-		bc->outstanding = h->next;
-		bufcache_keep(bc, h);
-	}
-}
 
 /* palloc with 16-byte alignment (int128 arrays). */
 static void *
@@ -3257,7 +3127,7 @@ close_file(PfAggScanState *st)
 			if (st->readers[s])
 				pq_column_reader_close(st->readers[s]);
 	if (st->bufcache)
-		bufcache_reclaim(st->bufcache);
+		pf_bufcache_reclaim(st->bufcache);
 	MemoryContextReset(st->rowgroup_cxt);
 	if (st->file)
 		pf_close_file(st->file);
@@ -3584,9 +3454,7 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 	}
 	st->rowgroups_read++;
 
-	alloc.alloc = bufcache_alloc;
-	alloc.release = bufcache_release;
-	alloc.ctx = st->bufcache;
+	alloc = pf_bufcache_allocator(st->bufcache);
 	for (int s = 0; s < st->nslots; s++)
 	{
 		const PqColumnChunkMeta *chunk = &meta->row_groups[rg].columns[st->slot_leaf[s]];
@@ -3684,7 +3552,7 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 		pq_column_reader_close(st->readers[s]);
 		st->readers[s] = NULL;
 	}
-	bufcache_reclaim(st->bufcache);
+	pf_bufcache_reclaim(st->bufcache);
 	MemoryContextReset(st->rowgroup_cxt);
 	st->peak_memory = Max(st->peak_memory,
 						  MemoryContextMemAllocated(st->cxt, true));
@@ -3852,10 +3720,7 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 										  ALLOCSET_DEFAULT_SIZES);
 	st->tmp_cxt = AllocSetContextCreate(st->cxt, "parquet_fdw aggregate output",
 										ALLOCSET_SMALL_SIZES);
-	st->bufcache = palloc0(sizeof(PfBufCache));
-	st->bufcache->cxt = AllocSetContextCreate(st->cxt, "parquet_fdw aggregate page buffers",
-											  ALLOCSET_DEFAULT_SIZES);
-	st->bufcache->small_cxt = st->rowgroup_cxt;
+	st->bufcache = pf_bufcache_create(st->cxt, st->rowgroup_cxt);
 	st->batch_rows = PF_AGG_BATCH_ROWS;
 	st->identity = palloc(sizeof(uint32) * st->batch_rows);
 	for (uint32 i = 0; i < st->batch_rows; i++)
