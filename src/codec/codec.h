@@ -185,7 +185,8 @@ CdcStatus	cdc_plain_byte_array_encode(const CdcByteView *in, size_t count,
  * Dictionary gather (dict.c)
  *
  * out[i] = dict[idx[i]].  Every index is checked against dict_len once per
- * call (a vectorized max), then the gather runs unchecked.
+ * call (a vectorized max, or fused into the AVX-512 gathers), then the
+ * gather runs unchecked.  On CDC_ERR_CORRUPT out's contents are unspecified.
  * ----------------------------------------------------------------
  */
 CdcStatus	cdc_dict_gather32(const uint32_t *dict, uint32_t dict_len,

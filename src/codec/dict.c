@@ -9,7 +9,10 @@
  * (a vectorized max in dict_avx2.c) and rejects the batch with
  * CDC_ERR_CORRUPT if it is out of range; the gather loops then run without
  * checks.  32- and 64-bit gathers use AVX2 vpgatherdd / vpgatherdq when
- * available; fixed-size values (INT96, FIXED_LEN_BYTE_ARRAY) use a memcpy
+ * available; with AVX-512 the check is fused into the gather instead, and
+ * dictionaries of up to 64 (32-bit) / 16 (64-bit) entries are looked up
+ * with register permutes (dict_avx512.c), so on CDC_ERR_CORRUPT the
+ * output's contents are unspecified; fixed-size values (INT96, FIXED_LEN_BYTE_ARRAY) use a memcpy
  * whose size is a constant for the common widths.
  *
  * IDENTIFICATION
@@ -28,7 +31,11 @@ cdc_max_u32(const uint32_t *idx, size_t count)
 {
 	uint32_t	m = 0;
 
-	if (cdc_isa_current() >= CDC_ISA_AVX2)
+	CdcIsa		isa = cdc_isa_current();
+
+	if (isa >= CDC_ISA_AVX512)
+		return cdc_max_u32_avx512(idx, count);
+	if (isa >= CDC_ISA_AVX2)
 		return cdc_max_u32_avx2(idx, count);
 	for (size_t i = 0; i < count; i++)
 		m = idx[i] > m ? idx[i] : m;
@@ -50,12 +57,17 @@ CdcStatus
 cdc_dict_gather32(const uint32_t *dict, uint32_t dict_len,
 				  const uint32_t *idx, uint32_t *out, size_t count)
 {
-	CdcStatus	st = check_indexes(dict_len, idx, count);
+	CdcIsa		isa = cdc_isa_current();
+	CdcStatus	st;
 
+	/* AVX-512 checks the indexes as it gathers (dict_avx512.c). */
+	if (isa >= CDC_ISA_AVX512 && dict_len > 0 && dict_len <= INT32_MAX)
+		return cdc_gather32_avx512(dict, dict_len, idx, out, count) ? CDC_OK : CDC_ERR_CORRUPT;
+	st = check_indexes(dict_len, idx, count);
 	if (st != CDC_OK)
 		return st;
 	/* vpgatherdd takes signed indexes: only below 2^31. */
-	if (cdc_isa_current() >= CDC_ISA_AVX2 && dict_len <= INT32_MAX)
+	if (isa >= CDC_ISA_AVX2 && dict_len <= INT32_MAX)
 		cdc_gather32_avx2(dict, idx, out, count);
 	else
 		for (size_t i = 0; i < count; i++)
@@ -67,11 +79,15 @@ CdcStatus
 cdc_dict_gather64(const uint64_t *dict, uint32_t dict_len,
 				  const uint32_t *idx, uint64_t *out, size_t count)
 {
-	CdcStatus	st = check_indexes(dict_len, idx, count);
+	CdcIsa		isa = cdc_isa_current();
+	CdcStatus	st;
 
+	if (isa >= CDC_ISA_AVX512 && dict_len > 0 && dict_len <= INT32_MAX)
+		return cdc_gather64_avx512(dict, dict_len, idx, out, count) ? CDC_OK : CDC_ERR_CORRUPT;
+	st = check_indexes(dict_len, idx, count);
 	if (st != CDC_OK)
 		return st;
-	if (cdc_isa_current() >= CDC_ISA_AVX2 && dict_len <= INT32_MAX)
+	if (isa >= CDC_ISA_AVX2 && dict_len <= INT32_MAX)
 		cdc_gather64_avx2(dict, idx, out, count);
 	else
 		for (size_t i = 0; i < count; i++)

@@ -113,6 +113,14 @@ void		cdc_gather32_avx2(const uint32_t *dict, const uint32_t *idx,
 void		cdc_gather64_avx2(const uint64_t *dict, const uint32_t *idx,
 							  uint64_t *out, size_t count);
 
+/* dict_avx512.c: gathers return false (out unspecified) if some index is
+ * >= dict_len; dict_len must be 1..INT32_MAX.  No padding or slack used. */
+uint32_t	cdc_max_u32_avx512(const uint32_t *idx, size_t count);
+bool		cdc_gather32_avx512(const uint32_t *dict, uint32_t dict_len,
+								const uint32_t *idx, uint32_t *out, size_t count);
+bool		cdc_gather64_avx512(const uint64_t *dict, uint32_t dict_len,
+								const uint32_t *idx, uint64_t *out, size_t count);
+
 /* byte_stream_split_avx2.c: in = value 0 of stream 0, stream k at
  * in + k * stride; out gets count values. */
 void		cdc_bss_decode2_avx2(const uint8_t *in, size_t stride,

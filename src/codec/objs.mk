@@ -22,3 +22,4 @@ CODEC_OBJS += src/codec/fsst.o
 CODEC_OBJS += src/codec/chimp.o
 CODEC_OBJS += src/codec/patched_bitpack.o
 CODEC_OBJS += src/codec/group_varint_avx2.o
+CODEC_OBJS += src/codec/dict_avx512.o

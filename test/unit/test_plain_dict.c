@@ -212,6 +212,78 @@ test_dict_isa(CdcIsa isa)
 	UNIT_CHECK(cdc_max_u32(idx, 0) == 0);
 }
 
+
+/*
+ * Every strategy of the vector gathers (register permutes for small
+ * dictionaries, masked gathers for large ones) against dict[idx[i]]: every
+ * dictionary size 1..70 and a few large ones, every tail 0..1023 (stepped
+ * for the big sizes), misaligned index and output arrays, extreme values,
+ * an out-of-range index at the last position, and no write past count.
+ */
+static void
+test_dict_small_isa(CdcIsa isa)
+{
+	static uint32_t dict32[4096];
+	static uint64_t dict64[4096];
+	static uint32_t idx_buf[1024 + 3];
+	static uint32_t out32_buf[1024 + 3 + CDC_OUTPUT_SLACK];
+	static uint64_t out64_buf[1024 + 3 + CDC_OUTPUT_SLACK];
+	static const uint32_t sizes[] = {71, 72, 100, 128, 1000, 4096};
+	uint64_t	seed = 77 + isa;
+	unsigned long bad = 0;
+
+	UNIT_CHECK(cdc_set_isa(isa) == CDC_OK);
+	for (int i = 0; i < 4096; i++)
+	{
+		dict32[i] = (i % 5 == 0) ? UINT32_MAX - i : (uint32_t) unit_rand(&seed);
+		dict64[i] = (i % 7 == 0) ? UINT64_MAX - i : unit_rand(&seed);
+	}
+	for (uint32_t s = 0; s < 70 + sizeof(sizes) / sizeof(sizes[0]); s++)
+	{
+		uint32_t	dict_len = s < 70 ? s + 1 : sizes[s - 70];
+
+		for (size_t n = 0; n <= 1024 - 3; n += (dict_len <= 70 ? 1 : 1 + n / 8))
+		{
+			size_t		mis = n % 4;	/* element offset of idx and out */
+			uint32_t   *idx = idx_buf + mis;
+			uint32_t   *out32 = out32_buf + (3 - mis);
+			uint64_t   *out64 = out64_buf + (3 - mis);
+
+			for (size_t i = 0; i < n; i++)
+				idx[i] = (i % 11 == 3) ? dict_len - 1 : (uint32_t) (unit_rand(&seed) % dict_len);
+			out32[n] = 0xA5A5A5A5u;
+			out64[n] = 0xA5A5A5A5A5A5A5A5u;
+			if (cdc_dict_gather32(dict32, dict_len, idx, out32, n) != CDC_OK ||
+				cdc_dict_gather64(dict64, dict_len, idx, out64, n) != CDC_OK)
+			{
+				bad++;
+				continue;
+			}
+			for (size_t i = 0; i < n; i++)
+				if (out32[i] != dict32[idx[i]] || out64[i] != dict64[idx[i]])
+				{
+					bad++;
+					break;
+				}
+			if (out32[n] != 0xA5A5A5A5u || out64[n] != 0xA5A5A5A5A5A5A5A5u)
+				bad++;
+			/* An out-of-range last index (the tail lanes) is caught. */
+			if (n > 0)
+			{
+				uint32_t	saved = idx[n - 1];
+
+				idx[n - 1] = (n % 2) ? dict_len : UINT32_MAX - (uint32_t) n;
+				if (cdc_dict_gather32(dict32, dict_len, idx, out32, n) != CDC_ERR_CORRUPT ||
+					cdc_dict_gather64(dict64, dict_len, idx, out64, n) != CDC_ERR_CORRUPT)
+					bad++;
+				idx[n - 1] = saved;
+			}
+		}
+	}
+	UNIT_CHECKF(bad == 0, "isa %s: %lu small-dictionary cases failed",
+				cdc_isa_name(isa), bad);
+}
+
 int
 main(void)
 {
@@ -227,6 +299,7 @@ main(void)
 			continue;
 		}
 		test_dict_isa((CdcIsa) isa);
+		test_dict_small_isa((CdcIsa) isa);
 	}
 	UNIT_MAIN_END("test_plain_dict");
 }
