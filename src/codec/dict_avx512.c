@@ -117,10 +117,14 @@ cdc_gather32_avx512(const uint32_t *dict, uint32_t dict_len, const uint32_t *idx
 	}
 	else if (dict_len <= 64)
 	{
+		/* 33..64 entries: t2 may be partial and t3 empty; never read past
+		 * the dictionary. */
 		const __m512i t0 = _mm512_loadu_si512(dict);
 		const __m512i t1 = _mm512_loadu_si512(dict + 16);
-		const __m512i t2 = _mm512_loadu_si512(dict + 32);
-		const __m512i t3 = _mm512_maskz_loadu_epi32(lanes16(dict_len - 48), dict + 48);
+		const __m512i t2 = _mm512_maskz_loadu_epi32(lanes16(dict_len >= 48 ? 16 : dict_len - 32),
+													dict + 32);
+		const __m512i t3 = _mm512_maskz_loadu_epi32(lanes16(dict_len >= 48 ? dict_len - 48 : 0),
+													dict + 48);
 		const __m512i bit5 = _mm512_set1_epi32(32);
 
 		/* entries 0..31 or 32..63, chosen by index bit 5 */
