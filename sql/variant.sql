@@ -54,11 +54,11 @@ SELECT var FROM v_json;
 CREATE FOREIGN TABLE v_numeric (id int, var numeric) SERVER variant_srv OPTIONS (filename :'f');
 SELECT var, var * 2 AS doubled FROM v_numeric;
 
--- data/variant.parquet (data/make_variant.mjs): 9000 DuckDB-written rows in
+-- data-variant/variant.parquet (data-variant/make_variant.mjs): 9000 DuckDB-written rows in
 -- two row groups of 4500, shredded by DuckDB into typed object fields, lists
 -- of objects and residual values; each value follows from id, so PostgreSQL
 -- builds the expected jsonb itself and every row is compared
-\set f :abs_srcdir '/data/variant.parquet'
+\set f :abs_srcdir '/data-variant/variant.parquet'
 CREATE FOREIGN TABLE v_gen (id bigint, v jsonb) SERVER variant_srv OPTIONS (filename :'f');
 CREATE TEMP VIEW v_gen_check AS
   SELECT id, v, CASE

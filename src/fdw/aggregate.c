@@ -1710,6 +1710,7 @@ pf_agg_get_foreign_plan(PlannerInfo *root, RelOptInfo *upperrel,
 
 typedef struct PfAggScanState
 {
+	PfScanKind	kind;			/* PF_SCAN_AGGREGATE; first, see parquet_fdw.h */
 	MemoryContext cxt;			/* the whole scan */
 	MemoryContext file_cxt;		/* the open file; reset per file */
 	MemoryContext rowgroup_cxt; /* column readers; reset per row group */
@@ -3742,6 +3743,7 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 	ListCell   *lc;
 
 	st = MemoryContextAllocZero(estate->es_query_cxt, sizeof(PfAggScanState));
+	st->kind = PF_SCAN_AGGREGATE;
 	node->fdw_state = st;
 	st->cxt = AllocSetContextCreate(estate->es_query_cxt,
 									"parquet_fdw aggregate",

@@ -77,13 +77,10 @@ enum AmScanPrivateIndex
 								 * the values are fdw_exprs, in order */
 };
 
-/* First word of AmPlanState (not a canonical address, so never a pointer). */
-#define AM_PLAN_MAGIC	UINT64CONST(0x414d554449415053)
-
 /* Planner state, in baserel->fdw_private. */
 typedef struct AmPlanState
 {
-	uint64		magic;			/* AM_PLAN_MAGIC */
+	PfScanKind	kind;			/* PF_SCAN_AMUDAI; first, see parquet_fdw.h */
 	List	   *filenames;
 	List	   *attnos;
 	List	   *stripes;		/* per file, List of int */
@@ -105,16 +102,9 @@ typedef struct AmScanColumn
 	bool	   *nulls;
 } AmScanColumn;
 
-/*
- * First word of AmScanState: lets pf_plan_is_amudai() answer per tuple
- * without looking at the plan.  Not a canonical x86-64 address, so never the
- * first word (a pointer) of another kind of scan state.
- */
-#define AM_STATE_MAGIC	UINT64CONST(0x414d554449415343)
-
 typedef struct AmScanState
 {
-	uint64		magic;			/* AM_STATE_MAGIC while the scan lives */
+	PfScanKind	kind;			/* PF_SCAN_AMUDAI; first, see parquet_fdw.h */
 	MemoryContext scan_cxt;
 	MemoryContext file_cxt;
 	MemoryContext stripe_cxt;
@@ -219,10 +209,6 @@ pf_plan_is_amudai(ForeignScanState *node)
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
 	Node	   *first;
 
-	/* the per-tuple path: our own state says so */
-	if (node->fdw_state != NULL &&
-		*(const uint64 *) node->fdw_state == AM_STATE_MAGIC)
-		return true;
 	if (plan->fdw_private == NIL)
 		return false;
 	first = (Node *) linitial(plan->fdw_private);
@@ -273,7 +259,7 @@ bool
 pf_rel_is_amudai(RelOptInfo *rel)
 {
 	return rel->reloptkind == RELOPT_BASEREL && rel->fdw_private != NULL &&
-		*(const uint64 *) rel->fdw_private == AM_PLAN_MAGIC;
+		*(const PfScanKind *) rel->fdw_private == PF_SCAN_AMUDAI;
 }
 
 /* ----------------------------------------------------------------
@@ -531,7 +517,7 @@ amudaiGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	char	  **field_names;
 	ListCell   *lc;
 
-	st->magic = AM_PLAN_MAGIC;
+	st->kind = PF_SCAN_AMUDAI;
 	st->filenames = pf_expand_filenames(opts->filenames);
 	rel = table_open(foreigntableid, AccessShareLock);
 	st->attnos = needed_attnos(baserel, rel);
@@ -716,7 +702,7 @@ amudaiBeginForeignScan(ForeignScanState *node, int eflags)
 	int			i;
 
 	st = MemoryContextAllocZero(estate->es_query_cxt, sizeof(AmScanState));
-	st->magic = AM_STATE_MAGIC;
+	st->kind = PF_SCAN_AMUDAI;
 	node->fdw_state = st;
 	st->scan_cxt = AllocSetContextCreate(estate->es_query_cxt,
 										 "parquet_fdw amudai scan",
@@ -1064,7 +1050,6 @@ amudaiEndForeignScan(ForeignScanState *node)
 	if (st->file_cxt)
 		close_file(st);
 	MemoryContextDelete(st->scan_cxt);
-	st->magic = 0;
 	node->fdw_state = NULL;
 }
 

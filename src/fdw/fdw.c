@@ -141,79 +141,112 @@ dispatchGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 								 tlist, scan_clauses, outer_plan);
 }
 
+/*
+ * Which kind of scan a plan node runs.  Until BeginForeignScan has made the
+ * state, the plan's markers say; from then on the state's first member does,
+ * one load per call (IterateForeignScan runs once per tuple).
+ */
+static PfScanKind
+scan_kind(ForeignScanState *node)
+{
+	if (node->fdw_state != NULL)
+		return *(const PfScanKind *) node->fdw_state;
+	if (pf_agg_is_pushed_plan(node->ss.ps.plan))
+		return PF_SCAN_AGGREGATE;
+	if (pf_plan_is_amudai(node))
+		return PF_SCAN_AMUDAI;
+	return PF_SCAN_PARQUET;
+}
+
 static void
 dispatchBeginForeignScan(ForeignScanState *node, int eflags)
 {
-	if (pf_agg_is_pushed_plan(node->ss.ps.plan))
+	switch (scan_kind(node))
 	{
-		pf_agg_begin_foreign_scan(node, eflags);
-		return;
+		case PF_SCAN_AGGREGATE:
+			pf_agg_begin_foreign_scan(node, eflags);
+			break;
+		case PF_SCAN_AMUDAI:
+			amudaiBeginForeignScan(node, eflags);
+			break;
+		case PF_SCAN_PARQUET:
+			parquetBeginForeignScan(node, eflags);
+			break;
 	}
-	if (pf_plan_is_amudai(node))
-		amudaiBeginForeignScan(node, eflags);
-	else
-		parquetBeginForeignScan(node, eflags);
 }
 
 static TupleTableSlot *
 dispatchIterateForeignScan(ForeignScanState *node)
 {
-	if (pf_agg_is_pushed_plan(node->ss.ps.plan))
-		return pf_agg_iterate_foreign_scan(node);
-	if (pf_plan_is_amudai(node))
-		return amudaiIterateForeignScan(node);
+	switch (*(const PfScanKind *) node->fdw_state)
+	{
+		case PF_SCAN_AGGREGATE:
+			return pf_agg_iterate_foreign_scan(node);
+		case PF_SCAN_AMUDAI:
+			return amudaiIterateForeignScan(node);
+		case PF_SCAN_PARQUET:
+			break;
+	}
 	return parquetIterateForeignScan(node);
 }
 
 static void
 dispatchReScanForeignScan(ForeignScanState *node)
 {
-	if (pf_agg_is_pushed_plan(node->ss.ps.plan))
+	switch (scan_kind(node))
 	{
-		pf_agg_rescan_foreign_scan(node);
-		return;
+		case PF_SCAN_AGGREGATE:
+			pf_agg_rescan_foreign_scan(node);
+			break;
+		case PF_SCAN_AMUDAI:
+			amudaiReScanForeignScan(node);
+			break;
+		case PF_SCAN_PARQUET:
+			parquetReScanForeignScan(node);
+			break;
 	}
-	if (pf_plan_is_amudai(node))
-		amudaiReScanForeignScan(node);
-	else
-		parquetReScanForeignScan(node);
 }
 
 /* Only Parquet scans have parallel state (the other kinds are not parallel-aware). */
 static void
 dispatchShutdownForeignScan(ForeignScanState *node)
 {
-	if (pf_agg_is_pushed_plan(node->ss.ps.plan) || pf_plan_is_amudai(node))
-		return;
-	parquetShutdownForeignScan(node);
+	if (scan_kind(node) == PF_SCAN_PARQUET)
+		parquetShutdownForeignScan(node);
 }
 
 static void
 dispatchEndForeignScan(ForeignScanState *node)
 {
-	if (pf_agg_is_pushed_plan(node->ss.ps.plan))
+	switch (scan_kind(node))
 	{
-		pf_agg_end_foreign_scan(node);
-		return;
+		case PF_SCAN_AGGREGATE:
+			pf_agg_end_foreign_scan(node);
+			break;
+		case PF_SCAN_AMUDAI:
+			amudaiEndForeignScan(node);
+			break;
+		case PF_SCAN_PARQUET:
+			parquetEndForeignScan(node);
+			break;
 	}
-	if (pf_plan_is_amudai(node))
-		amudaiEndForeignScan(node);
-	else
-		parquetEndForeignScan(node);
 }
 
 static void
 dispatchExplainForeignScan(ForeignScanState *node, struct ExplainState *es)
 {
-	if (pf_agg_is_pushed_plan(node->ss.ps.plan))
+	switch (scan_kind(node))
 	{
-		pf_agg_explain_foreign_scan(node, es);
-		return;
+		case PF_SCAN_AGGREGATE:
+			pf_agg_explain_foreign_scan(node, es);
+			break;
+		case PF_SCAN_AMUDAI:
+			amudaiExplainForeignScan(node, es);
+			break;
+		case PF_SCAN_PARQUET:
+			parquetExplainForeignScan(node, es);
+			break;
 	}
-	if (pf_plan_is_amudai(node))
-		amudaiExplainForeignScan(node, es);
-	else
-		parquetExplainForeignScan(node, es);
 }
 
 /* Aggregate pushdown plans over Parquet planning state only. */

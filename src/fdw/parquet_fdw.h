@@ -204,11 +204,25 @@ extern PfRowRange *pf_rowgroup_row_ranges(struct PfFile *pf, int rg, List *quals
 /* in scan.c: planning and execution callbacks */
 
 /*
+ * The first member of every state we keep in RelOptInfo.fdw_private
+ * (planning) and ForeignScanState.fdw_state (execution), so that fdw.c
+ * dispatches each callback, and each tuple, on one load instead of
+ * inspecting options or the plan.
+ */
+typedef enum PfScanKind
+{
+	PF_SCAN_PARQUET = 1,
+	PF_SCAN_AMUDAI,
+	PF_SCAN_AGGREGATE
+} PfScanKind;
+
+/*
  * Planner state of a base relation, kept in baserel->fdw_private between
  * callbacks (and read by upper-relation planning, e.g. aggregate pushdown).
  */
 typedef struct PfPlanState
 {
+	PfScanKind	kind;			/* PF_SCAN_PARQUET; first, see PfScanKind */
 	List	   *filenames;		/* char * */
 	List	   *attnos;			/* int: attributes to fill */
 	List	   *rowgroups;		/* per file, List of int */

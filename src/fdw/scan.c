@@ -188,6 +188,7 @@ typedef struct PfLateQual
 /* Execution state. */
 typedef struct PfScanState
 {
+	PfScanKind	kind;			/* PF_SCAN_PARQUET; first, see parquet_fdw.h */
 	MemoryContext scan_cxt;
 	MemoryContext file_cxt;
 	MemoryContext rowgroup_cxt;
@@ -338,6 +339,7 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	char	  **field_names;
 	ListCell   *lc;
 
+	ps->kind = PF_SCAN_PARQUET;
 	ps->filenames = pf_expand_filenames(opts->filenames);
 	rel = table_open(foreigntableid, AccessShareLock);
 	ps->attnos = needed_attnos(baserel, rel);
@@ -645,6 +647,7 @@ scan_state_create(Relation rel, List *filenames, List *rowgroups,
 									 ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(scan_cxt);
 	st = palloc0(sizeof(PfScanState));
+	st->kind = PF_SCAN_PARQUET;
 	st->scan_cxt = scan_cxt;
 	st->rel = rel;
 	st->filenames = filenames;

@@ -1,8 +1,8 @@
-// Regenerates data/variant.parquet, the pg_regress fixture of VARIANT
+// Regenerates data-variant/variant.parquet, the pg_regress fixture of VARIANT
 // columns written (and shredded) by DuckDB.
 //
 //   mkdir -p /tmp/duck && cd /tmp/duck && npm install @duckdb/node-api
-//   node /path/to/repo/data/make_variant.mjs /path/to/repo/data
+//   node /path/to/repo/data-variant/make_variant.mjs /path/to/repo/data-variant
 //
 // Run it from the folder holding node_modules (outside the repository).
 //
