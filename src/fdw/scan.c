@@ -1706,6 +1706,7 @@ parquetReInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
 	PfParallelScan *shared = (PfParallelScan *) coordinate;
 
 	/* the previous round's workers have finished: keep what they counted */
+	st->shared = shared;
 	fold_parallel_counters(st);
 	pg_atomic_write_u64(&shared->next_work, 0);
 }
@@ -1730,7 +1731,17 @@ parquetShutdownForeignScan(ForeignScanState *node)
 	PfScanState *st = (PfScanState *) node->fdw_state;
 
 	if (st != NULL && st->shared != NULL)
+	{
 		fold_parallel_counters(st);
+
+		/*
+		 * Shutdown can come twice (a Limit shuts its subtree down early, and
+		 * the executor shuts the whole plan down at the end), and the Gather
+		 * frees the DSM right after the first: never touch it again.  A
+		 * rescan that starts workers anew hands us the new DSM.
+		 */
+		st->shared = NULL;
+	}
 }
 
 /* ----------------------------------------------------------------
