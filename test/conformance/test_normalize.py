@@ -73,6 +73,15 @@ check("float4 column, float8 rendering differs", not same("double precision", "1
 
 # ---- dates and timestamps
 check("date", same("date", "2009-03-01", "2009-03-01"))
+# day numbers of the proleptic Gregorian calendar, against a count by hand:
+# 0000-03-01 (1 BC) is 719468 days before 1970-01-01, year 0 is a leap year,
+# year -1 (2 BC) is not, and -400 (401 BC) is a 400-year cycle before 0.
+check("civil day 1970", nz._days_from_civil(1970, 1, 1) == 0)
+check("civil day 0000-03-01", nz._days_from_civil(0, 3, 1) == -719468)
+check("civil day 0000-01-01", nz._days_from_civil(0, 1, 1) == -719528)
+check("civil day -0001-01-01", nz._days_from_civil(-1, 1, 1) == -719528 - 365)
+check("civil day -0400-01-01", nz._days_from_civil(-400, 1, 1) == -719528 - 146097)
+check("civil day -0002-12-31", nz._days_from_civil(-2, 12, 31) == -719528 - 365 - 1)
 check("date BC", same("date", "0044-03-15 BC", "0044-03-15 (BC)"))
 check("date differs", not same("date", "2009-03-01", "2009-03-02"))
 check("ts", same("timestamp without time zone", "2009-03-01 00:00:00", "2009-03-01 00:00:00"))
