@@ -247,6 +247,19 @@ else
 	c=$(counts_from "$LOGDIR/conformance.log" '^conformance:')
 	if [ -z "$c" ]; then stage_result conformance 0 1
 	else set -- $c; f=$2; [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1; stage_result conformance "$1" "$f"; fi
+
+	# VARIANT values against the corpus' own *.variant.bin bytes, decoded by
+	# an independent Python decoder (DuckDB's CSV cannot judge every case)
+	if [ -f test/conformance/check_variant_bin.py ]; then
+		banner "conformance (VARIANT against the corpus' .variant.bin)"
+		python3 test/conformance/check_variant_bin.py --corpus "$corpus_srv" \
+			>"$LOGDIR/variant_bin.log" 2>&1
+		rc=$?
+		grep -E 'FAIL|passed' "$LOGDIR/variant_bin.log" | cut -c1-400
+		c=$(counts_from "$LOGDIR/variant_bin.log" '^variant.bin check:')
+		if [ -z "$c" ]; then stage_result variant-bin 0 1
+		else set -- $c; f=$2; [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1; stage_result variant-bin "$1" "$f"; fi
+	fi
 fi
 
 banner "conformance (generated files)"
