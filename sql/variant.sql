@@ -81,6 +81,33 @@ SELECT count(*) AS rows, count(DISTINCT id) AS ids, min(id), max(id),
 SELECT id, v, want FROM v_gen_check WHERE v IS DISTINCT FROM want ORDER BY id LIMIT 5;
 SELECT id, v FROM v_gen WHERE id IN (99, 4096, 4097, 4500, 4501, 8997) ORDER BY id;
 
+-- data-variant/nested_variant.parquet (data-variant/make_nested_variant.py,
+-- read the same by DuckDB): VARIANT groups inside a struct (one of them
+-- shredded, an int64 typed_value next to a residual value) and as the
+-- elements of a list, with null groups, null parents, empty lists and
+-- Variant null elements; each row follows from id
+\set f :abs_srcdir '/data-variant/nested_variant.parquet'
+CREATE FOREIGN TABLE v_nested (id bigint, st jsonb, lv jsonb)
+  SERVER variant_srv OPTIONS (filename :'f');
+CREATE TEMP VIEW v_nested_check AS
+  SELECT id, st, lv,
+    CASE WHEN id % 9 = 0 THEN NULL ELSE jsonb_build_object('k', id,
+      'v', CASE WHEN id % 5 = 0 THEN NULL WHEN id % 2 = 0 THEN to_jsonb(id)
+                ELSE jsonb_build_object('a', 's' || id) END,
+      'w', CASE WHEN id % 4 = 0 THEN NULL WHEN id % 3 = 0 THEN to_jsonb('w' || id)
+                ELSE to_jsonb(id * 10) END) END AS want_st,
+    CASE WHEN id % 7 = 0 THEN NULL WHEN id % 11 = 0 THEN '[]'::jsonb
+         ELSE jsonb_build_array(id, 'x' || id, NULL, NULL) END AS want_lv
+  FROM v_nested;
+SELECT count(*) AS rows, min(id), max(id),
+       count(*) FILTER (WHERE st IS DISTINCT FROM want_st) AS st_differ,
+       count(*) FILTER (WHERE lv IS DISTINCT FROM want_lv) AS lv_differ,
+       count(*) FILTER (WHERE st IS NULL) AS st_null,
+       count(*) FILTER (WHERE lv = '[]') AS lv_empty
+  FROM v_nested_check;
+SELECT id, st, lv FROM v_nested WHERE id IN (3, 4, 5, 9, 11, 14) ORDER BY id;
+SELECT id, st -> 'v' -> 'a' AS a, lv -> 0 AS first FROM v_nested WHERE id = 7 OR id = 13 ORDER BY id;
+
 -- invalid files: a clean XX001 naming the problem
 CREATE FUNCTION variant_error(path text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE

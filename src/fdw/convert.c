@@ -149,7 +149,8 @@ typedef enum PfNodeKind
 	PF_NODE_LEAF,
 	PF_NODE_STRUCT,
 	PF_NODE_LIST,
-	PF_NODE_MAP
+	PF_NODE_MAP,
+	PF_NODE_VARIANT				/* a VARIANT group: convert_variant.c */
 } PfNodeKind;
 
 typedef struct PfNode
@@ -168,6 +169,9 @@ typedef struct PfNode
 	int16		rep_rep;
 	struct PfNode *elem;		/* LIST element, MAP value (may be NULL) */
 	struct PfNode *key;			/* MAP key */
+	/* PF_NODE_VARIANT */
+	PfVariantConverter *variant;
+	PfLeafPosition *positions;	/* scratch: one per leaf below */
 } PfNode;
 
 /* A leaf's position while assembling one batch. */
@@ -222,6 +226,7 @@ struct PfConverter
 
 	/* PF_CONV_JSON */
 	PfNode	   *root;
+	bool	   *variant_leaf;	/* leaves read by a nested VARIANT node, or NULL */
 
 	/* PF_CONV_VARIANT */
 	PfVariantConverter *variant;
@@ -1999,6 +2004,29 @@ build_node(PfConverter *conv, const PqSchemaNode *node, bool optional,
 	if (node->repetition == PQ_REPEATED)
 		optional = false;
 
+	if (pf_is_variant_field(node))
+	{
+		n = MemoryContextAllocZero(cxt, sizeof(PfNode));
+		n->kind = PF_NODE_VARIANT;
+		n->name = node->name;
+		n->optional = optional;
+		n->max_def = node->max_def;
+		n->leaf_lo = *next_leaf;
+		n->leaf_hi = *next_leaf + count_leaves(node);
+		*next_leaf = n->leaf_hi;
+		n->variant = pf_variant_converter_create(conv->meta, node,
+												 conv->column_name, cxt);
+		n->positions = MemoryContextAllocZero(cxt, sizeof(PfLeafPosition) *
+											  (n->leaf_hi - n->leaf_lo));
+		/* its leaves are read as Variant bytes, never converted one by one */
+		if (conv->variant_leaf == NULL)
+			conv->variant_leaf = MemoryContextAllocZero(cxt, sizeof(bool) *
+														conv->num_leaves);
+		for (int i = n->leaf_lo; i < n->leaf_hi; i++)
+			conv->variant_leaf[i] = true;
+		return n;
+	}
+
 	if (is_map(node, &rep))
 	{
 		n = MemoryContextAllocZero(cxt, sizeof(PfNode));
@@ -2255,6 +2283,42 @@ more_elements(PfJsonWalk *w, const PfNode *n)
 		c->batch->rep_levels[c->pos] >= n->rep_rep;
 }
 
+/* A nested VARIANT's value, reassembled by convert_variant.c, spliced in. */
+static JsonbValue *
+emit_variant(PfJsonWalk *w, const PfNode *n, JsonbIteratorToken tok)
+{
+	int			nleaves = n->leaf_hi - n->leaf_lo;
+	PfLeafPosition *lp = n->positions;
+	JsonbValue	v;
+	Jsonb	   *jb;
+	Datum		d;
+	bool		isnull;
+
+	for (int i = 0; i < nleaves; i++)
+	{
+		PfCursor   *c = &w->cur[n->leaf_lo + i];
+
+		lp[i].batch = c->batch;
+		lp[i].pos = c->pos;
+		lp[i].vpos = c->vpos;
+	}
+	d = pf_variant_converter_next(n->variant, lp, &isnull);
+	for (int i = 0; i < nleaves; i++)
+	{
+		PfCursor   *c = &w->cur[n->leaf_lo + i];
+
+		c->pos = lp[i].pos;
+		c->vpos = lp[i].vpos;
+	}
+	if (isnull)
+		return push_null(w, tok);
+	jb = DatumGetJsonbP(d);
+	v.type = jbvBinary;
+	v.val.binary.data = &jb->root;
+	v.val.binary.len = VARSIZE(jb) - VARHDRSZ;
+	return pushJsonbValue(&w->state, tok, &v);
+}
+
 static JsonbValue *
 emit_node(PfJsonWalk *w, const PfNode *n, JsonbIteratorToken tok)
 {
@@ -2299,6 +2363,8 @@ emit_node(PfJsonWalk *w, const PfNode *n, JsonbIteratorToken tok)
 				} while (more_elements(w, n));
 			}
 			return pushJsonbValue(&w->state, WJB_END_ARRAY, NULL);
+		case PF_NODE_VARIANT:
+			return emit_variant(w, n, tok);
 		case PF_NODE_MAP:
 			pushJsonbValue(&w->state, WJB_BEGIN_OBJECT, NULL);
 			if (cursor_def(walk_cursor(w, n->leaf_lo)) < n->rep_def)
@@ -2352,6 +2418,8 @@ fill_json_column(PfConverter *conv, const PqColumnBatch *batches,
 		c->max_def = sc->node->max_def;
 		c->flat = sc->node->max_rep == 0;
 		n = c->flat ? b->num_levels : b->num_values;
+		if (conv->variant_leaf != NULL && conv->variant_leaf[i])
+			continue;			/* read as Variant bytes by emit_variant() */
 		c->values = palloc(sizeof(Datum) * (n + 1));
 		c->nulls = palloc(sizeof(bool) * (n + 1));
 		if (c->flat)

@@ -797,6 +797,53 @@ load_metadata(PvWalk *w, const CdcByteView *m, const CdcByteView *prev)
 		decoder_error(w, &err);
 }
 
+/*
+ * The current row's value: SQL null (*isnull) for a null group, else the
+ * jsonb of the reassembled value.  Consumes one entry of every leaf.
+ */
+static Datum
+convert_one(PvWalk *w, CdcByteView *prev_md, bool *have_prev, bool convert,
+			bool *isnull)
+{
+	PfVariantConverter *vc = w->vc;
+	const CdcByteView *m;
+	PqError		err;
+	char	   *text;
+
+	if (vc->optional && peek_def(w, 0) < vc->max_def)
+	{
+		skip_leaves(w, 0, vc->num_leaves);
+		*isnull = true;
+		return (Datum) 0;
+	}
+	*isnull = false;
+	m = take(w, vc->metadata_leaf);
+	if (m == NULL)
+		value_error(w, "The metadata of a non-null variant is null.");
+	load_metadata(w, m, *have_prev ? prev_md : NULL);
+	*prev_md = *m;
+	*have_prev = true;
+
+	pq_strbuf_reset(&w->out);
+	/* a missing top-level value is Variant null */
+	if (!emit(w, vc->root))
+		pq_strbuf_append(&w->out, "null", 4);
+	pq_error_clear(&err);
+	if (pq_strbuf_status(&w->out, &err) != PQ_OK)
+		decoder_error(w, &err);
+	text = w->out.data;
+	if (convert)
+		text = pg_any_to_server(text, (int) w->out.len, PG_UTF8);
+	return DirectFunctionCall1(jsonb_in, CStringGetDatum(text));
+}
+
+static inline bool
+database_needs_conversion(void)
+{
+	return GetDatabaseEncoding() != PG_UTF8 &&
+		GetDatabaseEncoding() != PG_SQL_ASCII;
+}
+
 void
 pf_variant_converter_fill(PfVariantConverter *vc, const PqColumnBatch *leaf_batches,
 						  uint32 num_rows, Datum *values, bool *nulls, int stride)
@@ -805,8 +852,7 @@ pf_variant_converter_fill(PfVariantConverter *vc, const PqColumnBatch *leaf_batc
 	PqAllocator alloc = pf_context_allocator(CurrentMemoryContext);
 	CdcByteView prev_md = {NULL, 0};
 	bool		have_prev = false;
-	bool		convert = GetDatabaseEncoding() != PG_UTF8 &&
-		GetDatabaseEncoding() != PG_SQL_ASCII;
+	bool		convert = database_needs_conversion();
 
 	memset(&w, 0, sizeof(w));
 	w.vc = vc;
@@ -822,41 +868,47 @@ pf_variant_converter_fill(PfVariantConverter *vc, const PqColumnBatch *leaf_batc
 	for (uint32 r = 0; r < num_rows; r++)
 	{
 		size_t		k = (size_t) r * stride;
-		const CdcByteView *m;
-		PqError		err;
-		char	   *text;
 
 		CHECK_FOR_INTERRUPTS();
-		if (vc->optional && peek_def(&w, 0) < vc->max_def)
-		{
-			skip_leaves(&w, 0, vc->num_leaves);
-			values[k] = (Datum) 0;
-			nulls[k] = true;
-			continue;
-		}
-		m = take(&w, vc->metadata_leaf);
-		if (m == NULL)
-			value_error(&w, "The metadata of a non-null variant is null.");
-		load_metadata(&w, m, have_prev ? &prev_md : NULL);
-		prev_md = *m;
-		have_prev = true;
-
-		pq_strbuf_reset(&w.out);
-		/* a missing top-level value is Variant null */
-		if (!emit(&w, vc->root))
-			pq_strbuf_append(&w.out, "null", 4);
-		pq_error_clear(&err);
-		if (pq_strbuf_status(&w.out, &err) != PQ_OK)
-			decoder_error(&w, &err);
-		text = w.out.data;
-		if (convert)
-			text = pg_any_to_server(text, (int) w.out.len, PG_UTF8);
-		values[k] = DirectFunctionCall1(jsonb_in, CStringGetDatum(text));
-		nulls[k] = false;
+		values[k] = convert_one(&w, &prev_md, &have_prev, convert, &nulls[k]);
 	}
 
 	/* every leaf must have been consumed exactly */
 	for (int i = 0; i < vc->num_leaves; i++)
 		if (w.cur[i].pos != leaf_batches[i].num_levels)
 			levels_error(&w);
+}
+
+Datum
+pf_variant_converter_next(PfVariantConverter *vc, PfLeafPosition *leaves,
+						  bool *isnull)
+{
+	PvWalk		w;
+	PqAllocator alloc = pf_context_allocator(CurrentMemoryContext);
+	CdcByteView prev_md = {NULL, 0};
+	bool		have_prev = false;
+	Datum		d;
+
+	memset(&w, 0, sizeof(w));
+	w.vc = vc;
+	w.cur = palloc0(sizeof(PvCursor) * vc->num_leaves);
+	for (int i = 0; i < vc->num_leaves; i++)
+	{
+		w.cur[i].batch = leaves[i].batch;
+		w.cur[i].pos = leaves[i].pos;
+		w.cur[i].vpos = leaves[i].vpos;
+		w.cur[i].max_def = vc->leaf_nodes[i]->max_def;
+		w.cur[i].flat = vc->leaf_nodes[i]->max_rep == 0;
+	}
+	pq_strbuf_init(&w.out, &alloc, PV_MAX_JSON);
+	d = convert_one(&w, &prev_md, &have_prev, database_needs_conversion(),
+					isnull);
+	for (int i = 0; i < vc->num_leaves; i++)
+	{
+		leaves[i].pos = w.cur[i].pos;
+		leaves[i].vpos = w.cur[i].vpos;
+	}
+	pq_strbuf_free(&w.out);
+	pfree(w.cur);
+	return d;
 }

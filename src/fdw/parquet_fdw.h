@@ -407,6 +407,22 @@ extern void pf_variant_converter_fill(PfVariantConverter *vc,
 									  uint32 num_rows,
 									  Datum *values, bool *nulls, int stride);
 
+/* Where the walk of one leaf stands in its batch (see the nested form below). */
+typedef struct PfLeafPosition
+{
+	const PqColumnBatch *batch;
+	uint32		pos;			/* next level entry */
+	uint32		vpos;			/* next dense value (leaves under a repetition) */
+} PfLeafPosition;
+
+/*
+ * The nested form, for a VARIANT group inside a struct, list or map: the one
+ * value whose leaves (the converter's, in order) stand at `leaves`, which
+ * are advanced past it.  *isnull for a null group; jsonb otherwise.
+ */
+extern Datum pf_variant_converter_next(PfVariantConverter *vc,
+									   PfLeafPosition *leaves, bool *isnull);
+
 /* in aggregate.c: aggregate pushdown (UPPERREL_GROUP_AGG) */
 extern PGDLLIMPORT bool pf_enable_aggregate_pushdown;	/* GUC */
 extern void parquetGetForeignUpperPaths(PlannerInfo *root,
