@@ -274,6 +274,23 @@ SELECT count(*) AS differences FROM (
   (SELECT id, d::timestamptz, ts::timestamptz, num, iv, u FROM am_src EXCEPT ALL
    SELECT id, d, ts, num, iv, u FROM am_auto)) x;
 
+-- IMPORT FOREIGN SCHEMA makes a table of each shard of a folder too (here
+-- the data directory, where this test writes its shards; LIMIT TO keeps
+-- out the damaged ones)
+SELECT current_setting('data_directory') AS datadir \gset
+CREATE SCHEMA am_imp;
+IMPORT FOREIGN SCHEMA :"datadir" LIMIT TO (pf_amudai_rg, no_such_table)
+  FROM SERVER am_srv INTO am_imp;
+SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod)
+  FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0
+ WHERE c.relnamespace = 'am_imp'::regnamespace ORDER BY c.relname, a.attnum;
+SELECT count(*) AS differences FROM (
+  (SELECT * FROM am_imp.pf_amudai_rg EXCEPT ALL SELECT * FROM am_auto)
+  UNION ALL
+  (SELECT * FROM am_auto EXCEPT ALL SELECT * FROM am_imp.pf_amudai_rg)) x;
+SELECT count(*) FROM am_imp.pf_amudai_rg;
+DROP SCHEMA am_imp CASCADE;
+
 -- a shard scan inside a parallel plan (parallel-safe, not parallel-aware):
 -- joined with the Parquet table it was written from, every row matches once
 SET parallel_setup_cost = 0;

@@ -5,7 +5,8 @@
  *	  IMPORT FOREIGN SCHEMA and parquet_create_foreign_table().
  *
  *	IMPORT FOREIGN SCHEMA "/folder" FROM SERVER s INTO local_schema
- *		one foreign table per *.parquet file of the folder (not recursive),
+ *		one foreign table per *.parquet file and *.amudai.shard shard of
+ *		the folder (not recursive),
  *		named after the file without its extension, and one per subfolder
  *		holding *.parquet files (at any depth; hidden, "_"-prefixed and
  *		"key=value" folders excepted), named after the subfolder and
@@ -53,6 +54,24 @@
 PG_FUNCTION_INFO_V1(parquet_create_foreign_table);
 
 #define PF_PARQUET_SUFFIX ".parquet"
+#define PF_SHARD_SUFFIX ".amudai.shard"
+
+/* Length of the data-file suffix a file name ends with (any case), or 0. */
+static size_t
+data_file_suffix_len(const char *name)
+{
+	static const char *const suffixes[] = {PF_PARQUET_SUFFIX, PF_SHARD_SUFFIX};
+	size_t		len = strlen(name);
+
+	for (int i = 0; i < lengthof(suffixes); i++)
+	{
+		size_t		slen = strlen(suffixes[i]);
+
+		if (len > slen && pg_strcasecmp(name + len - slen, suffixes[i]) == 0)
+			return slen;
+	}
+	return 0;
+}
 
 /*
  * A path as one entry of the filename option (see option.c): double-quoted
@@ -269,8 +288,8 @@ compare_names(const void *a, const void *b)
 
 /*
  * parquetImportForeignSchema
- *		One CREATE FOREIGN TABLE per .parquet file of the folder named as
- *		the remote schema, in file name order.
+ *		One CREATE FOREIGN TABLE per .parquet file or .amudai.shard shard
+ *		of the folder named as the remote schema, in file name order.
  */
 List *
 parquetImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
@@ -283,7 +302,6 @@ parquetImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	char	  **names;
 	int			nnames = 0;
 	int			capacity = 16;
-	size_t		suffix_len = strlen(PF_PARQUET_SUFFIX);
 
 	pf_check_file_access("import Parquet files");
 
@@ -296,7 +314,6 @@ parquetImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	names = palloc(sizeof(char *) * capacity);
 	while ((de = ReadDir(dir, folder)) != NULL)
 	{
-		size_t		len = strlen(de->d_name);
 		char	   *path;
 		struct stat st;
 
@@ -315,8 +332,7 @@ parquetImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 			names[nnames++] = psprintf("%s/", de->d_name);
 			continue;
 		}
-		if (len <= suffix_len ||
-			pg_strcasecmp(de->d_name + len - suffix_len, PF_PARQUET_SUFFIX) != 0)
+		if (data_file_suffix_len(de->d_name) == 0)
 			continue;
 		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
 			continue;
@@ -334,7 +350,8 @@ parquetImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	{
 		size_t		len = strlen(names[i]);
 		bool		is_folder = names[i][len - 1] == '/';
-		char	   *table = pnstrdup(names[i], len - (is_folder ? 1 : suffix_len));
+		size_t		suffix_len = is_folder ? 1 : data_file_suffix_len(names[i]);
+		char	   *table = pnstrdup(names[i], len - suffix_len);
 		char	   *path;
 		char	   *sql;
 
