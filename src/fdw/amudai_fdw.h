@@ -48,6 +48,23 @@ extern char *pf_amudai_create_table_sql(const char *table_name,
 /* Is this base relation planned by amudaiGetForeignRelSize (fdw_private)? */
 extern bool pf_rel_is_amudai(RelOptInfo *rel);
 
+/*
+ * Schema id of the top-level field of the shard that column attname (file
+ * field field_name) reads: exact name, else the one case-insensitive match
+ * (several: ERROR).  -1 when absent, or ERROR if missing_error.
+ */
+extern int64 pf_amudai_find_field(AmShard *shard, const char *path,
+								  const char *attname, const char *field_name,
+								  bool missing_error);
+
+/* ANALYZE of a shard table (amudai_analyze.c): the AcquireSampleRowsFunc. */
+extern int	pf_amudai_acquire_sample_rows(Relation rel, int elevel,
+										  HeapTuple *rows, int targrows,
+										  double *totalrows,
+										  double *totaldeadrows);
+/* The shards' total size in bytes, for ANALYZE's page count. */
+extern double pf_amudai_table_bytes(Relation rel);
+
 extern void amudaiGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 									Oid foreigntableid);
 extern void amudaiGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,

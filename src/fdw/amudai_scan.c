@@ -268,9 +268,9 @@ pf_rel_is_amudai(RelOptInfo *rel)
  */
 
 /* Schema id of the top-level field a column reads, or -1. */
-static int64
-find_field(AmShard *shard, const char *path, const char *attname,
-		   const char *field_name, bool missing_error)
+int64
+pf_amudai_find_field(AmShard *shard, const char *path, const char *attname,
+					 const char *field_name, bool missing_error)
 {
 	const AmSchema *schema = am_shard_schema(shard);
 	int64		id = am_shard_find_field(shard, field_name, strlen(field_name));
@@ -561,13 +561,13 @@ amudaiGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 			AttrNumber	attnum = lfirst_int(lc2);
 
 			ids[foreach_current_index(lc2)] =
-				find_field(ps->shard, path, attnames[attnum - 1],
+				pf_amudai_find_field(ps->shard, path, attnames[attnum - 1],
 						   field_names[attnum - 1], opts->missing_columns_error);
 		}
 		if (opts->missing_columns_error)
 			for (int i = 0; i < natts; i++)
 				if (field_names[i] != NULL)
-					(void) find_field(ps->shard, path, attnames[i],
+					(void) pf_amudai_find_field(ps->shard, path, attnames[i],
 									  field_names[i], true);
 
 		nstripes = am_shard_stripe_count(ps->shard);
@@ -821,7 +821,7 @@ open_file(AmScanState *st, int file_index)
 		int64		id;
 
 		st->err_column = col->attname;
-		id = find_field(st->shard->shard, path, col->attname, col->field_name,
+		id = pf_amudai_find_field(st->shard->shard, path, col->attname, col->field_name,
 						st->missing_columns_error);
 		st->field_ids[i] = id;
 		col->conv = id < 0 ? NULL :
