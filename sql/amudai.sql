@@ -303,11 +303,33 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 
--- aggregates run over the shard scan (no pushdown into shards), and
--- ANALYZE skips shard tables
+-- aggregates run over the shard scan (no pushdown into shards)
 SELECT am_explain('EXPLAIN (COSTS OFF) SELECT count(*), sum(id) FROM am');
 SELECT count(*), sum(id) FROM am;
+
+-- ANALYZE samples chunks of 1024 rows, ten times the rows it wants: the
+-- 20480 rows of this shard are fewer than the 30000 wanted, so all are read
+-- and the statistics are exact: n is NULL for the 2048 ids of grp 3, grp
+-- has 10 values of 2048 rows each, d changes every 100 ids (205 values),
+-- id and s are distinct; ids were written in order
 ANALYZE am;
+SELECT reltuples FROM pg_class WHERE relname = 'am';
+SELECT attname, null_frac, n_distinct, correlation
+  FROM pg_stats WHERE tablename = 'am' AND attname IN ('id', 'grp', 'n', 'd', 's')
+  ORDER BY attname;
+SELECT most_common_vals, most_common_freqs
+  FROM pg_stats WHERE tablename = 'am' AND attname = 'grp';
+-- statistics target 1 wants 300 rows: 3 chunks of 1024 rows are read, at
+-- random; each chunk holds distinct ids, and the table's row count stays
+SET default_statistics_target = 1;
+ANALYZE am;
+SELECT reltuples FROM pg_class WHERE relname = 'am';
+SELECT attname, n_distinct, correlation
+  FROM pg_stats WHERE tablename = 'am' AND attname = 'id';
+RESET default_statistics_target;
+-- the planner now knows how many rows a filter keeps
+SELECT substring(e, 'rows=\d+') AS estimate
+  FROM am_explain('EXPLAIN SELECT * FROM am WHERE grp = 4') e LIMIT 1;
 
 DROP SERVER am_srv CASCADE;
 DROP FUNCTION am_stripes(text), am_stripes_run(text), am_explain(text), am_try(text);

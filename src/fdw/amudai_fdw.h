@@ -62,8 +62,8 @@ extern int	pf_amudai_acquire_sample_rows(Relation rel, int elevel,
 										  HeapTuple *rows, int targrows,
 										  double *totalrows,
 										  double *totaldeadrows);
-/* The shards' total size in bytes, for ANALYZE's page count. */
-extern double pf_amudai_table_bytes(Relation rel);
+/* The shards' total size in BLCKSZ pages, for ANALYZE's page count. */
+extern BlockNumber pf_amudai_table_pages(Relation rel);
 
 extern void amudaiGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 									Oid foreigntableid);

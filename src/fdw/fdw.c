@@ -260,13 +260,16 @@ dispatchGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	parquetGetForeignUpperPaths(root, stage, input_rel, output_rel, extra);
 }
 
-/* Shard tables have no sampling yet: ANALYZE skips them with a warning. */
 static bool
 dispatchAnalyzeForeignTable(Relation relation, AcquireSampleRowsFunc *func,
 							BlockNumber *totalpages)
 {
 	if (pf_table_is_amudai(RelationGetRelid(relation)))
-		return false;
+	{
+		*func = pf_amudai_acquire_sample_rows;
+		*totalpages = pf_amudai_table_pages(relation);
+		return true;
+	}
 	return parquetAnalyzeForeignTable(relation, func, totalpages);
 }
 
