@@ -89,6 +89,7 @@
 #include "utils/selfuncs.h"
 #include "utils/syscache.h"
 
+#include "parquet/buffer_pool.h"
 #include "fdw/parquet_fdw.h"
 #include "fdw/amudai_fdw.h"
 
@@ -1733,7 +1734,7 @@ typedef struct PfAggScanState
 	const char *err_column;
 
 	/* page buffers the column readers release, kept for the next pages */
-	PfBufCache *bufcache;
+	PqBufferPool *page_pool;
 
 	/* leaves of the current file */
 	int			nslots;
@@ -3191,8 +3192,6 @@ close_file(PfAggScanState *st)
 		for (int s = 0; s < st->nslots; s++)
 			if (st->readers[s])
 				pq_column_reader_close(st->readers[s]);
-	if (st->bufcache)
-		pf_bufcache_reclaim(st->bufcache);
 	MemoryContextReset(st->rowgroup_cxt);
 	if (st->file)
 		pf_close_file(st->file);
@@ -3502,6 +3501,7 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 	const PqFileMeta *meta = st->file->meta;
 	int64		rows_left = meta->row_groups[rg].num_rows;
 	PqAllocator alloc;
+	PqAllocator page_alloc;
 	PqColumnReaderOptions ropts = {0};
 
 	st->rowgroup = rg;
@@ -3519,7 +3519,8 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 	}
 	st->rowgroups_read++;
 
-	alloc = pf_bufcache_allocator(st->bufcache);
+	alloc = pf_context_allocator(st->rowgroup_cxt);
+	page_alloc = pq_buffer_pool_allocator(st->page_pool);
 	for (int s = 0; s < st->nslots; s++)
 	{
 		const PqColumnChunkMeta *chunk = &meta->row_groups[rg].columns[st->slot_leaf[s]];
@@ -3541,6 +3542,7 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 		if (pq_column_reader_open(&st->readers[s], st->file->file, rg,
 								  st->slot_leaf[s], &ropts, &alloc, &err) != PQ_OK)
 			pf_report_error(st->path, &err);
+		(void) pq_column_reader_set_page_allocator(st->readers[s], &page_alloc);
 	}
 
 	while (rows_left > 0)
@@ -3617,7 +3619,6 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 		pq_column_reader_close(st->readers[s]);
 		st->readers[s] = NULL;
 	}
-	pf_bufcache_reclaim(st->bufcache);
 	MemoryContextReset(st->rowgroup_cxt);
 	st->peak_memory = Max(st->peak_memory,
 						  MemoryContextMemAllocated(st->cxt, true));
@@ -3786,7 +3787,15 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 										  ALLOCSET_DEFAULT_SIZES);
 	st->tmp_cxt = AllocSetContextCreate(st->cxt, "parquet_fdw aggregate output",
 										ALLOCSET_SMALL_SIZES);
-	st->bufcache = pf_bufcache_create(st->cxt, st->rowgroup_cxt);
+	{
+		PqAllocator backing = pf_context_allocator(st->cxt);
+
+		st->page_pool = pq_buffer_pool_create(&backing, PF_PAGE_POOL_BYTES);
+		if (st->page_pool == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_OUT_OF_MEMORY),
+					 errmsg("out of memory")));
+	}
 	st->batch_rows = PF_AGG_BATCH_ROWS;
 	st->identity = palloc(sizeof(uint32) * st->batch_rows);
 	for (uint32 i = 0; i < st->batch_rows; i++)

@@ -17,5 +17,4 @@ FDW_OBJS += src/fdw/amudai_write.o
 FDW_OBJS += src/fdw/convert_variant.o
 FDW_OBJS += src/fdw/footer_cache.o
 FDW_OBJS += src/fdw/aggregate.o
-FDW_OBJS += src/fdw/bufcache.o
 FDW_OBJS += src/fdw/amudai_analyze.o

@@ -442,17 +442,10 @@ extern void pf_agg_end_foreign_scan(ForeignScanState *node);
 extern void pf_agg_explain_foreign_scan(ForeignScanState *node,
 										struct ExplainState *es);
 
-/* in bufcache.c: a PqAllocator for column readers that recycles page buffers */
-typedef struct PfBufCache PfBufCache;
-
 /*
- * A cache whose large buffers live in a child of cxt (for the scan's
- * lifetime) and whose small allocations come from small_cxt (reset per row
- * group by the caller, after closing its readers).
+ * Page buffers a scan (plain or aggregating) keeps in its
+ * parquet/buffer_pool.h pool for the next pages and row groups, at most.
  */
-extern PfBufCache *pf_bufcache_create(MemoryContext cxt, MemoryContext small_cxt);
-extern PqAllocator pf_bufcache_allocator(PfBufCache *bc);
-/* After closing a row group's readers: every large buffer is free again. */
-extern void pf_bufcache_reclaim(PfBufCache *bc);
+#define PF_PAGE_POOL_BYTES	((Size) 64 * 1024 * 1024)
 
 #endif							/* PARQUET_FDW_H */

@@ -80,8 +80,6 @@
 #define PF_MIN_BATCH_ROWS	128
 /* Datum slots per batch beyond which the batch shrinks: 256k (~2.3 MB). */
 #define PF_MAX_BATCH_DATUMS	(256 * 1024)
-/* Page buffers a scan keeps for its next row groups, at most. */
-#define PF_PAGE_POOL_BYTES	((Size) 64 * 1024 * 1024)
 
 /*
  * fdw_private of the ForeignScan plan node, a List with these members.
