@@ -2333,6 +2333,9 @@ count_group_rows(PfAggScanState *st, uint32 n)
 		st->group_rows[st->gid[i]]++;
 }
 
+/* Up to this many groups, group_sums() accumulates in four interleaved sets. */
+#define PF_AGG_LANE_GROUPS	16
+
 /* Per-group sums (and non-null counts) of e's int64 values, once per batch. */
 static void
 group_sums(PfAggScanState *st, PfAggExpr *e, uint32 n, const uint32 *gid)
@@ -2351,6 +2354,46 @@ group_sums(PfAggScanState *st, PfAggExpr *e, uint32 n, const uint32 *gid)
 		e->gcnt = e->gcnt ? repalloc(e->gcnt, sizeof(uint32) * cap) :
 			MemoryContextAlloc(st->cxt, sizeof(uint32) * cap);
 		e->gcap = cap;
+	}
+	if (st->ngroups <= PF_AGG_LANE_GROUPS)
+	{
+		/*
+		 * Few groups: consecutive rows mostly add to the same group, and one
+		 * accumulator per group would chain every addition to the previous
+		 * one's store.  Four interleaved accumulator sets break the chain;
+		 * the caller's bound keeps every partial sum within int64.
+		 */
+		int64		lane[4][PF_AGG_LANE_GROUPS] = {{0}};
+		uint32		cnt[4][PF_AGG_LANE_GROUPS] = {{0}};
+		uint32		i = 0;
+
+		for (; i + 4 <= n; i += 4)
+		{
+			lane[0][gid[i]] += v[i];	/* null rows hold 0 */
+			lane[1][gid[i + 1]] += v[i + 1];
+			lane[2][gid[i + 2]] += v[i + 2];
+			lane[3][gid[i + 3]] += v[i + 3];
+		}
+		for (; i < n; i++)
+			lane[0][gid[i]] += v[i];
+		for (uint32 g = 0; g < st->ngroups; g++)
+			e->gsum[g] = lane[0][g] + lane[1][g] + lane[2][g] + lane[3][g];
+		if (nulls)
+		{
+			for (i = 0; i + 4 <= n; i += 4)
+			{
+				cnt[0][gid[i]] += !nulls[i];
+				cnt[1][gid[i + 1]] += !nulls[i + 1];
+				cnt[2][gid[i + 2]] += !nulls[i + 2];
+				cnt[3][gid[i + 3]] += !nulls[i + 3];
+			}
+			for (; i < n; i++)
+				cnt[0][gid[i]] += !nulls[i];
+			for (uint32 g = 0; g < st->ngroups; g++)
+				e->gcnt[g] = cnt[0][g] + cnt[1][g] + cnt[2][g] + cnt[3][g];
+		}
+		e->gsum_batch = st->batch_seq;
+		return;
 	}
 	memset(e->gsum, 0, sizeof(int64) * st->ngroups);
 	for (uint32 i = 0; i < n; i++)
