@@ -262,6 +262,8 @@ typedef struct PfKeyDict
 	const uint8 *cache_ptr[256];
 	uint32		cache_len[256];
 	uint32		cache_code[256];
+	/* TEXT: code of each one-byte value (flags, statuses), 0 = not yet */
+	uint32		byte_code[256];
 } PfKeyDict;
 
 /* One output column (fdw_scan_tlist entry). */
@@ -1765,6 +1767,8 @@ typedef struct PfAggScanState
 	uint32		gmask;
 	uint32	   *gid_of_code;	/* nkeys == 1: by code, UINT32_MAX = none */
 	uint32		cap_code;
+	uint32	   *gid_of_pair;	/* nkeys == 2, both codes < PF_AGG_PAIR_CODES:
+								 * group by code pair, UINT32_MAX = not yet */
 	PfAggState *states;			/* cap_groups * naggs */
 
 	/* filters on parameters: their values, evaluated at each (re)scan */
@@ -3044,6 +3048,15 @@ key_codes(PfAggScanState *st, int k, const uint32 *sel, uint32 n, uint32 *codes)
 						codes[i] = 0;
 						continue;
 					}
+					if (v->len == 1)
+					{
+						uint32	   *bc = &d->byte_code[v->ptr[0]];
+
+						if (unlikely(*bc == 0))
+							*bc = dict_text(st, d, v->ptr, 1);
+						codes[i] = *bc;
+						continue;
+					}
 					slot = (uint32) (((uintptr_t) v->ptr * UINT64CONST(0x9E3779B97F4A7C15)) >> 56);
 					if (d->cache_ptr[slot] == v->ptr && d->cache_len[slot] == v->len &&
 						v->ptr != NULL)
@@ -3130,6 +3143,9 @@ new_group(PfAggScanState *st, const uint32 *keycodes)
 	return g;
 }
 
+/* Codes per key of the direct table of two-key groups (64 x 64 entries). */
+#define PF_AGG_PAIR_CODES	64
+
 static inline uint32
 hash_codes(const uint32 *codes, int nkeys)
 {
@@ -3138,6 +3154,49 @@ hash_codes(const uint32 *codes, int nkeys)
 	for (int k = 0; k < nkeys; k++)
 		h = (h ^ codes[k]) * UINT64CONST(0x9E3779B97F4A7C15);
 	return (uint32) (h >> 32);
+}
+
+/* The group of a key (its codes), found in or added to the hash table. */
+static uint32
+group_of_key(PfAggScanState *st, const uint32 *key, int nkeys)
+{
+	uint32		h = hash_codes(key, nkeys);
+	uint32		pos = h & st->gmask;
+	uint32		e;
+
+	while ((e = st->gtable[pos]) != 0)
+	{
+		const uint32 *gk = &st->group_codes[(size_t) (e - 1) * nkeys];
+		int			k = 0;
+
+		while (k < nkeys && gk[k] == key[k])
+			k++;
+		if (k == nkeys)
+			return e - 1;
+		pos = (pos + 1) & st->gmask;
+	}
+	e = new_group(st, key) + 1;
+	st->gtable[pos] = e;
+	if (st->ngroups * 2 > st->gmask)
+	{
+		/* rehash into a table twice as large */
+		uint32		mask = st->gmask * 2 + 1;
+
+		pfree(st->gtable);
+		st->gtable = MemoryContextAllocZero(st->group_cxt,
+											sizeof(uint32) * (mask + 1));
+		st->gmask = mask;
+		for (uint32 j = 0; j < st->ngroups; j++)
+		{
+			uint32		p = hash_codes(&st->group_codes[(size_t) j * nkeys],
+									   nkeys) & mask;
+
+			while (st->gtable[p] != 0)
+				p = (p + 1) & mask;
+			st->gtable[p] = j + 1;
+		}
+	}
+	return e - 1;
 }
 
 /* Group ids of the n selected rows from their keys' codes. */
@@ -3171,55 +3230,40 @@ assign_groups(PfAggScanState *st, uint32 n)
 		return;
 	}
 
+	if (nkeys == 2)
+	{
+		const uint32 *c0 = st->codes[0];
+		const uint32 *c1 = st->codes[1];
+
+		/* small code pairs (flags, statuses) straight from a table */
+		for (uint32 i = 0; i < n; i++)
+		{
+			uint32		key[2] = {c0[i], c1[i]};
+			uint32	   *slot = NULL;
+
+			if (key[0] < PF_AGG_PAIR_CODES && key[1] < PF_AGG_PAIR_CODES)
+			{
+				slot = &st->gid_of_pair[key[0] * PF_AGG_PAIR_CODES + key[1]];
+				if (likely(*slot != PG_UINT32_MAX))
+				{
+					gid[i] = *slot;
+					continue;
+				}
+			}
+			gid[i] = group_of_key(st, key, 2);
+			if (slot)
+				*slot = gid[i];
+		}
+		return;
+	}
+
 	for (uint32 i = 0; i < n; i++)
 	{
 		uint32		key[INDEX_MAX_KEYS];
-		uint32		h;
-		uint32		pos;
-		uint32		e;
 
 		for (int k = 0; k < nkeys; k++)
 			key[k] = st->codes[k][i];
-		h = hash_codes(key, nkeys);
-		pos = h & st->gmask;
-		while ((e = st->gtable[pos]) != 0)
-		{
-			const uint32 *gk = &st->group_codes[(size_t) (e - 1) * nkeys];
-			int			k = 0;
-
-			while (k < nkeys && gk[k] == key[k])
-				k++;
-			if (k == nkeys)
-				break;
-			pos = (pos + 1) & st->gmask;
-		}
-		if (e == 0)
-		{
-			uint32		g = new_group(st, key);
-
-			st->gtable[pos] = g + 1;
-			e = g + 1;
-			if (st->ngroups * 2 > st->gmask)
-			{
-				/* rehash into a table twice as large */
-				uint32		mask = st->gmask * 2 + 1;
-
-				pfree(st->gtable);
-				st->gtable = MemoryContextAllocZero(st->group_cxt,
-													sizeof(uint32) * (mask + 1));
-				st->gmask = mask;
-				for (uint32 j = 0; j < st->ngroups; j++)
-				{
-					uint32		p = hash_codes(&st->group_codes[(size_t) j * nkeys],
-											   nkeys) & mask;
-
-					while (st->gtable[p] != 0)
-						p = (p + 1) & mask;
-					st->gtable[p] = j + 1;
-				}
-			}
-		}
-		gid[i] = e - 1;
+		gid[i] = group_of_key(st, key, nkeys);
 	}
 }
 
@@ -3924,6 +3968,14 @@ reset_groups(PfAggScanState *st)
 	st->gid_of_code = MemoryContextAlloc(st->group_cxt, sizeof(uint32) * st->cap_code);
 	for (uint32 j = 0; j < st->cap_code; j++)
 		st->gid_of_code[j] = PG_UINT32_MAX;
+	st->gid_of_pair = NULL;
+	if (prog->nkeys == 2)
+	{
+		st->gid_of_pair = MemoryContextAlloc(st->group_cxt, sizeof(uint32) *
+											 PF_AGG_PAIR_CODES * PF_AGG_PAIR_CODES);
+		memset(st->gid_of_pair, 0xff, sizeof(uint32) *
+			   PF_AGG_PAIR_CODES * PF_AGG_PAIR_CODES);
+	}
 	if (prog->nkeys == 0)
 		(void) new_group(st, NULL);
 	st->next_out = 0;
