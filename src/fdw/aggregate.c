@@ -3874,15 +3874,7 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 										  ALLOCSET_DEFAULT_SIZES);
 	st->tmp_cxt = AllocSetContextCreate(st->cxt, "parquet_fdw aggregate output",
 										ALLOCSET_SMALL_SIZES);
-	{
-		PqAllocator backing = pf_context_allocator(st->cxt);
-
-		st->page_pool = pq_buffer_pool_create(&backing, PF_PAGE_POOL_BYTES);
-		if (st->page_pool == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_OUT_OF_MEMORY),
-					 errmsg("out of memory")));
-	}
+	st->page_pool = pf_page_pool_create(st->cxt);
 	st->batch_rows = PF_AGG_BATCH_ROWS;
 	st->identity = palloc(sizeof(uint32) * st->batch_rows);
 	for (uint32 i = 0; i < st->batch_rows; i++)

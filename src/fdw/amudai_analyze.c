@@ -9,7 +9,7 @@
  * block sampler picks chunks at random (in order) until they hold
  * PF_AM_ROWS_PER_TARGET rows per sample row wanted, each chosen chunk is
  * decoded (block maps let the converters start mid-stripe), and the rows
- * go through Vitter's reservoir as heap ANALYZE's rows do.  A table smaller
+ * go through the reservoir of analyze.c, as the Parquet sampler's do.  A table smaller
  * than the budget is read whole, so its statistics are exact.
  *
  * IDENTIFICATION
@@ -45,13 +45,6 @@ typedef struct AmChunk
 	uint32		rows;
 } AmChunk;
 
-/* A sampled row and its place in table order. */
-typedef struct AmSampleRow
-{
-	HeapTuple	tuple;
-	double		position;
-} AmSampleRow;
-
 /* Where the sampling stands, for the error context. */
 typedef struct AmAnalyzeContext
 {
@@ -74,15 +67,6 @@ analyze_error_callback(void *arg)
 		errcontext("ANALYZE of Amudai shard \"%s\", stripe %d", c->path, c->stripe);
 	else
 		errcontext("ANALYZE of Amudai shard \"%s\"", c->path);
-}
-
-static int
-sample_row_cmp(const void *a, const void *b)
-{
-	double		x = ((const AmSampleRow *) a)->position;
-	double		y = ((const AmSampleRow *) b)->position;
-
-	return x < y ? -1 : (x > y ? 1 : 0);
 }
 
 /* Every chunk of the table's shards, in table order. */
@@ -163,7 +147,6 @@ pf_amudai_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
 	TupleDesc	tupdesc = RelationGetDescr(rel);
 	int			natts = tupdesc->natts;
 	List	   *filenames = pf_expand_filenames(opts->filenames);
-	MemoryContext tuple_cxt = CurrentMemoryContext;
 	MemoryContext file_cxt;
 	MemoryContext stripe_cxt;
 	MemoryContext chunk_cxt;
@@ -173,8 +156,7 @@ pf_amudai_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
 	uint32		nchunks;
 	int			wanted_chunks;
 	BlockSamplerData bs;
-	ReservoirStateData rstate;
-	AmSampleRow *sample;
+	PfReservoir *reservoir;
 	PfAmConverter **convs;
 	Datum	  **values;
 	bool	  **nulls;
@@ -183,9 +165,7 @@ pf_amudai_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
 	PfShard    *ps = NULL;
 	int			open_file = -1;
 	int64		open_stripe = -1;
-	double		seen = 0;
-	double		rowstoskip = -1;
-	int			numrows = 0;
+	int			numrows;
 	int			chunks_read = 0;
 
 	*totaldeadrows = 0;
@@ -205,7 +185,6 @@ pf_amudai_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
 									   ALLOCSET_DEFAULT_SIZES);
 	chunk_cxt = AllocSetContextCreate(CurrentMemoryContext, "parquet_fdw amudai analyze chunk",
 									  ALLOCSET_DEFAULT_SIZES);
-	sample = palloc(sizeof(AmSampleRow) * Max(1, targrows));
 	convs = palloc0(sizeof(PfAmConverter *) * Max(1, natts));
 	values = palloc(sizeof(Datum *) * Max(1, natts));
 	nulls = palloc(sizeof(bool *) * Max(1, natts));
@@ -217,7 +196,7 @@ pf_amudai_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
 	row_values = palloc(sizeof(Datum) * Max(1, natts));
 	row_nulls = palloc(sizeof(bool) * Max(1, natts));
 
-	reservoir_init_selection_state(&rstate, targrows);
+	reservoir = pf_reservoir_create(tupdesc, targrows);
 	BlockSampler_Init(&bs, nchunks, wanted_chunks,
 					  pg_prng_uint32(&pg_global_prng_state));
 	while (BlockSampler_HasMore(&bs))
@@ -309,34 +288,12 @@ pf_amudai_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
 
 		for (uint32 r = 0; r < c->rows; r++)
 		{
-			int			slot = -1;
-
-			if (numrows < targrows)
-				slot = numrows++;
-			else
+			for (int i = 0; i < natts; i++)
 			{
-				if (rowstoskip < 0)
-					rowstoskip = reservoir_get_next_S(&rstate, seen, targrows);
-				if (rowstoskip <= 0)
-				{
-					slot = (int) (targrows * sampler_random_fract(&rstate.randstate));
-					heap_freetuple(sample[slot].tuple);
-				}
-				rowstoskip -= 1;
+				row_values[i] = values[i][r];
+				row_nulls[i] = convs[i] == NULL || nulls[i][r];
 			}
-			if (slot >= 0)
-			{
-				for (int i = 0; i < natts; i++)
-				{
-					row_values[i] = values[i][r];
-					row_nulls[i] = convs[i] == NULL || nulls[i][r];
-				}
-				old = MemoryContextSwitchTo(tuple_cxt);
-				sample[slot].tuple = heap_form_tuple(tupdesc, row_values, row_nulls);
-				MemoryContextSwitchTo(old);
-				sample[slot].position = seen;
-			}
-			seen += 1;
+			pf_reservoir_offer(reservoir, row_values, row_nulls);
 		}
 	}
 
@@ -350,14 +307,11 @@ pf_amudai_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
 	MemoryContextDelete(chunk_cxt);
 	MemoryContextDelete(file_cxt);
 
-	/* table order, as the statistics' correlation expects */
-	qsort(sample, numrows, sizeof(AmSampleRow), sample_row_cmp);
-	for (int i = 0; i < numrows; i++)
-		rows[i] = sample[i].tuple;
+	numrows = pf_reservoir_finish(reservoir, rows);
 
 	ereport(elevel,
 			(errmsg("\"%s\": read %.0f of %.0f rows (%d of %u chunks of Amudai shards), %d rows in sample",
-					RelationGetRelationName(rel), seen, *totalrows, chunks_read,
-					nchunks, numrows)));
+					RelationGetRelationName(rel), pf_reservoir_seen(reservoir),
+					*totalrows, chunks_read, nchunks, numrows)));
 	return numrows;
 }

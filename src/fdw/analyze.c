@@ -48,12 +48,79 @@ typedef struct PfSampleGroup
 	int64		rows;
 } PfSampleGroup;
 
-/* A sampled row and its position in the scan. */
+/*
+ * The reservoir both samplers (this one and amudai_analyze.c's) feed: rows
+ * offered in table order, targrows of them kept by Vitter's algorithm as
+ * acquire_sample_rows() does, handed back in table order.
+ */
 typedef struct PfSampleRow
 {
 	HeapTuple	tuple;
-	double		position;
+	double		position;		/* rows offered before it */
 } PfSampleRow;
+
+struct PfReservoir
+{
+	TupleDesc	tupdesc;
+	MemoryContext tuple_cxt;	/* the caller's: where the tuples live */
+	int			targrows;
+	int			numrows;
+	double		seen;
+	double		rowstoskip;
+	ReservoirStateData rstate;
+	PfSampleRow *sample;
+};
+
+PfReservoir *
+pf_reservoir_create(TupleDesc tupdesc, int targrows)
+{
+	PfReservoir *r = palloc0(sizeof(PfReservoir));
+
+	r->tupdesc = tupdesc;
+	r->tuple_cxt = CurrentMemoryContext;
+	r->targrows = targrows;
+	r->rowstoskip = -1;
+	r->sample = palloc(sizeof(PfSampleRow) * Max(1, targrows));
+	reservoir_init_selection_state(&r->rstate, targrows);
+	return r;
+}
+
+void
+pf_reservoir_offer(PfReservoir *r, Datum *values, bool *isnull)
+{
+	int			k = -1;
+
+	if (r->numrows < r->targrows)
+		k = r->numrows++;
+	else
+	{
+		/* full: skip rows at random, then replace a random one */
+		if (r->rowstoskip < 0)
+			r->rowstoskip = reservoir_get_next_S(&r->rstate, r->seen, r->targrows);
+		if (r->rowstoskip <= 0)
+		{
+			k = (int) (r->targrows * sampler_random_fract(&r->rstate.randstate));
+			Assert(k >= 0 && k < r->targrows);
+			heap_freetuple(r->sample[k].tuple);
+		}
+		r->rowstoskip -= 1;
+	}
+	if (k >= 0)
+	{
+		MemoryContext old = MemoryContextSwitchTo(r->tuple_cxt);
+
+		r->sample[k].tuple = heap_form_tuple(r->tupdesc, values, isnull);
+		r->sample[k].position = r->seen;
+		MemoryContextSwitchTo(old);
+	}
+	r->seen += 1;
+}
+
+double
+pf_reservoir_seen(const PfReservoir *r)
+{
+	return r->seen;
+}
 
 static int
 sample_row_cmp(const void *a, const void *b)
@@ -62,6 +129,20 @@ sample_row_cmp(const void *a, const void *b)
 	double		y = ((const PfSampleRow *) b)->position;
 
 	return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+/*
+ * The sample into rows[], in table order, as acquire_sample_rows() sorts a
+ * heap's by TID: ANALYZE computes a column's correlation with the physical
+ * order from it.  Returns how many.
+ */
+int
+pf_reservoir_finish(PfReservoir *r, HeapTuple *rows)
+{
+	qsort(r->sample, r->numrows, sizeof(PfSampleRow), sample_row_cmp);
+	for (int i = 0; i < r->numrows; i++)
+		rows[i] = r->sample[i].tuple;
+	return r->numrows;
 }
 
 static int
@@ -145,15 +226,11 @@ pf_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
 	double		budget;
 	double		per_group;
 	double		chosen_rows = 0;
-	double		rowstoskip = -1;
-	double		seen = 0;
-	int			numrows = 0;
-	ReservoirStateData rstate;
-	PfSampleRow *sample;
+	int			numrows;
+	PfReservoir *reservoir;
 	PfScanState *scan;
 	Datum	   *values;
 	bool	   *isnull;
-	MemoryContext tuple_cxt = CurrentMemoryContext;
 
 	*totaldeadrows = 0;
 	groups = table_row_groups(filenames, &ngroups, totalrows, &totalbytes);
@@ -192,60 +269,23 @@ pf_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
 		if (!TupleDescAttr(tupdesc, i)->attisdropped)
 			attnos = lappend_int(attnos, TupleDescAttr(tupdesc, i)->attnum);
 
-	sample = palloc(sizeof(PfSampleRow) * Max(1, targrows));
 	values = palloc(sizeof(Datum) * Max(1, tupdesc->natts));
 	isnull = palloc(sizeof(bool) * Max(1, tupdesc->natts));
-	reservoir_init_selection_state(&rstate, targrows);
+	reservoir = pf_reservoir_create(tupdesc, targrows);
 	scan = pf_scan_open(rel, filenames, rowgroups, attnos, (int64) per_group,
 						CurrentMemoryContext);
 	while (pf_scan_next(scan, values, isnull, tupdesc->natts))
 	{
-		MemoryContext old;
-
 		vacuum_delay_point();
-		seen += 1;
-		if (numrows < targrows)
-		{
-			old = MemoryContextSwitchTo(tuple_cxt);
-			sample[numrows].tuple = heap_form_tuple(tupdesc, values, isnull);
-			sample[numrows++].position = seen;
-			MemoryContextSwitchTo(old);
-			continue;
-		}
-
-		/*
-		 * The reservoir is full: skip rows at random, then replace a random
-		 * one (Vitter's algorithm, as acquire_sample_rows() in analyze.c).
-		 */
-		if (rowstoskip < 0)
-			rowstoskip = reservoir_get_next_S(&rstate, seen - 1, targrows);
-		if (rowstoskip <= 0)
-		{
-			int			k = (int) (targrows * sampler_random_fract(&rstate.randstate));
-
-			Assert(k >= 0 && k < targrows);
-			heap_freetuple(sample[k].tuple);
-			old = MemoryContextSwitchTo(tuple_cxt);
-			sample[k].tuple = heap_form_tuple(tupdesc, values, isnull);
-			sample[k].position = seen;
-			MemoryContextSwitchTo(old);
-		}
-		rowstoskip -= 1;
+		pf_reservoir_offer(reservoir, values, isnull);
 	}
 	pf_scan_close(scan);
-
-	/*
-	 * In scan order, as acquire_sample_rows() sorts a heap's by TID: ANALYZE
-	 * computes a column's correlation with the physical order from it.
-	 */
-	qsort(sample, numrows, sizeof(PfSampleRow), sample_row_cmp);
-	for (int i = 0; i < numrows; i++)
-		rows[i] = sample[i].tuple;
+	numrows = pf_reservoir_finish(reservoir, rows);
 
 	ereport(elevel,
 			(errmsg("\"%s\": read %d of %d row groups, %.0f of %.0f rows; %d rows in sample",
-					RelationGetRelationName(rel), nchosen, ngroups, seen,
-					*totalrows, numrows)));
+					RelationGetRelationName(rel), nchosen, ngroups,
+					pf_reservoir_seen(reservoir), *totalrows, numrows)));
 	return numrows;
 }
 

@@ -282,6 +282,18 @@ extern void parquetInitializeWorkerForeignScan(ForeignScanState *node,
 											   void *coordinate);
 extern void parquetShutdownForeignScan(ForeignScanState *node);
 
+/* in analyze.c: the row reservoir of both ANALYZE samplers */
+typedef struct PfReservoir PfReservoir;
+
+/* Keeps targrows rows of tupdesc, formed in the current memory context. */
+extern PfReservoir *pf_reservoir_create(TupleDesc tupdesc, int targrows);
+/* The next row in table order (Vitter's algorithm decides if it stays). */
+extern void pf_reservoir_offer(PfReservoir *r, Datum *values, bool *isnull);
+/* Rows offered so far. */
+extern double pf_reservoir_seen(const PfReservoir *r);
+/* The kept rows into rows[] in table order; returns how many. */
+extern int	pf_reservoir_finish(PfReservoir *r, HeapTuple *rows);
+
 /* in analyze.c: ANALYZE samples rows of row groups picked at random */
 extern bool parquetAnalyzeForeignTable(Relation relation,
 									   AcquireSampleRowsFunc *func,
@@ -336,6 +348,8 @@ extern void pf_report_error(const char *path, const PqError *err) pg_attribute_n
 
 /* A PqAllocator over a memory context (alloc = MemoryContextAlloc, release = pfree). */
 extern PqAllocator pf_context_allocator(MemoryContext cxt);
+/* A pool of page buffers for a scan's column readers (buffer_pool.h). */
+extern struct PqBufferPool *pf_page_pool_create(MemoryContext cxt);
 
 /* in convert.c: types and converters */
 

@@ -21,6 +21,7 @@
 #include "utils/memutils.h"
 
 #include "fdw/parquet_fdw.h"
+#include "parquet/buffer_pool.h"
 
 /* PqAllocator callbacks over a memory context. */
 static void *
@@ -55,6 +56,24 @@ pf_context_allocator(MemoryContext cxt)
 	alloc.release = pf_context_release;
 	alloc.ctx = cxt;
 	return alloc;
+}
+
+/*
+ * pf_page_pool_create
+ *		A scan's pool of page buffers (parquet/buffer_pool.h), living in
+ *		cxt and keeping at most PF_PAGE_POOL_BYTES of released buffers.
+ */
+PqBufferPool *
+pf_page_pool_create(MemoryContext cxt)
+{
+	PqAllocator backing = pf_context_allocator(cxt);
+	PqBufferPool *pool = pq_buffer_pool_create(&backing, PF_PAGE_POOL_BYTES);
+
+	if (pool == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory")));
+	return pool;
 }
 
 /*

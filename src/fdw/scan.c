@@ -1096,15 +1096,7 @@ read_batch(PfScanState *st)
 		 * the kernel) after every row group only to be faulted in again.
 		 */
 		if (st->page_pool == NULL)
-		{
-			PqAllocator backing = pf_context_allocator(st->scan_cxt);
-
-			st->page_pool = pq_buffer_pool_create(&backing, PF_PAGE_POOL_BYTES);
-			if (st->page_pool == NULL)
-				ereport(ERROR,
-						(errcode(ERRCODE_OUT_OF_MEMORY),
-						 errmsg("out of memory")));
-		}
+			st->page_pool = pf_page_pool_create(st->scan_cxt);
 		pool_alloc = pq_buffer_pool_allocator(st->page_pool);
 		for (int s = 0; s < st->nslots; s++)
 			if (st->readers[s])
