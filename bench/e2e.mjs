@@ -476,10 +476,13 @@ async function runQuery(q, pgForms, variants, duck1, duckN, meta, pushdownGuc) {
 		const file = path.join(DATA_DIR, `${q.table}_${v.name}.parquet`);
 		const sql = q.sql.replaceAll('{t}', `read_parquet(${sqlLit(file)})`)
 			.replaceAll('{key}', meta.pointKey);
-		for (const [prefix, con] of [['duck1', duck1], ['duckN', duckN]]) {
+		for (const [prefix, con, threads] of [['duck1', duck1, 1], ['duckN', duckN, ALL_THREADS]]) {
 			runners.push({
 				id: `${prefix}-${v.name}`, runs: [],
 				run: async () => {
+					// threads is a setting of the whole database, not of a
+					// connection: set it before every run, untimed
+					await con.run(`SET threads = ${threads}`);
 					const t0 = performance.now();
 					const res = await con.runAndReadAll(sql);
 					const ms = performance.now() - t0;
@@ -625,11 +628,9 @@ async function main() {
 		'settings').trim();
 	const { forms: pgForms, pushdownGuc } = loadPostgres(meta);
 
-	// DuckDB: one connection per thread count.
+	// DuckDB: one connection per thread count (each run sets its count).
 	const duck1 = await db.connect();
-	await duck1.run('SET threads = 1');
 	const duckN = await db.connect();
-	await duckN.run(`SET threads = ${ALL_THREADS}`);
 
 	// results[q.id][form.id] = { rows, median, ... } or { error }
 	const results = {};
