@@ -126,5 +126,35 @@ CREATE FOREIGN TABLE alltypes_domain (id small_id)
 SELECT * FROM alltypes_domain;  -- ERROR
 \set VERBOSITY default
 
+-- a value PostgreSQL cannot hold is an error naming the column and the row
+-- (data-range/make_range.mjs: d of id 4321, row 225 of row group 2, is a
+-- date past 5874897 AD; the other rows and columns are fine)
+\set f :abs_srcdir '/data-range/out_of_range.parquet'
+CREATE FOREIGN TABLE out_of_range (id bigint, d date, ok date)
+  SERVER types_srv OPTIONS (filename :'f');
+CREATE FUNCTION range_error(query text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  st text; msg text; det text; ctx text;
+BEGIN
+  EXECUTE query;
+  RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT,
+    det = PG_EXCEPTION_DETAIL, ctx = PG_EXCEPTION_CONTEXT;
+  RETURN st || ': ' || msg || E'\n' || det || E'\n' ||
+    regexp_replace(split_part(ctx, E'\n', 2), '"/[^"]*/', '"', 'g');
+END $$;
+SET parquet_fdw.enable_aggregate_pushdown = off;
+SELECT range_error('SELECT * FROM out_of_range');
+SELECT range_error('SELECT id FROM out_of_range WHERE d > ''2020-03-01''');
+-- rows that do not need the column, and the other columns, read fine
+SELECT count(*), count(ok), min(ok), max(ok) FROM out_of_range;
+SELECT id, ok FROM out_of_range WHERE id BETWEEN 4320 AND 4322 ORDER BY id;
+-- pushed-down aggregates: the statistics or the values name the column
+RESET parquet_fdw.enable_aggregate_pushdown;
+SELECT range_error('SELECT max(d) FROM out_of_range');
+SELECT range_error('SELECT d, count(*) FROM out_of_range GROUP BY d');
+DROP FUNCTION range_error(text);
+
 DROP SERVER types_srv CASCADE;
 DROP DOMAIN small_id;

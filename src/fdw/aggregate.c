@@ -1911,13 +1911,19 @@ int_out_of_range(Oid type)
 					"bigint out of range")));
 }
 
+/* A file's date (days from 1970) PostgreSQL cannot hold, in column attname. */
 static void pg_attribute_noreturn()
-date_out_of_range(PfAggScanState *st, int64 days)
+date_out_of_range(const char *attname, int64 days, bool from_statistics)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 			 errmsg("date out of range: %lld days from 1970-01-01",
-					(long long) days)));
+					(long long) days),
+			 from_statistics ?
+			 errdetail("The statistics of column \"%s\" hold a date outside PostgreSQL's range.",
+					   attname) :
+			 errdetail("Column \"%s\" holds a date outside PostgreSQL's range.",
+					   attname)));
 }
 
 static bool eval_binary(PfAggScanState *st, PfAggExpr *e, uint32 n);
@@ -2004,7 +2010,7 @@ eval_expr_batch(PfAggScanState *st, PfAggExpr *e, const uint32 *sel, uint32 n)
 
 						if (unlikely(!IS_VALID_DATE(d)) &&
 							!(e->nulls && e->nulls[i]))
-							date_out_of_range(st, e->i64[i]);
+							date_out_of_range(col->attname, e->i64[i], false);
 						e->i64[i] = d;
 					}
 				}
@@ -2975,7 +2981,8 @@ dict_int(PfAggScanState *st, PfKeyDict *d, int64 v, PfColKind kind)
 		pos = (pos + 1) & d->mask;
 	}
 	if (kind == PF_COL_DATE && !IS_VALID_DATE(v))
-		date_out_of_range(st, v + PF_AGG_EPOCH_DAYS);
+		date_out_of_range(st->prog->cols[d->col].attname, v + PF_AGG_EPOCH_DAYS,
+						  false);
 	dict_grow(st, d);
 	code = ++d->nvalues;
 	d->ivalues[code] = v;
@@ -3434,7 +3441,7 @@ rowgroup_from_stats(PfAggScanState *st, int rg)
 			int64		d = v - PF_AGG_EPOCH_DAYS;
 
 			if (!IS_VALID_DATE(d))
-				date_out_of_range(st, v);
+				date_out_of_range(col->attname, v, true);
 			v = d;
 		}
 		if (state->count == 0 ||

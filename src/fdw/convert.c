@@ -236,9 +236,58 @@ struct PfConverter
  * Errors
  * ----------------------------------------------------------------
  */
+
+/*
+ * The values a flat column's conversion is reading, so that an error about
+ * one value can say which row holds it: conversion errors are rare, so the
+ * row is found by searching the batch for the value, not tracked per value
+ * (rows before it converted, so the first match is the one).
+ */
+static struct
+{
+	const uint8 *vals;			/* NULL outside fill_scalar_column() */
+	uint32		width;
+	const bool *is_null;
+	uint32		n;
+	int64		failed;			/* index of the failing value, or -1 */
+}			cur_batch = {NULL, 0, NULL, 0, -1};
+
+static void
+note_failed_bytes(const void *raw, size_t len)
+{
+	if (cur_batch.vals == NULL || len > cur_batch.width)
+		return;
+	for (uint32 i = 0; i < cur_batch.n; i++)
+		if ((cur_batch.is_null == NULL || !cur_batch.is_null[i]) &&
+			memcmp(cur_batch.vals + (size_t) i * cur_batch.width, raw, len) == 0)
+		{
+			cur_batch.failed = i;
+			return;
+		}
+}
+
+/* An integer physical value (INT32 or INT64, as the batch stores it). */
+static void
+note_failed_integer(int64 raw)
+{
+	int32		raw32 = (int32) raw;
+
+	if (cur_batch.width == 4)
+		note_failed_bytes(&raw32, 4);
+	else
+		note_failed_bytes(&raw, 8);
+}
+
+int64
+pf_converter_failed_index(void)
+{
+	return cur_batch.failed;
+}
+
 static void pg_attribute_noreturn()
 date_out_of_range(const PfScalar *sc, int64 days)
 {
+	note_failed_integer(days);
 	ereport(ERROR,
 			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 			 errmsg("date out of range: %lld days from 1970-01-01",
@@ -250,6 +299,7 @@ date_out_of_range(const PfScalar *sc, int64 days)
 static void pg_attribute_noreturn()
 timestamp_out_of_range(const PfScalar *sc, int64 value, const char *unit)
 {
+	note_failed_integer(value);
 	ereport(ERROR,
 			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 			 errmsg("timestamp out of range: %lld %s from 1970-01-01 00:00:00",
@@ -261,6 +311,11 @@ timestamp_out_of_range(const PfScalar *sc, int64 value, const char *unit)
 static void pg_attribute_noreturn()
 int96_out_of_range(const PfScalar *sc, int64 nanos, int32 julian)
 {
+	uint8		raw[12];
+
+	memcpy(raw, &nanos, 8);
+	memcpy(raw + 8, &julian, 4);
+	note_failed_bytes(raw, 12);
 	ereport(ERROR,
 			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 			 errmsg("timestamp out of range: Julian day %d, %lld nanoseconds",
@@ -272,6 +327,7 @@ int96_out_of_range(const PfScalar *sc, int64 nanos, int32 julian)
 static void pg_attribute_noreturn()
 time_out_of_range(const PfScalar *sc, int64 value, const char *unit)
 {
+	note_failed_integer(value);
 	ereport(ERROR,
 			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 			 errmsg("time out of range: %lld %s", (long long) value, unit),
@@ -282,6 +338,9 @@ time_out_of_range(const PfScalar *sc, int64 value, const char *unit)
 static void pg_attribute_noreturn()
 interval_out_of_range(const PfScalar *sc, uint32 months, uint32 days)
 {
+	uint32		raw[2] = {months, days};
+
+	note_failed_bytes(raw, 8);	/* the millisecond part is never at fault */
 	ereport(ERROR,
 			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 			 errmsg("interval out of range: %u months, %u days", months, days),
@@ -1828,7 +1887,12 @@ fill_scalar_column(PfConverter *conv, const PqColumnBatch *batches,
 
 	if (unlikely(b->num_rows < num_rows))
 		levels_corrupt(conv->column_name);
+	cur_batch.vals = b->values;
+	cur_batch.width = b->value_width;
+	cur_batch.is_null = b->is_null;
+	cur_batch.n = num_rows;
 	sc->fill(sc, b->values, b->is_null, num_rows, values, nulls, stride);
+	cur_batch.vals = NULL;
 	apply_cast(&conv->cast, values, nulls, num_rows, stride);
 }
 
@@ -2667,6 +2731,8 @@ pf_converter_fill(PfConverter *conv, const PqColumnBatch *leaf_batches,
 	errcb.previous = error_context_stack;
 	error_context_stack = &errcb;
 
+	cur_batch.vals = NULL;		/* an earlier fill may have ended in ERROR */
+	cur_batch.failed = -1;
 	conv->fill(conv, leaf_batches, num_rows, values, nulls, stride);
 
 	error_context_stack = errcb.previous;

@@ -394,6 +394,13 @@ extern void pf_converter_fill(PfConverter *conv,
 							  uint32 num_rows,
 							  Datum *values, bool *nulls, int stride);
 
+/*
+ * Inside an error context callback: the index, in the batch given to the
+ * pf_converter_fill() that raised the error, of the row whose value it is
+ * about (flat columns), or -1.
+ */
+extern int64 pf_converter_failed_index(void);
+
 /* in convert_variant.c: VARIANT groups (shredded or not) to jsonb */
 typedef struct PfVariantConverter PfVariantConverter;
 

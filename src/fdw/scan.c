@@ -244,6 +244,9 @@ typedef struct PfScanState
 
 	/* for the error context callback */
 	const char *err_column;		/* column being read or converted */
+	int64		err_row_base;	/* row in its row group of the batch being
+								 * converted, while converting is set */
+	bool		converting;
 
 	/* for EXPLAIN ANALYZE */
 	int64		rowgroups_read;
@@ -577,7 +580,13 @@ scan_error_callback(void *arg)
 	if (st->file_index < 0 || st->file_index >= list_length(st->filenames))
 		return;
 	path = (const char *) list_nth(st->filenames, st->file_index);
-	if (st->rowgroup >= 0 && st->err_column)
+	if (st->rowgroup >= 0 && st->err_column && st->converting &&
+		pf_converter_failed_index() >= 0)
+		errcontext("Parquet file \"%s\", row group %d, row %lld, column \"%s\"",
+				   path, st->rowgroup,
+				   (long long) (st->err_row_base + pf_converter_failed_index()),
+				   st->err_column);
+	else if (st->rowgroup >= 0 && st->err_column)
 		errcontext("Parquet file \"%s\", row group %d, column \"%s\"",
 				   path, st->rowgroup, st->err_column);
 	else if (st->rowgroup >= 0)
@@ -1156,8 +1165,12 @@ read_batch(PfScanState *st)
 		col->ready = 0;
 		if (col->lazy_now)
 			continue;
+		st->err_row_base = st->file->meta->row_groups[st->rowgroup].num_rows -
+			st->rows_left;
+		st->converting = true;
 		pf_converter_fill(col->conv, col->leaf_batches, want,
 						  col->values, col->nulls, 1);
+		st->converting = false;
 		col->ready = want;
 	}
 	MemoryContextSwitchTo(old);
@@ -1415,7 +1428,11 @@ late_convert(PfScanState *st, PfScanColumn *col, uint32 r, TupleTableSlot *slot)
 		error_context_stack = &errcb;
 		st->err_column = col->attname;
 		old = MemoryContextSwitchTo(st->batch_cxt);
+		st->err_row_base = st->file->meta->row_groups[st->rowgroup].num_rows -
+			st->rows_left - st->batch_size + r;
+		st->converting = true;
 		pf_converter_fill(col->conv, &view, n, col->values + r, col->nulls + r, 1);
+		st->converting = false;
 		MemoryContextSwitchTo(old);
 		st->err_column = NULL;
 		error_context_stack = errcb.previous;
