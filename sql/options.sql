@@ -130,5 +130,22 @@ SELECT count(*), sum(ident) FROM opt_match;
 SET parquet_fdw.simd = 'sse9';  -- ERROR
 RESET parquet_fdw.simd;
 
+-- ===== verify_checksums: page CRCs checked when asked (corpus files whose
+-- four pages carry CRC32s; in the corrupt one, a page's bytes were changed
+-- after its CRC was computed, so it reads with other values unchecked)
+\set f :corpus '/datapage_v1-corrupt-checksum.parquet'
+CREATE FOREIGN TABLE opt_crc_bad (a int, b int) SERVER opt_srv OPTIONS (filename :'f');
+\set f :corpus '/datapage_v1-uncompressed-checksum.parquet'
+CREATE FOREIGN TABLE opt_crc_good (a int, b int)
+  SERVER opt_srv OPTIONS (filename :'f', verify_checksums 'true');
+SELECT count(*), sum(a::bigint) AS sum_a, sum(b::bigint) AS sum_b FROM opt_crc_good;
+SELECT count(*), sum(a::bigint) AS sum_a, sum(b::bigint) AS sum_b FROM opt_crc_bad;
+ALTER FOREIGN TABLE opt_crc_bad OPTIONS (ADD verify_checksums 'on');
+SELECT pf_try('SELECT count(*), sum(a::bigint) FROM opt_crc_bad');
+SET parquet_fdw.enable_aggregate_pushdown = off;
+SELECT pf_try('SELECT a FROM opt_crc_bad LIMIT 1');  -- also without pushdown
+RESET parquet_fdw.enable_aggregate_pushdown;
+ALTER FOREIGN TABLE opt_crc_bad OPTIONS (SET verify_checksums 'maybe');  -- ERROR
+
 DROP SERVER opt_srv CASCADE;
 DROP FUNCTION pf_try(text);

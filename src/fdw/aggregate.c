@@ -1722,6 +1722,7 @@ typedef struct PfAggScanState
 
 	Relation	rel;
 	bool		missing_columns_error;
+	bool		verify_checksums;	/* table option: page CRCs checked */
 	List	   *filenames;		/* char * */
 	List	   *rowgroups;		/* per file, List of Integer */
 	int			total_rowgroups;
@@ -3598,6 +3599,7 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 	PqAllocator page_alloc;
 	PqColumnReaderOptions ropts = {0};
 
+	ropts.verify_crc = st->verify_checksums;
 	st->rowgroup = rg;
 	if (prog->nfilters > 0 && rowgroup_filtered_out(st, rg))
 	{
@@ -3872,7 +3874,12 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 		return;
 
 	old = MemoryContextSwitchTo(st->cxt);
-	st->missing_columns_error = pf_get_table_options(relid)->missing_columns_error;
+	{
+		PfTableOptions *opts = pf_get_table_options(relid);
+
+		st->missing_columns_error = opts->missing_columns_error;
+		st->verify_checksums = opts->verify_checksums;
+	}
 	st->file_cxt = AllocSetContextCreate(st->cxt, "parquet_fdw aggregate file",
 										 ALLOCSET_DEFAULT_SIZES);
 	st->rowgroup_cxt = AllocSetContextCreate(st->cxt, "parquet_fdw aggregate row group",

@@ -62,6 +62,7 @@ static const PfOption valid_options[] = {
 	{"filename", ForeignTableRelationId},
 	{"missing_columns", ForeignTableRelationId},
 	{"format", ForeignTableRelationId},
+	{"verify_checksums", ForeignTableRelationId},
 	{"column_name", AttributeRelationId},
 	{"filename_column", AttributeRelationId},
 	{"filename_column", ForeignTableRelationId},
@@ -316,6 +317,8 @@ pf_validate_options(List *options, Oid catalog)
 						 errmsg("invalid value for option \"format\": \"%s\"", v),
 						 errhint("Valid values are \"auto\", \"parquet\" and \"amudai\".")));
 		}
+		else if (strcmp(def->defname, "verify_checksums") == 0)
+			(void) defGetBoolean(def);	/* a clear error for a non-boolean */
 		else if (strcmp(def->defname, "filename_column") == 0 &&
 				 catalog == AttributeRelationId)
 			(void) defGetBoolean(def);	/* the file's path, when true */
@@ -367,6 +370,8 @@ pf_get_table_options(Oid foreigntableid)
 		else if (strcmp(def->defname, "missing_columns") == 0)
 			opts->missing_columns_error =
 				pg_strcasecmp(defGetString(def), "error") == 0;
+		else if (strcmp(def->defname, "verify_checksums") == 0)
+			opts->verify_checksums = defGetBoolean(def);
 	}
 	if (opts->filenames == NIL)
 		ereport(ERROR,

@@ -168,9 +168,9 @@ pf_report_error(const char *path, const PqError *err)
 		case PQ_ERR_CHECKSUM:
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_CORRUPTED),
-					 errmsg("page checksum mismatch in Parquet file \"%s\": %s",
-							path, message),
-					 detail ? errdetail_internal("%s", detail) : 0,
+					 errmsg("page checksum mismatch in Parquet file \"%s\"", path),
+					 errdetail_internal("%s", message),
+					 errhint("The file was damaged after it was written; the table option verify_checksums 'false' reads it unchecked."),
 					 position_context(err)));
 			break;
 		case PQ_ERR_INVALID_ARGUMENT:

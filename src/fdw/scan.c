@@ -194,6 +194,7 @@ typedef struct PfScanState
 
 	Relation	rel;
 	bool		missing_columns_error;
+	bool		verify_checksums;	/* table option: page CRCs checked */
 	List	   *filenames;		/* char * */
 	List	   *rowgroups;		/* per file, List of Integer */
 	int			total_rowgroups;
@@ -688,6 +689,7 @@ scan_state_create(Relation rel, List *filenames, List *rowgroups,
 
 	opts = pf_get_table_options(RelationGetRelid(st->rel));
 	st->missing_columns_error = opts->missing_columns_error;
+	st->verify_checksums = opts->verify_checksums;
 
 	st->file_cxt = AllocSetContextCreate(st->scan_cxt, "parquet_fdw file",
 										 ALLOCSET_DEFAULT_SIZES);
@@ -956,6 +958,7 @@ next_rowgroup(PfScanState *st)
 			PqAllocator alloc;
 			PqColumnReaderOptions ropts = {0};
 
+			ropts.verify_crc = st->verify_checksums;
 			if (rg < 0 || rg >= meta->num_row_groups)
 				ereport(ERROR,
 						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),

@@ -454,7 +454,7 @@ pq_page_read_body(const PqSource *source, const PqAllocator *alloc,
 		{
 			alloc->release(alloc->ctx, stored);
 			pq_page_error(err, PQ_ERR_CHECKSUM,
-						  "page checksum mismatch: stored %08x, computed %08x",
+						  "The page's stored CRC32 is %08x, its bytes give %08x.",
 						  header->crc, crc);
 			return PQ_ERR_CHECKSUM;
 		}
