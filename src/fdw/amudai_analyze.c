@@ -240,6 +240,8 @@ pf_amudai_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
 														  attr->atttypmod,
 														  NameStr(attr->attname),
 														  file_cxt);
+				if (convs[i])
+					pf_amudai_converter_set_guid_dotnet(convs[i], opts->guid_dotnet);
 			}
 			ctx.column = NULL;
 		}

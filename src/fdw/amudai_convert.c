@@ -16,7 +16,8 @@
  * Int32 -> int4 (unsigned: int8); Int64 -> int8 (unsigned: int8, values
  * above its range are an error); Float32/64 -> real/double precision;
  * String -> text; Binary and FixedSizeBinary -> bytea; Guid -> uuid (the 16
- * stored bytes in order); DateTime (100 ns ticks from 0001-01-01 UTC) ->
+ * stored bytes in order, or with the first three groups byte-swapped for
+ * shards written with .NET's layout: table option guid_byte_order); DateTime (100 ns ticks from 0001-01-01 UTC) ->
  * timestamptz; Int64 + KustoTimeSpan -> interval; FixedSizeBinary(16) +
  * KustoDecimal -> numeric; List of those -> one-dimensional arrays
  * (FixedSizeList, Struct, Map and Union are not read yet).
@@ -93,6 +94,9 @@ struct PfAmConverter
 	Oid			in_ioparam;
 	bool		has_typmod_fn;	/* length coercion to the declared typmod */
 	FmgrInfo	typmod_fn;
+
+	/* PF_AM_UUID: the shard's Guids are in .NET order (first three groups LE) */
+	bool		guid_dotnet;
 
 	/* arrays: the element converter and its type */
 	PfAmConverter *elem;
@@ -323,6 +327,13 @@ pf_amudai_converter_create(const AmSchema *schema, uint32_t schema_id,
 	}
 	MemoryContextSwitchTo(old);
 	return conv;
+}
+
+void
+pf_amudai_converter_set_guid_dotnet(PfAmConverter *conv, bool dotnet)
+{
+	for (; conv != NULL; conv = conv->elem)
+		conv->guid_dotnet = dotnet;
 }
 
 void
@@ -602,6 +613,17 @@ fill_default(PfAmConverter *conv, const char *path, const AmColumnBatch *b,
 					continue;
 				u = palloc(sizeof(pg_uuid_t));
 				memcpy(u->data, (const char *) b->values + (size_t) i * 16, 16);
+				if (conv->guid_dotnet)
+				{
+					/* .NET: Data1 (4 bytes), Data2 and Data3 (2 each) LE */
+					static const uint8 from[16] = {3, 2, 1, 0, 5, 4, 7, 6,
+					8, 9, 10, 11, 12, 13, 14, 15};
+					uint8		t[16];
+
+					for (int k = 0; k < 16; k++)
+						t[k] = u->data[from[k]];
+					memcpy(u->data, t, 16);
+				}
 				values[i] = UUIDPGetDatum(u);
 			}
 			break;

@@ -136,6 +136,12 @@ extern PfAmConverter *pf_amudai_converter_create(const AmSchema *schema,
  * stripe, in the stripe's memory context) into values[]/nulls[].
  * By-reference Datums go to the current memory context.
  */
+/*
+ * Guids (also array elements) read in .NET's mixed-endian layout: the first
+ * three groups stored little-endian (producers differ; see the format
+ * notes, section 8, item 34).
+ */
+extern void pf_amudai_converter_set_guid_dotnet(PfAmConverter *conv, bool dotnet);
 extern void pf_amudai_converter_begin_stripe(PfAmConverter *conv, AmShard *shard,
 											 const char *path, uint32_t stripe,
 											 MemoryContext stripe_cxt);

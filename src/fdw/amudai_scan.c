@@ -112,6 +112,7 @@ typedef struct AmScanState
 
 	Relation	rel;
 	bool		missing_columns_error;
+	bool		guid_dotnet;	/* table option guid_byte_order 'dotnet' */
 	List	   *filenames;
 	List	   *stripes;
 	int			total_stripes;
@@ -723,8 +724,12 @@ amudaiBeginForeignScan(ForeignScanState *node, int eflags)
 		return;
 	}
 
-	st->missing_columns_error =
-		pf_get_table_options(RelationGetRelid(st->rel))->missing_columns_error;
+	{
+		PfTableOptions *opts = pf_get_table_options(RelationGetRelid(st->rel));
+
+		st->missing_columns_error = opts->missing_columns_error;
+		st->guid_dotnet = opts->guid_dotnet;
+	}
 	st->file_cxt = AllocSetContextCreate(st->scan_cxt, "parquet_fdw amudai shard",
 										 ALLOCSET_DEFAULT_SIZES);
 	st->stripe_cxt = AllocSetContextCreate(st->scan_cxt, "parquet_fdw amudai stripe",
@@ -827,6 +832,8 @@ open_file(AmScanState *st, int file_index)
 		col->conv = id < 0 ? NULL :
 			pf_amudai_converter_create(schema, (uint32) id, col->typid,
 									   col->typmod, col->attname, st->file_cxt);
+		if (col->conv)
+			pf_amudai_converter_set_guid_dotnet(col->conv, st->guid_dotnet);
 	}
 	st->err_column = NULL;
 	st->next_stripe = list_head((List *) list_nth(st->stripes, file_index));

@@ -63,6 +63,7 @@ static const PfOption valid_options[] = {
 	{"missing_columns", ForeignTableRelationId},
 	{"format", ForeignTableRelationId},
 	{"verify_checksums", ForeignTableRelationId},
+	{"guid_byte_order", ForeignTableRelationId},
 	{"column_name", AttributeRelationId},
 	{"filename_column", AttributeRelationId},
 	{"filename_column", ForeignTableRelationId},
@@ -319,6 +320,17 @@ pf_validate_options(List *options, Oid catalog)
 		}
 		else if (strcmp(def->defname, "verify_checksums") == 0)
 			(void) defGetBoolean(def);	/* a clear error for a non-boolean */
+		else if (strcmp(def->defname, "guid_byte_order") == 0)
+		{
+			/* how an Amudai shard's Guid bytes map to uuid: amudai_convert.c */
+			char	   *v = defGetString(def);
+
+			if (pg_strcasecmp(v, "rfc4122") != 0 && pg_strcasecmp(v, "dotnet") != 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+						 errmsg("invalid value for option \"guid_byte_order\": \"%s\"", v),
+						 errhint("Valid values are \"rfc4122\" (the stored bytes in order) and \"dotnet\" (the first three groups little-endian).")));
+		}
 		else if (strcmp(def->defname, "filename_column") == 0 &&
 				 catalog == AttributeRelationId)
 			(void) defGetBoolean(def);	/* the file's path, when true */
@@ -372,6 +384,8 @@ pf_get_table_options(Oid foreigntableid)
 				pg_strcasecmp(defGetString(def), "error") == 0;
 		else if (strcmp(def->defname, "verify_checksums") == 0)
 			opts->verify_checksums = defGetBoolean(def);
+		else if (strcmp(def->defname, "guid_byte_order") == 0)
+			opts->guid_dotnet = pg_strcasecmp(defGetString(def), "dotnet") == 0;
 	}
 	if (opts->filenames == NIL)
 		ereport(ERROR,

@@ -40,6 +40,7 @@ typedef struct PfTableOptions
 	List	   *filenames;		/* char *, in scan order */
 	bool		missing_columns_error;	/* missing_columns 'error' (else null) */
 	bool		verify_checksums;	/* check the CRC of pages that have one */
+	bool		guid_dotnet;	/* Amudai Guids in .NET order (else RFC 4122) */
 } PfTableOptions;
 
 extern void pf_validate_options(List *options, Oid catalog);
