@@ -2166,52 +2166,56 @@ skip_node(PfJsonWalk *w, const PfNode *n)
 		walk_cursor(w, i)->pos++;
 }
 
-/* Push a leaf's Datum as a jsonb scalar (or container). */
-static JsonbValue *
-push_leaf_value(PfJsonWalk *w, int leaf, Datum d, JsonbIteratorToken tok)
+/*
+ * pf_datum_to_jsonb_value
+ *		A Datum of type typid as the jsonb value to_jsonb() makes of it:
+ *		numbers as numbers (NaN and infinities as strings), dates and
+ *		timestamps in ISO 8601, jsonb as itself, anything else as its text.
+ *		out_func is typid's output function.
+ */
+void
+pf_datum_to_jsonb_value(Datum d, Oid typid, FmgrInfo *out_func, JsonbValue *v)
 {
-	const PfScalar *sc = &w->conv->scalars[leaf];
-	JsonbValue	v;
 	char		buf[MAXDATELEN + 1];
 
-	switch (sc->json_cat)
+	switch (json_category(typid))
 	{
 		case PF_JSON_BOOL:
-			v.type = jbvBool;
-			v.val.boolean = DatumGetBool(d);
+			v->type = jbvBool;
+			v->val.boolean = DatumGetBool(d);
 			break;
 		case PF_JSON_INT2:
-			v.type = jbvNumeric;
-			v.val.numeric = int64_to_numeric(DatumGetInt16(d));
+			v->type = jbvNumeric;
+			v->val.numeric = int64_to_numeric(DatumGetInt16(d));
 			break;
 		case PF_JSON_INT4:
-			v.type = jbvNumeric;
-			v.val.numeric = int64_to_numeric(DatumGetInt32(d));
+			v->type = jbvNumeric;
+			v->val.numeric = int64_to_numeric(DatumGetInt32(d));
 			break;
 		case PF_JSON_INT8:
-			v.type = jbvNumeric;
-			v.val.numeric = int64_to_numeric(DatumGetInt64(d));
+			v->type = jbvNumeric;
+			v->val.numeric = int64_to_numeric(DatumGetInt64(d));
 			break;
 		case PF_JSON_NUMERIC:
-			v.type = jbvNumeric;
-			v.val.numeric = DatumGetNumeric(d);
+			v->type = jbvNumeric;
+			v->val.numeric = DatumGetNumeric(d);
 			break;
 		case PF_JSON_FLOAT:
 			{
-				double		f = sc->typid == FLOAT4OID ?
+				double		f = typid == FLOAT4OID ?
 					(double) DatumGetFloat4(d) : DatumGetFloat8(d);
-				char	   *s = OutputFunctionCall((FmgrInfo *) &sc->out_func, d);
+				char	   *s = OutputFunctionCall(out_func, d);
 
 				if (isnan(f) || isinf(f))
 				{
-					v.type = jbvString;
-					v.val.string.val = s;
-					v.val.string.len = strlen(s);
+					v->type = jbvString;
+					v->val.string.val = s;
+					v->val.string.len = strlen(s);
 				}
 				else
 				{
-					v.type = jbvNumeric;
-					v.val.numeric = DatumGetNumeric(DirectFunctionCall3(numeric_in,
+					v->type = jbvNumeric;
+					v->val.numeric = DatumGetNumeric(DirectFunctionCall3(numeric_in,
 																		CStringGetDatum(s),
 																		ObjectIdGetDatum(InvalidOid),
 																		Int32GetDatum(-1)));
@@ -2219,9 +2223,9 @@ push_leaf_value(PfJsonWalk *w, int leaf, Datum d, JsonbIteratorToken tok)
 				break;
 			}
 		case PF_JSON_TEXT:
-			v.type = jbvString;
-			v.val.string.val = VARDATA_ANY(DatumGetPointer(d));
-			v.val.string.len = VARSIZE_ANY_EXHDR(DatumGetPointer(d));
+			v->type = jbvString;
+			v->val.string.val = VARDATA_ANY(DatumGetPointer(d));
+			v->val.string.len = VARSIZE_ANY_EXHDR(DatumGetPointer(d));
 			break;
 		case PF_JSON_JSONB:
 			{
@@ -2229,37 +2233,47 @@ push_leaf_value(PfJsonWalk *w, int leaf, Datum d, JsonbIteratorToken tok)
 
 				if (JB_ROOT_IS_SCALAR(jb))
 				{
-					if (!JsonbExtractScalar(&jb->root, &v))
+					if (!JsonbExtractScalar(&jb->root, v))
 						elog(ERROR, "could not extract jsonb scalar");
 				}
 				else
 				{
-					v.type = jbvBinary;
-					v.val.binary.data = &jb->root;
-					v.val.binary.len = VARSIZE(jb) - VARHDRSZ;
+					v->type = jbvBinary;
+					v->val.binary.data = &jb->root;
+					v->val.binary.len = VARSIZE(jb) - VARHDRSZ;
 				}
 				break;
 			}
 		case PF_JSON_DATETIME:
 			{
-				char	   *s = JsonEncodeDateTime(buf, d, sc->typid, NULL);
+				char	   *s = JsonEncodeDateTime(buf, d, typid, NULL);
 
-				v.type = jbvString;
-				v.val.string.val = pstrdup(s);
-				v.val.string.len = strlen(s);
+				v->type = jbvString;
+				v->val.string.val = pstrdup(s);
+				v->val.string.len = strlen(s);
 				break;
 			}
 		case PF_JSON_OTHER:
 		default:
 			{
-				char	   *s = OutputFunctionCall((FmgrInfo *) &sc->out_func, d);
+				char	   *s = OutputFunctionCall(out_func, d);
 
-				v.type = jbvString;
-				v.val.string.val = s;
-				v.val.string.len = strlen(s);
+				v->type = jbvString;
+				v->val.string.val = s;
+				v->val.string.len = strlen(s);
 				break;
 			}
 	}
+}
+
+/* Push a leaf's Datum as a jsonb scalar (or container). */
+static JsonbValue *
+push_leaf_value(PfJsonWalk *w, int leaf, Datum d, JsonbIteratorToken tok)
+{
+	const PfScalar *sc = &w->conv->scalars[leaf];
+	JsonbValue	v;
+
+	pf_datum_to_jsonb_value(d, sc->typid, (FmgrInfo *) &sc->out_func, &v);
 	return pushJsonbValue(&w->state, tok, &v);
 }
 

@@ -403,6 +403,13 @@ extern void pf_converter_fill(PfConverter *conv,
  */
 extern int64 pf_converter_failed_index(void);
 
+/*
+ * A Datum of type typid as the jsonb value to_jsonb() makes of it (out_func:
+ * typid's output function); for nested values of other formats too.
+ */
+extern void pf_datum_to_jsonb_value(Datum d, Oid typid, FmgrInfo *out_func,
+									JsonbValue *v);
+
 /* in convert_variant.c: VARIANT groups (shredded or not) to jsonb */
 typedef struct PfVariantConverter PfVariantConverter;
 
