@@ -19,8 +19,10 @@
  * stored bytes in order, or with the first three groups byte-swapped for
  * shards written with .NET's layout: table option guid_byte_order); DateTime (100 ns ticks from 0001-01-01 UTC) ->
  * timestamptz; Int64 + KustoTimeSpan -> interval; FixedSizeBinary(16) +
- * KustoDecimal -> numeric; List of those -> one-dimensional arrays
- * (FixedSizeList, Struct, Map and Union are not read yet).
+ * KustoDecimal -> numeric; List of those -> one-dimensional arrays;
+ * Struct, Map, FixedSizeList and lists of nested values -> jsonb (objects
+ * with the fields in schema order, objects keyed by the map keys' text,
+ * arrays), also for a List declared jsonb.  Union is not read.
  *
  * IDENTIFICATION
  *	  src/fdw/amudai_convert.c
@@ -35,16 +37,19 @@
 #include "datatype/timestamp.h"
 #include "fmgr.h"
 #include "mb/pg_wchar.h"
+#include "miscadmin.h"
 #include "parser/parse_coerce.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
+#include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
 #include "fdw/amudai_fdw.h"
+#include "fdw/parquet_fdw.h"
 
 /* Ticks (100 ns) from 0001-01-01 to 1970-01-01, and 1970 to 2000 in us. */
 #define AM_TICKS_TO_UNIX	INT64CONST(621355968000000000)
@@ -65,7 +70,8 @@ typedef enum PfAmKind
 	PF_AM_DATE,					/* DateTime declared as date */
 	PF_AM_INTERVAL,
 	PF_AM_NUMERIC,				/* KustoDecimal */
-	PF_AM_ARRAY
+	PF_AM_ARRAY,
+	PF_AM_JSON					/* Struct, Map, FixedSizeList, nested List */
 } PfAmKind;
 
 /* How the default type reaches the declared one. */
@@ -97,6 +103,12 @@ struct PfAmConverter
 
 	/* PF_AM_UUID: the shard's Guids are in .NET order (first three groups LE) */
 	bool		guid_dotnet;
+
+	/* PF_AM_JSON: one converter per child (default types, jsonb for nested) */
+	int			nchildren;
+	PfAmConverter **children;
+	char	  **child_names;	/* Struct field names */
+	FmgrInfo	json_out;		/* as a JSON child: deftyp's output function */
 
 	/* arrays: the element converter and its type */
 	PfAmConverter *elem;
@@ -192,13 +204,37 @@ node_kind(const AmSchema *schema, const AmSchemaNode *n, PfAmKind *kind,
 				if (n->num_children != 1 || n->children[0] >= schema->schema_id_count)
 					return false;
 				child = &schema->nodes[n->children[0]];
-				if (child->basic_type == AM_TYPE_LIST ||
-					child->basic_type == AM_TYPE_FIXED_SIZE_LIST ||
-					!node_kind(schema, child, &ek, &et))
+				if (!node_kind(schema, child, &ek, &et))
 					return false;
+				if (ek == PF_AM_ARRAY || ek == PF_AM_JSON)
+				{
+					/* lists of lists, structs...: JSON arrays */
+					*kind = PF_AM_JSON;
+					*typid = JSONBOID;
+					return true;
+				}
 				*kind = PF_AM_ARRAY;
 				*typid = get_array_type(et);
 				return OidIsValid(*typid);
+			}
+		case AM_TYPE_STRUCT:
+		case AM_TYPE_MAP:
+		case AM_TYPE_FIXED_SIZE_LIST:
+			{
+				PfAmKind	ck;
+				Oid			ct;
+
+				if ((n->basic_type == AM_TYPE_MAP && n->num_children != 2) ||
+					(n->basic_type == AM_TYPE_FIXED_SIZE_LIST &&
+					 (n->num_children != 1 || n->fixed_size == 0)))
+					return false;
+				for (uint32 k = 0; k < n->num_children; k++)
+					if (n->children[k] >= schema->schema_id_count ||
+						!node_kind(schema, &schema->nodes[n->children[k]], &ck, &ct))
+						return false;
+				*kind = PF_AM_JSON;
+				*typid = JSONBOID;
+				return true;
 			}
 		default:
 			return false;
@@ -249,7 +285,37 @@ pf_amudai_converter_create(const AmSchema *schema, uint32_t schema_id,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("column \"%s\" reads an Amudai field of type %s, which is not supported",
 						column_name, basic_type_name(n->basic_type)),
-				 errhint("Structs, maps, unions and nested lists cannot be read yet.")));
+				 errhint("Unions cannot be read.")));
+
+	/* a list declared jsonb: a JSON array, like nested lists */
+	if (conv->kind == PF_AM_ARRAY && typid == JSONBOID)
+	{
+		conv->kind = PF_AM_JSON;
+		conv->deftyp = JSONBOID;
+	}
+	if (conv->kind == PF_AM_JSON)
+	{
+		conv->nchildren = (int) n->num_children;
+		conv->children = palloc0(sizeof(PfAmConverter *) * Max(1, n->num_children));
+		conv->child_names = palloc0(sizeof(char *) * Max(1, n->num_children));
+		for (uint32 k = 0; k < n->num_children; k++)
+		{
+			const AmSchemaNode *c = &schema->nodes[n->children[k]];
+			PfAmKind	ck;
+			Oid			ct;
+			bool		varlena;
+			Oid			outfn;
+
+			(void) node_kind(schema, c, &ck, &ct);
+			if (ck == PF_AM_ARRAY)
+				ct = JSONBOID;	/* inside JSON, lists are JSON arrays */
+			conv->children[k] = pf_amudai_converter_create(schema, n->children[k],
+														   ct, -1, column_name, cxt);
+			conv->child_names[k] = pnstrdup((const char *) c->name.data, c->name.len);
+			getTypeOutputInfo(conv->children[k]->deftyp, &outfn, &varlena);
+			fmgr_info_cxt(outfn, &conv->children[k]->json_out, cxt);
+		}
+	}
 
 	if (conv->kind == PF_AM_ARRAY)
 	{
@@ -333,7 +399,11 @@ void
 pf_amudai_converter_set_guid_dotnet(PfAmConverter *conv, bool dotnet)
 {
 	for (; conv != NULL; conv = conv->elem)
+	{
 		conv->guid_dotnet = dotnet;
+		for (int k = 0; k < conv->nchildren; k++)
+			pf_amudai_converter_set_guid_dotnet(conv->children[k], dotnet);
+	}
 }
 
 void
@@ -352,6 +422,9 @@ pf_amudai_converter_begin_stripe(PfAmConverter *conv, AmShard *shard,
 	if (conv->elem)
 		pf_amudai_converter_begin_stripe(conv->elem, shard, path, stripe,
 										 stripe_cxt);
+	for (int k = 0; k < conv->nchildren; k++)
+		pf_amudai_converter_begin_stripe(conv->children[k], shard, path, stripe,
+										 stripe_cxt);
 }
 
 uint64
@@ -368,6 +441,8 @@ pf_amudai_converter_end_stripe(PfAmConverter *conv)
 	conv->reader = NULL;
 	if (conv->elem)
 		pf_amudai_converter_end_stripe(conv->elem);
+	for (int k = 0; k < conv->nchildren; k++)
+		pf_amudai_converter_end_stripe(conv->children[k]);
 }
 
 /* Integer i of a batch as int64 (width and signedness from the node). */
@@ -463,10 +538,178 @@ decimal_datum(const uint8_t *bytes)
 							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 }
 
+/* A child's value into a JSON container under construction. */
+static void
+push_child(JsonbParseState **state, PfAmConverter *child, Datum d, bool isnull,
+		   JsonbIteratorToken tok)
+{
+	JsonbValue	v;
+
+	if (isnull)
+		v.type = jbvNull;
+	else if (child->kind == PF_AM_JSON)
+	{
+		Jsonb	   *jb = DatumGetJsonbP(d);
+
+		v.type = jbvBinary;
+		v.val.binary.data = &jb->root;
+		v.val.binary.len = VARSIZE(jb) - VARHDRSZ;
+	}
+	else
+		pf_datum_to_jsonb_value(d, child->deftyp, &child->json_out, &v);
+	(void) pushJsonbValue(state, tok, &v);
+}
+
+/* The child positions [lo, hi) of a batch's lists, checked against the child. */
+static void
+check_child_range(PfAmConverter *conv, PfAmConverter *child, const char *path,
+				  uint64 lo, uint64 hi)
+{
+	uint64		have = am_field_reader_position_count(child->reader);
+
+	if (hi < lo || hi > have)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("invalid Amudai shard \"%s\": offsets of column \"%s\" point beyond the child positions",
+						path, conv->column_name),
+				 errdetail("Positions up to %llu, the child has %llu.",
+						   (unsigned long long) hi, (unsigned long long) have)));
+	if (hi - lo > (uint64) MaxAllocSize / sizeof(Datum))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("values of column \"%s\" hold too many elements for one batch",
+						conv->column_name)));
+}
+
+/*
+ * Struct, Map, FixedSizeList and nested List positions as jsonb: the
+ * children's positions for the whole batch converted at once (recursively),
+ * then one container per position.  Struct fields keep schema order; map
+ * keys are their text; a NaN float is a string, as to_jsonb() makes it.
+ */
+static void
+fill_json(PfAmConverter *conv, const char *path, uint64 first,
+		  const AmColumnBatch *b, uint32 count, Datum *values, bool *nulls)
+{
+	const AmSchemaNode *n = conv->node;
+	int			nc = conv->nchildren;
+	Datum	  **cv = palloc(sizeof(Datum *) * Max(1, nc));
+	bool	  **cn = palloc(sizeof(bool *) * Max(1, nc));
+	uint64		lo = 0,
+				hi = 0;
+
+	switch (n->basic_type)
+	{
+		case AM_TYPE_STRUCT:
+			lo = first;
+			hi = first + count;
+			break;
+		case AM_TYPE_FIXED_SIZE_LIST:
+			if (first > PG_UINT64_MAX / n->fixed_size ||
+				first + count > PG_UINT64_MAX / n->fixed_size)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg("invalid Amudai shard \"%s\": fixed-size lists of column \"%s\" overflow",
+								path, conv->column_name)));
+			lo = first * n->fixed_size;
+			hi = (first + count) * n->fixed_size;
+			break;
+		default:				/* List, Map */
+			lo = b->offsets[0];
+			hi = b->offsets[count];
+			break;
+	}
+	for (int k = 0; k < nc; k++)
+	{
+		check_child_range(conv, conv->children[k], path, lo, hi);
+		cv[k] = palloc(sizeof(Datum) * Max(1, hi - lo));
+		cn[k] = palloc(sizeof(bool) * Max(1, hi - lo));
+		if (hi > lo)
+			pf_amudai_converter_fill(conv->children[k], path, lo, (uint32) (hi - lo),
+									 cv[k], cn[k]);
+	}
+
+	for (uint32 i = 0; i < count; i++)
+	{
+		JsonbParseState *state = NULL;
+		JsonbValue *res = NULL;
+		uint64		s,
+					e;
+
+		if (nulls[i])
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		switch (n->basic_type)
+		{
+			case AM_TYPE_STRUCT:
+				pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
+				for (int k = 0; k < nc; k++)
+				{
+					JsonbValue	key;
+
+					key.type = jbvString;
+					key.val.string.val = conv->child_names[k];
+					key.val.string.len = strlen(conv->child_names[k]);
+					pushJsonbValue(&state, WJB_KEY, &key);
+					push_child(&state, conv->children[k], cv[k][i], cn[k][i], WJB_VALUE);
+				}
+				res = pushJsonbValue(&state, WJB_END_OBJECT, NULL);
+				break;
+			case AM_TYPE_MAP:
+				s = b->offsets[i] - lo;
+				e = b->offsets[i + 1] - lo;
+				pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
+				for (uint64 j = s; j < e; j++)
+				{
+					JsonbValue	key;
+					PfAmConverter *kc = conv->children[0];
+
+					if (cn[0][j])
+						ereport(ERROR,
+								(errcode(ERRCODE_DATA_CORRUPTED),
+								 errmsg("invalid Amudai shard \"%s\": a map of column \"%s\" has a null key",
+										path, conv->column_name)));
+					key.type = jbvString;
+					if (kc->deftyp == TEXTOID)
+					{
+						key.val.string.val = VARDATA_ANY(DatumGetPointer(cv[0][j]));
+						key.val.string.len = VARSIZE_ANY_EXHDR(DatumGetPointer(cv[0][j]));
+					}
+					else
+					{
+						key.val.string.val = OutputFunctionCall(&kc->json_out, cv[0][j]);
+						key.val.string.len = strlen(key.val.string.val);
+					}
+					pushJsonbValue(&state, WJB_KEY, &key);
+					push_child(&state, conv->children[1], cv[1][j], cn[1][j], WJB_VALUE);
+				}
+				res = pushJsonbValue(&state, WJB_END_OBJECT, NULL);
+				break;
+			default:			/* List, FixedSizeList */
+				if (n->basic_type == AM_TYPE_FIXED_SIZE_LIST)
+				{
+					s = (uint64) i * n->fixed_size;
+					e = s + n->fixed_size;
+				}
+				else
+				{
+					s = b->offsets[i] - lo;
+					e = b->offsets[i + 1] - lo;
+				}
+				pushJsonbValue(&state, WJB_BEGIN_ARRAY, NULL);
+				for (uint64 j = s; j < e; j++)
+					push_child(&state, conv->children[0], cv[0][j], cn[0][j], WJB_ELEM);
+				res = pushJsonbValue(&state, WJB_END_ARRAY, NULL);
+				break;
+		}
+		values[i] = JsonbPGetDatum(JsonbValueToJsonb(res));
+	}
+}
+
 /* Fill values[]/nulls[] with the default-type Datums of a batch. */
 static void
-fill_default(PfAmConverter *conv, const char *path, const AmColumnBatch *b,
-			 uint32 count, Datum *values, bool *nulls)
+fill_default(PfAmConverter *conv, const char *path, uint64 first,
+			 const AmColumnBatch *b, uint32 count, Datum *values, bool *nulls)
 {
 	const uint8_t *bn = b->nulls;
 
@@ -670,6 +913,9 @@ fill_default(PfAmConverter *conv, const char *path, const AmColumnBatch *b,
 				values[i] = decimal_datum((const uint8_t *) b->values + (size_t) i * 16);
 			}
 			break;
+		case PF_AM_JSON:
+			fill_json(conv, path, first, b, count, values, nulls);
+			break;
 		case PF_AM_ARRAY:
 			{
 				/* the lists' elements, converted at once, then one array per row */
@@ -733,7 +979,7 @@ pf_amudai_converter_fill(PfAmConverter *conv, const char *path,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("Amudai field of column \"%s\" gave %zu positions, %u were asked",
 						conv->column_name, batch.count, count)));
-	fill_default(conv, path, &batch, count, values, nulls);
+	fill_default(conv, path, first, &batch, count, values, nulls);
 
 	/* the declared type, when it is not the default one */
 	if (conv->cast == PF_AM_CAST_FUNC)

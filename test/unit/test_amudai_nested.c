@@ -11,6 +11,8 @@
  *
  * Every byte is laid out here from the format notes (1.5, 1.8, 1.10, 2.1,
  * 3.1-3.8) with a test-local FlatBuffers layout and protobuf encoder.
+ * With AMUDAI_FIXTURE_DIR set, the shard and its stripe file are also
+ * written there (data-amudai/, the fixture of sql/amudai_nested.sql).
  *
  * IDENTIFICATION
  *	  test/unit/test_amudai_nested.c
@@ -552,6 +554,25 @@ test_nested(void)
 
 	build_shard(&f);
 	t_dump_seed("nested_root", NULL, 0, f.data, f.len);
+	/* the pg_regress fixture data-amudai/nested.amudai.shard (+ stripe file) */
+	if (getenv("AMUDAI_FIXTURE_DIR") != NULL)
+	{
+		char		path[512];
+		FILE	   *out;
+
+		snprintf(path, sizeof(path), "%s/nested.amudai.shard", getenv("AMUDAI_FIXTURE_DIR"));
+		if ((out = fopen(path, "wb")) != NULL)
+		{
+			fwrite(f.data, 1, f.len, out);
+			fclose(out);
+		}
+		snprintf(path, sizeof(path), "%s/f00d.amudai.stripe", getenv("AMUDAI_FIXTURE_DIR"));
+		if ((out = fopen(path, "wb")) != NULL)
+		{
+			fwrite(stripe_file.data, 1, stripe_file.len, out);
+			fclose(out);
+		}
+	}
 	memset(&dir, 0, sizeof(dir));
 	dir.count = 1;
 	dir.names[0] = "f00d.amudai.stripe";
