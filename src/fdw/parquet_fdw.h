@@ -28,6 +28,7 @@
 #include "utils/relcache.h"
 #include "nodes/pg_list.h"
 #include "utils/memutils.h"
+#include "utils/jsonb.h"
 
 #include "parquet/parquet.h"
 

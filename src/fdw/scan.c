@@ -1476,6 +1476,13 @@ parquetIterateForeignScan(ForeignScanState *node)
 			error_context_stack = errcb.previous;
 			if (!more)
 				return slot;
+
+			/*
+			 * Attributes the scan does not fill stay null; the ones it fills
+			 * are overwritten per row, so this is needed once a batch only.
+			 */
+			memset(slot->tts_isnull, true,
+				   sizeof(bool) * slot->tts_tupleDescriptor->natts);
 		}
 
 		r = st->next_row++;
@@ -1500,13 +1507,16 @@ parquetIterateForeignScan(ForeignScanState *node)
 			}
 		}
 
-		memset(slot->tts_isnull, true, sizeof(bool) * slot->tts_tupleDescriptor->natts);
 		for (int i = 0; i < st->ncolumns; i++)
 		{
 			PfScanColumn *col = &st->columns[i];
 
 			if (col->lazy_now)
+			{
+				/* filled by late_convert() when a qual or the row needs it */
+				slot->tts_isnull[col->attnum - 1] = true;
 				continue;
+			}
 			slot->tts_values[col->attnum - 1] = col->values[r];
 			slot->tts_isnull[col->attnum - 1] = col->nulls[r];
 		}
