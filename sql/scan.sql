@@ -198,6 +198,31 @@ SELECT peak_kb('SELECT sum(id), max(s), max(ts) FROM rg') AS one_file \gset
 SELECT peak_kb('SELECT sum(id), max(s), max(ts) FROM rg20') AS twenty_files \gset
 SELECT :one_file > 0 AS measured, :twenty_files <= :one_file * 1.25 + 64 AS flat;
 
+-- ===== EXPLAIN ANALYZE's "Bytes Read": the pages the scan read, which for
+-- whole column chunks is the chunks' compressed size from the footer
+CREATE FUNCTION explain_analyze_timed(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN QUERY EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, SUMMARY OFF) ' || query;
+END $$;
+CREATE FUNCTION bytes_read(query text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE plan json;
+BEGIN
+  EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, FORMAT JSON) ' || query INTO plan;
+  RETURN (plan -> 0 -> 'Plan' -> 'Plans' -> 0 ->> 'Bytes Read')::bigint;
+END $$;
+SELECT bytes_read('SELECT sum(id) FROM rg') =
+       (SELECT sum(compressed_size) FROM parquet_metadata(:'rg') WHERE path = 'id') AS id_chunks;
+SELECT bytes_read('SELECT sum(id), max(s) FROM rg') =
+       (SELECT sum(compressed_size) FROM parquet_metadata(:'rg') WHERE path IN ('id', 's')) AS id_s_chunks;
+-- pruned to row group 4: only its chunk of id
+SELECT bytes_read('SELECT sum(id) FROM rg WHERE id BETWEEN 8193 AND 8200') =
+       (SELECT compressed_size FROM parquet_metadata(:'rg') WHERE path = 'id' AND row_group = 4) AS one_chunk;
+-- count(*) reads no pages
+SELECT bytes_read('SELECT count(*) FROM rg') AS count_star_bytes;
+-- "Decode Time" only when timed
+SELECT count(*) FILTER (WHERE ln ~ 'Decode Time: [0-9.]+ ms') AS timed
+  FROM explain_analyze_timed('SELECT sum(id) FROM rg') ln;
+
 -- ===== errors: SQLSTATE and where (file, row group, column)
 CREATE FUNCTION pf_try(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE

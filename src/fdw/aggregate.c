@@ -62,6 +62,7 @@
 #include "commands/explain.h"
 #include "common/hashfn.h"
 #include "executor/executor.h"
+#include "executor/instrument.h"
 #include "executor/tuptable.h"
 #include "foreign/fdwapi.h"
 #include "foreign/foreign.h"
@@ -1800,6 +1801,9 @@ typedef struct PfAggScanState
 	int64		rowgroups_read;
 	int64		rowgroups_stats;
 	int64		rowgroups_skipped;	/* by the filters' values and statistics */
+	int64		bytes_read;		/* by the readers of closed row groups */
+	bool		time_decoding;	/* EXPLAIN ANALYZE with timing */
+	instr_time	decode_time;	/* in the format layer's readers */
 	Size		peak_memory;
 } PfAggScanState;
 
@@ -3286,7 +3290,10 @@ close_file(PfAggScanState *st)
 	if (st->readers)
 		for (int s = 0; s < st->nslots; s++)
 			if (st->readers[s])
+			{
+				st->bytes_read += (int64) pq_column_reader_bytes_read(st->readers[s]);
 				pq_column_reader_close(st->readers[s]);
+			}
 	MemoryContextReset(st->rowgroup_cxt);
 	if (st->file)
 		pf_close_file(st->file);
@@ -3646,10 +3653,13 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 		uint32		want = (uint32) Min((int64) st->batch_rows, rows_left);
 		uint32		n = want;
 		const uint32 *sel = st->identity;
+		instr_time	decode_start;
 
 		st->pass_rows += want;
 
 		CHECK_FOR_INTERRUPTS();
+		if (st->time_decoding)
+			INSTR_TIME_SET_CURRENT(decode_start);
 		for (int s = 0; s < st->nslots; s++)
 		{
 			PqError		err;
@@ -3666,6 +3676,13 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 								st->err_column, st->path)));
 		}
 		st->err_column = NULL;
+		if (st->time_decoding)
+		{
+			instr_time	now;
+
+			INSTR_TIME_SET_CURRENT(now);
+			INSTR_TIME_ACCUM_DIFF(st->decode_time, now, decode_start);
+		}
 
 		/* filters narrow the selection, each over the previous one's rows */
 		for (int f = 0; f < prog->nfilters && n > 0; f++)
@@ -3712,6 +3729,7 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 	}
 	for (int s = 0; s < st->nslots; s++)
 	{
+		st->bytes_read += (int64) pq_column_reader_bytes_read(st->readers[s]);
 		pq_column_reader_close(st->readers[s]);
 		st->readers[s] = NULL;
 	}
@@ -3872,6 +3890,8 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 	MemoryContextSwitchTo(old);
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
+	/* the node's own instrumentation is set up only after this callback */
+	st->time_decoding = (estate->es_instrument & INSTRUMENT_TIMER) != 0;
 
 	old = MemoryContextSwitchTo(st->cxt);
 	{
@@ -4252,6 +4272,9 @@ pf_agg_explain_foreign_scan(ForeignScanState *node, ExplainState *es)
 		ExplainPropertyInteger("Groups", NULL, st->groups_total, es);
 		if (st->passes > 1)
 			ExplainPropertyInteger("Partition Passes", NULL, st->passes, es);
+		pf_explain_io(st->bytes_read,
+					  st->time_decoding && es->timing ? &st->decode_time : NULL,
+					  es);
 		ExplainPropertyInteger("Peak Memory", "kB",
 							   (int64) ((st->peak_memory + 1023) / 1024), es);
 	}

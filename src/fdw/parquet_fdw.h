@@ -349,6 +349,10 @@ extern void pf_close_file(PfFile *pf);
 /* Turn a failed PqStatus into an ereport(ERROR) naming file and location. */
 extern void pf_report_error(const char *path, const PqError *err) pg_attribute_noreturn();
 
+/* in scan.c: EXPLAIN ANALYZE's "Bytes Read" and "Decode Time" (NULL: untimed) */
+extern void pf_explain_io(int64 bytes_read, const instr_time *decode_time,
+						  struct ExplainState *es);
+
 /* A PqAllocator over a memory context (alloc = MemoryContextAlloc, release = pfree). */
 extern PqAllocator pf_context_allocator(MemoryContext cxt);
 /* A pool of page buffers for a scan's column readers (buffer_pool.h). */

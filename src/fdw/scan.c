@@ -42,6 +42,7 @@
 #include "commands/defrem.h"
 #include "commands/explain.h"
 #include "executor/executor.h"
+#include "executor/instrument.h"
 #include "foreign/fdwapi.h"
 #include "foreign/foreign.h"
 #include "lib/stringinfo.h"
@@ -112,6 +113,9 @@ typedef struct PfParallelScan
 	int64		rowgroups_skipped;
 	int64		skipped_by[PF_PRUNE_KINDS];
 	int64		rows_skipped_by_pages;
+	int64		bytes_read;		/* by the readers of closed row groups */
+	bool		time_decoding;	/* EXPLAIN ANALYZE with timing */
+	instr_time	decode_time;	/* in the format layer's readers */
 	Size		peak_memory;	/* the largest of the workers' */
 } PfParallelScan;
 
@@ -260,6 +264,9 @@ typedef struct PfScanState
 	int			nranges;		/* -1: read every row */
 	int			next_range;
 	int64		rows_skipped_by_pages;
+	int64		bytes_read;		/* by the readers of closed row groups */
+	bool		time_decoding;	/* EXPLAIN ANALYZE with timing */
+	instr_time	decode_time;	/* in the format layer's readers */
 	Size		peak_memory;	/* of scan_cxt and below, after each batch */
 	bool		late_decided;	/* late_qual set up (or found useless) */
 	PqBufferPool *page_pool;	/* page buffers reused across row groups */
@@ -753,6 +760,8 @@ parquetBeginForeignScan(ForeignScanState *node, int eflags)
 	node->fdw_state = st;
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
+	/* the node's own instrumentation is set up only after this callback */
+	st->time_decoding = (estate->es_instrument & INSTRUMENT_TIMER) != 0;
 
 	/* run-time pruning: the quals' values are computed at each (re)scan */
 	old = MemoryContextSwitchTo(st->scan_cxt);
@@ -801,7 +810,10 @@ close_rowgroup(PfScanState *st)
 		for (int s = 0; s < st->nslots; s++)
 		{
 			if (st->readers[s])
+			{
+				st->bytes_read += (int64) pq_column_reader_bytes_read(st->readers[s]);
 				pq_column_reader_close(st->readers[s]);
+			}
 			st->readers[s] = NULL;
 		}
 	}
@@ -1087,6 +1099,7 @@ read_batch(PfScanState *st)
 {
 	uint32		want;
 	MemoryContext old;
+	instr_time	decode_start;
 
 	CHECK_FOR_INTERRUPTS();
 	MemoryContextReset(st->batch_cxt);
@@ -1122,6 +1135,8 @@ read_batch(PfScanState *st)
 							st->ranges[st->next_range].end -
 							(st->file->meta->row_groups[st->rowgroup].num_rows -
 							 st->rows_left));
+	if (st->time_decoding)
+		INSTR_TIME_SET_CURRENT(decode_start);
 	for (int s = 0; s < st->nslots; s++)
 	{
 		PqError		err;
@@ -1140,6 +1155,13 @@ read_batch(PfScanState *st)
 							   (long long) st->file->meta->row_groups[st->rowgroup].num_rows,
 							   (long long) st->rows_left,
 							   st->batches[s].num_rows)));
+	}
+	if (st->time_decoding)
+	{
+		instr_time	now;
+
+		INSTR_TIME_SET_CURRENT(now);
+		INSTR_TIME_ACCUM_DIFF(st->decode_time, now, decode_start);
 	}
 
 	old = MemoryContextSwitchTo(st->batch_cxt);
@@ -1578,6 +1600,35 @@ parquetEndForeignScan(ForeignScanState *node)
 	node->fdw_state = NULL;
 }
 
+/* Bytes read so far by the readers of the current row group. */
+static int64
+open_reader_bytes(const PfScanState *st)
+{
+	int64		bytes = 0;
+
+	if (st->readers == NULL || st->rowgroup < 0)
+		return 0;
+	for (int s = 0; s < st->nslots; s++)
+		if (st->readers[s])
+			bytes += (int64) pq_column_reader_bytes_read(st->readers[s]);
+	return bytes;
+}
+
+/*
+ * pf_explain_io
+ *		EXPLAIN ANALYZE lines of a scan's reading: the bytes of pages it read
+ *		from its files, and the time the format layer spent reading,
+ *		decompressing and decoding them (NULL when not timed).
+ */
+void
+pf_explain_io(int64 bytes_read, const instr_time *decode_time, ExplainState *es)
+{
+	ExplainPropertyInteger("Bytes Read", NULL, bytes_read, es);
+	if (decode_time != NULL)
+		ExplainPropertyFloat("Decode Time", "ms",
+							 INSTR_TIME_GET_MILLISEC(*decode_time), 3, es);
+}
+
 void
 parquetExplainForeignScan(ForeignScanState *node, ExplainState *es)
 {
@@ -1633,6 +1684,9 @@ parquetExplainForeignScan(ForeignScanState *node, ExplainState *es)
 										 (long long) st->skipped_by[PF_PRUNE_BLOOM],
 										 (long long) st->skipped_by[PF_PRUNE_DICTIONARY]),
 								es);
+		pf_explain_io(st->bytes_read + open_reader_bytes(st),
+					  st->time_decoding && es->timing ? &st->decode_time : NULL,
+					  es);
 		ExplainPropertyInteger("Peak Memory", "kB",
 							   (int64) ((st->peak_memory + 1023) / 1024), es);
 	}

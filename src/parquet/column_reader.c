@@ -81,6 +81,7 @@ struct PqColumnReader
 	int			cur_page;		/* ordinal of the page being consumed */
 	int64_t		levels_left;	/* entries not yet loaded into a page */
 	bool		seen_data_page;
+	uint64_t	bytes_read;		/* page headers and bodies read so far */
 
 	/* dictionary (lives until close) */
 	bool		have_dict;
@@ -840,6 +841,7 @@ next_data_page_header(PqColumnReader *r, PqPageHeader *h, bool *found, PqError *
 		if (status != PQ_OK)
 			return locate_error(r, err, status);
 		r->next_page++;
+		r->bytes_read += h->header_len;
 
 		if (h->type == PQ_PAGE_DATA || h->type == PQ_PAGE_DATA_V2)
 		{
@@ -859,6 +861,7 @@ next_data_page_header(PqColumnReader *r, PqPageHeader *h, bool *found, PqError *
 									   h, r->verify_crc, &r->dict_page, err);
 			if (status != PQ_OK)
 				return locate_error(r, err, status);
+			r->bytes_read += (uint64_t) h->compressed_size;
 			status = load_dictionary(r, err);
 			if (status != PQ_OK)
 				return status;
@@ -883,6 +886,7 @@ load_next_page(PqColumnReader *r, PqError *err)
 							   r->verify_crc, &r->page, err);
 	if (status != PQ_OK)
 		return locate_error(r, err, status);
+	r->bytes_read += (uint64_t) h.compressed_size;
 	r->next_offset += h.header_len + (uint64_t) h.compressed_size;
 	r->levels_left -= h.num_values;
 	r->seen_data_page = true;
@@ -1394,4 +1398,10 @@ pq_column_reader_close(PqColumnReader *r)
 	reader_free(r, r->rep);
 	reader_free(r, r->idx_buf);
 	r->alloc.release(r->alloc.ctx, r);
+}
+
+uint64_t
+pq_column_reader_bytes_read(const PqColumnReader *reader)
+{
+	return reader->bytes_read;
 }

@@ -377,6 +377,12 @@ PqStatus	pq_column_reader_read(PqColumnReader *reader, uint32_t max_rows,
 PqStatus	pq_column_reader_skip(PqColumnReader *reader, uint64_t rows,
 								  PqError *err);
 
+/*
+ * Bytes the reader has read from its source so far: page headers and the
+ * stored (compressed) bodies of the pages it loaded, dictionary included.
+ */
+uint64_t	pq_column_reader_bytes_read(const PqColumnReader *reader);
+
 void		pq_column_reader_close(PqColumnReader *reader);
 
 #ifdef __cplusplus
