@@ -137,6 +137,25 @@ END $$;
 SELECT pinned FROM parquet_footer_cache_info();
 RESET parquet_fdw.enable_aggregate_pushdown;
 
+-- ===== folder listings: a folder of 300 partition folders (listings of
+-- 256 entries and more are kept once the folder has not changed for 2 s)
+-- is listed again when an entry is added or removed, never served stale
+\set parts :dir '/parts'
+\set make_parts 'mkdir ' :parts ' && for i in $(seq 1 300); do mkdir ' :parts '/k=$i && cp ' :sample ' ' :parts '/k=$i/data.parquet; done'
+\set add_part 'mkdir ' :parts '/k=301 && cp ' :sample ' ' :parts '/k=301/data.parquet'
+\set drop_part 'rm -r ' :parts '/k=7'
+COPY (SELECT 1 WHERE false) TO PROGRAM :'make_parts';
+SELECT pg_sleep(2.2);
+CREATE FOREIGN TABLE cache_parts (id bigint, k int) SERVER cache_srv OPTIONS (filename :'parts');
+SELECT count(*), count(DISTINCT k), sum(id) FROM cache_parts;
+SELECT count(*), sum(id) FROM cache_parts WHERE k = 7;
+COPY (SELECT 1 WHERE false) TO PROGRAM :'add_part';
+SELECT count(*), max(k) FROM cache_parts;
+SELECT count(*), sum(id) FROM cache_parts WHERE k = 301;
+COPY (SELECT 1 WHERE false) TO PROGRAM :'drop_part';
+SELECT count(*) FROM cache_parts WHERE k = 7;
+SELECT count(*), count(DISTINCT k) FROM cache_parts;
+
 -- ===== a missing file, then the cache works
 COPY (SELECT 1 WHERE false) TO PROGRAM :'cleanup';
 DO $$

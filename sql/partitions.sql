@@ -23,7 +23,7 @@ CREATE FUNCTION part_explain(query text) RETURNS SETOF text LANGUAGE plpgsql AS 
 DECLARE ln text;
 BEGIN
   FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
-    CONTINUE WHEN ln ~ 'Parquet Files';
+    CONTINUE WHEN ln ~ 'Parquet Files?:';
     RETURN NEXT regexp_replace(ln, '/[^ ,"]*/', '', 'g');
   END LOOP;
 END $$;

@@ -1477,7 +1477,7 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	ps = (PfPlanState *) input_rel->fdw_private;
 	target = root->upper_targets[UPPERREL_GROUP_AGG];
 	rte = planner_rt_fetch(input_rel->relid, root);
-	if (rte->inh || pf_table_is_amudai(rte->relid))
+	if (rte->inh || ps->kind != PF_SCAN_PARQUET)
 		return;
 
 	/* every restriction must be evaluated by the scan itself */

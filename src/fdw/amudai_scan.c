@@ -172,6 +172,7 @@ pf_table_is_amudai(Oid foreigntableid)
 {
 	const char *format = table_format(foreigntableid);
 	PfTableOptions *opts;
+	char	   *first;
 	List	   *files;
 	int			shards = 0;
 	ListCell   *lc;
@@ -182,15 +183,16 @@ pf_table_is_amudai(Oid foreigntableid)
 		return false;
 
 	opts = pf_get_table_options(foreigntableid);
-	files = pf_expand_filenames(opts->filenames);
 
 	/*
 	 * The first file decides; only shard tables look at every file (a
 	 * shard among Parquet files is then reported by the Parquet reader),
-	 * so planning a Parquet table opens one file more, not all of them.
+	 * so planning a Parquet table lists and opens one file more, not all.
 	 */
-	if (files == NIL || !pf_file_is_amudai((const char *) linitial(files)))
+	first = pf_expand_first_filename(opts->filenames);
+	if (first == NULL || !pf_file_is_amudai(first))
 		return false;
+	files = pf_expand_filenames(opts->filenames);
 	foreach(lc, files)
 		shards += pf_file_is_amudai((const char *) lfirst(lc));
 	if (shards > 0 && shards < list_length(files))

@@ -26,6 +26,8 @@
 #include "foreign/foreign.h"
 #include "storage/fd.h"
 #include "utils/lsyscache.h"
+#include "utils/hsearch.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "fdw/parquet_fdw.h"
@@ -228,28 +230,71 @@ pf_path_partitions(const char *path)
 	return result;
 }
 
+/* Does the raw (maybe %-escaped) key [k, k + len) name key?  *exact set. */
+static bool
+partition_key_matches(const char *k, size_t len, const char *key, bool *exact)
+{
+	char	   *unescaped = NULL;
+	bool		match;
+
+	if (memchr(k, '%', len) != NULL)
+	{
+		unescaped = unescape_partition(k, len);
+		k = unescaped;
+		len = strlen(unescaped);
+	}
+	*exact = strlen(key) == len && strncmp(k, key, len) == 0;
+	match = *exact || (strlen(key) == len && pg_strncasecmp(k, key, len) == 0);
+	if (unescaped)
+		pfree(unescaped);
+	return match;
+}
+
 bool
 pf_partition_value(const char *path, const char *key, char **value)
 {
-	PfPartition *exact = NULL;
-	PfPartition *folded = NULL;
-	ListCell   *lc;
+	const char *p = path;
+	const char *slash;
+	const char *exact_eq = NULL;
+	const char *exact_end = NULL;
+	const char *folded_eq = NULL;
+	const char *folded_end = NULL;
 
-	/* the innermost folder wins; an exact name before a case-folded one */
-	foreach(lc, pf_path_partitions(path))
+	/*
+	 * The innermost folder wins; an exact name before a case-folded one.
+	 * Scanned in place: planning asks this of thousands of folders.
+	 */
+	while ((slash = strchr(p, '/')) != NULL)
 	{
-		PfPartition *part = (PfPartition *) lfirst(lc);
+		const char *eq = memchr(p, '=', slash - p);
+		bool		exact;
 
-		if (strcmp(part->key, key) == 0)
-			exact = part;
-		else if (pg_strcasecmp(part->key, key) == 0)
-			folded = part;
+		if (eq != NULL && eq > p &&
+			partition_key_matches(p, eq - p, key, &exact))
+		{
+			if (exact)
+			{
+				exact_eq = eq;
+				exact_end = slash;
+			}
+			else
+			{
+				folded_eq = eq;
+				folded_end = slash;
+			}
+		}
+		p = slash + 1;
 	}
-	if (exact == NULL)
-		exact = folded;
-	if (exact == NULL)
+	if (exact_eq == NULL)
+	{
+		exact_eq = folded_eq;
+		exact_end = folded_end;
+	}
+	if (exact_eq == NULL)
 		return false;
-	*value = exact->value;
+	*value = unescape_partition(exact_eq + 1, exact_end - exact_eq - 1);
+	if (strcmp(*value, "__HIVE_DEFAULT_PARTITION__") == 0)
+		*value = NULL;
 	return true;
 }
 
@@ -257,7 +302,16 @@ bool
 pf_virtual_column(const PqFileMeta *meta, const char *path, Relation rel,
 				  AttrNumber attnum, const char *field_name, char **value)
 {
-	if (pf_is_filename_column(RelationGetRelid(rel), attnum))
+	return pf_virtual_value(meta, path,
+							pf_is_filename_column(RelationGetRelid(rel), attnum),
+							field_name, value);
+}
+
+bool
+pf_virtual_value(const PqFileMeta *meta, const char *path,
+				 bool is_filename_column, const char *field_name, char **value)
+{
+	if (is_filename_column)
 	{
 		*value = pstrdup(path);
 		return true;
@@ -293,15 +347,122 @@ has_parquet_suffix(const char *name)
 	return len > 8 && pg_strcasecmp(name + len - 8, ".parquet") == 0;
 }
 
+typedef struct PfExpansion PfExpansion;
+static List *expand_entries(List *entries, PfExpansion *ex, int limit);
+
+/* What expansion carries down the folders: the caller's folder filter. */
+struct PfExpansion
+{
+	PfFolderFilter skip;		/* NULL: none */
+	void	   *arg;
+	int			nskipped;		/* folders the filter skipped */
+	bool		may_repeat;		/* a "**" pattern may visit a folder twice */
+	List	   *skipped;		/* ... so then also their paths */
+	int			limit;			/* > 0: stop listing after so many files */
+	int			found;
+	StringInfoData buf;			/* skip_child()'s paths */
+};
+
+#define EXPANSION_DONE(ex) ((ex) != NULL && (ex)->limit > 0 && (ex)->found >= (ex)->limit)
+
+/*
+ * Is the folder named `name` in `parent` one whose name is key=value and
+ * which the filter rejects?  Only such folders are offered: the filter
+ * judges partition values.  (The path is built in a reused buffer: this
+ * runs for every entry of folders of thousands of partitions.)
+ */
+static bool
+skip_child(PfExpansion *ex, const char *parent, const char *name)
+{
+	if (ex == NULL || ex->skip == NULL || strchr(name, '=') == NULL)
+		return false;
+	if (ex->buf.data == NULL)
+		initStringInfo(&ex->buf);
+	resetStringInfo(&ex->buf);
+	appendStringInfo(&ex->buf, "%s/%s/", parent, name);
+	if (!ex->skip(ex->buf.data, ex->arg))
+		return false;
+	ex->nskipped++;
+	if (ex->may_repeat)
+		ex->skipped = lappend(ex->skipped, pstrdup(ex->buf.data));
+	return true;
+}
+
+/* skip_child() for a folder given by its path */
+static bool
+skip_folder(PfExpansion *ex, const char *folder)
+{
+	const char *slash = strrchr(folder, '/');
+	char	   *parent;
+	bool		skip;
+
+	if (ex == NULL || ex->skip == NULL || slash == NULL ||
+		strchr(slash + 1, '=') == NULL)
+		return false;
+	parent = pnstrdup(folder, slash - folder);
+	skip = skip_child(ex, parent, slash + 1);
+	pfree(parent);
+	return skip;
+}
+
+/* ----------------------------------------------------------------
+ * Folder listings
+ *
+ * Listing a folder of thousands of partition folders is most of the
+ * planning of a query that keeps one of them, so large listings are kept
+ * per backend, keyed by the folder's path and checked against its inode,
+ * mtime and ctime on every use (adding, removing or renaming an entry
+ * changes them).  A listing is kept only when the folder has not changed
+ * for a couple of seconds: a change within the file system's timestamp
+ * granularity of the listing would otherwise go unseen.  The footer
+ * cache's size setting turns it off when 0.
+ * ----------------------------------------------------------------
+ */
+
+/* The entries of a folder a scan may use: *.parquet files and folders. */
+typedef struct PfListing
+{
+	int			count;
+	char	  **names;
+	bool	   *is_dir;
+} PfListing;
+
+typedef struct PfListingEntry
+{
+	char		path[MAXPGPATH];	/* hash key */
+	dev_t		dev;
+	ino_t		ino;
+	struct timespec mtime;
+	struct timespec ctime;
+	MemoryContext cxt;			/* holds the listing */
+	PfListing	listing;
+} PfListingEntry;
+
+#define LISTING_CACHE_MIN_ENTRIES	256 /* smaller folders list quickly */
+#define LISTING_CACHE_MAX_NAMES		(4 * 1024 * 1024)	/* over all folders */
+#define LISTING_SETTLED_SECONDS		2
+
+static HTAB *listing_cache = NULL;
+static MemoryContext listing_cxt = NULL;
+static int64 listing_cached_names = 0;
+
+static bool
+same_time(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+}
+
+/* Read folder's entries into *out, allocated in the current context. */
 static void
-expand_folder(const char *folder, List **files)
+read_listing(const char *folder, PfListing *out)
 {
 	DIR		   *dir;
 	struct dirent *de;
-	List	   *names = NIL;
-	ListCell   *lc;
+	int			cap = 64;
 
-	CHECK_FOR_INTERRUPTS();
+	out->count = 0;
+	out->names = palloc(sizeof(char *) * cap);
+	out->is_dir = palloc(sizeof(bool) * cap);
 	dir = AllocateDir(folder);
 	if (dir == NULL)
 		ereport(ERROR,
@@ -309,23 +470,197 @@ expand_folder(const char *folder, List **files)
 				 errmsg("could not open folder \"%s\": %m", folder)));
 	while ((de = ReadDir(dir, folder)) != NULL)
 	{
+		bool		is_dir;
+
 		if (de->d_name[0] == '.' || de->d_name[0] == '_')
 			continue;
-		names = lappend(names, psprintf("%s/%s", folder, de->d_name));
+
+		/*
+		 * The entry's type from the folder itself where the file system
+		 * gives it: a stat() per entry would cost more than the listing.
+		 */
+		if (de->d_type == DT_DIR || de->d_type == DT_REG)
+			is_dir = de->d_type == DT_DIR;
+		else
+		{
+			char	   *path = psprintf("%s/%s", folder, de->d_name);
+			struct stat st;
+			bool		usable;
+
+			usable = stat(path, &st) == 0 &&
+				(S_ISDIR(st.st_mode) || S_ISREG(st.st_mode));
+			pfree(path);
+			if (!usable)
+				continue;		/* vanished, a dangling link, a device */
+			is_dir = S_ISDIR(st.st_mode);
+		}
+		if (!is_dir && !has_parquet_suffix(de->d_name))
+			continue;
+		if (out->count == cap)
+		{
+			cap *= 2;
+			out->names = repalloc(out->names, sizeof(char *) * cap);
+			out->is_dir = repalloc(out->is_dir, sizeof(bool) * cap);
+		}
+		out->names[out->count] = pstrdup(de->d_name);
+		out->is_dir[out->count] = is_dir;
+		out->count++;
 	}
 	FreeDir(dir);
-	list_sort(names, compare_paths);
+}
+
+/* Forget every kept listing. */
+static void
+listing_cache_reset(void)
+{
+	HASH_SEQ_STATUS seq;
+	PfListingEntry *e;
+
+	hash_seq_init(&seq, listing_cache);
+	while ((e = hash_seq_search(&seq)) != NULL)
+	{
+		MemoryContextDelete(e->cxt);
+		hash_search(listing_cache, e->path, HASH_REMOVE, NULL);
+	}
+	listing_cached_names = 0;
+}
+
+/*
+ * The usable entries of folder, in no particular order: from the cache when
+ * the folder is unchanged since it was listed.  The listing must not be
+ * used after the next call (which may replace it).
+ */
+static const PfListing *
+list_folder(const char *folder, PfListing *scratch)
+{
+	struct stat st;
+	PfListingEntry *entry;
+	bool		found;
+	struct timespec now;
+	MemoryContext cxt;
+	MemoryContext old;
+	PfListing	copy;
+
+	if (pf_footer_cache_size_kb == 0 || strlen(folder) >= MAXPGPATH ||
+		stat(folder, &st) != 0)
+	{
+		read_listing(folder, scratch);
+		return scratch;
+	}
+	if (listing_cache == NULL)
+	{
+		HASHCTL		ctl;
+
+		listing_cxt = AllocSetContextCreate(TopMemoryContext,
+											"parquet_fdw folder listings",
+											ALLOCSET_DEFAULT_SIZES);
+		ctl.keysize = MAXPGPATH;
+		ctl.entrysize = sizeof(PfListingEntry);
+		ctl.hcxt = listing_cxt;
+		listing_cache = hash_create("parquet_fdw folder listings", 64, &ctl,
+									HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
+	}
+	entry = hash_search(listing_cache, folder, HASH_FIND, NULL);
+	if (entry != NULL && entry->dev == st.st_dev && entry->ino == st.st_ino &&
+		same_time(&entry->mtime, &st.st_mtim) &&
+		same_time(&entry->ctime, &st.st_ctim))
+		return &entry->listing;
+	if (entry != NULL)
+	{
+		listing_cached_names -= entry->listing.count;
+		MemoryContextDelete(entry->cxt);
+		hash_search(listing_cache, folder, HASH_REMOVE, NULL);
+	}
+
+	read_listing(folder, scratch);
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (scratch->count < LISTING_CACHE_MIN_ENTRIES ||
+		now.tv_sec - Max(st.st_mtim.tv_sec, st.st_ctim.tv_sec) < LISTING_SETTLED_SECONDS)
+		return scratch;
+	if (listing_cached_names + scratch->count > LISTING_CACHE_MAX_NAMES)
+		listing_cache_reset();	/* full: start over rather than track recency */
+
+	/* a copy in a context of its own; the entry goes in only when made */
+	cxt = AllocSetContextCreate(listing_cxt, "parquet_fdw folder listing",
+								ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(cxt);
+	copy.count = scratch->count;
+	copy.names = palloc(sizeof(char *) * Max(1, copy.count));
+	copy.is_dir = palloc(sizeof(bool) * Max(1, copy.count));
+	for (int i = 0; i < copy.count; i++)
+	{
+		copy.names[i] = pstrdup(scratch->names[i]);
+		copy.is_dir[i] = scratch->is_dir[i];
+	}
+	MemoryContextSwitchTo(old);
+	entry = hash_search(listing_cache, folder, HASH_ENTER, &found);
+	entry->dev = st.st_dev;
+	entry->ino = st.st_ino;
+	entry->mtime = st.st_mtim;
+	entry->ctime = st.st_ctim;
+	entry->cxt = cxt;
+	entry->listing = copy;
+	listing_cached_names += copy.count;
+	return &entry->listing;
+}
+
+static void
+expand_folder(const char *folder, List **files, PfExpansion *ex)
+{
+	PfListing	scratch;
+	const PfListing *listing;
+	List	   *names = NIL;
+	ListCell   *lc;
+	bool		sniffing = ex != NULL && ex->limit > 0;
+
+	CHECK_FOR_INTERRUPTS();
+	if (skip_folder(ex, folder))
+		return;
+	listing = list_folder(folder, &scratch);
+	for (int i = 0; i < listing->count; i++)
+	{
+		char	   *path;
+		bool		is_dir = listing->is_dir[i];
+
+		/* partition folders the quals exclude: neither sorted nor listed */
+		if (is_dir && skip_child(ex, folder, listing->names[i]))
+			continue;
+		/* sniffing: a file first, a folder only when there is none */
+		if (sniffing && is_dir && names != NIL)
+			continue;
+		path = psprintf("%s/%s", folder, listing->names[i]);
+
+		/* a file to tell the format by: any will do, the first comes */
+		if (sniffing && !is_dir)
+		{
+			*files = lappend(*files, path);
+			if (++ex->found >= ex->limit)
+				return;
+			continue;
+		}
+		names = lappend(names, is_dir ? psprintf("%s/", path) : path);
+	}
+
+	/*
+	 * Path order, a folder's files where its name sorts (as "name/"); the
+	 * listing may be gone once subfolders are listed, names are copies.
+	 */
+	if (!sniffing)
+		list_sort(names, compare_paths);
 	foreach(lc, names)
 	{
-		const char *path = (const char *) lfirst(lc);
-		struct stat st;
+		char	   *path = (char *) lfirst(lc);
+		size_t		len = strlen(path);
 
-		if (stat(path, &st) != 0)
-			continue;			/* vanished, or a dangling link */
-		if (S_ISDIR(st.st_mode))
-			expand_folder(path, files);
-		else if (S_ISREG(st.st_mode) && has_parquet_suffix(path))
-			*files = lappend(*files, (char *) path);
+		if (EXPANSION_DONE(ex))
+			break;
+		if (path[len - 1] == '/')
+		{
+			path[len - 1] = '\0';
+			expand_folder(path, files, ex);
+		}
+		else
+			*files = lappend(*files, path);
 	}
 }
 
@@ -334,7 +669,8 @@ expand_folder(const char *folder, List **files)
  * the matching paths to *matches.
  */
 static void
-expand_components(const char *base, char **parts, int nparts, List **matches)
+expand_components(const char *base, char **parts, int nparts, List **matches,
+				  PfExpansion *ex)
 {
 	const char *comp;
 	DIR		   *dir;
@@ -342,6 +678,8 @@ expand_components(const char *base, char **parts, int nparts, List **matches)
 	struct stat st;
 
 	CHECK_FOR_INTERRUPTS();
+	if (nparts > 0 && skip_folder(ex, base))
+		return;
 	if (nparts == 0)
 	{
 		if (stat(base, &st) == 0)
@@ -354,11 +692,11 @@ expand_components(const char *base, char **parts, int nparts, List **matches)
 		char	   *path = psprintf("%s/%s", base, comp);
 
 		if (stat(path, &st) == 0)
-			expand_components(path, parts + 1, nparts - 1, matches);
+			expand_components(path, parts + 1, nparts - 1, matches, ex);
 		return;
 	}
 	if (strcmp(comp, "**") == 0)
-		expand_components(base, parts + 1, nparts - 1, matches);
+		expand_components(base, parts + 1, nparts - 1, matches, ex);
 	dir = AllocateDir(base[0] ? base : "/");
 	if (dir == NULL)
 		return;					/* not a folder, or unreadable: no match */
@@ -374,17 +712,17 @@ expand_components(const char *base, char **parts, int nparts, List **matches)
 			/* one folder deeper, still under "**" */
 			if (de->d_name[0] != '.' && de->d_name[0] != '_' &&
 				stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-				expand_components(path, parts, nparts, matches);
+				expand_components(path, parts, nparts, matches, ex);
 		}
 		else if (fnmatch(comp, de->d_name, FNM_PERIOD) == 0)
-			expand_components(path, parts + 1, nparts - 1, matches);
+			expand_components(path, parts + 1, nparts - 1, matches, ex);
 	}
 	FreeDir(dir);
 }
 
 /* The matches of a pattern with "**" components, sorted, without repeats. */
 static List *
-expand_recursive_pattern(const char *pattern)
+expand_recursive_pattern(const char *pattern, PfExpansion *ex)
 {
 	List	   *parts = NIL;
 	List	   *matches = NIL;
@@ -402,7 +740,7 @@ expand_recursive_pattern(const char *pattern)
 	foreach(lc, parts)
 		comps[n++] = (char *) lfirst(lc);
 	base = pattern[0] == '/' ? "" : ".";
-	expand_components(base, comps, n, &matches);
+	expand_components(base, comps, n, &matches, ex);
 	list_sort(matches, compare_paths);
 	foreach(lc, matches)
 	{
@@ -420,8 +758,67 @@ expand_recursive_pattern(const char *pattern)
 List *
 pf_expand_filenames(List *entries)
 {
+	return expand_entries(entries, NULL, 0);
+}
+
+/*
+ * Only the first file of the expansion matters (format sniffing): folders
+ * stop being listed once one is found.
+ */
+char *
+pf_expand_first_filename(List *entries)
+{
+	ListCell   *lc;
+	List	   *files;
+
+	foreach(lc, entries)
+	{
+		files = expand_entries(list_make1(lfirst(lc)), NULL, 1);
+		if (files != NIL)
+			return (char *) linitial(files);
+	}
+	/* the quick way looks into one subfolder per folder: all may hold one */
+	files = pf_expand_filenames(entries);
+	return files != NIL ? (char *) linitial(files) : NULL;
+}
+
+List *
+pf_expand_filenames_filtered(List *entries, PfFolderFilter skip, void *arg,
+							 int *folders_skipped)
+{
+	PfExpansion expansion = {skip, arg, 0, false, NIL, 0, 0, {0}};
+	List	   *files = expand_entries(entries, &expansion, 0);
+	const char *prev = NULL;
+	ListCell   *lc;
+
+	if (folders_skipped == NULL)
+		return files;
+	*folders_skipped = expansion.nskipped;
+	if (!expansion.may_repeat)
+		return files;
+	/* under "**" a folder may have been skipped twice: count it once */
+	*folders_skipped = 0;
+	list_sort(expansion.skipped, compare_paths);
+	foreach(lc, expansion.skipped)
+	{
+		if (prev == NULL || strcmp(prev, (char *) lfirst(lc)) != 0)
+			(*folders_skipped)++;
+		prev = (char *) lfirst(lc);
+	}
+	return files;
+}
+
+/* The files of entries (pf_expand_filenames), stopping at limit if > 0. */
+static List *
+expand_entries(List *entries, PfExpansion *ex, int limit)
+{
 	List	   *files = NIL;
 	ListCell   *lc;
+	PfExpansion none = {NULL, NULL, 0, false, NIL, 0, 0, {0}};
+
+	if (ex == NULL)
+		ex = &none;
+	ex->limit = limit;
 
 	foreach(lc, entries)
 	{
@@ -440,12 +837,13 @@ pf_expand_filenames(List *entries)
 				List	   *found = NIL;
 				char	   *prev = NULL;
 
-				foreach(lc2, expand_recursive_pattern(entry))
+				ex->may_repeat = true;
+				foreach(lc2, expand_recursive_pattern(entry, ex))
 				{
 					char	   *path = (char *) lfirst(lc2);
 
 					if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-						expand_folder(path, &found);
+						expand_folder(path, &found, ex);
 					else
 						found = lappend(found, path);
 				}
@@ -478,13 +876,13 @@ pf_expand_filenames(List *entries)
 				char	   *path = (char *) lfirst(lc2);
 
 				if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-					expand_folder(path, &files);
+					expand_folder(path, &files, ex);
 				else
 					files = lappend(files, path);
 			}
 		}
 		else if (stat(entry, &st) == 0 && S_ISDIR(st.st_mode))
-			expand_folder(entry, &files);
+			expand_folder(entry, &files, ex);
 		else
 			files = lappend(files, entry);
 	}

@@ -59,6 +59,18 @@ extern void pf_check_file_access(const char *what);
  * entry with a wildcard is a glob(3) pattern; files come in path order.
  */
 extern List *pf_expand_filenames(List *entries);
+/* The first file pf_expand_filenames() would give (NULL: none), cheaply. */
+extern char *pf_expand_first_filename(List *entries);
+
+/*
+ * The same, not descending into the folders named key=value (at any depth)
+ * for which skip(folder path with a trailing '/', arg) returns true; *folders_skipped (when not
+ * NULL) counts them.  For partition pruning: the files below such a folder
+ * are not even listed.
+ */
+typedef bool (*PfFolderFilter) (const char *folder, void *arg);
+extern List *pf_expand_filenames_filtered(List *entries, PfFolderFilter skip,
+										  void *arg, int *folders_skipped);
 
 /*
  * The field of a file an attribute reads (its column_name option, else its
@@ -86,6 +98,13 @@ typedef struct PfPartition
 } PfPartition;
 
 extern bool pf_is_filename_column(Oid relid, AttrNumber attnum);
+/*
+ * pf_virtual_column's answer when the caller knows whether the column is the
+ * filename column and which field it reads (no catalog lookups).
+ */
+extern bool pf_virtual_value(const PqFileMeta *meta, const char *path,
+							 bool is_filename_column, const char *field_name,
+							 char **value);
 /* The "key=value" folders of a path, outermost first (PfPartition *). */
 extern List *pf_path_partitions(const char *path);
 /* The value of partition key (exact name, else case-insensitive), if any. */
@@ -133,6 +152,12 @@ typedef struct PfPruneQual
 	/* a collation whose order is not byte order: only virtual columns'
 	 * values (file pruning) may be compared, never file statistics */
 	bool		order_not_bytes;
+	/* file pruning: the column, looked up in the catalogs on first use */
+	bool		virt_resolved;
+	bool		virt_is_filename;	/* the filename_column */
+	char	   *virt_field;		/* else the field (partition key) it reads */
+	Oid			virt_typinput;	/* to read a partition value as the type */
+	Oid			virt_typioparam;
 } PfPruneQual;
 
 /* Set a prune qual's value, once known (notes float NaN, which never prunes). */
@@ -177,6 +202,14 @@ extern PfPruneKind pf_rowgroup_prune(struct PfFile *pf, int rg, List *quals,
  */
 extern bool pf_file_excluded(const PqFileMeta *meta, const char *path,
 							 List *quals, Relation rel);
+/*
+ * Does some qual exclude every file below folder (a path ending in '/') by
+ * the partition values its path gives (key=value folder names, the
+ * folder's own included)?
+ * Files below are not opened, so a field of theirs named as a partition key
+ * cannot override the folder's value here: pruning trusts folder names.
+ */
+extern bool pf_folder_excluded(const char *folder, List *quals, Relation rel);
 /* Quals for pf_file_excluded: those of pf_prune_quals, and text compared
  * under any collation. */
 extern List *pf_file_prune_quals(RelOptInfo *baserel);
@@ -237,6 +270,7 @@ typedef struct PfPlanState
 	int			pruned[PF_PRUNE_KINDS]; /* row groups skipped at plan time,
 										 * by method */
 	int			files_pruned;	/* files skipped by virtual-column quals */
+	int			folders_pruned; /* key=value folders not even listed */
 } PfPlanState;
 
 extern void parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,

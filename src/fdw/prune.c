@@ -1337,13 +1337,11 @@ pf_rowgroup_row_ranges(PfFile *pf, int rg, List *quals, List *attnos,
 /* Does qual q exclude every row of the file, judged by its constants? */
 static bool
 file_qual_excludes(PfPruneQual *q, const PqFileMeta *meta, const char *path,
-				   Relation rel)
+				   bool folder, Relation rel)
 {
 	Form_pg_attribute attr;
 	char	   *text;
 	Datum		value;
-	Oid			typinput;
-	Oid			typioparam;
 
 	if (q->is_bool)
 	{
@@ -1352,7 +1350,7 @@ file_qual_excludes(PfPruneQual *q, const PqFileMeta *meta, const char *path,
 		foreach(lc, q->args)
 		{
 			bool		arm = file_qual_excludes((PfPruneQual *) lfirst(lc),
-												 meta, path, rel);
+												 meta, path, folder, rel);
 
 			if (q->bool_op == AND_EXPR && arm)
 				return true;
@@ -1363,17 +1361,28 @@ file_qual_excludes(PfPruneQual *q, const PqFileMeta *meta, const char *path,
 	}
 	if (!q->value_known)
 		return false;
-	if (!pf_virtual_column(meta, path, rel, q->attnum,
-						   pf_get_column_name(RelationGetRelid(rel), q->attnum),
-						   &text))
+	attr = TupleDescAttr(RelationGetDescr(rel), q->attnum - 1);
+	if (!q->virt_resolved)
+	{
+		/* once per qual: planning may judge thousands of files with it */
+		Oid			relid = RelationGetRelid(rel);
+
+		q->virt_is_filename = pf_is_filename_column(relid, q->attnum);
+		q->virt_field = pf_get_column_name(relid, q->attnum);
+		getTypeInputInfo(attr->atttypid, &q->virt_typinput, &q->virt_typioparam);
+		q->virt_resolved = true;
+	}
+	/* a folder's path is no file's: only its partition values count */
+	if (folder && q->virt_is_filename)
+		return false;
+	if (!pf_virtual_value(meta, path, q->virt_is_filename, q->virt_field, &text))
 		return false;
 	if (q->is_null_test)
 		return (text == NULL) == (q->null_test == IS_NOT_NULL);
 	if (q->value_null || text == NULL)
 		return true;			/* a comparison with NULL is never true */
-	attr = TupleDescAttr(RelationGetDescr(rel), q->attnum - 1);
-	getTypeInputInfo(attr->atttypid, &typinput, &typioparam);
-	value = OidInputFunctionCall(typinput, text, typioparam, attr->atttypmod);
+	value = OidInputFunctionCall(q->virt_typinput, text, q->virt_typioparam,
+								 attr->atttypmod);
 	if (attr->atttypid == FLOAT4OID || attr->atttypid == FLOAT8OID)
 		return false;			/* NaN orders apart; not worth the care */
 	return range_excludes(q, attr->atttypid, value, value);
@@ -1386,7 +1395,18 @@ pf_file_excluded(const PqFileMeta *meta, const char *path, List *quals,
 	ListCell   *lc;
 
 	foreach(lc, quals)
-		if (file_qual_excludes((PfPruneQual *) lfirst(lc), meta, path, rel))
+		if (file_qual_excludes((PfPruneQual *) lfirst(lc), meta, path, false, rel))
+			return true;
+	return false;
+}
+
+bool
+pf_folder_excluded(const char *folder, List *quals, Relation rel)
+{
+	ListCell   *lc;
+
+	foreach(lc, quals)
+		if (file_qual_excludes((PfPruneQual *) lfirst(lc), NULL, folder, true, rel))
 			return true;
 	return false;
 }

@@ -331,6 +331,21 @@ needed_attnos(RelOptInfo *baserel, Relation rel)
 	return result;
 }
 
+/* The folder filter of planning: partition quals over folder names. */
+typedef struct PfFolderPrune
+{
+	List	   *quals;
+	Relation	rel;
+} PfFolderPrune;
+
+static bool
+folder_pruned(const char *folder, void *arg)
+{
+	PfFolderPrune *fp = (PfFolderPrune *) arg;
+
+	return pf_folder_excluded(folder, fp->quals, fp->rel);
+}
+
 void
 parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 						 Oid foreigntableid)
@@ -342,6 +357,7 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	Relation	rel;
 	List	   *quals;
 	List	   *file_quals;
+	List	   *all_files;
 	double		all_rows = 0;
 	int			natts;
 	char	  **attnames;
@@ -349,11 +365,27 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	ListCell   *lc;
 
 	ps->kind = PF_SCAN_PARQUET;
-	ps->filenames = pf_expand_filenames(opts->filenames);
 	rel = table_open(foreigntableid, AccessShareLock);
 	ps->attnos = needed_attnos(baserel, rel);
 	quals = pf_prune_quals(baserel);
 	file_quals = pf_file_prune_quals(baserel);
+
+	/*
+	 * Partition quals skip key=value folders while listing them, and files
+	 * whose path (partition values, file name) no row can match before
+	 * their footers are read: over thousands of files the footers and the
+	 * listing are the planning.
+	 */
+	if (file_quals != NIL)
+	{
+		PfFolderPrune fp = {file_quals, rel};
+
+		all_files = pf_expand_filenames_filtered(opts->filenames,
+												 folder_pruned, &fp,
+												 &ps->folders_pruned);
+	}
+	else
+		all_files = pf_expand_filenames(opts->filenames);
 	foreach(lc, quals)
 		if (!((PfPruneQual *) lfirst(lc))->value_known)
 			ps->param_quals = lappend(ps->param_quals, lfirst(lc));
@@ -376,7 +408,7 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	tmp_cxt = AllocSetContextCreate(CurrentMemoryContext,
 									"parquet_fdw planning",
 									ALLOCSET_DEFAULT_SIZES);
-	foreach(lc, ps->filenames)
+	foreach(lc, all_files)
 	{
 		const char *path = (const char *) lfirst(lc);
 		PfFile	   *pf;
@@ -384,9 +416,13 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 		const PqSchemaNode **fields;
 		List	   *rgs = NIL;
 		ListCell   *lc2;
-		bool		file_excluded;
 
 		CHECK_FOR_INTERRUPTS();
+		if (file_quals != NIL && pf_file_excluded(NULL, path, file_quals, rel))
+		{
+			ps->files_pruned++;
+			continue;
+		}
 		old = MemoryContextSwitchTo(tmp_cxt);
 		pf = pf_open_file(path, tmp_cxt);
 		meta = pf->meta;
@@ -411,17 +447,10 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 					(void) pf_find_column_field(meta, path, rel, attnames[i],
 											 field_names[i], true);
 
-		/* quals on virtual columns (path, partitions) decide whole files */
-		file_excluded = file_quals != NIL &&
-			pf_file_excluded(meta, path, file_quals, rel);
-		if (file_excluded)
-			ps->files_pruned++;
 		for (int rg = 0; rg < meta->num_row_groups; rg++)
 		{
 			ps->total_rowgroups++;
 			all_rows += (double) meta->row_groups[rg].num_rows;
-			if (file_excluded)
-				continue;
 			if (file_quals != NIL)
 			{
 				/* file_quals: also text equality under any collation */
@@ -445,6 +474,7 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 		pf_close_file(pf);
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(tmp_cxt);
+		ps->filenames = lappend(ps->filenames, (char *) path);
 		ps->rowgroups = lappend(ps->rowgroups, rgs);
 	}
 	MemoryContextDelete(tmp_cxt);
@@ -565,6 +595,7 @@ parquetGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 		for (int k = 0; k < PF_PRUNE_KINDS; k++)
 			pruned = lappend_int(pruned, ps->pruned[k]);
 		pruned = lappend_int(pruned, ps->files_pruned);
+		pruned = lappend_int(pruned, ps->folders_pruned);
 		fdw_private = lappend(fdw_private, pruned);
 	}
 
@@ -1655,9 +1686,13 @@ parquetExplainForeignScan(ForeignScanState *node, ExplainState *es)
 			list_nth_int(pruned, PF_PRUNE_KINDS) > 0)
 			ExplainPropertyText("Files",
 								psprintf("%d of %d",
-										 list_length(st->filenames) -
-										 list_nth_int(pruned, PF_PRUNE_KINDS),
-										 list_length(st->filenames)), es);
+										 list_length(st->filenames),
+										 list_length(st->filenames) +
+										 list_nth_int(pruned, PF_PRUNE_KINDS)), es);
+		if (list_length(pruned) > PF_PRUNE_KINDS + 1 &&
+			list_nth_int(pruned, PF_PRUNE_KINDS + 1) > 0)
+			ExplainPropertyInteger("Partition Folders Skipped", NULL,
+								   list_nth_int(pruned, PF_PRUNE_KINDS + 1), es);
 		if (list_length(pruned) > PF_PRUNE_KINDS &&
 			list_nth_int(pruned, PF_PRUNE_BLOOM) +
 			list_nth_int(pruned, PF_PRUNE_DICTIONARY) > 0)
