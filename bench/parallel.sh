@@ -15,7 +15,11 @@
 #    interleaved, and prints the best of each and their ratio;
 # 5. times the planning of a table over the many small files with the
 #    footer cache off and on (parquet_fdw.footer_cache_size 0 and 1GB): the
-#    first planning of a session reads the footers, the next ones are warm.
+#    first planning of a session reads the footers, the next ones are warm;
+# 6. partitions: BENCH_FILES hive folders k=1..N, each holding a hard link
+#    to one BENCH_PART_ROWS-row (default 100000) DuckDB file; times (plan +
+#    run, psql's \timing) a query whose qual on k keeps one folder against
+#    the same query on that one file, interleaved, best of BENCH_RUNS.
 # The cluster is always stopped.  Numbers on a loaded machine are noisy:
 # compare the ratios of one run.
 set -euo pipefail
@@ -56,6 +60,24 @@ if [ "$(find "$many" -name '*.parquet' 2>/dev/null | wc -l)" != "$FILES" ]; then
 		cp "$ROOT/examples/sample.parquet" "$many/f$i.parquet"
 	done
 fi
+PART_ROWS=${BENCH_PART_ROWS:-100000}
+part="$DATA/part-$PART_ROWS.parquet"
+if [ ! -s "$part" ]; then
+	echo "bench: writing $part with DuckDB"
+	node "$ROOT/bench/parallel_gen.mjs" "$part.tmp" "$PART_ROWS" >/dev/null
+	mv "$part.tmp" "$part"
+fi
+hive="$DATA/hive-$FILES-$PART_ROWS"
+if [ "$(find "$hive" -name '*.parquet' 2>/dev/null | wc -l)" != "$FILES" ]; then
+	echo "bench: linking $part into $FILES partition folders of $hive"
+	rm -rf "$hive"
+	mkdir -p "$hive"
+	for i in $(seq 1 "$FILES"); do
+		mkdir "$hive/k=$i"
+		ln "$part" "$hive/k=$i/data.parquet" 2>/dev/null ||
+			cp "$part" "$hive/k=$i/data.parquet"
+	done
+fi
 chmod -R a+rX "$DATA"
 
 pg_cluster_start >/dev/null
@@ -66,6 +88,10 @@ CREATE FOREIGN TABLE big (a bigint, b int, d float8)
   SERVER bench_srv OPTIONS (filename '$big');
 CREATE FOREIGN TABLE many (id bigint, name text)
   SERVER bench_srv OPTIONS (filename '$many');
+CREATE FOREIGN TABLE hive (a bigint, b int, d float8, k int)
+  SERVER bench_srv OPTIONS (filename '$hive');
+CREATE FOREIGN TABLE hive_one (a bigint, b int, d float8)
+  SERVER bench_srv OPTIONS (filename '$hive/k=$((FILES / 2))/data.parquet');
 SQL
 
 # ---- correctness: the same integers as DuckDB, serial and parallel
@@ -114,3 +140,30 @@ plan_times() {
 echo "planning SELECT sum(id) over $FILES files:"
 echo "  footer cache off: $(plan_times 0)"
 echo "  footer cache on:  $(plan_times 1GB)"
+
+# ---- partitions: one folder of many kept by a qual vs that file alone
+key=$((FILES / 2))
+q_hive="SELECT count(*), sum(b), sum(d) FROM hive WHERE k = $key"
+q_one="SELECT count(*), sum(b), sum(d) FROM hive_one"
+a=$(pg_psql -qAt -c "$q_hive")
+b=$(pg_psql -qAt -c "$q_one")
+if [ "$a" != "$b" ]; then
+	echo "bench: partition query gave $a, the single file $b" >&2
+	exit 1
+fi
+# one session each, warmed by a first run (the footer and listing caches
+# are per backend, as in any long-lived connection)
+best_of() {
+	{
+		echo '\timing on'
+		for _ in $(seq 0 "$RUNS"); do echo "$1;"; done
+	} | pg_psql -qAt | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' |
+		awk 'NR > 1 && (best == "" || $1 < best) { best = $1 } END { print best }'
+}
+bh=; bo=
+for _ in 1 2 3; do
+	t=$(best_of "$q_hive"); bh=$(echo "$t ${bh:-$t}" | awk '{print ($1 < $2 ? $1 : $2)}')
+	t=$(best_of "$q_one"); bo=$(echo "$t ${bo:-$t}" | awk '{print ($1 < $2 ? $1 : $2)}')
+done
+echo "partitions: $q_hive over $FILES folders of $PART_ROWS-row files (plan + run, best):"
+echo "  $FILES folders: $bh ms; the one file: $bo ms; ratio $(echo "$bh $bo" | awk '{printf "%.2f", $1 / $2}')x"
