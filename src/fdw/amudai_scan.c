@@ -6,10 +6,18 @@
  *
  * Planning opens each shard's metadata once: stripes whose field
  * descriptors (min/max, null counts, constant values) show that a simple
- * qual can match no row are left out; the record counts of the others give
+ * qual can match no row are left out, and so are those whose Bloom filters
+ * (format notes 5.4) hold none of the values of an = or IN qual on a
+ * string, binary or Guid column; the record counts of the others give
  * the estimate, the buffer bytes of the needed fields the I/O cost.  The
  * plan carries (fdw_private) a marker, the files, the attributes to fill
  * and, per file, the stripes to read.
+ *
+ * In each stripe read, the RANGE_INDEX buffers (3.9, 5.5: min, max and
+ * null/NaN count of every 256 rows) of the columns the plan's quals
+ * compare leave the row ranges some row of which may match; only those are
+ * decoded (the field readers find their blocks through the block maps).
+ * PostgreSQL still checks the quals on every row returned.
  *
  * Execution goes shard by shard, stripe by stripe: for each stripe a field
  * reader is opened per needed column, a batch of positions is decoded from
