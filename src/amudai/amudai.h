@@ -772,6 +772,8 @@ typedef struct AmWriterOptions
 	uint32_t	block_values;	/* values (bit buffers: bytes) per block; 0 = 2048 */
 	uint64_t	stripe_rows;	/* rows per stripe; 0 = one stripe */
 	bool		detect_constants;	/* constant / all-null stripes store no buffers */
+	bool		no_indexes;		/* no RANGE_INDEX buffers, no Bloom filters
+								 * (as the reference's Plain profile) */
 } AmWriterOptions;
 
 /*
@@ -781,7 +783,12 @@ typedef struct AmWriterOptions
  * bytes, or Roaring listing the nulls when smaller) for numeric and binary
  * columns, bit buffers for booleans, stripe
  * and shard field descriptors with null counts and integer min/max, and a
- * FlatBuffers schema without hash lookups.
+ * FlatBuffers schema without hash lookups.  Unless options->no_indexes,
+ * as the reference does (sections 2.1, 3.9, 5.2, 5.4): a RANGE_INDEX buffer
+ * (min, max and invalid count of every 256 positions) per stripe of
+ * Int*, Float*, DateTime and KustoDecimal fields, and in the stripe field
+ * descriptors of String, Binary, Guid and FixedSizeBinary fields with at
+ * most 1024 distinct values a split-block Bloom filter (xxh3_64).
  */
 AmStatus	am_write_shard(const AmWriterColumn *columns, uint32_t num_columns,
 						   uint64_t rows, const AmWriterOptions *options,

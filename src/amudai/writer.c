@@ -36,6 +36,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <xxhash.h>
 
 #include "codec/alp.h"
 #include "codec/fastlanes.h"
@@ -50,6 +51,16 @@
 /* Candidates of AM_WRITER_ENC_AUTO beyond the public encoding codes. */
 #define ENC_DELTA_FFOR		1001	/* Delta with an FFOR child */
 #define ENC_INT_DICTIONARY	1002	/* BlockDictionary, FFOR codes */
+
+/* RANGE_INDEX buffers (section 3.9): min/max of every 256 positions */
+#define RANGE_BLOCK_ROWS	256
+
+/* Split-block Bloom filters (section 5.4): at most 1024 distinct values */
+#define SBBF_MAX_VALUES		1024
+#define SBBF_SEED			UINT64_C(0x4D75646169424646)
+#define SBBF_FPP			0.01
+/* -ln(fpp) / ln(2)^2 for fpp = 0.01 */
+#define SBBF_BITS_PER_VALUE	9.585058377367439
 
 typedef struct Writer
 {
@@ -72,6 +83,7 @@ typedef struct BufferOut
 	uint64_t	blocks;
 	bool		embedded_presence;
 	bool		embedded_offsets;
+	bool		no_block_map;	/* RANGE_INDEX: not block-structured */
 } BufferOut;
 
 /* What one column holds in one stripe. */
@@ -98,6 +110,10 @@ typedef struct StripeColumn
 	uint64_t	max;
 	uint64_t	desc_start;
 	uint64_t	desc_end;
+	/* split-block Bloom filter of the stripe (binary types), or NULL */
+	uint8_t    *sbbf;
+	uint64_t	sbbf_blocks;
+	uint64_t	sbbf_values;
 } StripeColumn;
 
 static bool
@@ -1272,6 +1288,26 @@ msg_field_descriptor(AmPbWriter *m, const StripeColumn *sc, uint64_t rows,
 		am_pbw_uint(&rs, 4, 1);
 		msg_nested(m, 6, &rs);
 	}
+	if (sc->sbbf != NULL)
+	{
+		/* MembershipFilters.sbbf (section 5.4); stripe descriptors only */
+		AmPbWriter	mf,
+					sb;
+		double		fpp = SBBF_FPP;
+		uint64_t	fpp_bits;
+
+		am_pbw_init(&mf, m->alloc);
+		am_pbw_init(&sb, m->alloc);
+		memcpy(&fpp_bits, &fpp, 8);
+		am_pbw_fixed64(&sb, 1, sc->sbbf_blocks);
+		am_pbw_fixed64(&sb, 2, fpp_bits);
+		am_pbw_fixed64(&sb, 3, sc->sbbf_values);
+		am_pbw_bytes(&sb, 4, "xxh3_64", 7);
+		am_pbw_fixed64(&sb, 5, SBBF_SEED);
+		am_pbw_bytes(&sb, 6, sc->sbbf, (size_t) sc->sbbf_blocks * 32);
+		msg_nested(&mf, 1, &sb);
+		msg_nested(m, 8, &mf);
+	}
 }
 
 static void
@@ -1297,6 +1333,13 @@ msg_stripe_field(Writer *w, StripeColumn *sc)
 		if (b->kind != AM_BUFFER_DATA)
 			am_pbw_uint(&eb, 1, b->kind);
 		msg_data_ref(&eb, 2, b->start, b->end);
+		if (b->no_block_map)
+		{
+			/* section 3.9: block_count 0, no block map, no block checksums */
+			am_pbw_fixed64(&eb, 4, 0);
+			msg_nested(&nat, 1, &eb);
+			continue;
+		}
 		msg_data_ref(&eb, 3, b->map_start, b->end);
 		am_pbw_fixed64(&eb, 4, b->blocks);
 		am_pbw_uint(&eb, 5, 1);
@@ -1657,6 +1700,321 @@ column_stats(StripeColumn *sc)
 	}
 }
 
+/* ---------------- range index and Bloom filter ---------------- */
+
+/* Does the stripe field get a RANGE_INDEX buffer (sections 2.1, 5.2)? */
+static bool
+wants_range_index(const StripeColumn *sc)
+{
+	const AmWriterColumn *c = sc->col;
+
+	if (sc->is_list)
+		return false;
+	return (c->type >= AM_TYPE_INT8 && c->type <= AM_TYPE_FLOAT64) ||
+		c->type == AM_TYPE_DATETIME || is_kusto_decimal(c);
+}
+
+/* One range-index payload: a block of raw bytes as a Plain u8 stream. */
+static void
+range_payload(Writer *w, const uint8_t *raw, size_t len, uint64_t *size)
+{
+	AmPbWriter *b = &w->block;
+
+	b->len = 0;
+	put_u32(b, 0);				/* presence disabled */
+	put_u32(b, (uint32_t) (2 + len));
+	put_u16(b, AM_ENC_PLAIN);
+	am_pbw_raw(b, raw, len);
+	put_zeros(b, (size_t) (am_align_up(b->len + 4, 8) - b->len - 4));
+	if (!w_ok(w))
+		return;
+	put_u32(b, am_checksum32(b->buf, b->len));
+	if (!w_ok(w))
+		return;
+	am_pbw_raw(&w->file, b->buf, b->len);
+	*size = b->len;
+}
+
+/*
+ * The RANGE_INDEX buffer of a numeric, DateTime or KustoDecimal stripe
+ * field (section 3.9): per 256 positions the min and max of the valid
+ * values in the field's own width and the count of invalid ones (nulls,
+ * NaNs), each array one checksummed block; the invalid counts are left
+ * out when all are 0.  Blocks without a valid value hold zeros.
+ */
+static void
+write_range_index(Writer *w, const StripeColumn *sc, BufferOut *out)
+{
+	const AmWriterColumn *c = sc->col;
+	AmPbWriter *f = &w->file;
+	uint32_t	width = column_width(c);
+	uint64_t	blocks = (sc->rows + RANGE_BLOCK_ROWS - 1) / RANGE_BLOCK_ROWS;
+	bool		decimal = is_kusto_decimal(c);
+	bool		integer = c->type != AM_TYPE_FLOAT32 && c->type != AM_TYPE_FLOAT64 &&
+		!decimal;
+	bool		sign = c->is_signed && c->type != AM_TYPE_DATETIME;
+	uint8_t    *mins,
+			   *maxs;
+	uint16_t   *invalid;
+	bool		any_invalid = false;
+	size_t		hdr;
+	uint64_t	sizes[3] = {0, 0, 0};
+
+	mins = am_alloc(w->alloc, (size_t) (blocks * width * 2 + blocks * 2 + 16), w->err);
+	if (mins == NULL)
+	{
+		w->status = AM_ERR_IO;
+		return;
+	}
+	memset(mins, 0, (size_t) (blocks * width * 2 + blocks * 2 + 16));
+	maxs = mins + blocks * width;
+	invalid = (uint16_t *) (maxs + blocks * width);
+	for (uint64_t b = 0; b < blocks; b++)
+	{
+		uint64_t	lo = b * RANGE_BLOCK_ROWS;
+		uint64_t	hi = lo + RANGE_BLOCK_ROWS < sc->rows ? lo + RANGE_BLOCK_ROWS : sc->rows;
+		int64_t		imin = -1,
+					imax = -1;	/* rows of the min and max */
+		uint16_t	bad = 0;
+		AmDecimal	dmin,
+					dmax;
+		double		fmin = 0,
+					fmax = 0;
+		uint64_t	umin = 0,
+					umax = 0;
+
+		for (uint64_t i = lo; i < hi; i++)
+		{
+			uint64_t	row = sc->first + i;
+
+			if (c->nulls != NULL && c->nulls[row])
+			{
+				bad++;
+				continue;
+			}
+			if (decimal)
+			{
+				AmDecimal	v;
+
+				am_decimal128_decode((const uint8_t *) c->values + row * 16, &v);
+				if (v.kind == AM_DECIMAL_NAN)
+				{
+					bad++;
+					continue;
+				}
+				if (imin < 0 || am_decimal_cmp(&v, &dmin) < 0)
+				{
+					dmin = v;
+					imin = (int64_t) row;
+				}
+				if (imax < 0 || am_decimal_cmp(&v, &dmax) > 0)
+				{
+					dmax = v;
+					imax = (int64_t) row;
+				}
+			}
+			else if (!integer)
+			{
+				double		d;
+
+				if (c->type == AM_TYPE_FLOAT64)
+					memcpy(&d, (const uint8_t *) c->values + row * 8, 8);
+				else
+				{
+					float		fl;
+
+					memcpy(&fl, (const uint8_t *) c->values + row * 4, 4);
+					d = fl;
+				}
+				if (d != d)
+				{
+					bad++;
+					continue;
+				}
+				if (imin < 0 || d < fmin)
+				{
+					fmin = d;
+					imin = (int64_t) row;
+				}
+				if (imax < 0 || d > fmax)
+				{
+					fmax = d;
+					imax = (int64_t) row;
+				}
+			}
+			else
+			{
+				uint64_t	v = int_at(c, row, sign);
+
+				if (imin < 0 || (sign ? (int64_t) v < (int64_t) umin : v < umin))
+				{
+					umin = v;
+					imin = (int64_t) row;
+				}
+				if (imax < 0 || (sign ? (int64_t) v > (int64_t) umax : v > umax))
+				{
+					umax = v;
+					imax = (int64_t) row;
+				}
+			}
+		}
+		/* the values' own little-endian bytes */
+		if (imin >= 0)
+		{
+			memcpy(mins + b * width, (const uint8_t *) c->values + (uint64_t) imin * width, width);
+			memcpy(maxs + b * width, (const uint8_t *) c->values + (uint64_t) imax * width, width);
+		}
+		am_store_u16((uint8_t *) &invalid[b], bad);
+		any_invalid |= bad > 0;
+	}
+
+	pad_to(f, 0, 64);			/* base is a multiple of 64 */
+	out->start = w->base + f->len;
+	out->blocks = 0;
+	out->no_block_map = true;
+	hdr = f->len;
+	put_u16(f, 1);				/* version */
+	am_pbw_raw(f, (const uint8_t[]) {(uint8_t) c->type, 1}, 2);
+	put_u64(f, sc->rows);
+	put_zeros(f, 24);			/* payload sizes, patched below */
+	put_u16(f, RANGE_BLOCK_ROWS);
+	put_u16(f, 0);
+	range_payload(w, mins, (size_t) (blocks * width), &sizes[0]);
+	if (w_ok(w))
+		range_payload(w, maxs, (size_t) (blocks * width), &sizes[1]);
+	if (w_ok(w) && any_invalid)
+		range_payload(w, (const uint8_t *) invalid, (size_t) blocks * 2, &sizes[2]);
+	am_release(w->alloc, mins);
+	if (!w_ok(w))
+		return;
+	for (int i = 0; i < 3; i++)
+		am_store_u64(f->buf + hdr + 12 + 8 * i, sizes[i]);
+	pad_to(f, hdr, 64);
+	out->map_start = out->end = w->base + f->len;
+}
+
+/* Bytes of non-null position i (a row of the column) for hashing. */
+static const uint8_t *
+value_bytes(const AmWriterColumn *c, uint64_t row, size_t *len)
+{
+	uint32_t	width = column_width(c);
+
+	if (width == 0)
+	{
+		*len = (size_t) (c->offsets[row + 1] - c->offsets[row]);
+		return (const uint8_t *) c->values + c->offsets[row];
+	}
+	*len = width;
+	return (const uint8_t *) c->values + row * width;
+}
+
+static const uint32_t sbbf_salt[8] = {
+	0x47b6137bU, 0x44974d91U, 0x8824ad5bU, 0xa2b7289dU,
+	0x705495c7U, 0x2df1424bU, 0x9efc4947U, 0x5c6bfb31U
+};
+
+/*
+ * The split-block Bloom filter of a String, Binary, Guid or FixedSizeBinary
+ * (not KustoDecimal) stripe field, section 5.4: the distinct values' hashes
+ * XXH3_64bits_withSeed(value, 0x4D75646169424646) are collected (more than
+ * 1024: no filter), then inserted into bits_per_key * n / 8 bytes rounded
+ * up to 32-byte blocks, bits_per_key = ceil(ceil(-n ln(0.01) / ln(2)^2) / n).
+ */
+static void
+build_sbbf(Writer *w, StripeColumn *sc)
+{
+	const AmWriterColumn *c = sc->col;
+	const size_t slots = 4 * SBBF_MAX_VALUES;	/* power of two */
+	uint64_t   *set;
+	bool		has_zero = false;
+	uint64_t	n = 0;
+	double		x;
+	uint64_t	bits,
+				per_key,
+				bytes;
+
+	sc->sbbf = NULL;
+	if (sc->is_list || !is_binary_type(c->type) || is_kusto_decimal(c) ||
+		sc->rows == 0 || sc->nulls == sc->rows)
+		return;
+	set = am_alloc(w->alloc, slots * 8, w->err);
+	if (set == NULL)
+	{
+		w->status = AM_ERR_IO;
+		return;
+	}
+	memset(set, 0, slots * 8);
+	for (uint64_t i = 0; i < sc->rows && n <= SBBF_MAX_VALUES; i++)
+	{
+		uint64_t	row = sc->first + i;
+		const uint8_t *p;
+		size_t		len;
+		uint64_t	h;
+		size_t		k;
+
+		if (c->nulls != NULL && c->nulls[row])
+			continue;
+		p = value_bytes(c, row, &len);
+		h = XXH3_64bits_withSeed(p, len, SBBF_SEED);
+		if (h == 0)
+		{
+			n += !has_zero;
+			has_zero = true;
+			continue;
+		}
+		for (k = (size_t) (h ^ (h >> 29)) & (slots - 1); set[k] != 0 && set[k] != h;
+			 k = (k + 1) & (slots - 1))
+			;
+		if (set[k] == 0)
+		{
+			set[k] = h;
+			n++;
+		}
+	}
+	if (n == 0 || n > SBBF_MAX_VALUES)
+	{
+		am_release(w->alloc, set);
+		return;
+	}
+	x = (double) n * SBBF_BITS_PER_VALUE;
+	bits = (uint64_t) x;
+	bits += (double) bits < x;
+	per_key = (bits + n - 1) / n;
+	bytes = am_align_up((per_key * n + 7) / 8, 32);
+	sc->sbbf = am_alloc(w->alloc, (size_t) bytes, w->err);
+	if (sc->sbbf == NULL)
+	{
+		am_release(w->alloc, set);
+		w->status = AM_ERR_IO;
+		return;
+	}
+	memset(sc->sbbf, 0, (size_t) bytes);
+	sc->sbbf_blocks = bytes / 32;
+	sc->sbbf_values = n;
+	for (size_t k = 0; k <= slots; k++)
+	{
+		uint64_t	h;
+		uint8_t    *words;
+
+		if (k == slots)
+		{
+			if (!has_zero)
+				break;
+			h = 0;
+		}
+		else if ((h = set[k]) == 0)
+			continue;
+		words = sc->sbbf + (((h >> 32) * sc->sbbf_blocks) >> 32) * 32;
+		for (int i = 0; i < 8; i++)
+		{
+			uint32_t	bit = ((uint32_t) h * sbbf_salt[i]) >> 27;
+
+			am_store_u32(words + 4 * i, am_load_u32(words + 4 * i) | (UINT32_C(1) << bit));
+		}
+	}
+	am_release(w->alloc, set);
+}
+
 static void
 write_stripe_buffers(Writer *w, StripeColumn *sc, const AmWriterOptions *opt)
 {
@@ -1716,6 +2074,12 @@ write_stripe_buffers(Writer *w, StripeColumn *sc, const AmWriterOptions *opt)
 	sc->buffers[0].embedded_offsets = column_width(c) == 0;
 	write_buffer(w, &src, sc->rows, per_block, &sc->buffers[0]);
 	sc->num_buffers = 1;
+	if (!opt->no_indexes && wants_range_index(sc) && w_ok(w))
+	{
+		sc->buffers[1].kind = AM_BUFFER_RANGE_INDEX;
+		write_range_index(w, sc, &sc->buffers[1]);
+		sc->num_buffers = 2;
+	}
 }
 
 static bool
@@ -1844,6 +2208,8 @@ am_shard_writer_begin(AmShardWriter **out, const AmWriterColumn *columns,
 	sw->node_col = am_alloc(alloc, (size_t) nodes * 4 + 4, err);
 	sw->node_role = am_alloc(alloc, (size_t) nodes + 1, err);
 	sw->stripe = am_alloc(alloc, sizeof(StripeColumn) * (nodes + 1), err);
+	if (sw->stripe != NULL)
+		memset(sw->stripe, 0, sizeof(StripeColumn) * (nodes + 1));
 	sw->totals = am_alloc(alloc, sizeof(StripeColumn) * (nodes + 1), err);
 	sw->constant_dead = am_alloc(alloc, (size_t) nodes + 1, err);
 	sw->starts = am_alloc(alloc, (size_t) (nodes + 1) * 16, err);
@@ -1990,6 +2356,17 @@ merge_totals(AmShardWriter *sw, uint32_t k, const StripeColumn *c)
 	}
 }
 
+/* Release the Bloom filters of the stripe being written. */
+static void
+release_filters(AmShardWriter *sw)
+{
+	for (uint32_t k = 0; sw->stripe != NULL && k < sw->num_nodes; k++)
+	{
+		am_release(sw->w.alloc, sw->stripe[k].sbbf);
+		sw->stripe[k].sbbf = NULL;
+	}
+}
+
 /* Write rows [first, first + rows) of the columns as the next stripe. */
 static AmStatus
 add_stripe(AmShardWriter *sw, const AmWriterColumn *cols, uint64_t first,
@@ -2018,6 +2395,7 @@ add_stripe(AmShardWriter *sw, const AmWriterColumn *cols, uint64_t first,
 		sw->stripes = bigger;
 		sw->stripes_cap = cap;
 	}
+	release_filters(sw);
 	memset(sw->stripe, 0, sizeof(StripeColumn) * nodes);
 	for (uint32_t k = 0; k < nodes && w_ok(w); k++)
 	{
@@ -2034,6 +2412,8 @@ add_stripe(AmShardWriter *sw, const AmWriterColumn *cols, uint64_t first,
 			c->rows = col->list_offsets[first + rows] - c->first;
 		}
 		write_stripe_buffers(w, c, &sw->opt);
+		if (!sw->opt.no_indexes && w_ok(w))
+			build_sbbf(w, c);
 	}
 	for (uint32_t k = 0; k < nodes && w_ok(w); k++)
 	{
@@ -2041,6 +2421,7 @@ add_stripe(AmShardWriter *sw, const AmWriterColumn *cols, uint64_t first,
 		sw->starts[k] = sw->stripe[k].desc_start;
 		sw->starts[nodes + k] = sw->stripe[k].desc_end;
 	}
+	release_filters(sw);
 	if (w_ok(w))
 		msg_ref_array(w, sw->starts, sw->starts + nodes, nodes,
 					  &sw->stripes[4 * sw->nstripes], &sw->stripes[4 * sw->nstripes + 1]);
@@ -2177,6 +2558,7 @@ am_shard_writer_free(AmShardWriter *sw)
 	am_release(alloc, sw->schema);
 	am_release(alloc, sw->node_col);
 	am_release(alloc, sw->node_role);
+	release_filters(sw);
 	am_release(alloc, sw->stripe);
 	am_release(alloc, sw->totals);
 	am_release(alloc, sw->constant_dead);

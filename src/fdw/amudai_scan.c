@@ -6,10 +6,18 @@
  *
  * Planning opens each shard's metadata once: stripes whose field
  * descriptors (min/max, null counts, constant values) show that a simple
- * qual can match no row are left out; the record counts of the others give
+ * qual can match no row are left out, and so are those whose Bloom filters
+ * (format notes 5.4) hold none of the values of an = or IN qual on a
+ * string, binary or Guid column; the record counts of the others give
  * the estimate, the buffer bytes of the needed fields the I/O cost.  The
  * plan carries (fdw_private) a marker, the files, the attributes to fill
  * and, per file, the stripes to read.
+ *
+ * In each stripe read, the RANGE_INDEX buffers (3.9, 5.5: min, max and
+ * null/NaN count of every 256 rows) of the columns the plan's quals
+ * compare leave the row ranges some row of which may match; only those are
+ * decoded (the field readers find their blocks through the block maps).
+ * PostgreSQL still checks the quals on every row returned.
  *
  * Execution goes shard by shard, stripe by stripe: for each stripe a field
  * reader is opened per needed column, a batch of positions is decoded from
@@ -53,7 +61,9 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/numeric.h"
+#include "utils/pg_locale.h"
 #include "utils/rel.h"
+#include "utils/uuid.h"
 
 #include "fdw/amudai_fdw.h"
 #include "fdw/parquet_fdw.h"
@@ -72,10 +82,14 @@ enum AmScanPrivateIndex
 	AmScanPrivateAttnos,		/* List of Integer */
 	AmScanPrivateStripes,		/* List per file of List of Integer */
 	AmScanPrivateTotalStripes,	/* Integer: stripes before pruning */
-	AmScanPrivateParamQuals		/* List per qual of Integers: attnum,
+	AmScanPrivateParamQuals,	/* List per qual of Integers: attnum,
 								 * strategy, cmpproc, collation, valtype;
 								 * the values are fdw_exprs, in order */
+	AmScanPrivateBloomPruned	/* Integer: stripes Bloom filters pruned */
 };
+
+/* Rows per block of RANGE_INDEX buffers this scan uses (format notes 3.9). */
+#define AM_RANGE_BLOCK_ROWS	256
 
 /* Planner state, in baserel->fdw_private. */
 typedef struct AmPlanState
@@ -88,6 +102,7 @@ typedef struct AmPlanState
 	double		total_rows;
 	double		bytes;
 	List	   *param_quals;	/* PfPruneQual valued only at run time */
+	int			bloom_pruned;	/* stripes left out by Bloom filters */
 } AmPlanState;
 
 typedef struct AmScanColumn
@@ -129,6 +144,20 @@ typedef struct AmScanState
 	ExprContext *param_econtext;
 	bool		params_pending;
 	int64		stripes_skipped;
+
+	/*
+	 * Row ranges of the current stripe from RANGE_INDEX buffers: the plan's
+	 * constant quals and the parameter ones (index_quals); ranges[2 i],
+	 * ranges[2 i + 1] = [start, end) of range i.
+	 */
+	List	   *index_quals;
+	uint64	   *ranges;
+	int			nranges;
+	int			next_range;
+	uint64		range_end;		/* end of the range being read */
+	int64		rows_skipped_by_index;
+	int			bloom_pruned;	/* at plan time */
+	int64		bloom_skipped;	/* at run time */
 
 	int			file_index;
 	PfShard    *shard;
@@ -338,6 +367,181 @@ needed_attnos(RelOptInfo *baserel, Relation rel)
 }
 
 /*
+ * Can min/max bounds of a column of type deftyp decide qual q?  NaN sorts
+ * above everything in PostgreSQL and is in no bound (nor in a range
+ * index's min/max), and numeric NaN values compare only with numerics.
+ */
+static bool
+bounds_usable(PfPruneQual *q, Oid deftyp)
+{
+	if ((deftyp == FLOAT4OID || deftyp == FLOAT8OID || deftyp == NUMERICOID) &&
+		(q->strategy == BTGreaterStrategyNumber ||
+		 q->strategy == BTGreaterEqualStrategyNumber ||
+		 q->strategy == PF_NOT_EQUAL_STRATEGY || q->value_is_nan))
+		return false;
+	if (deftyp == NUMERICOID)
+	{
+		/* a NaN value (pf_prune_qual_set_value notes float NaNs only) */
+		if (q->in_list)
+		{
+			for (int i = 0; i < q->num_elems; i++)
+				if (numeric_is_nan(DatumGetNumeric(q->elems[i])))
+					return false;
+		}
+		else if (q->valtype == NUMERICOID && numeric_is_nan(DatumGetNumeric(q->value)))
+			return false;
+		else if (q->valtype != NUMERICOID)
+			return false;
+	}
+	return true;
+}
+
+/* Does q accept no value in [min, max] (bounds_usable() said it may tell)? */
+static bool
+bounds_exclude(PfPruneQual *q, Datum min, Datum max)
+{
+	bool		excluded = false;
+
+	if (q->in_list)
+	{
+		excluded = true;
+		for (int i = 0; i < q->num_elems && excluded; i++)
+			if (DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, min, q->elems[i])) <= 0 &&
+				DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, max, q->elems[i])) >= 0)
+				excluded = false;
+		return excluded;
+	}
+
+#define AM_CMP(a) DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, (a), q->value))
+	switch (q->strategy)
+	{
+		case BTLessStrategyNumber:
+			excluded = AM_CMP(min) >= 0;
+			break;
+		case BTLessEqualStrategyNumber:
+			excluded = AM_CMP(min) > 0;
+			break;
+		case BTEqualStrategyNumber:
+			excluded = AM_CMP(min) > 0 || AM_CMP(max) < 0;
+			break;
+		case BTGreaterEqualStrategyNumber:
+			excluded = AM_CMP(max) < 0;
+			break;
+		case BTGreaterStrategyNumber:
+			excluded = AM_CMP(max) <= 0;
+			break;
+		case PF_NOT_EQUAL_STRATEGY:
+			excluded = AM_CMP(min) == 0 && AM_CMP(max) == 0;
+			break;
+	}
+#undef AM_CMP
+	return excluded;
+}
+
+/*
+ * Schema id of the field qual q's column reads (the column's default type
+ * must be its declared one), or -1; *deftyp gets that type.
+ */
+static int64
+qual_field(AmShard *shard, PfPruneQual *q, List *attnos, const int64 *field_ids,
+		   Relation rel, Oid *deftyp)
+{
+	int			pos = -1;
+	int32		defmod;
+	ListCell   *lc;
+
+	foreach(lc, attnos)
+		if (lfirst_int(lc) == q->attnum)
+			pos = foreach_current_index(lc);
+	if (pos < 0 || field_ids[pos] < 0)
+		return -1;
+	if (!pf_amudai_default_type(am_shard_schema(shard), (uint32) field_ids[pos],
+								deftyp, &defmod) ||
+		*deftyp != TupleDescAttr(RelationGetDescr(rel), q->attnum - 1)->atttypid)
+		return -1;
+	return field_ids[pos];
+}
+
+/*
+ * Does the stripe's Bloom filter (format notes 5.4) show that no row
+ * matches qual q, an equality or IN list on a string, binary or (in RFC
+ * 4122 byte order) Guid column?  Equality under a deterministic collation
+ * is byte equality, so any such collation will do.
+ */
+static bool
+stripe_bloom_excludes(PfShard *ps, uint32 stripe, PfPruneQual *q,
+					  List *attnos, const int64 *field_ids, Relation rel,
+					  bool guid_dotnet)
+{
+	AmShard    *shard = ps->shard;
+	AmStripeFieldDescriptor sfd;
+	const AmSchemaNode *node;
+	bool		present;
+	int			anchor;
+	AmError		err;
+	int64		id;
+	Oid			deftyp;
+	ListCell   *lc;
+
+	if (q->is_bool)
+	{
+		foreach(lc, q->args)
+		{
+			bool		arm = stripe_bloom_excludes(ps, stripe, (PfPruneQual *) lfirst(lc),
+													attnos, field_ids, rel, guid_dotnet);
+
+			if (q->bool_op == AND_EXPR && arm)
+				return true;
+			if (q->bool_op == OR_EXPR && !arm)
+				return false;
+		}
+		return q->bool_op == OR_EXPR;
+	}
+	if (!q->value_known || q->value_null || q->is_null_test ||
+		(!q->in_list && q->strategy != BTEqualStrategyNumber))
+		return false;
+	if (OidIsValid(q->collation) && !get_collation_isdeterministic(q->collation))
+		return false;
+	if ((id = qual_field(shard, q, attnos, field_ids, rel, &deftyp)) < 0)
+		return false;
+	node = &am_shard_schema(shard)->nodes[id];
+	if (q->valtype != deftyp ||
+		!((node->basic_type == AM_TYPE_STRING && deftyp == TEXTOID) ||
+		  ((node->basic_type == AM_TYPE_BINARY ||
+			node->basic_type == AM_TYPE_FIXED_SIZE_BINARY) && deftyp == BYTEAOID) ||
+		  (node->basic_type == AM_TYPE_GUID && deftyp == UUIDOID && !guid_dotnet)))
+		return false;
+	am_error_clear(&err);
+	if (am_shard_stripe_field(shard, stripe, (uint32) id, &present, &sfd,
+							  &anchor, &err) != AM_OK)
+		pf_report_amudai_error(ps->path, &err);
+	if (!present || sfd.field.sbbf_data.len == 0)
+		return false;
+	for (int i = 0; i < (q->in_list ? q->num_elems : 1); i++)
+	{
+		Datum		v = q->in_list ? q->elems[i] : q->value;
+		const void *bytes;
+		size_t		len;
+
+		if (deftyp == UUIDOID)
+		{
+			bytes = DatumGetUUIDP(v)->data;
+			len = UUID_LEN;
+		}
+		else
+		{
+			struct varlena *t = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(v));
+
+			bytes = VARDATA_ANY(t);
+			len = VARSIZE_ANY_EXHDR(t);
+		}
+		if (am_sbbf_might_contain(&sfd.field, bytes, len))
+			return false;
+	}
+	return true;
+}
+
+/*
  * Does qual q show that no row of the stripe can match?  The field's
  * stripe descriptor gives null count, constant and min/max.
  */
@@ -359,7 +563,6 @@ stripe_qual_excludes(PfShard *ps, uint32 stripe, PfPruneQual *q,
 	Datum		min,
 				max;
 	bool		all_null;
-	bool		excluded = false;
 	ListCell   *lc;
 
 	if (q->is_bool)
@@ -417,7 +620,8 @@ stripe_qual_excludes(PfShard *ps, uint32 stripe, PfPruneQual *q,
 			return false;
 		max = min;
 	}
-	else if (fd->min_value.kind == AM_VALUE_ABSENT ||
+	else if (q->order_not_bytes ||	/* min/max are in byte order */
+			 fd->min_value.kind == AM_VALUE_ABSENT ||
 			 fd->max_value.kind == AM_VALUE_ABSENT ||
 			 !fd->min_inclusive || !fd->max_inclusive ||
 			 !pf_amudai_stat_datum(schema, (uint32) field_ids[pos], deftyp,
@@ -426,61 +630,9 @@ stripe_qual_excludes(PfShard *ps, uint32 stripe, PfPruneQual *q,
 								   &fd->max_value, &max))
 		return false;
 
-	/* NaN sorts above everything in PostgreSQL and is not in the bounds */
-	if ((deftyp == FLOAT4OID || deftyp == FLOAT8OID || deftyp == NUMERICOID) &&
-		(q->strategy == BTGreaterStrategyNumber ||
-		 q->strategy == BTGreaterEqualStrategyNumber ||
-		 q->strategy == PF_NOT_EQUAL_STRATEGY || q->value_is_nan))
+	if (!bounds_usable(q, deftyp))
 		return false;
-	if (deftyp == NUMERICOID)
-	{
-		/* a NaN value (pf_prune_qual_set_value notes float NaNs only) */
-		if (q->in_list)
-		{
-			for (int i = 0; i < q->num_elems; i++)
-				if (numeric_is_nan(DatumGetNumeric(q->elems[i])))
-					return false;
-		}
-		else if (q->valtype == NUMERICOID && numeric_is_nan(DatumGetNumeric(q->value)))
-			return false;
-		else if (q->valtype != NUMERICOID)
-			return false;
-	}
-
-	if (q->in_list)
-	{
-		excluded = true;
-		for (int i = 0; i < q->num_elems && excluded; i++)
-			if (DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, min, q->elems[i])) <= 0 &&
-				DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, max, q->elems[i])) >= 0)
-				excluded = false;
-		return excluded;
-	}
-
-#define AM_CMP(a) DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, (a), q->value))
-	switch (q->strategy)
-	{
-		case BTLessStrategyNumber:
-			excluded = AM_CMP(min) >= 0;
-			break;
-		case BTLessEqualStrategyNumber:
-			excluded = AM_CMP(min) > 0;
-			break;
-		case BTEqualStrategyNumber:
-			excluded = AM_CMP(min) > 0 || AM_CMP(max) < 0;
-			break;
-		case BTGreaterEqualStrategyNumber:
-			excluded = AM_CMP(max) < 0;
-			break;
-		case BTGreaterStrategyNumber:
-			excluded = AM_CMP(max) <= 0;
-			break;
-		case PF_NOT_EQUAL_STRATEGY:
-			excluded = AM_CMP(min) == 0 && AM_CMP(max) == 0;
-			break;
-	}
-#undef AM_CMP
-	return excluded;
+	return bounds_exclude(q, min, max);
 }
 
 /* Bytes of the buffers of a field in a stripe (for the cost). */
@@ -524,8 +676,13 @@ amudaiGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	st->filenames = pf_expand_filenames(opts->filenames);
 	rel = table_open(foreigntableid, AccessShareLock);
 	st->attnos = needed_attnos(baserel, rel);
-	/* quals valued only at run time prune when the first stripe is chosen */
-	quals = pf_prune_quals(baserel);
+	/*
+	 * quals valued only at run time prune when the first stripe is chosen;
+	 * text under any collation (constants compare in the qual's collation,
+	 * Bloom filters need only deterministic equality; min/max are used only
+	 * for byte order, see stripe_qual_excludes)
+	 */
+	quals = pf_file_prune_quals(baserel);
 	foreach(lc, quals)
 		if (!((PfPruneQual *) lfirst(lc))->value_known)
 			st->param_quals = lappend(st->param_quals, lfirst(lc));
@@ -588,6 +745,15 @@ amudaiGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 					skip = true;
 					break;
 				}
+			if (!skip)
+				foreach(lc2, quals)
+					if (stripe_bloom_excludes(ps, s, (PfPruneQual *) lfirst(lc2),
+											  st->attnos, ids, rel, opts->guid_dotnet))
+					{
+						skip = true;
+						st->bloom_pruned++;
+						break;
+					}
 			if (skip)
 				continue;
 			st->total_rows += (double) rows;
@@ -662,6 +828,7 @@ amudaiGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 							 st->attnos, st->stripes,
 							 makeInteger(st->total_stripes));
 	fdw_private = lappend(fdw_private, prune);
+	fdw_private = lappend(fdw_private, makeInteger(st->bloom_pruned));
 	/* the parameter expressions go in fdw_exprs, so setrefs sees them */
 	return make_foreignscan(tlist, scan_clauses, baserel->relid, prune_exprs,
 							fdw_private, NIL, NIL, outer_plan);
@@ -718,6 +885,9 @@ amudaiBeginForeignScan(ForeignScanState *node, int eflags)
 	st->stripes = (List *) list_nth(plan->fdw_private, AmScanPrivateStripes);
 	st->total_stripes = intVal(list_nth(plan->fdw_private,
 										AmScanPrivateTotalStripes));
+	if (list_length(plan->fdw_private) > AmScanPrivateBloomPruned)
+		st->bloom_pruned = intVal(list_nth(plan->fdw_private,
+										   AmScanPrivateBloomPruned));
 	st->file_index = -1;
 	st->stripe = -1;
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
@@ -754,6 +924,7 @@ amudaiBeginForeignScan(ForeignScanState *node, int eflags)
 		q->cmpproc = (Oid) lthird_int(ints);
 		q->collation = (Oid) lfourth_int(ints);
 		q->valtype = (Oid) list_nth_int(ints, 4);
+		q->order_not_bytes = OidIsValid(q->collation) && !lc_collate_is_c(q->collation);
 		fmgr_info_cxt(q->cmpproc, &q->cmp, st->scan_cxt);
 		st->param_quals = lappend(st->param_quals, q);
 	}
@@ -763,6 +934,10 @@ amudaiBeginForeignScan(ForeignScanState *node, int eflags)
 		st->param_cxt = AllocSetContextCreate(st->scan_cxt, "parquet_fdw amudai parameters",
 											  ALLOCSET_SMALL_SIZES);
 	}
+	/* range-index skipping: the plan's constant quals and the parameter ones */
+	st->index_quals = list_concat(pf_prune_quals_from_clauses(plan->scan.plan.qual,
+															  plan->scan.scanrelid),
+								  st->param_quals);
 	/* evaluated when the first stripe is chosen: InitPlans run on first use */
 	st->param_econtext = node->ss.ps.ps_ExprContext;
 	st->params_pending = true;
@@ -797,6 +972,10 @@ close_stripe(AmScanState *st)
 	st->stripe = -1;
 	st->stripe_rows = 0;
 	st->stripe_pos = 0;
+	st->ranges = NULL;
+	st->nranges = 0;
+	st->next_range = 0;
+	st->range_end = 0;
 	MemoryContextReset(st->stripe_cxt);
 }
 
@@ -873,6 +1052,226 @@ evaluate_prune_quals(AmScanState *st)
 	ResetExprContext(st->param_econtext);
 }
 
+/* Bytes per value of a RANGE_INDEX over a field of this basic type, or 0. */
+static uint32
+range_elem_size(const AmSchemaNode *n)
+{
+	switch (n->basic_type)
+	{
+		case AM_TYPE_INT8:
+			return 1;
+		case AM_TYPE_INT16:
+			return 2;
+		case AM_TYPE_INT32:
+		case AM_TYPE_FLOAT32:
+			return 4;
+		case AM_TYPE_INT64:
+		case AM_TYPE_FLOAT64:
+		case AM_TYPE_DATETIME:
+			return 8;
+		case AM_TYPE_FIXED_SIZE_BINARY:
+			return n->fixed_size == 16 ? 16 : 0;
+		default:
+			return 0;
+	}
+}
+
+/* Value b of a range index's mins or maxs as a field descriptor's AnyValue. */
+static void
+range_value(const AmSchemaNode *n, const uint8 *p, AmAnyValue *v)
+{
+	memset(v, 0, sizeof(*v));
+	switch (n->basic_type)
+	{
+		case AM_TYPE_FLOAT32:
+			{
+				float		f;
+
+				memcpy(&f, p, 4);
+				v->kind = AM_VALUE_DOUBLE;
+				v->d = f;
+				break;
+			}
+		case AM_TYPE_FLOAT64:
+			v->kind = AM_VALUE_DOUBLE;
+			memcpy(&v->d, p, 8);
+			break;
+		case AM_TYPE_FIXED_SIZE_BINARY:
+			v->kind = AM_VALUE_DECIMAL;
+			v->bytes.data = p;
+			v->bytes.len = 16;
+			break;
+		case AM_TYPE_DATETIME:
+			v->kind = AM_VALUE_U64;
+			memcpy(&v->u64, p, 8);
+			break;
+		default:
+			{
+				uint32		w = range_elem_size(n);
+				uint64		u = 0;
+
+				memcpy(&u, p, w);	/* little-endian host, as elsewhere */
+				if (n->is_signed && w < 8)
+					u = (uint64) (((int64) (u << (64 - 8 * w))) >> (64 - 8 * w));
+				v->kind = n->is_signed ? AM_VALUE_I64 : AM_VALUE_U64;
+				v->u64 = u;
+				break;
+			}
+	}
+}
+
+/*
+ * Mark in keep[nblocks] (false = no row of that 256-row block can match)
+ * what qual q shows with the RANGE_INDEX buffer of its column in the
+ * stripe; keep is all true where q cannot tell.  The field's rows are the
+ * stripe's rows (top-level fields).
+ */
+static void
+qual_block_mask(AmScanState *st, uint32 stripe, uint64 rows, PfPruneQual *q,
+				int nblocks, bool *keep)
+{
+	AmShard    *shard = st->shard->shard;
+	AmStripeFieldDescriptor sfd;
+	const AmEncodedBuffer *rb = NULL;
+	const AmSchemaNode *node;
+	AmRangeIndex ri;
+	bool		present;
+	int			anchor;
+	int			file;
+	uint8_t    *bytes;
+	AmError		err;
+	int64		id;
+	Oid			deftyp;
+	uint32		elem;
+	ListCell   *lc;
+
+	memset(keep, true, nblocks);
+	if (q->is_bool)
+	{
+		bool	   *arm = palloc(nblocks);
+
+		if (q->bool_op == OR_EXPR)
+			memset(keep, false, nblocks);
+		foreach(lc, q->args)
+		{
+			qual_block_mask(st, stripe, rows, (PfPruneQual *) lfirst(lc), nblocks, arm);
+			for (int b = 0; b < nblocks; b++)
+				keep[b] = q->bool_op == OR_EXPR ? keep[b] || arm[b] : keep[b] && arm[b];
+		}
+		pfree(arm);
+		return;
+	}
+	if (!q->value_known || q->is_null_test || q->order_not_bytes)
+		return;
+	if (q->value_null)
+	{
+		memset(keep, false, nblocks);
+		return;
+	}
+	if ((id = qual_field(shard, q, st->attnos, st->field_ids, st->rel, &deftyp)) < 0 ||
+		!bounds_usable(q, deftyp))
+		return;
+	node = &am_shard_schema(shard)->nodes[id];
+	if ((elem = range_elem_size(node)) == 0)
+		return;
+	am_error_clear(&err);
+	if (am_shard_stripe_field(shard, stripe, (uint32) id, &present, &sfd,
+							  &anchor, &err) != AM_OK)
+		pf_report_amudai_error(st->shard->path, &err);
+	if (!present)
+		return;
+	for (uint32 b = 0; b < sfd.num_buffers; b++)
+		if (sfd.buffers[b].kind == AM_BUFFER_RANGE_INDEX)
+			rb = &sfd.buffers[b];
+	if (rb == NULL || rb->buffer.end <= rb->buffer.start)
+		return;
+	if (am_shard_resolve(shard, anchor, &rb->buffer, &file, &err) != AM_OK ||
+		am_shard_read(shard, file, rb->buffer.start, rb->buffer.end, &bytes, &err) != AM_OK ||
+		am_range_index_parse(bytes, (size_t) (rb->buffer.end - rb->buffer.start), elem,
+							 am_shard_allocator(shard), &ri, &err) != AM_OK)
+		pf_report_amudai_error(st->shard->path, &err);
+	am_shard_allocator(shard)->release(am_shard_allocator(shard)->ctx, bytes);
+	if (ri.span != rows || ri.block_rows != AM_RANGE_BLOCK_ROWS ||
+		ri.blocks != (uint64) nblocks || ri.basic_type != node->basic_type)
+	{
+		am_range_index_free(&ri, am_shard_allocator(shard));
+		return;
+	}
+	for (int b = 0; b < nblocks; b++)
+	{
+		uint64		in_block = Min((uint64) AM_RANGE_BLOCK_ROWS,
+								   rows - (uint64) b * AM_RANGE_BLOCK_ROWS);
+		AmAnyValue	vmin,
+					vmax;
+		Datum		min,
+					max;
+
+		/* only nulls and NaNs: this qual is true for none of them */
+		if (ri.invalid != NULL && ri.invalid[b] >= in_block)
+		{
+			keep[b] = false;
+			continue;
+		}
+		range_value(node, ri.mins + (size_t) b * elem, &vmin);
+		range_value(node, ri.maxs + (size_t) b * elem, &vmax);
+		if (pf_amudai_stat_datum(am_shard_schema(shard), (uint32) id, deftyp, &vmin, &min) &&
+			pf_amudai_stat_datum(am_shard_schema(shard), (uint32) id, deftyp, &vmax, &max) &&
+			bounds_exclude(q, min, max))
+			keep[b] = false;
+	}
+	am_range_index_free(&ri, am_shard_allocator(shard));
+}
+
+/*
+ * The row ranges of the stripe that the range indexes leave (all its rows
+ * when no qual can use one), in stripe_cxt; the rows left out are counted.
+ */
+static void
+stripe_row_ranges(AmScanState *st, uint32 stripe)
+{
+	uint64		rows = st->stripe_rows;
+	int			nblocks;
+	bool	   *keep,
+			   *mask;
+	ListCell   *lc;
+
+	st->ranges = palloc(sizeof(uint64) * 2);
+	st->ranges[0] = 0;
+	st->ranges[1] = rows;
+	st->nranges = 1;
+	if (st->index_quals == NIL || rows == 0 ||
+		(rows + AM_RANGE_BLOCK_ROWS - 1) / AM_RANGE_BLOCK_ROWS > (uint64) (MaxAllocSize / 16))
+		return;
+	nblocks = (int) ((rows + AM_RANGE_BLOCK_ROWS - 1) / AM_RANGE_BLOCK_ROWS);
+	keep = palloc(nblocks);
+	mask = palloc(nblocks);
+	memset(keep, true, nblocks);
+	foreach(lc, st->index_quals)
+	{
+		qual_block_mask(st, stripe, rows, (PfPruneQual *) lfirst(lc), nblocks, mask);
+		for (int b = 0; b < nblocks; b++)
+			keep[b] &= mask[b];
+	}
+	st->ranges = palloc(sizeof(uint64) * 2 * (nblocks + 1));
+	st->nranges = 0;
+	for (int b = 0; b < nblocks; b++)
+	{
+		uint64		start = (uint64) b * AM_RANGE_BLOCK_ROWS;
+		uint64		end = Min(rows, start + AM_RANGE_BLOCK_ROWS);
+
+		if (!keep[b])
+			st->rows_skipped_by_index += (int64) (end - start);
+		else if (st->nranges > 0 && st->ranges[2 * st->nranges - 1] == start)
+			st->ranges[2 * st->nranges - 1] = end;
+		else
+		{
+			st->ranges[2 * st->nranges] = start;
+			st->ranges[2 * st->nranges + 1] = end;
+			st->nranges++;
+		}
+	}
+}
+
 /* Move to the next stripe, opening shards as needed; false at the end. */
 static bool
 next_stripe(AmScanState *st)
@@ -913,12 +1312,36 @@ next_stripe(AmScanState *st)
 					st->stripes_skipped++;
 					continue;
 				}
+				foreach(lq, st->param_quals)
+					if (stripe_bloom_excludes(st->shard, (uint32) s,
+											  (PfPruneQual *) lfirst(lq),
+											  st->attnos, st->field_ids, st->rel,
+											  st->guid_dotnet))
+					{
+						skip = true;
+						break;
+					}
+				if (skip)
+				{
+					st->bloom_skipped++;
+					continue;
+				}
 			}
 			st->stripe = s;
 			st->stripe_rows = am_shard_stripe(st->shard->shard, s)->total_record_count;
-			st->stripe_pos = 0;
-			st->stripes_read++;
 			old = MemoryContextSwitchTo(st->stripe_cxt);
+			stripe_row_ranges(st, (uint32) s);
+			if (st->nranges == 0)
+			{
+				/* the range indexes leave no row */
+				MemoryContextSwitchTo(old);
+				close_stripe(st);
+				continue;
+			}
+			st->stripe_pos = st->ranges[0];
+			st->range_end = st->ranges[1];
+			st->next_range = 1;
+			st->stripes_read++;
 			for (int i = 0; i < st->ncolumns; i++)
 			{
 				if (st->columns[i].conv == NULL)
@@ -964,14 +1387,22 @@ read_batch(AmScanState *st)
 	MemoryContextReset(st->batch_cxt);
 	st->batch_size = 0;
 	st->next_row = 0;
-	while (st->stripe < 0 || st->stripe_pos >= st->stripe_rows)
+	while (st->stripe < 0 || st->stripe_pos >= st->range_end)
 	{
+		if (st->stripe >= 0 && st->next_range < st->nranges)
+		{
+			/* the next row range the range indexes left */
+			st->stripe_pos = st->ranges[2 * st->next_range];
+			st->range_end = st->ranges[2 * st->next_range + 1];
+			st->next_range++;
+			continue;
+		}
 		if (st->stripe >= 0)
 			close_stripe(st);
 		if (!next_stripe(st))
 			return false;
 	}
-	want = (uint32) Min((uint64) st->batch_rows, st->stripe_rows - st->stripe_pos);
+	want = (uint32) Min((uint64) st->batch_rows, st->range_end - st->stripe_pos);
 
 	old = MemoryContextSwitchTo(st->batch_cxt);
 	for (int i = 0; i < st->ncolumns; i++)
@@ -1077,12 +1508,21 @@ amudaiExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		nread += list_length((List *) lfirst(lc));
 	ExplainPropertyText("Stripes",
 						psprintf("%d of %d", nread, st->total_stripes), es);
+	if (!es->analyze && st->bloom_pruned > 0)
+		ExplainPropertyInteger("Stripes Skipped by Bloom Filters", NULL,
+							   st->bloom_pruned, es);
 	if (es->analyze)
 	{
 		ExplainPropertyInteger("Stripes Read", NULL, st->stripes_read, es);
 		if (st->param_quals != NIL)
 			ExplainPropertyInteger("Stripes Skipped at Run Time", NULL,
 								   st->stripes_skipped, es);
+		if (st->bloom_pruned + st->bloom_skipped > 0)
+			ExplainPropertyInteger("Stripes Skipped by Bloom Filters", NULL,
+								   st->bloom_pruned + st->bloom_skipped, es);
+		if (st->rows_skipped_by_index > 0)
+			ExplainPropertyInteger("Rows Skipped by Range Index", NULL,
+								   st->rows_skipped_by_index, es);
 		ExplainPropertyInteger("Peak Memory", "kB",
 							   (int64) ((st->peak_memory + 1023) / 1024), es);
 	}

@@ -173,6 +173,283 @@ check_batch(const AmWriterColumn *c, uint64_t first, const AmColumnBatch *b)
 		UNIT_CHECK(b->offsets[0] == 0);
 }
 
+/*
+ * The pruning aids of one stripe field, parsed back with the reader's
+ * functions (format notes 3.9, 5.4): a RANGE_INDEX buffer on numeric,
+ * DateTime and KustoDecimal fields with exactly the min, max and invalid
+ * count (nulls, NaNs) of every 256 rows; a Bloom filter on binary fields
+ * with at most 1024 distinct values that answers "maybe" for every value
+ * written.  indexes false: the writer was asked for neither.
+ */
+static int	index_checks;
+
+static bool
+is_decimal_col(const AmWriterColumn *c)
+{
+	return c->extension_label != NULL && strcmp(c->extension_label, "KustoDecimal") == 0;
+}
+
+static void
+check_indexes(const uint8_t *file, const AmWriterColumn *c,
+			  const AmStripeFieldDescriptor *sfd, uint64_t first, uint64_t n,
+			  bool indexes)
+{
+	const AmEncodedBuffer *rb = NULL;
+	bool		numeric = (c->type >= AM_TYPE_INT8 && c->type <= AM_TYPE_FLOAT64) ||
+		c->type == AM_TYPE_DATETIME || is_decimal_col(c);
+	bool		binary = !numeric && (c->type == AM_TYPE_STRING || c->type == AM_TYPE_BINARY ||
+									  c->type == AM_TYPE_GUID ||
+									  c->type == AM_TYPE_FIXED_SIZE_BINARY);
+	uint32_t	width = (uint32_t) (c->type == AM_TYPE_DATETIME ? 8 :
+									is_decimal_col(c) ? 16 :
+									c->type == AM_TYPE_INT8 ? 1 :
+									c->type == AM_TYPE_INT16 ? 2 :
+									c->type == AM_TYPE_INT32 || c->type == AM_TYPE_FLOAT32 ? 4 : 8);
+
+	if (c->list_offsets != NULL)
+		return;
+	for (uint32_t b = 0; b < sfd->num_buffers; b++)
+		if (sfd->buffers[b].kind == AM_BUFFER_RANGE_INDEX)
+			rb = &sfd->buffers[b];
+	if (!indexes || !numeric || sfd->num_buffers == 0)
+		UNIT_CHECK(rb == NULL);
+	else
+	{
+		AmRangeIndex ri;
+		AmError		err;
+		AmStatus	st;
+
+		UNIT_CHECKF(rb != NULL && rb->buffer.url.len == 0, "%s: no range index", c->name);
+		if (rb == NULL)
+			return;
+		UNIT_CHECK(rb->buffer.start % 64 == 0 && !rb->has_block_map);
+		st = am_range_index_parse(file + rb->buffer.start, rb->buffer.end - rb->buffer.start,
+								  width, &am_malloc_allocator, &ri, &err);
+		UNIT_CHECKF(st == AM_OK, "%s: %s", c->name, err.message);
+		if (st != AM_OK)
+			return;
+		UNIT_CHECK(ri.span == n && ri.block_rows == 256 && ri.blocks == (n + 255) / 256 &&
+				   ri.basic_type == c->type);
+		for (uint64_t blk = 0; blk < ri.blocks; blk++)
+		{
+			uint64_t	lo = blk * 256,
+						hi = lo + 256 < n ? lo + 256 : n;
+			uint16_t	bad = 0;
+			bool		have = false;
+			double		fmin = 0,
+						fmax = 0;
+			int64_t		smin = 0,
+						smax = 0;
+			uint64_t	umin = 0,
+						umax = 0;
+			AmDecimal	dmin,
+						dmax,
+						got;
+			const uint8_t *pmin = ri.mins + blk * width,
+					   *pmax = ri.maxs + blk * width;
+			bool		ok = true;
+
+			for (uint64_t i = first + lo; i < first + hi; i++)
+			{
+				const uint8_t *p = (const uint8_t *) c->values + i * width;
+
+				if (c->nulls && c->nulls[i])
+				{
+					bad++;
+					continue;
+				}
+				if (is_decimal_col(c))
+				{
+					AmDecimal	v;
+
+					am_decimal128_decode(p, &v);
+					if (v.kind == AM_DECIMAL_NAN)
+					{
+						bad++;
+						continue;
+					}
+					if (!have || am_decimal_cmp(&v, &dmin) < 0)
+						dmin = v;
+					if (!have || am_decimal_cmp(&v, &dmax) > 0)
+						dmax = v;
+				}
+				else if (c->type == AM_TYPE_FLOAT32 || c->type == AM_TYPE_FLOAT64)
+				{
+					double		d;
+					float		f;
+
+					if (width == 4)
+					{
+						memcpy(&f, p, 4);
+						d = f;
+					}
+					else
+						memcpy(&d, p, 8);
+					if (isnan(d))
+					{
+						bad++;
+						continue;
+					}
+					fmin = !have || d < fmin ? d : fmin;
+					fmax = !have || d > fmax ? d : fmax;
+				}
+				else if (c->is_signed && c->type != AM_TYPE_DATETIME)
+				{
+					int64_t		v = width == 1 ? (int8_t) p[0] : width == 2 ? (int16_t) (p[0] | p[1] << 8) :
+						width == 4 ? (int32_t) ((uint32_t) p[0] | (uint32_t) p[1] << 8 |
+												(uint32_t) p[2] << 16 | (uint32_t) p[3] << 24) :
+						(int64_t) ((const uint64_t *) c->values)[i];
+
+					smin = !have || v < smin ? v : smin;
+					smax = !have || v > smax ? v : smax;
+				}
+				else
+				{
+					uint64_t	v = 0;
+
+					memcpy(&v, p, width);
+					umin = !have || v < umin ? v : umin;
+					umax = !have || v > umax ? v : umax;
+				}
+				have = true;
+			}
+			UNIT_CHECK((ri.invalid ? ri.invalid[blk] : 0) == bad);
+			if (!have)
+				continue;
+			if (is_decimal_col(c))
+			{
+				am_decimal128_decode(pmin, &got);
+				ok &= am_decimal_cmp(&got, &dmin) == 0;
+				am_decimal128_decode(pmax, &got);
+				ok &= am_decimal_cmp(&got, &dmax) == 0;
+			}
+			else if (c->type == AM_TYPE_FLOAT32)
+			{
+				float		a,
+							b;
+
+				memcpy(&a, pmin, 4);
+				memcpy(&b, pmax, 4);
+				ok = a == fmin && b == fmax;
+			}
+			else if (c->type == AM_TYPE_FLOAT64)
+			{
+				double		a,
+							b;
+
+				memcpy(&a, pmin, 8);
+				memcpy(&b, pmax, 8);
+				ok = a == fmin && b == fmax;
+			}
+			else if (c->is_signed && c->type != AM_TYPE_DATETIME)
+			{
+				int64_t		a = 0,
+							b = 0;
+
+				memcpy(&a, pmin, width);
+				memcpy(&b, pmax, width);
+				if (width < 8)	/* sign-extend */
+				{
+					a = (int64_t) ((uint64_t) a << (64 - 8 * width)) >> (64 - 8 * width);
+					b = (int64_t) ((uint64_t) b << (64 - 8 * width)) >> (64 - 8 * width);
+				}
+				ok = a == smin && b == smax;
+			}
+			else
+			{
+				uint64_t	a = 0,
+							b = 0;
+
+				memcpy(&a, pmin, width);
+				memcpy(&b, pmax, width);
+				ok = a == umin && b == umax;
+			}
+			UNIT_CHECKF(ok, "%s: range index block %llu", c->name, (unsigned long long) blk);
+		}
+		index_checks++;
+		am_range_index_free(&ri, &am_malloc_allocator);
+	}
+
+	/* Bloom filters: strings, binary, Guid, fixed-size binary */
+	if (!indexes || !binary || sfd->field.null_count == n)
+	{
+		UNIT_CHECK(sfd->field.sbbf_data.len == 0);
+		return;
+	}
+	{
+		uint64_t	distinct = 0;
+		uint64_t	absent_hits = 0;
+
+		for (uint64_t i = first; i < first + n && distinct <= 1024; i++)
+		{
+			const uint8_t *p;
+			size_t		len;
+			bool		seen = false;
+
+			if (c->nulls && c->nulls[i])
+				continue;
+			if (c->offsets)
+			{
+				p = (const uint8_t *) c->values + c->offsets[i];
+				len = (size_t) (c->offsets[i + 1] - c->offsets[i]);
+			}
+			else
+			{
+				len = c->fixed_size;
+				p = (const uint8_t *) c->values + i * len;
+			}
+			for (uint64_t j = first; j < i && !seen; j++)
+			{
+				const uint8_t *q;
+				size_t		qlen;
+
+				if (c->nulls && c->nulls[j])
+					continue;
+				if (c->offsets)
+				{
+					q = (const uint8_t *) c->values + c->offsets[j];
+					qlen = (size_t) (c->offsets[j + 1] - c->offsets[j]);
+				}
+				else
+				{
+					qlen = c->fixed_size;
+					q = (const uint8_t *) c->values + j * qlen;
+				}
+				seen = qlen == len && memcmp(p, q, len) == 0;
+			}
+			distinct += !seen;
+			/* no false negative */
+			UNIT_CHECKF(sfd->field.sbbf_data.len == 0 || am_sbbf_might_contain(&sfd->field, p, len),
+						"%s: bloom filter misses row %llu", c->name, (unsigned long long) i);
+		}
+		if (distinct > 1024)
+		{
+			UNIT_CHECK(sfd->field.sbbf_data.len == 0);
+			return;
+		}
+		UNIT_CHECKF(sfd->field.sbbf_data.len > 0 && sfd->field.sbbf_num_blocks * 32 ==
+					sfd->field.sbbf_data.len && sfd->field.sbbf_hash_seed ==
+					UINT64_C(0x4D75646169424646), "%s: no bloom filter", c->name);
+		/* sized for ~1% false positives: values never written rarely hit */
+		if (c->offsets)
+		{
+			for (int k = 0; k < 2000; k++)
+			{
+				char		probe[32];
+
+				snprintf(probe, sizeof(probe), "#absent-%d#", k);
+				absent_hits += am_sbbf_might_contain(&sfd->field, probe, strlen(probe));
+			}
+			UNIT_CHECKF(absent_hits < 100, "%s: %llu of 2000 absent values hit", c->name,
+						(unsigned long long) absent_hits);
+		}
+		index_checks++;
+	}
+}
+
+/* Whether the shards read_all() checks were written with indexes. */
+static bool expect_indexes = true;
+
 static void
 read_all(const uint8_t *file, size_t len, const AmWriterColumn *cs, int ncols,
 		 uint64_t rows, uint64_t stripe_rows, bool constants)
@@ -220,6 +497,7 @@ read_all(const uint8_t *file, size_t len, const AmWriterColumn *cs, int ncols,
 			UNIT_CHECK(st == AM_OK && present);
 			UNIT_CHECK(sfd.field.position_count == n);
 			UNIT_CHECK(sfd.field.has_null_count && sfd.field.null_count == nulls);
+			check_indexes(file, &cs[c], &sfd, first, n, expect_indexes);
 			if (constants && strcmp(cs[c].name, "constant") == 0)
 				UNIT_CHECK(sfd.num_buffers == 0 && sfd.field.constant_value.kind == AM_VALUE_I64 &&
 						   sfd.field.constant_value.u64 == 7);
@@ -824,6 +1102,84 @@ test_streaming(void)
 	free(whole);
 }
 
+/*
+ * Pruning aids on realistic data: 10000 rows sorted by key in stripes of
+ * 4000, a decimal column with NaNs and nulls, floats with NaNs, strings
+ * of 10 and of 10000 distinct values (the second gets no Bloom filter),
+ * Guids; then the same without indexes.
+ */
+#define IROWS 10000
+
+static void
+test_indexes(void)
+{
+	static int64_t key[IROWS];
+	static double fl[IROWS];
+	static uint8_t dec[IROWS * 16];
+	static uint8_t guid[IROWS * 16];
+	static uint8_t few[IROWS * 4],
+				many[IROWS * 8];
+	static uint64_t few_off[IROWS + 1],
+				many_off[IROWS + 1];
+	static uint8_t nulls[IROWS];
+	static uint64_t ticks[IROWS];
+	AmWriterColumn c[7];
+	size_t		fa = 0,
+				ma = 0;
+	AmError		err;
+	int			before = index_checks;
+
+	for (int i = 0; i < IROWS; i++)
+	{
+		AmDecimal	d = {0};
+
+		key[i] = (int64_t) i * 3 - 5000;
+		fl[i] = i % 333 == 0 ? NAN : (double) (i % 1000) / 4.0;
+		nulls[i] = i % 17 == 0 || (i >= 512 && i < 768);
+		d.kind = i % 401 == 0 ? AM_DECIMAL_NAN : AM_DECIMAL_FINITE;
+		d.negative = i % 3 == 0;
+		d.exponent = -(i % 4);
+		d.ndigits = (uint32_t) snprintf(d.digits, sizeof(d.digits), "%d", i % 9973 + 1);
+		UNIT_CHECK(am_decimal128_encode(&d, dec + 16 * i, &err) == AM_OK);
+		for (int k = 0; k < 16; k++)
+			guid[i * 16 + k] = (uint8_t) ((i % 50) * 7 + k);
+		ticks[i] = UINT64_C(630822816000000000) + (uint64_t) (IROWS - i) * 600000000;
+		few_off[i] = fa;
+		fa += (size_t) snprintf((char *) few + fa, 4, "k%d", i % 10);
+		many_off[i] = ma;
+		ma += (size_t) snprintf((char *) many + ma, 8, "s%05d", i);
+	}
+	few_off[IROWS] = fa;
+	many_off[IROWS] = ma;
+	memset(c, 0, sizeof(c));
+	c[0] = (AmWriterColumn) {"key", AM_TYPE_INT64, true, 0, AM_WRITER_ENC_AUTO, key, NULL, NULL};
+	c[1] = (AmWriterColumn) {"f", AM_TYPE_FLOAT64, false, 0, 0, fl, NULL, nulls};
+	c[2] = (AmWriterColumn) {"dec", AM_TYPE_FIXED_SIZE_BINARY, false, 16, 0, dec, NULL, nulls};
+	c[2].extension_label = "KustoDecimal";
+	c[3] = (AmWriterColumn) {"few", AM_TYPE_STRING, false, 0, 0, few, few_off, nulls};
+	c[4] = (AmWriterColumn) {"many", AM_TYPE_STRING, false, 0, AM_ENC_FSST, many, many_off, NULL};
+	c[5] = (AmWriterColumn) {"g", AM_TYPE_GUID, false, 16, 0, guid, NULL, NULL};
+	c[6] = (AmWriterColumn) {"t", AM_TYPE_DATETIME, false, 0, 0, ticks, NULL, nulls};
+	for (int pass = 0; pass < 2; pass++)
+	{
+		AmWriterOptions opt = {2048, 4000, true, pass == 1};
+		uint8_t    *file = NULL;
+		size_t		len = 0;
+		AmStatus	st;
+
+		st = am_write_shard(c, 7, IROWS, &opt, &am_malloc_allocator, &file, &len, &err);
+		UNIT_CHECKF(st == AM_OK, "write: %s", err.message);
+		if (st != AM_OK)
+			return;
+		expect_indexes = pass == 0;
+		read_all(file, len, c, 7, IROWS, 4000, true);
+		expect_indexes = true;
+		free(file);
+	}
+	/* key, f, dec, t: 4 range indexes; few, g: 2 filters; 3 stripes */
+	UNIT_CHECKF(index_checks - before == 18, "%d index checks", index_checks - before);
+}
+
 int
 main(void)
 {
@@ -838,5 +1194,6 @@ main(void)
 	test_labels_and_float_stats();
 	test_big_strings();
 	test_streaming();
+	test_indexes();
 	UNIT_MAIN_END("test_amudai_roundtrip");
 }
