@@ -110,19 +110,25 @@ cdc_bss_decode_range(const uint8_t *in, size_t in_len, size_t width,
 			memcpy(out, base, count);
 			break;
 		case 2:
-			if (isa >= CDC_ISA_AVX2)
+			if (isa >= CDC_ISA_AVX512)
+				cdc_bss_decode2_avx512(base, stride, out, count);
+			else if (isa >= CDC_ISA_AVX2)
 				cdc_bss_decode2_avx2(base, stride, out, count);
 			else
 				bss_decode_generic(base, stride, 2, out, count);
 			break;
 		case 4:
-			if (isa >= CDC_ISA_AVX2)
+			if (isa >= CDC_ISA_AVX512)
+				cdc_bss_decode4_avx512(base, stride, out, count);
+			else if (isa >= CDC_ISA_AVX2)
 				cdc_bss_decode4_avx2(base, stride, out, count);
 			else
 				bss_decode4_scalar(base, stride, out, count);
 			break;
 		case 8:
-			if (isa >= CDC_ISA_AVX2)
+			if (isa >= CDC_ISA_AVX512)
+				cdc_bss_decode8_avx512(base, stride, out, count);
+			else if (isa >= CDC_ISA_AVX2)
 				cdc_bss_decode8_avx2(base, stride, out, count);
 			else
 				bss_decode8_scalar(base, stride, out, count);

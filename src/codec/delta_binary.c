@@ -192,12 +192,20 @@ delta_decode_body(const uint8_t *in, size_t in_len, void *out_v,
 				if (is64)
 				{
 					cdc_unpack64_scalar_table[w] (pos, out64 + produced, take);
-					prev = prefix64_scalar(out64 + produced, take, min_delta, prev);
+					if (isa >= CDC_ISA_AVX512)
+						prev = cdc_delta_prefix64_avx512(out64 + produced, take,
+														 min_delta, prev);
+					else
+						prev = prefix64_scalar(out64 + produced, take, min_delta, prev);
 				}
 				else
 				{
 					unpack32[w] (pos, out32 + produced, take);
-					if (isa >= CDC_ISA_AVX2)
+					if (isa >= CDC_ISA_AVX512)
+						prev = cdc_delta_prefix32_avx512(out32 + produced, take,
+														 (uint32_t) min_delta,
+														 (uint32_t) prev);
+					else if (isa >= CDC_ISA_AVX2)
 						prev = cdc_delta_prefix32_avx2(out32 + produced, take,
 													   (uint32_t) min_delta,
 													   (uint32_t) prev);
