@@ -14,9 +14,12 @@
  * kernels read only the count bytes of each stream asked for and write
  * exactly count * width bytes: no scalar tail, no padding, no slack.
  *
- * Compiled with target attributes only; byte_stream_split.c calls these
- * when cdc_isa_current() is CDC_ISA_AVX512, which dispatch.c grants only
- * if CPUID/XGETBV report AVX512F, BW and VL with ZMM state.
+ * Not dispatched for now: on the development CPU (AMD, 512-bit shuffles
+ * at half rate) they measured 2-11% slower than the AVX2 kernels, which
+ * the avx512 level therefore keeps (bench/RESULTS.md; an AVX512_VBMI
+ * vpermt2b variant was no better).  test_bss checks them against scalar
+ * so a CPU with full-width shuffles can switch byte_stream_split.c over.
+ * They may run only where dispatch.c grants CDC_ISA_AVX512.
  *
  * IDENTIFICATION
  *	  src/codec/byte_stream_split_avx512.c
