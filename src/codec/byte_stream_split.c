@@ -13,8 +13,11 @@
  * page holds (or a range of them) still finds every stream.  Widths 2, 4
  * and 8 are byte transposes: AVX2 does 32 values per step with unpack
  * ladders (byte_stream_split_avx2.c); the scalar versions assemble each
- * value in a register.  Other widths walk stream by stream over chunks of
- * values, so reads are sequential and the strided writes stay in L1.
+ * value in a register.  The avx512 level runs the AVX2 kernels too: the
+ * 512-bit ones (byte_stream_split_avx512.c) measured 2-11% slower on the
+ * development CPU (bench/RESULTS.md), so for now they are only unit
+ * tested.  Other widths walk stream by stream over chunks of values, so
+ * reads are sequential and the strided writes stay in L1.
  *
  * IDENTIFICATION
  *	  src/codec/byte_stream_split.c

@@ -47,6 +47,15 @@ uint32_t	cdc_delta_prefix32_avx2(uint32_t *v, size_t n, uint32_t min_delta,
 									uint32_t prev);
 
 /*
+ * delta_binary_avx512.c: the same for INT32 and INT64; touches nothing
+ * past v[n).
+ */
+uint32_t	cdc_delta_prefix32_avx512(uint32_t *v, size_t n, uint32_t min_delta,
+									  uint32_t prev);
+uint64_t	cdc_delta_prefix64_avx512(uint64_t *v, size_t n, uint64_t min_delta,
+									  uint64_t prev);
+
+/*
  * Why cdc_uleb128_read() failed at pos: the input ended inside the varint
  * (truncated), or the varint does not fit 64 bits (corrupt).
  */

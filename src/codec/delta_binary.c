@@ -23,8 +23,9 @@
  * deltas go through the dispatched unpack kernel straight into the output
  * and a prefix sum turns them into values in place, while they are still in
  * L1.  The prefix sum is the serial part; its INT32 AVX2 version lives in
- * delta_binary_avx2.c (INT64 stays scalar: faster, see there).  Decoding stops unpacking at `count` values but
- * still walks the block headers to the end of the stream, so *consumed
+ * delta_binary_avx2.c (INT64 has none there: slower than scalar), its
+ * INT64 AVX-512 version in delta_binary_avx512.c.  Decoding stops
+ * unpacking at `count` values but still walks the block headers to the end of the stream, so *consumed
  * tells DELTA_LENGTH_BYTE_ARRAY where its bytes start; every block costs at
  * least one byte per miniblock, so the walk is linear in the input.  Widths
  * of unused miniblocks are ignored as the spec asks.  One writer leniency:
@@ -192,11 +193,17 @@ delta_decode_body(const uint8_t *in, size_t in_len, void *out_v,
 				if (is64)
 				{
 					cdc_unpack64_scalar_table[w] (pos, out64 + produced, take);
-					prev = prefix64_scalar(out64 + produced, take, min_delta, prev);
+					if (isa >= CDC_ISA_AVX512)
+						prev = cdc_delta_prefix64_avx512(out64 + produced, take,
+														 min_delta, prev);
+					else
+						prev = prefix64_scalar(out64 + produced, take, min_delta, prev);
 				}
 				else
 				{
 					unpack32[w] (pos, out32 + produced, take);
+					/* AVX2 also under avx512: the 512-bit scan lost ~8%
+					 * (bench/RESULTS.md). */
 					if (isa >= CDC_ISA_AVX2)
 						prev = cdc_delta_prefix32_avx2(out32 + produced, take,
 													   (uint32_t) min_delta,

@@ -130,6 +130,19 @@ void		cdc_bss_decode4_avx2(const uint8_t *in, size_t stride,
 void		cdc_bss_decode8_avx2(const uint8_t *in, size_t stride,
 								 uint8_t *out, size_t count);
 
+/* byte_stream_split_avx512.c: as above; reads exactly count bytes of each
+ * stream and writes exactly count * width bytes (masked tails). */
+void		cdc_bss_decode2_avx512(const uint8_t *in, size_t stride,
+								   uint8_t *out, size_t count);
+void		cdc_bss_decode4_avx512(const uint8_t *in, size_t stride,
+								   uint8_t *out, size_t count);
+void		cdc_bss_decode8_avx512(const uint8_t *in, size_t stride,
+								   uint8_t *out, size_t count);
+
+/* rle_avx512.c: run fills that write exactly count values (no slack). */
+void		cdc_fill32_avx512(uint32_t *out, uint32_t value, size_t count);
+void		cdc_fill16_avx512(int16_t *out, int16_t value, size_t count);
+
 /* group_varint_avx2.c: whole groups until one does not fit before end;
  * returns bytes used, *done = groups decoded. */
 size_t		cdc_group_varint_decode32_avx2(const uint8_t *in, const uint8_t *end,

@@ -23,3 +23,6 @@ CODEC_OBJS += src/codec/chimp.o
 CODEC_OBJS += src/codec/patched_bitpack.o
 CODEC_OBJS += src/codec/group_varint_avx2.o
 CODEC_OBJS += src/codec/dict_avx512.o
+CODEC_OBJS += src/codec/byte_stream_split_avx512.o
+CODEC_OBJS += src/codec/delta_binary_avx512.o
+CODEC_OBJS += src/codec/rle_avx512.o

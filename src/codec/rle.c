@@ -216,7 +216,9 @@ rle_take_literal(CdcRleDecoder *dec, uint32_t *out, size_t n,
 static inline void
 fill32(uint32_t *out, uint32_t value, size_t n, CdcIsa isa)
 {
-	if (isa >= CDC_ISA_AVX2)
+	if (isa >= CDC_ISA_AVX512)
+		cdc_fill32_avx512(out, value, n);
+	else if (isa >= CDC_ISA_AVX2)
 		cdc_fill32_avx2(out, value, n);
 	else
 		for (size_t i = 0; i < n; i++)
@@ -283,6 +285,7 @@ CdcStatus
 cdc_rle_decode16(CdcRleDecoder *dec, int16_t *out, size_t count)
 {
 	uint32_t	buf[RLE16_CHUNK + CDC_OUTPUT_SLACK];
+	CdcIsa		isa = cdc_isa_current();
 
 	if (dec->bit_width > 15)
 		return CDC_ERR_INVALID_ARGUMENT;
@@ -297,8 +300,11 @@ cdc_rle_decode16(CdcRleDecoder *dec, int16_t *out, size_t count)
 			int16_t		v = (int16_t) dec->run_value;
 
 			n = dec->run_left < count ? dec->run_left : count;
-			for (size_t i = 0; i < n; i++)
-				out[i] = v;
+			if (isa >= CDC_ISA_AVX512)
+				cdc_fill16_avx512(out, v, n);
+			else
+				for (size_t i = 0; i < n; i++)
+					out[i] = v;
 			dec->run_left -= (uint32_t) n;
 		}
 		else
