@@ -64,6 +64,7 @@ static const PfOption valid_options[] = {
 	{"format", ForeignTableRelationId},
 	{"verify_checksums", ForeignTableRelationId},
 	{"guid_byte_order", ForeignTableRelationId},
+	{"sorted", ForeignTableRelationId},
 	{"column_name", AttributeRelationId},
 	{"filename_column", AttributeRelationId},
 	{"filename_column", ForeignTableRelationId},
@@ -320,6 +321,8 @@ pf_validate_options(List *options, Oid catalog)
 		}
 		else if (strcmp(def->defname, "verify_checksums") == 0)
 			(void) defGetBoolean(def);	/* a clear error for a non-boolean */
+		else if (strcmp(def->defname, "sorted") == 0)
+			(void) pf_parse_sorted(defGetString(def), NULL);	/* syntax; columns at planning */
 		else if (strcmp(def->defname, "guid_byte_order") == 0)
 		{
 			/* how an Amudai shard's Guid bytes map to uuid: amudai_convert.c */
@@ -386,6 +389,8 @@ pf_get_table_options(Oid foreigntableid)
 			opts->verify_checksums = defGetBoolean(def);
 		else if (strcmp(def->defname, "guid_byte_order") == 0)
 			opts->guid_dotnet = pg_strcasecmp(defGetString(def), "dotnet") == 0;
+		else if (strcmp(def->defname, "sorted") == 0)
+			opts->sorted = defGetString(def);
 	}
 	if (opts->filenames == NIL)
 		ereport(ERROR,

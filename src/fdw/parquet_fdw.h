@@ -42,6 +42,7 @@ typedef struct PfTableOptions
 	bool		missing_columns_error;	/* missing_columns 'error' (else null) */
 	bool		verify_checksums;	/* check the CRC of pages that have one */
 	bool		guid_dotnet;	/* Amudai Guids in .NET order (else RFC 4122) */
+	char	   *sorted;			/* the "sorted" option, or NULL */
 } PfTableOptions;
 
 extern void pf_validate_options(List *options, Oid catalog);
@@ -382,6 +383,43 @@ extern void pf_close_file(PfFile *pf);
 
 /* Turn a failed PqStatus into an ereport(ERROR) naming file and location. */
 extern void pf_report_error(const char *path, const PqError *err) pg_attribute_noreturn();
+
+/* in sorted.c: the table option "sorted" and the merge of sorted files */
+typedef struct PfSortKey
+{
+	char	   *name;			/* as written (folded unless quoted) */
+	bool		descending;
+	bool		nulls_first;
+	/* with a relation: the column and its default ordering operator */
+	AttrNumber	attnum;
+	Oid			type;
+	int32		typmod;
+	Oid			collation;
+	int16		typlen;
+	bool		typbyval;
+	Oid			sortop;			/* "<" ascending, ">" descending */
+} PfSortKey;
+
+/* The keys of a "sorted" value; rel NULL: syntax only (the validator). */
+extern List *pf_parse_sorted(const char *spec, Relation rel);
+/* The pathkeys of that order over baserel (leading usable keys). */
+extern List *pf_sorted_pathkeys(PlannerInfo *root, RelOptInfo *baserel,
+								List *keys);
+
+/*
+ * A merge of the rows of files, each in the keys' order: one scan per file
+ * (filenames, rowgroups parallel: the plan's lists), the next row in order
+ * from pf_merge_next() (an empty slot at the end).  Errors when a file's
+ * row sorts before the one preceding it.
+ */
+typedef struct PfMerge PfMerge;
+extern PfMerge *pf_merge_begin(Relation rel, List *keys, List *filenames,
+							   List *rowgroups, List *attnos,
+							   MemoryContext parent);
+extern TupleTableSlot *pf_merge_next(PfMerge *m, TupleTableSlot *slot);
+extern void pf_merge_rescan(PfMerge *m);
+extern void pf_merge_end(PfMerge *m);
+extern int	pf_merge_inputs(const PfMerge *m);
 
 /* in scan.c: EXPLAIN ANALYZE's "Bytes Read" and "Decode Time" (NULL: untimed) */
 extern void pf_explain_io(int64 bytes_read, const instr_time *decode_time,

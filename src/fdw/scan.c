@@ -94,9 +94,15 @@ enum PfScanPrivateIndex
 	PfScanPrivatePruneQuals,	/* List per qual of Integers: attnum,
 								 * strategy, cmpproc, collation, valtype;
 								 * the values are fdw_exprs, in order */
-	PfScanPrivatePruned			/* List of Integer: row groups pruned at
+	PfScanPrivatePruned,		/* List of Integer: row groups pruned at
 								 * plan time, per PfPruneKind */
+	PfScanPrivateSorted			/* String: the "sorted" option when the
+								 * path returns rows in its order, else
+								 * absent */
 };
+
+/* A sorted path over more files than this would hold too many open. */
+#define PF_MERGE_MAX_FILES	1000
 
 /*
  * Shared state of a parallel scan, in the DSM: the next entry of the flat
@@ -271,6 +277,7 @@ typedef struct PfScanState
 	bool		late_decided;	/* late_qual set up (or found useless) */
 	PqBufferPool *page_pool;	/* page buffers reused across row groups */
 	PfLateQual *late_qual;		/* the scan evaluates the quals, or NULL */
+	PfMerge    *merge;			/* rows in the declared order, or NULL */
 } PfScanState;
 /* Compressed bytes of the chunks of row group rg below a node. */
 static double
@@ -523,6 +530,37 @@ parquetGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 									 NIL, NULL, NULL, NIL));
 
 	/*
+	 * The files' declared order (option "sorted"): a path with its
+	 * pathkeys, costing a heap merge of the files' rows (and the check of
+	 * each row's order) on top.
+	 */
+	{
+		PfTableOptions *opts = pf_get_table_options(foreigntableid);
+		int			nfiles = list_length(ps->filenames);
+
+		if (opts->sorted != NULL && nfiles <= PF_MERGE_MAX_FILES)
+		{
+			Relation	rel = table_open(foreigntableid, NoLock);
+			List	   *pathkeys = pf_sorted_pathkeys(root, baserel,
+													  pf_parse_sorted(opts->sorted, rel));
+
+			table_close(rel, NoLock);
+			if (pathkeys != NIL)
+			{
+				Cost		merge_cost = cpu_operator_cost * ps->total_rows *
+					(1 + ceil(log2(Max(nfiles, 1)) + 1));
+
+				add_path(baserel, (Path *)
+						 create_foreignscan_path(root, baserel, NULL, baserel->rows,
+												 startup_cost,
+												 startup_cost + io_cost + cpu_cost +
+												 merge_cost,
+												 pathkeys, NULL, NULL, NIL));
+			}
+		}
+	}
+
+	/*
 	 * A partial path for parallel query: participants share the row groups,
 	 * so there is no use for more of them than row groups.  The worker count
 	 * follows the bytes to read as for a heap of that many pages.
@@ -598,6 +636,9 @@ parquetGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 		pruned = lappend_int(pruned, ps->folders_pruned);
 		fdw_private = lappend(fdw_private, pruned);
 	}
+	if (best_path->path.pathkeys != NIL)
+		fdw_private = lappend(fdw_private,
+							  makeString(pf_get_table_options(foreigntableid)->sorted));
 
 	/* the parameter expressions go in fdw_exprs, so setrefs sees them */
 	return make_foreignscan(tlist, scan_clauses, baserel->relid,
@@ -793,6 +834,20 @@ parquetBeginForeignScan(ForeignScanState *node, int eflags)
 		return;
 	/* the node's own instrumentation is set up only after this callback */
 	st->time_decoding = (estate->es_instrument & INSTRUMENT_TIMER) != 0;
+
+	/* a path in the files' declared order: their rows merged */
+	if (list_length(plan->fdw_private) > PfScanPrivateSorted)
+	{
+		const char *spec = strVal(list_nth(plan->fdw_private, PfScanPrivateSorted));
+
+		st->merge = pf_merge_begin(st->rel, pf_parse_sorted(spec, st->rel),
+								   st->filenames, st->rowgroups,
+								   (List *) list_nth(plan->fdw_private,
+													 PfScanPrivateAttnos),
+								   st->scan_cxt);
+		st->late_decided = true;	/* the executor checks the quals */
+		return;
+	}
 
 	/* run-time pruning: the quals' values are computed at each (re)scan */
 	old = MemoryContextSwitchTo(st->scan_cxt);
@@ -1507,6 +1562,8 @@ parquetIterateForeignScan(ForeignScanState *node)
 	PfLateQual *lq;
 	uint32		r;
 
+	if (st->merge != NULL)
+		return pf_merge_next(st->merge, slot);
 	if (unlikely(!st->late_decided))
 		late_qual_setup(node, st);
 	lq = st->late_qual;
@@ -1609,6 +1666,8 @@ parquetReScanForeignScan(ForeignScanState *node)
 {
 	PfScanState *st = (PfScanState *) node->fdw_state;
 
+	if (st->merge != NULL)
+		pf_merge_rescan(st->merge);
 	close_file(st);
 	MemoryContextReset(st->batch_cxt);
 	st->file_index = -1;
@@ -1625,6 +1684,8 @@ parquetEndForeignScan(ForeignScanState *node)
 
 	if (st == NULL)
 		return;
+	if (st->merge != NULL)
+		pf_merge_end(st->merge);
 	if (st->file_cxt)
 		close_file(st);
 	MemoryContextDelete(st->scan_cxt);
@@ -1703,7 +1764,17 @@ parquetExplainForeignScan(ForeignScanState *node, ExplainState *es)
 										 list_nth_int(pruned, PF_PRUNE_DICTIONARY)),
 								es);
 	}
-	if (es->analyze)
+	{
+		ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
+
+		if (list_length(plan->fdw_private) > PfScanPrivateSorted)
+			ExplainPropertyText("Sorted",
+								psprintf("%s (merging %d files)",
+										 strVal(list_nth(plan->fdw_private,
+														 PfScanPrivateSorted)),
+										 list_length(st->filenames)), es);
+	}
+	if (es->analyze && st->merge == NULL)
 	{
 		ExplainPropertyInteger("Row Groups Read", NULL, st->rowgroups_read, es);
 		if (st->param_quals != NIL)

@@ -1,0 +1,526 @@
+/*-------------------------------------------------------------------------
+ *
+ * sorted.c
+ *	  The table option "sorted": the order the files' rows are stored in.
+ *
+ * `sorted 'a, b DESC, c NULLS FIRST'` declares that the rows of every file
+ * of the table come in that order (each key ASC or DESC, NULLS FIRST or
+ * LAST, with PostgreSQL's defaults; compared with the column's default
+ * btree operator class and collation).  The planner then gets a path with
+ * those pathkeys, so ORDER BY, merge joins and GROUP BY on a prefix of the
+ * keys need no Sort, and the scan of that path returns rows in that order:
+ * one file is read as stored, several are merged row by row through a
+ * binary heap of one reader per file (ties go to the earlier file).
+ *
+ * The declaration is checked, not trusted: each row is compared with the
+ * one before it from the same file, and a file out of order is an error
+ * (ERRCODE_DATA_CORRUPTED) rather than a silently wrong ORDER BY.
+ *
+ * IDENTIFICATION
+ *	  src/fdw/sorted.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <ctype.h>
+
+#include "access/stratnum.h"
+#include "executor/tuptable.h"
+#include "lib/binaryheap.h"
+#include "nodes/makefuncs.h"
+#include "optimizer/paths.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/sortsupport.h"
+#include "utils/typcache.h"
+
+#include "fdw/parquet_fdw.h"
+
+/* ----------------------------------------------------------------
+ * Parsing the declaration
+ * ----------------------------------------------------------------
+ */
+
+/* Next token of spec at *pos: an identifier (maybe quoted) or a comma. */
+static char *
+next_token(const char *spec, int *pos, bool *quoted)
+{
+	const char *p = spec + *pos;
+	StringInfoData tok;
+
+	*quoted = false;
+	while (isspace((unsigned char) *p))
+		p++;
+	if (*p == '\0')
+	{
+		*pos = p - spec;
+		return NULL;
+	}
+	initStringInfo(&tok);
+	if (*p == ',')
+	{
+		appendStringInfoChar(&tok, ',');
+		p++;
+	}
+	else if (*p == '"')
+	{
+		*quoted = true;
+		for (p++;; p++)
+		{
+			if (*p == '\0')
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+						 errmsg("unterminated quoted name in option \"sorted\": \"%s\"",
+								spec)));
+			if (*p == '"' && p[1] == '"')
+			{
+				appendStringInfoChar(&tok, '"');
+				p++;
+				continue;
+			}
+			if (*p == '"')
+			{
+				p++;
+				break;
+			}
+			appendStringInfoChar(&tok, *p);
+		}
+	}
+	else
+	{
+		while (*p != '\0' && *p != ',' && !isspace((unsigned char) *p))
+		{
+			/* unquoted names fold to lower case, as in SQL */
+			appendStringInfoChar(&tok, pg_tolower((unsigned char) *p));
+			p++;
+		}
+	}
+	*pos = p - spec;
+	return tok.data;
+}
+
+static void
+sorted_syntax_error(const char *spec, const char *detail)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+			 errmsg("invalid value for option \"sorted\": \"%s\"", spec),
+			 errdetail("%s", detail),
+			 errhint("Write a list of columns, each optionally followed by ASC or DESC and NULLS FIRST or NULLS LAST, e.g. 'id, ts DESC'.")));
+}
+
+/*
+ * pf_parse_sorted
+ *		The keys of a "sorted" option value (PfSortKey *), by column name;
+ *		rel NULL (the validator) checks the syntax only.
+ */
+List *
+pf_parse_sorted(const char *spec, Relation rel)
+{
+	List	   *keys = NIL;
+	int			pos = 0;
+
+	for (;;)
+	{
+		bool		quoted;
+		char	   *name = next_token(spec, &pos, &quoted);
+		char	   *word;
+		PfSortKey  *key;
+		bool		nulls_set = false;
+
+		if (name == NULL || (!quoted && strcmp(name, ",") == 0))
+			sorted_syntax_error(spec, name == NULL ? "A column name is missing at the end." :
+								"A column name is missing before a comma.");
+		key = palloc0(sizeof(PfSortKey));
+		key->name = name;
+		while ((word = next_token(spec, &pos, &quoted)) != NULL &&
+			   (quoted || strcmp(word, ",") != 0))
+		{
+			if (quoted)
+				sorted_syntax_error(spec, "Only ASC, DESC and NULLS FIRST/LAST may follow a column name.");
+			if (strcmp(word, "asc") == 0)
+				key->descending = false;
+			else if (strcmp(word, "desc") == 0)
+				key->descending = true;
+			else if (strcmp(word, "nulls") == 0)
+			{
+				char	   *which = next_token(spec, &pos, &quoted);
+
+				if (which == NULL || quoted ||
+					(strcmp(which, "first") != 0 && strcmp(which, "last") != 0))
+					sorted_syntax_error(spec, "NULLS must be followed by FIRST or LAST.");
+				key->nulls_first = strcmp(which, "first") == 0;
+				nulls_set = true;
+			}
+			else
+				sorted_syntax_error(spec, "Only ASC, DESC and NULLS FIRST/LAST may follow a column name.");
+		}
+		/* PostgreSQL's default: NULLS LAST ascending, NULLS FIRST descending */
+		if (!nulls_set)
+			key->nulls_first = key->descending;
+
+		if (rel != NULL)
+		{
+			TupleDesc	tupdesc = RelationGetDescr(rel);
+			TypeCacheEntry *tc;
+			Form_pg_attribute attr = NULL;
+
+			for (int i = 0; i < tupdesc->natts; i++)
+			{
+				Form_pg_attribute a = TupleDescAttr(tupdesc, i);
+
+				if (!a->attisdropped && strcmp(NameStr(a->attname), name) == 0)
+					attr = a;
+			}
+			if (attr == NULL)
+				ereport(ERROR,
+						(errcode(ERRCODE_UNDEFINED_COLUMN),
+						 errmsg("column \"%s\" named in option \"sorted\" of foreign table \"%s\" does not exist",
+								name, RelationGetRelationName(rel))));
+			key->attnum = attr->attnum;
+			key->type = attr->atttypid;
+			key->typmod = attr->atttypmod;
+			key->collation = attr->attcollation;
+			key->typlen = attr->attlen;
+			key->typbyval = attr->attbyval;
+			tc = lookup_type_cache(attr->atttypid, TYPECACHE_LT_OPR | TYPECACHE_GT_OPR);
+			key->sortop = key->descending ? tc->gt_opr : tc->lt_opr;
+			if (!OidIsValid(key->sortop))
+				ereport(ERROR,
+						(errcode(ERRCODE_UNDEFINED_FUNCTION),
+						 errmsg("column \"%s\" named in option \"sorted\" has type %s, which has no default ordering",
+								name, format_type_be(attr->atttypid))));
+		}
+		keys = lappend(keys, key);
+		if (word == NULL)
+			break;
+	}
+	return keys;
+}
+
+/* ----------------------------------------------------------------
+ * Planning
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * pf_sorted_pathkeys
+ *		The pathkeys of the keys' order over baserel: as many leading keys as
+ *		the planner can use (a key equal to a constant adds nothing).
+ */
+List *
+pf_sorted_pathkeys(PlannerInfo *root, RelOptInfo *baserel, List *keys)
+{
+	List	   *pathkeys = NIL;
+	ListCell   *lc;
+
+	foreach(lc, keys)
+	{
+		PfSortKey  *key = (PfSortKey *) lfirst(lc);
+		Oid			opfamily;
+		Oid			opcintype;
+		int16		strategy;
+		Oid			equality_op;
+		Var		   *var;
+		EquivalenceClass *ec;
+		PathKey    *pk;
+
+		if (!get_ordering_op_properties(key->sortop, &opfamily, &opcintype,
+										&strategy))
+			break;
+		var = makeVar(baserel->relid, key->attnum, key->type, key->typmod,
+					  key->collation, 0);
+		/* the equivalence class the planner makes of an ORDER BY on var */
+		equality_op = get_opfamily_member(opfamily, opcintype, opcintype,
+										  BTEqualStrategyNumber);
+		if (!OidIsValid(equality_op))
+			break;
+		ec = get_eclass_for_sort_expr(root, (Expr *) var, NULL,
+									  get_mergejoin_opfamilies(equality_op),
+									  opcintype,
+									  key->collation, 0,
+									  bms_make_singleton(baserel->relid), true);
+		if (EC_MUST_BE_REDUNDANT(ec))
+			continue;
+		pk = make_canonical_pathkey(root, ec, opfamily, strategy, key->nulls_first);
+		if (!list_member_ptr(pathkeys, pk))
+			pathkeys = lappend(pathkeys, pk);
+	}
+	return pathkeys;
+}
+
+/* ----------------------------------------------------------------
+ * Execution: merging the files' rows
+ * ----------------------------------------------------------------
+ */
+
+typedef struct PfMergeInput
+{
+	PfScanState *scan;			/* over one file */
+	const char *path;
+	Datum	   *values;			/* its current row (natts) */
+	bool	   *isnull;
+	bool		has_row;
+	int64		row;			/* ordinal of the current row in the file */
+} PfMergeInput;
+
+struct PfMerge
+{
+	Relation	rel;
+	int			natts;
+	int			nkeys;
+	PfSortKey **keys;
+	SortSupport ssup;			/* per key */
+	int			ninputs;
+	PfMergeInput *inputs;
+	binaryheap *heap;			/* of input indexes; top = smallest row */
+	bool		started;
+	int			last_input;		/* the input the last row came from */
+	MemoryContext last_cxt;		/* copies of that row's keys */
+	Datum	   *last_keys;
+	bool	   *last_null;
+	/* what each input's scan needed to start: the plan's lists */
+	List	   *filenames;
+	List	   *rowgroups;
+	List	   *attnos;
+	MemoryContext cxt;
+};
+
+static int
+compare_rows(PfMerge *m, const Datum *v1, const bool *n1,
+			 const Datum *v2, const bool *n2)
+{
+	for (int k = 0; k < m->nkeys; k++)
+	{
+		int			c = ApplySortComparator(v1[k], n1[k], v2[k], n2[k], &m->ssup[k]);
+
+		if (c != 0)
+			return c;
+	}
+	return 0;
+}
+
+/* The sort keys of input i's current row, gathered. */
+static void
+input_keys(PfMerge *m, int i, Datum *values, bool *nulls)
+{
+	PfMergeInput *in = &m->inputs[i];
+
+	for (int k = 0; k < m->nkeys; k++)
+	{
+		AttrNumber	a = m->keys[k]->attnum;
+
+		values[k] = in->values[a - 1];
+		nulls[k] = in->isnull[a - 1];
+	}
+}
+
+/* binaryheap keeps its largest on top: the row that sorts first is largest */
+static int
+heap_compare(Datum a, Datum b, void *arg)
+{
+	PfMerge    *m = (PfMerge *) arg;
+	int			ia = DatumGetInt32(a);
+	int			ib = DatumGetInt32(b);
+	Datum		va[INDEX_MAX_KEYS];
+	bool		na[INDEX_MAX_KEYS];
+	Datum		vb[INDEX_MAX_KEYS];
+	bool		nb[INDEX_MAX_KEYS];
+	int			c;
+
+	input_keys(m, ia, va, na);
+	input_keys(m, ib, vb, nb);
+	c = compare_rows(m, va, na, vb, nb);
+	if (c == 0)
+		c = ia < ib ? -1 : (ia > ib ? 1 : 0);	/* stable: earlier file first */
+	return -c;
+}
+
+/* Open input i's scan (again). */
+static void
+input_open(PfMerge *m, int i)
+{
+	PfMergeInput *in = &m->inputs[i];
+
+	if (in->scan != NULL)
+		pf_scan_close(in->scan);
+	in->scan = pf_scan_open(m->rel, list_make1(list_nth(m->filenames, i)),
+							list_make1(list_nth(m->rowgroups, i)), m->attnos,
+							0, m->cxt);
+	in->has_row = false;
+	in->row = -1;
+}
+
+/*
+ * Advance input i; with check, its new row must not sort before the one it
+ * replaces (whose keys last_keys hold).
+ */
+static bool
+input_advance(PfMerge *m, int i, bool check)
+{
+	PfMergeInput *in = &m->inputs[i];
+
+	in->has_row = pf_scan_next(in->scan, in->values, in->isnull, m->natts);
+	if (!in->has_row)
+		return false;
+	in->row++;
+	if (check)
+	{
+		Datum		v[INDEX_MAX_KEYS] = {0};
+		bool		n[INDEX_MAX_KEYS] = {0};
+
+		input_keys(m, i, v, n);
+		if (compare_rows(m, v, n, m->last_keys, m->last_null) < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("Parquet file \"%s\" is not in the order option \"sorted\" of foreign table \"%s\" declares",
+							in->path, RelationGetRelationName(m->rel)),
+					 errdetail("Row %lld of the file sorts before the row preceding it.",
+							   (long long) in->row + 1),
+					 errhint("Correct the option with ALTER FOREIGN TABLE ... OPTIONS (SET sorted '...'), or drop it.")));
+	}
+	return true;
+}
+
+PfMerge *
+pf_merge_begin(Relation rel, List *keys, List *filenames, List *rowgroups,
+			   List *attnos, MemoryContext parent)
+{
+	MemoryContext cxt = AllocSetContextCreate(parent, "parquet_fdw sorted merge",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	PfMerge    *m = palloc0(sizeof(PfMerge));
+	ListCell   *lc;
+	int			k = 0;
+
+	m->cxt = cxt;
+	m->rel = rel;
+	m->natts = RelationGetDescr(rel)->natts;
+	m->nkeys = Min(list_length(keys), INDEX_MAX_KEYS);
+	m->keys = palloc(sizeof(PfSortKey *) * Max(1, m->nkeys));
+	m->ssup = palloc0(sizeof(SortSupportData) * Max(1, m->nkeys));
+	foreach(lc, keys)
+	{
+		PfSortKey  *key = (PfSortKey *) lfirst(lc);
+
+		if (k == m->nkeys)
+			break;
+		m->keys[k] = key;
+		m->ssup[k].ssup_cxt = cxt;
+		m->ssup[k].ssup_collation = key->collation;
+		m->ssup[k].ssup_nulls_first = key->nulls_first;
+		PrepareSortSupportFromOrderingOp(key->sortop, &m->ssup[k]);
+		k++;
+	}
+	m->filenames = filenames;
+	m->rowgroups = rowgroups;
+	m->attnos = attnos;
+	m->ninputs = list_length(filenames);
+	m->inputs = palloc0(sizeof(PfMergeInput) * Max(1, m->ninputs));
+	for (int i = 0; i < m->ninputs; i++)
+	{
+		m->inputs[i].path = (const char *) list_nth(filenames, i);
+		m->inputs[i].values = palloc0(sizeof(Datum) * Max(1, m->natts));
+		m->inputs[i].isnull = palloc0(sizeof(bool) * Max(1, m->natts));
+	}
+	m->heap = binaryheap_allocate(Max(1, m->ninputs), heap_compare, m);
+	m->last_cxt = AllocSetContextCreate(cxt, "parquet_fdw sorted merge keys",
+										ALLOCSET_SMALL_SIZES);
+	m->last_keys = palloc0(sizeof(Datum) * Max(1, m->nkeys));
+	m->last_null = palloc0(sizeof(bool) * Max(1, m->nkeys));
+	m->last_input = -1;
+	MemoryContextSwitchTo(old);
+	return m;
+}
+
+/*
+ * pf_merge_next
+ *		The next row in the declared order into slot (virtual; valid until
+ *		the next call); an empty slot at the end.
+ */
+TupleTableSlot *
+pf_merge_next(PfMerge *m, TupleTableSlot *slot)
+{
+	int			i;
+	PfMergeInput *in;
+
+	ExecClearTuple(slot);
+	if (!m->started)
+	{
+		/* every input's first row, then the heap over those that have one */
+		binaryheap_reset(m->heap);
+		for (i = 0; i < m->ninputs; i++)
+		{
+			input_open(m, i);
+			if (input_advance(m, i, false))
+				binaryheap_add_unordered(m->heap, Int32GetDatum(i));
+		}
+		binaryheap_build(m->heap);
+		m->started = true;
+	}
+	else if (m->last_input >= 0)
+	{
+		/* the input of the row returned last moves on */
+		i = m->last_input;
+		if (input_advance(m, i, true))
+			binaryheap_replace_first(m->heap, Int32GetDatum(i));
+		else
+			(void) binaryheap_remove_first(m->heap);
+	}
+	m->last_input = -1;
+	if (binaryheap_empty(m->heap))
+		return slot;
+
+	i = DatumGetInt32(binaryheap_first(m->heap));
+	in = &m->inputs[i];
+
+	/* its keys outlive its batch: the next row of this input is checked against them */
+	MemoryContextReset(m->last_cxt);
+	{
+		MemoryContext old = MemoryContextSwitchTo(m->last_cxt);
+
+		for (int k = 0; k < m->nkeys; k++)
+		{
+			PfSortKey  *key = m->keys[k];
+
+			m->last_null[k] = in->isnull[key->attnum - 1];
+			m->last_keys[k] = m->last_null[k] ? (Datum) 0 :
+				datumCopy(in->values[key->attnum - 1], key->typbyval, key->typlen);
+		}
+		MemoryContextSwitchTo(old);
+	}
+	m->last_input = i;
+	memcpy(slot->tts_values, in->values, sizeof(Datum) * m->natts);
+	memcpy(slot->tts_isnull, in->isnull, sizeof(bool) * m->natts);
+	return ExecStoreVirtualTuple(slot);
+}
+
+/* Start over (a rescan): files are opened again at the next row. */
+void
+pf_merge_rescan(PfMerge *m)
+{
+	m->started = false;
+	m->last_input = -1;
+}
+
+/* Close every input's file. */
+void
+pf_merge_end(PfMerge *m)
+{
+	for (int i = 0; i < m->ninputs; i++)
+		if (m->inputs[i].scan != NULL)
+		{
+			pf_scan_close(m->inputs[i].scan);
+			m->inputs[i].scan = NULL;
+		}
+}
+
+int
+pf_merge_inputs(const PfMerge *m)
+{
+	return m->ninputs;
+}
