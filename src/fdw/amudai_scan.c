@@ -396,47 +396,6 @@ bounds_usable(PfPruneQual *q, Oid deftyp)
 	return true;
 }
 
-/* Does q accept no value in [min, max] (bounds_usable() said it may tell)? */
-static bool
-bounds_exclude(PfPruneQual *q, Datum min, Datum max)
-{
-	bool		excluded = false;
-
-	if (q->in_list)
-	{
-		excluded = true;
-		for (int i = 0; i < q->num_elems && excluded; i++)
-			if (DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, min, q->elems[i])) <= 0 &&
-				DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, max, q->elems[i])) >= 0)
-				excluded = false;
-		return excluded;
-	}
-
-#define AM_CMP(a) DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, (a), q->value))
-	switch (q->strategy)
-	{
-		case BTLessStrategyNumber:
-			excluded = AM_CMP(min) >= 0;
-			break;
-		case BTLessEqualStrategyNumber:
-			excluded = AM_CMP(min) > 0;
-			break;
-		case BTEqualStrategyNumber:
-			excluded = AM_CMP(min) > 0 || AM_CMP(max) < 0;
-			break;
-		case BTGreaterEqualStrategyNumber:
-			excluded = AM_CMP(max) < 0;
-			break;
-		case BTGreaterStrategyNumber:
-			excluded = AM_CMP(max) <= 0;
-			break;
-		case PF_NOT_EQUAL_STRATEGY:
-			excluded = AM_CMP(min) == 0 && AM_CMP(max) == 0;
-			break;
-	}
-#undef AM_CMP
-	return excluded;
-}
 
 /*
  * Schema id of the field qual q's column reads (the column's default type
@@ -632,7 +591,7 @@ stripe_qual_excludes(PfShard *ps, uint32 stripe, PfPruneQual *q,
 
 	if (!bounds_usable(q, deftyp))
 		return false;
-	return bounds_exclude(q, min, max);
+	return pf_range_excludes(q, deftyp, min, max);
 }
 
 /* Bytes of the buffers of a field in a stripe (for the cost). */
@@ -1216,7 +1175,7 @@ qual_block_mask(AmScanState *st, uint32 stripe, uint64 rows, PfPruneQual *q,
 		range_value(node, ri.maxs + (size_t) b * elem, &vmax);
 		if (pf_amudai_stat_datum(am_shard_schema(shard), (uint32) id, deftyp, &vmin, &min) &&
 			pf_amudai_stat_datum(am_shard_schema(shard), (uint32) id, deftyp, &vmax, &max) &&
-			bounds_exclude(q, min, max))
+			pf_range_excludes(q, deftyp, min, max))
 			keep[b] = false;
 	}
 	am_range_index_free(&ri, am_shard_allocator(shard));

@@ -211,6 +211,13 @@ extern bool pf_file_excluded(const PqFileMeta *meta, const char *path,
  * cannot override the folder's value here: pruning trusts folder names.
  */
 extern bool pf_folder_excluded(const char *folder, List *quals, Relation rel);
+
+/*
+ * Do bounds [min, max] of the non-null values of a column of type deftyp
+ * (a chunk, a page, a stripe, a 256-row range) show that comparison qual q
+ * holds for none of them?  min and max are of the qual's value type order.
+ */
+extern bool pf_range_excludes(PfPruneQual *q, Oid deftyp, Datum min, Datum max);
 /* Quals for pf_file_excluded: those of pf_prune_quals, and text compared
  * under any collation. */
 extern List *pf_file_prune_quals(RelOptInfo *baserel);

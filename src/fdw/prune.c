@@ -899,12 +899,8 @@ qual_leaf(const PqFileMeta *meta, int rg, PfPruneQual *q, List *attnos,
 	return field;
 }
 
-/*
- * Do bounds [min, max] of the non-null values (of a chunk or a page) show
- * that comparison qual q holds for none of them?
- */
-static bool
-range_excludes(PfPruneQual *q, Oid deftyp, Datum min, Datum max)
+bool
+pf_range_excludes(PfPruneQual *q, Oid deftyp, Datum min, Datum max)
 {
 	bool		excluded = false;
 
@@ -1025,7 +1021,7 @@ qual_excludes(const PqFileMeta *meta, int rg, PfPruneQual *q,
 				   stats->min_is_legacy, false, &min) &&
 		stat_datum(field, deftyp, stats->max, stats->max_len,
 				   stats->max_is_legacy, true, &max) &&
-		range_excludes(q, deftyp, min, max))
+		pf_range_excludes(q, deftyp, min, max))
 		return true;
 
 	/*
@@ -1214,7 +1210,7 @@ page_may_match(PfPruneQual *q, const PqSchemaNode *field, Oid deftyp,
 		!stat_datum(field, deftyp, ci->max_values[p].data, ci->max_values[p].len,
 					false, true, &max))
 		return true;
-	return !range_excludes(q, deftyp, min, max);
+	return !pf_range_excludes(q, deftyp, min, max);
 }
 
 /*
@@ -1385,7 +1381,7 @@ file_qual_excludes(PfPruneQual *q, const PqFileMeta *meta, const char *path,
 								 attr->atttypmod);
 	if (attr->atttypid == FLOAT4OID || attr->atttypid == FLOAT8OID)
 		return false;			/* NaN orders apart; not worth the care */
-	return range_excludes(q, attr->atttypid, value, value);
+	return pf_range_excludes(q, attr->atttypid, value, value);
 }
 
 bool
