@@ -19,7 +19,10 @@
 # 6. partitions: BENCH_FILES hive folders k=1..N, each holding a hard link
 #    to one BENCH_PART_ROWS-row (default 100000) DuckDB file; times (plan +
 #    run, psql's \timing) a query whose qual on k keeps one folder against
-#    the same query on that one file, interleaved, best of BENCH_RUNS.
+#    the same query on that one file, interleaved, best of BENCH_RUNS;
+# 7. sorted: ORDER BY a LIMIT 10 and a full ORDER BY a (as a sum over a
+#    window, so no rows travel) on the big file with and without the table
+#    option sorted 'a' (DuckDB wrote it ordered by a).
 # The cluster is always stopped.  Numbers on a loaded machine are noisy:
 # compare the ratios of one run.
 set -euo pipefail
@@ -88,6 +91,8 @@ CREATE FOREIGN TABLE big (a bigint, b int, d float8)
   SERVER bench_srv OPTIONS (filename '$big');
 CREATE FOREIGN TABLE many (id bigint, name text)
   SERVER bench_srv OPTIONS (filename '$many');
+CREATE FOREIGN TABLE big_sorted (a bigint, b int, d float8)
+  SERVER bench_srv OPTIONS (filename '$big', sorted 'a');
 CREATE FOREIGN TABLE hive (a bigint, b int, d float8, k int)
   SERVER bench_srv OPTIONS (filename '$hive');
 CREATE FOREIGN TABLE hive_one (a bigint, b int, d float8)
@@ -167,3 +172,34 @@ for _ in 1 2 3; do
 done
 echo "partitions: $q_hive over $FILES folders of $PART_ROWS-row files (plan + run, best):"
 echo "  $FILES folders: $bh ms; the one file: $bo ms; ratio $(echo "$bh $bo" | awk '{printf "%.2f", $1 / $2}')x"
+
+# ---- the sorted option: a Sort avoided
+q_top="SELECT a FROM %s ORDER BY a LIMIT 10"
+q_all="SELECT sum(x) FROM (SELECT a - lag(a) OVER (ORDER BY a) AS x FROM %s) s"
+for q in "$q_top" "$q_all"; do
+	# shellcheck disable=SC2059
+	a=$(pg_psql -qAt -c "SET parquet_fdw.enable_aggregate_pushdown = off" -c "$(printf "$q" big)")
+	# shellcheck disable=SC2059
+	b=$(pg_psql -qAt -c "SET parquet_fdw.enable_aggregate_pushdown = off" -c "$(printf "$q" big_sorted)")
+	if [ "$a" != "$b" ]; then
+		echo "bench: sorted: $(printf "$q" big) gave $a, with sorted 'a' $b" >&2
+		exit 1
+	fi
+	best_s=; best_u=
+	for _ in $(seq 1 "$RUNS"); do
+		for tbl in big big_sorted; do
+			# shellcheck disable=SC2059
+			t=$(pg_psql -qAt -c "SET parquet_fdw.enable_aggregate_pushdown = off" \
+				-c "SET max_parallel_workers_per_gather = 0" -c '\timing on' \
+				-c "$(printf "$q" $tbl)" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p')
+			if [ $tbl = big ]; then
+				best_u=$(echo "$t ${best_u:-$t}" | awk '{print ($1 < $2 ? $1 : $2)}')
+			else
+				best_s=$(echo "$t ${best_s:-$t}" | awk '{print ($1 < $2 ? $1 : $2)}')
+			fi
+		done
+	done
+	# shellcheck disable=SC2059
+	echo "sorted: $(printf "$q" t) (best of $RUNS, serial):"
+	echo "  without the option (Sort): $best_u ms; sorted 'a' (no Sort): $best_s ms; ratio $(echo "$best_s $best_u" | awk '{printf "%.3f", $1 / $2}')"
+done
