@@ -5,7 +5,10 @@
 //   k = NULL when i % 97 = 5, else i / 7 (integer division)
 //   t = 'w' || lpad((i * 37 % 1000)::text, 4, '0')
 //   v = i
-// and unsorted.parquet: the same 3000 rows in the order of (i * 7919) % 3000.
+// and unsorted.parquet: the same 3000 rows in the order of (i * 7919) % 3000;
+// in-order/p1..p4.parquet: k = 0..999 ascending in row groups of 100, in
+// four disjoint quarters (p1: 750..999, p2: 0..249, p3: 500..749, p4:
+// 250..499), t = 'r' || k.
 //
 //   mkdir -p /tmp/duck && cd /tmp/duck && npm install @duckdb/node-api
 //   node /path/to/repo/data-sorted/make_sorted.mjs /path/to/repo/data-sorted
@@ -37,3 +40,10 @@ const out = path.join(dir, 'unsorted.parquet');
 await con.run(`COPY (SELECT * FROM (${rows}) ORDER BY (v * 7919) % 3000)
   TO '${q(out)}' (FORMAT parquet, ROW_GROUP_SIZE 256)`);
 console.log('wrote', out);
+const inOrder = path.join(dir, 'in-order');
+for (const [f, lo] of [[1, 750], [2, 0], [3, 500], [4, 250]]) {
+	const out = path.join(inOrder, `p${f}.parquet`);
+	await con.run(`COPY (SELECT i::INTEGER AS k, 'r' || i AS t FROM range(${lo}, ${lo + 250}) r(i) ORDER BY i)
+    TO '${q(out)}' (FORMAT parquet, ROW_GROUP_SIZE 100)`);
+	console.log('wrote', out);
+}

@@ -55,6 +55,27 @@ SELECT k, t, v FROM st WHERE v % 100 = 1 ORDER BY k DESC NULLS FIRST, t LIMIT 5;
 SELECT sorted_plan('SELECT * FROM st ORDER BY k');
 SELECT sorted_plan('SELECT * FROM st ORDER BY t');
 
+-- ===== files are opened when their rows may come next (their first row
+-- group's statistics bound their first row) and closed when read
+CREATE FUNCTION sorted_analyze(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE ln text;
+BEGIN
+  FOR ln IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query LOOP
+    CONTINUE WHEN ln ~ 'Parquet Files?:';
+    RETURN NEXT ln;
+  END LOOP;
+END $$;
+-- data-sorted/in-order: p1..p4 hold k = 750..999, 0..249, 500..749, 250..499
+\set inorder :abs_srcdir '/data-sorted/in-order'
+CREATE FOREIGN TABLE ro (k int, t text) SERVER sorted_srv OPTIONS (filename :'inorder', sorted 'k');
+SELECT sorted_analyze('SELECT k FROM ro ORDER BY k');
+SELECT (SELECT string_agg(k::text, ',') FROM (SELECT k FROM ro ORDER BY k) s) =
+       (SELECT string_agg(g::text, ',') FROM generate_series(0, 999) g) AS in_order;
+SELECT sorted_analyze('SELECT k FROM ro ORDER BY k LIMIT 5');
+SELECT k, t FROM ro ORDER BY k LIMIT 3;
+-- overlapping files are all open at once
+SELECT sorted_analyze('SELECT k FROM st ORDER BY k DESC NULLS FIRST');
+
 -- ===== merge join of two tables in the same order, without Sort
 CREATE FOREIGN TABLE st2 (k int, t text COLLATE "C", v int)
   SERVER sorted_srv OPTIONS (filename :'files', sorted 'k DESC NULLS FIRST');

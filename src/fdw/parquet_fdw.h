@@ -218,6 +218,15 @@ extern bool pf_folder_excluded(const char *folder, List *quals, Relation rel);
  * holds for none of them?  min and max are of the qual's value type order.
  */
 extern bool pf_range_excludes(PfPruneQual *q, Oid deftyp, Datum min, Datum max);
+
+/*
+ * The min (or max) statistic of field's chunk in row group rg as a Datum
+ * of typid, its default type; false when there is none or the field reads
+ * another type.  Bytes order: text bounds hold under the C collation only.
+ */
+extern bool pf_chunk_bound(const PqFileMeta *meta, int rg,
+						   const PqSchemaNode *field, Oid typid, bool want_max,
+						   Datum *bound);
 /* Quals for pf_file_excluded: those of pf_prune_quals, and text compared
  * under any collation. */
 extern List *pf_file_prune_quals(RelOptInfo *baserel);
@@ -426,7 +435,7 @@ extern PfMerge *pf_merge_begin(Relation rel, List *keys, List *filenames,
 extern TupleTableSlot *pf_merge_next(PfMerge *m, TupleTableSlot *slot);
 extern void pf_merge_rescan(PfMerge *m);
 extern void pf_merge_end(PfMerge *m);
-extern int	pf_merge_inputs(const PfMerge *m);
+extern void pf_merge_counts(const PfMerge *m, int *opened, int *open_max);
 
 /* in scan.c: EXPLAIN ANALYZE's "Bytes Read" and "Decode Time" (NULL: untimed) */
 extern void pf_explain_io(int64 bytes_read, const instr_time *decode_time,

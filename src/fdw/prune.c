@@ -900,6 +900,35 @@ qual_leaf(const PqFileMeta *meta, int rg, PfPruneQual *q, List *attnos,
 }
 
 bool
+pf_chunk_bound(const PqFileMeta *meta, int rg, const PqSchemaNode *field,
+			   Oid typid, bool want_max, Datum *bound)
+{
+	const PqColumnChunkMeta *chunk;
+	const PqStatistics *stats;
+	Oid			deftyp;
+	int32		defmod;
+
+	if (field == NULL || !field->is_leaf || field->repetition == PQ_REPEATED ||
+		field->leaf_index < 0 || rg < 0 || rg >= meta->num_row_groups ||
+		field->leaf_index >= meta->row_groups[rg].num_columns)
+		return false;
+	pf_default_type(field, &deftyp, &defmod);
+	if (deftyp != typid)
+		return false;
+	chunk = &meta->row_groups[rg].columns[field->leaf_index];
+	stats = &chunk->statistics;
+	if (!chunk->has_statistics)
+		return false;
+	if (want_max)
+		return stats->has_max &&
+			stat_datum(field, deftyp, stats->max, stats->max_len,
+					   stats->max_is_legacy, true, bound);
+	return stats->has_min &&
+		stat_datum(field, deftyp, stats->min, stats->min_len,
+				   stats->min_is_legacy, false, bound);
+}
+
+bool
 pf_range_excludes(PfPruneQual *q, Oid deftyp, Datum min, Datum max)
 {
 	bool		excluded = false;

@@ -1774,6 +1774,15 @@ parquetExplainForeignScan(ForeignScanState *node, ExplainState *es)
 														 PfScanPrivateSorted)),
 										 list_length(st->filenames)), es);
 	}
+	if (es->analyze && st->merge != NULL)
+	{
+		int			opened;
+		int			open_max;
+
+		pf_merge_counts(st->merge, &opened, &open_max);
+		ExplainPropertyInteger("Files Opened", NULL, opened, es);
+		ExplainPropertyInteger("Files Open at Once", NULL, open_max, es);
+	}
 	if (es->analyze && st->merge == NULL)
 	{
 		ExplainPropertyInteger("Row Groups Read", NULL, st->rowgroups_read, es);

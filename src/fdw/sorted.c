@@ -12,6 +12,13 @@
  * one file is read as stored, several are merged row by row through a
  * binary heap of one reader per file (ties go to the earlier file).
  *
+ * A file is opened only when its rows may come next: its first planned row
+ * group's statistics bound its first row (min ascending, max descending),
+ * and until the heap's smallest row reaches that bound the file stays
+ * closed; a file read to its end is closed.  Files written in order (each
+ * starting where the previous ends) are so read one or two at a time, in
+ * bounded memory, however many there are.
+ *
  * The declaration is checked, not trusted: each row is compared with the
  * one before it from the same file, and a file out of order is an error
  * (ERRCODE_DATA_CORRUPTED) rather than a silently wrong ORDER BY.
@@ -34,6 +41,7 @@
 #include "utils/datum.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/pg_locale.h"
 #include "utils/rel.h"
 #include "utils/sortsupport.h"
 #include "utils/typcache.h"
@@ -260,12 +268,15 @@ pf_sorted_pathkeys(PlannerInfo *root, RelOptInfo *baserel, List *keys)
 
 typedef struct PfMergeInput
 {
-	PfScanState *scan;			/* over one file */
+	PfScanState *scan;			/* over one file, while open */
 	const char *path;
 	Datum	   *values;			/* its current row (natts) */
 	bool	   *isnull;
 	bool		has_row;
 	int64		row;			/* ordinal of the current row in the file */
+	bool		eager;			/* no usable bound: opened at the start */
+	Datum		bound;			/* else the first key of its first row sorts
+								 * at or after this */
 } PfMergeInput;
 
 struct PfMerge
@@ -277,6 +288,11 @@ struct PfMerge
 	SortSupport ssup;			/* per key */
 	int			ninputs;
 	PfMergeInput *inputs;
+	int		   *order;			/* inputs: eager ones, then by bound */
+	int			next_open;		/* into order: the next input to open */
+	int			open_now;		/* for EXPLAIN ANALYZE */
+	int			open_max;
+	int			opened;
 	binaryheap *heap;			/* of input indexes; top = smallest row */
 	bool		started;
 	int			last_input;		/* the input the last row came from */
@@ -340,19 +356,129 @@ heap_compare(Datum a, Datum b, void *arg)
 	return -c;
 }
 
+static bool input_advance(PfMerge *m, int i, bool check);
+
+/* Close input i's file, if open. */
+static void
+input_close(PfMerge *m, int i)
+{
+	PfMergeInput *in = &m->inputs[i];
+
+	if (in->scan != NULL)
+	{
+		pf_scan_close(in->scan);
+		in->scan = NULL;
+		m->open_now--;
+	}
+}
+
 /* Open input i's scan (again). */
 static void
 input_open(PfMerge *m, int i)
 {
 	PfMergeInput *in = &m->inputs[i];
 
-	if (in->scan != NULL)
-		pf_scan_close(in->scan);
+	input_close(m, i);
 	in->scan = pf_scan_open(m->rel, list_make1(list_nth(m->filenames, i)),
 							list_make1(list_nth(m->rowgroups, i)), m->attnos,
 							0, m->cxt);
 	in->has_row = false;
 	in->row = -1;
+	m->opened++;
+	m->open_now++;
+	m->open_max = Max(m->open_max, m->open_now);
+}
+
+/*
+ * The bound of input i's first row from its first planned row group's
+ * statistics of the first key; eager when there is none that holds.
+ */
+static void
+input_bound(PfMerge *m, int i)
+{
+	PfMergeInput *in = &m->inputs[i];
+	PfSortKey  *key = m->keys[0];
+	List	   *rgs = (List *) list_nth(m->rowgroups, i);
+	PfFile	   *pf;
+	const PqSchemaNode *field;
+	int			rg;
+	Datum		bound;
+
+	in->eager = true;
+	if (rgs == NIL)
+		return;
+	/* text statistics are in byte order */
+	if (OidIsValid(key->collation) && !lc_collate_is_c(key->collation))
+		return;
+	pf = pf_open_file(in->path, CurrentMemoryContext);
+	field = pf_find_column_field(pf->meta, in->path, m->rel, key->name,
+								 pf_get_column_name(RelationGetRelid(m->rel),
+													key->attnum),
+								 false);
+	rg = linitial_int(rgs);
+	if (field != NULL && field->is_leaf && field->leaf_index >= 0 &&
+		field->leaf_index < pf->meta->row_groups[rg].num_columns)
+	{
+		const PqColumnChunkMeta *chunk = &pf->meta->row_groups[rg].columns[field->leaf_index];
+
+		/* a leading null would sort before any bound */
+		if (chunk->has_statistics && chunk->statistics.has_null_count &&
+			(chunk->statistics.null_count == 0 || !key->nulls_first) &&
+			pf_chunk_bound(pf->meta, rg, field, key->type, key->descending,
+						   &bound))
+		{
+			in->bound = datumCopy(bound, key->typbyval, key->typlen);
+			in->eager = false;
+		}
+	}
+	pf_close_file(pf);
+}
+
+/* qsort_arg: eager inputs first (in file order), then by bound */
+static int
+compare_bounds(const void *a, const void *b, void *arg)
+{
+	PfMerge    *m = (PfMerge *) arg;
+	int			ia = *(const int *) a;
+	int			ib = *(const int *) b;
+	PfMergeInput *x = &m->inputs[ia];
+	PfMergeInput *y = &m->inputs[ib];
+	int			c = 0;
+
+	if (x->eager != y->eager)
+		return x->eager ? -1 : 1;
+	if (!x->eager)
+		c = ApplySortComparator(x->bound, false, y->bound, false, &m->ssup[0]);
+	return c != 0 ? c : (ia < ib ? -1 : ia > ib);
+}
+
+/*
+ * Open the inputs whose first row may sort at or before the heap's
+ * smallest row (all of them while the heap is empty), in bound order.
+ */
+static void
+open_due_inputs(PfMerge *m)
+{
+	while (m->next_open < m->ninputs)
+	{
+		int			j = m->order[m->next_open];
+
+		if (!binaryheap_empty(m->heap) && !m->inputs[j].eager)
+		{
+			PfMergeInput *top = &m->inputs[DatumGetInt32(binaryheap_first(m->heap))];
+			AttrNumber	a = m->keys[0]->attnum;
+
+			if (ApplySortComparator(top->values[a - 1], top->isnull[a - 1],
+									m->inputs[j].bound, false, &m->ssup[0]) < 0)
+				break;
+		}
+		m->next_open++;
+		input_open(m, j);
+		if (input_advance(m, j, false))
+			binaryheap_add(m->heap, Int32GetDatum(j));
+		else
+			input_close(m, j);
+	}
 }
 
 /*
@@ -428,6 +554,13 @@ pf_merge_begin(Relation rel, List *keys, List *filenames, List *rowgroups,
 		m->inputs[i].isnull = palloc0(sizeof(bool) * Max(1, m->natts));
 	}
 	m->heap = binaryheap_allocate(Max(1, m->ninputs), heap_compare, m);
+	m->order = palloc(sizeof(int) * Max(1, m->ninputs));
+	for (int i = 0; i < m->ninputs; i++)
+	{
+		input_bound(m, i);
+		m->order[i] = i;
+	}
+	qsort_arg(m->order, m->ninputs, sizeof(int), compare_bounds, m);
 	m->last_cxt = AllocSetContextCreate(cxt, "parquet_fdw sorted merge keys",
 										ALLOCSET_SMALL_SIZES);
 	m->last_keys = palloc0(sizeof(Datum) * Max(1, m->nkeys));
@@ -451,15 +584,10 @@ pf_merge_next(PfMerge *m, TupleTableSlot *slot)
 	ExecClearTuple(slot);
 	if (!m->started)
 	{
-		/* every input's first row, then the heap over those that have one */
 		binaryheap_reset(m->heap);
 		for (i = 0; i < m->ninputs; i++)
-		{
-			input_open(m, i);
-			if (input_advance(m, i, false))
-				binaryheap_add_unordered(m->heap, Int32GetDatum(i));
-		}
-		binaryheap_build(m->heap);
+			input_close(m, i);
+		m->next_open = 0;
 		m->started = true;
 	}
 	else if (m->last_input >= 0)
@@ -469,9 +597,13 @@ pf_merge_next(PfMerge *m, TupleTableSlot *slot)
 		if (input_advance(m, i, true))
 			binaryheap_replace_first(m->heap, Int32GetDatum(i));
 		else
+		{
 			(void) binaryheap_remove_first(m->heap);
+			input_close(m, i);	/* its memory goes now */
+		}
 	}
 	m->last_input = -1;
+	open_due_inputs(m);
 	if (binaryheap_empty(m->heap))
 		return slot;
 
@@ -512,15 +644,13 @@ void
 pf_merge_end(PfMerge *m)
 {
 	for (int i = 0; i < m->ninputs; i++)
-		if (m->inputs[i].scan != NULL)
-		{
-			pf_scan_close(m->inputs[i].scan);
-			m->inputs[i].scan = NULL;
-		}
+		input_close(m, i);
 }
 
-int
-pf_merge_inputs(const PfMerge *m)
+/* EXPLAIN ANALYZE: files opened (over rescans), and the most open at once. */
+void
+pf_merge_counts(const PfMerge *m, int *opened, int *open_max)
 {
-	return m->ninputs;
+	*opened = m->opened;
+	*open_max = m->open_max;
 }
