@@ -16,8 +16,7 @@ CREATE MACRO h(r, k) AS hash(r, k, {{SEED}});
 -- t10m(a bigint, b int, c text, d float8, e date)
 --   a: sorted, unique key (16 * row + 0..15), for the point lookup
 --   b: uniform in [-1000000, 1000000]
---   c: one of 16 words, '-', a number below 1000; 2% NULL (2,000 distinct, not
---      16,000: hash(i, 3) and hash(i, 4) are correlated, 125 numbers per word)
+--   c: one of 16 words, '-', a number below 1000 (16,000 distinct); 2% NULL
 --   d: uniform in [0, 100000) with 3 decimals; 1% NULL
 --   e: 2020-01-01 + 0..1999 days
 CREATE TABLE t10m AS
