@@ -735,8 +735,10 @@ int			am_decimal_cmp(const AmDecimal *a, const AmDecimal *b);
  * bytes that offsets[rows + 1] index.  nulls (may be NULL): 1 = null.
  * encoding: the value encoding of every block (AM_ENC_PLAIN, and for
  * integers AM_ENC_DELTA, AM_ENC_RUN_LENGTH, AM_ENC_FFOR; for floats
- * AM_ENC_ALP with an FFOR integer child; for String/Binary AM_ENC_FSST; for
- * any numeric or binary column AM_ENC_ZSTD or AM_ENC_LZ4); 0 means Plain.
+ * AM_ENC_ALP with an FFOR integer child; for String/Binary AM_ENC_FSST, and
+ * AM_ENC_BLOCK_DICTIONARY with FFOR codes and lengths in blocks where at
+ * most half the values are distinct (Plain in the others); for any numeric
+ * or binary column AM_ENC_ZSTD or AM_ENC_LZ4); 0 means Plain.
  */
 typedef struct AmWriterColumn
 {
@@ -762,8 +764,8 @@ typedef struct AmWriterColumn
  * AmWriterColumn.encoding: per block, encode with each suitable candidate
  * (integers: Plain, FFOR, Delta of FFOR, BlockDictionary with FFOR codes,
  * RunLength, ZSTD; floats: Plain, ALP, ZSTD; strings: Plain, FSST, ZSTD,
- * with Delta-of-FFOR offsets; fixed-size binary: Plain, ZSTD) and keep the
- * smallest.
+ * with Delta-of-FFOR offsets, and BlockDictionary; fixed-size binary:
+ * Plain, ZSTD) and keep the smallest.
  */
 #define AM_WRITER_ENC_AUTO (-1)
 

@@ -747,6 +747,37 @@ read_binary(AmFieldReader *r, uint64_t first, size_t count, uint64_t *offsets,
 		k = c->block_count - within;
 		if (k > count - done)
 			k = count - done;
+		if (c->bin.offsets && offsets)
+		{
+			/*
+			 * Strings are contiguous in the decoded block: when every null
+			 * is already empty (all writers do that), one copy and shifted
+			 * offsets replace a copy per value.
+			 */
+			const uint64_t *o = c->bin.offsets + within;
+			bool		empty_nulls = true;
+
+			for (size_t i = 0; i < k; i++)
+			{
+				nulls[done + i] = c->present[within + i] == 0;
+				if (nulls[done + i])
+				{
+					*any_null = true;
+					empty_nulls &= o[i + 1] == o[i];
+				}
+			}
+			if (empty_nulls)
+			{
+				uint64_t	shift = *used - o[0];	/* wraps; sums are exact */
+
+				if (!append_bytes(r, used, c->bin.data + o[0], (size_t) (o[k] - o[0]), err))
+					return err ? err->status : AM_ERR_IO;
+				for (size_t i = 0; i < k; i++)
+					offsets[done + i + 1] = o[i + 1] + shift;
+				done += k;
+				continue;
+			}
+		}
 		for (size_t i = 0; i < k; i++)
 		{
 			size_t		j = within + i;

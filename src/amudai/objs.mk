@@ -9,6 +9,7 @@ AMUDAI_OBJS += src/amudai/block_map.o
 AMUDAI_OBJS += src/amudai/encoded_buffer.o
 AMUDAI_OBJS += src/amudai/value_decode.o
 AMUDAI_OBJS += src/amudai/field_reader.o
+AMUDAI_OBJS += src/amudai/string_dict.o
 AMUDAI_OBJS += src/amudai/writer.o
 AMUDAI_OBJS += src/amudai/pruning.o
 AMUDAI_OBJS += src/amudai/decimal.o

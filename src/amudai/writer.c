@@ -33,6 +33,7 @@
  *-------------------------------------------------------------------------
  */
 #include "amudai/amudai_int.h"
+#include "amudai/string_dict.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -51,6 +52,7 @@
 /* Candidates of AM_WRITER_ENC_AUTO beyond the public encoding codes. */
 #define ENC_DELTA_FFOR		1001	/* Delta with an FFOR child */
 #define ENC_INT_DICTIONARY	1002	/* BlockDictionary, FFOR codes */
+#define ENC_STRING_DICTIONARY	1003	/* binary BlockDictionary, FFOR codes */
 
 /* RANGE_INDEX buffers (section 3.9): min/max of every 256 positions */
 #define RANGE_BLOCK_ROWS	256
@@ -637,7 +639,8 @@ auto_section(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
 	static const int int_candidates[] = {AM_ENC_PLAIN, AM_ENC_FFOR,
 		ENC_DELTA_FFOR, ENC_INT_DICTIONARY, AM_ENC_RUN_LENGTH, AM_ENC_ZSTD};
 	static const int float_candidates[] = {AM_ENC_PLAIN, AM_ENC_ALP, AM_ENC_ZSTD};
-	static const int binary_candidates[] = {AM_ENC_PLAIN, AM_ENC_FSST, AM_ENC_ZSTD};
+	static const int binary_candidates[] = {AM_ENC_PLAIN, AM_ENC_FSST, AM_ENC_ZSTD,
+		ENC_STRING_DICTIONARY};
 	static const int fixed_candidates[] = {AM_ENC_PLAIN, AM_ENC_ZSTD};
 	const int  *cands;
 	int			ncands;
@@ -651,7 +654,7 @@ auto_section(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
 		bool		fixed = column_width(c) != 0;
 
 		cands = fixed ? fixed_candidates : binary_candidates;
-		ncands = fixed ? 2 : 3;
+		ncands = fixed ? 2 : 4;
 	}
 	else if (c->type == AM_TYPE_FLOAT32 || c->type == AM_TYPE_FLOAT64)
 	{
@@ -831,6 +834,72 @@ done:
 	am_release(w->alloc, views);
 }
 
+/*
+ * Binary BlockDictionary (14) of variable-size values: FFOR u32 codes (0 =
+ * null, c = entry c - 1), pad to 8, FFOR u32 entry lengths, entry bytes.
+ * Only when at most half the block's values are distinct; returns false
+ * (nothing written) otherwise.  Entries repeat in every block, so this wins
+ * for columns of a few thousand distinct values, where ZSTD or FSST still
+ * pay for every value's bytes.
+ */
+static bool
+binary_dictionary(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
+				  uint64_t first, size_t n)
+{
+	AmStringDict d;
+	uint32_t   *lengths = NULL;
+	size_t		start = b->len,
+				at;
+	AmWriterColumn cc;
+	AmStatus	st;
+
+	st = am_string_dict_build(w->alloc, c->values, c->offsets + first,
+							  c->nulls ? c->nulls + first : NULL, n,
+							  (uint32_t) (n / 2), &d, w->err);
+	if (st != AM_OK)
+	{
+		w->status = st;
+		return false;
+	}
+	if (d.count == 0)
+		return false;
+	lengths = am_alloc(w->alloc, (size_t) d.count * 4, w->err);
+	if (lengths == NULL)
+	{
+		w->status = AM_ERR_IO;
+		am_string_dict_free(w->alloc, &d);
+		return false;
+	}
+	for (uint32_t e = 0; e < d.count; e++)
+		lengths[e] = (uint32_t) (c->offsets[first + d.first[e] + 1] -
+								 c->offsets[first + d.first[e]]);
+	put_u16(b, AM_ENC_BLOCK_DICTIONARY);
+	put_u32(b, 0);				/* codes_encoded_size, patched */
+	put_u32(b, 0);				/* lengths_encoded_size, patched */
+	put_u32(b, d.count);
+	am_pbw_raw(b, "\1", 1);		/* lengths_cascading */
+	put_zeros(b, 1);			/* payload at +16 */
+	memset(&cc, 0, sizeof(cc));
+	cc.type = AM_TYPE_INT32;	/* unsigned u32 streams */
+	at = b->len;
+	cc.values = d.codes;
+	numeric_ffor(w, b, &cc, 0, n);
+	if (w_ok(w))
+		am_store_u32(b->buf + start + 2, (uint32_t) (b->len - at));
+	pad_to(b, start + 16, 8);
+	at = b->len;
+	cc.values = lengths;
+	numeric_ffor(w, b, &cc, 0, d.count);
+	if (w_ok(w))
+		am_store_u32(b->buf + start + 6, (uint32_t) (b->len - at));
+	for (uint32_t e = 0; e < d.count; e++)
+		am_pbw_raw(b, (const uint8_t *) c->values + c->offsets[first + d.first[e]],
+				   lengths[e]);
+	am_release(w->alloc, lengths);
+	am_string_dict_free(w->alloc, &d);
+	return true;
+}
+
 static void
 binary_section(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
 			   uint64_t first, size_t n)
@@ -869,6 +938,12 @@ binary_section(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
 		binary_fsst(w, b, c, first, n);
 		return;
 	}
+	if ((c->encoding == ENC_STRING_DICTIONARY ||
+		 c->encoding == AM_ENC_BLOCK_DICTIONARY) && !fixed &&
+		binary_dictionary(w, b, c, first, n))
+		return;
+	if (!w_ok(w))
+		return;
 	put_u16(b, AM_ENC_PLAIN);
 	am_pbw_raw(b, fixed ? "\0" : "\b", 1);
 	if (!fixed)

@@ -81,12 +81,18 @@ extern void amudaiExplainForeignScan(ForeignScanState *node,
 									 struct ExplainState *es);
 
 /* in amudai_reader.c: shards opened from the backend */
+#define PF_SHARD_CACHED 8
+
 typedef struct PfShard
 {
 	char	   *path;
 	int			fd;
 	AmSource	source;
-	AmAllocator alloc;
+	AmAllocator alloc;			/* ctx = this PfShard */
+	MemoryContext cxt;
+	/* large buffers the layer released, kept for its next block */
+	int			ncached;
+	void	   *cached[PF_SHARD_CACHED];
 	AmResolver	resolver;		/* stripe files next to the root file */
 	List	   *stripe_fds;		/* int: descriptors the resolver opened */
 	AmShard    *shard;

@@ -57,19 +57,83 @@ shard_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
 	return 0;
 }
 
+/*
+ * The layer releases and asks again for the same large buffers (decoded
+ * values, codes, block bytes) at every block.  Handed back to malloc, their
+ * pages go back to the kernel and the next block faults them in again,
+ * about a seventh of a string scan; so up to PF_SHARD_CACHED buffers of
+ * CACHE_MIN..CACHE_MAX bytes are kept and reused by size (best fit, at most
+ * 4x the size asked for).
+ */
+#define CACHE_MIN	((Size) 32 * 1024)
+#define CACHE_MAX	((Size) 4 * 1024 * 1024)
+/* usable bytes of a chunk: its space minus a generous header allowance */
+#define CHUNK_USABLE(p)	(GetMemoryChunkSpace(p) - 64)
+
 static void *
 shard_alloc(void *ctx, size_t size)
 {
+	PfShard    *ps = (PfShard *) ctx;
+
+	if (size >= CACHE_MIN && size <= CACHE_MAX)
+	{
+		int			best = -1;
+		Size		best_size = 0;
+
+		for (int i = 0; i < ps->ncached; i++)
+		{
+			Size		have = CHUNK_USABLE(ps->cached[i]);
+
+			if (have >= size && have / 4 <= size && (best < 0 || have < best_size))
+			{
+				best = i;
+				best_size = have;
+			}
+		}
+		if (best >= 0)
+		{
+			void	   *p = ps->cached[best];
+
+			ps->cached[best] = ps->cached[--ps->ncached];
+			return p;
+		}
+	}
 	/* NO_OOM: the layer reports NULL as an error with its position */
-	return MemoryContextAllocExtended((MemoryContext) ctx, Max(size, 1),
+	return MemoryContextAllocExtended(ps->cxt, Max(size, 1),
 									  MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
 }
 
 static void
 shard_release(void *ctx, void *ptr)
 {
-	if (ptr != NULL)
+	PfShard    *ps = (PfShard *) ctx;
+	Size		have;
+
+	if (ptr == NULL)
+		return;
+	have = GetMemoryChunkSpace(ptr);
+	if (have < CACHE_MIN + 64 || have > CACHE_MAX + 64)
+	{
 		pfree(ptr);
+		return;
+	}
+	if (ps->ncached == PF_SHARD_CACHED)
+	{
+		/* full: drop the smallest buffer (this one or a cached one) */
+		int			small = 0;
+
+		for (int i = 1; i < ps->ncached; i++)
+			if (GetMemoryChunkSpace(ps->cached[i]) < GetMemoryChunkSpace(ps->cached[small]))
+				small = i;
+		if (GetMemoryChunkSpace(ps->cached[small]) >= have)
+		{
+			pfree(ptr);
+			return;
+		}
+		pfree(ps->cached[small]);
+		ps->cached[small] = ps->cached[--ps->ncached];
+	}
+	ps->cached[ps->ncached++] = ptr;
 }
 
 /* Open path as an AmSource; returns 0 or an errno. */
@@ -102,7 +166,7 @@ static int
 resolver_open(void *ctx, const char *url, size_t url_len, AmSource *out)
 {
 	PfShard    *ps = (PfShard *) ctx;
-	MemoryContext cxt = (MemoryContext) ps->alloc.ctx;
+	MemoryContext cxt = ps->cxt;
 	const char *slash = strrchr(ps->path, '/');
 	size_t		dir_len = slash ? (size_t) (slash - ps->path) + 1 : 0;
 	char	   *path = MemoryContextAlloc(cxt, dir_len + url_len + 1);
@@ -154,7 +218,8 @@ pf_open_shard(const char *path, MemoryContext cxt)
 	ps->fd = ((PfShardFile *) ps->source.ctx)->fd;
 	ps->alloc.alloc = shard_alloc;
 	ps->alloc.release = shard_release;
-	ps->alloc.ctx = cxt;
+	ps->alloc.ctx = ps;
+	ps->cxt = cxt;
 	ps->resolver.open = resolver_open;
 	ps->resolver.close = resolver_close;
 	ps->resolver.ctx = ps;
@@ -192,6 +257,8 @@ pf_close_shard(PfShard *ps)
 		CloseTransientFile(ps->fd);
 		ps->fd = -1;
 	}
+	while (ps->ncached > 0)
+		pfree(ps->cached[--ps->ncached]);
 }
 
 bool

@@ -40,6 +40,8 @@ typedef struct Data
 	int64_t		nothing[ROWS];
 	uint8_t		str_bytes[ROWS * 12];
 	uint64_t	str_off[ROWS + 1];
+	uint8_t		uniq_bytes[ROWS * 8];
+	uint64_t	uniq_off[ROWS + 1];
 	uint8_t		nulls_some[ROWS];
 	uint8_t		nulls_all[ROWS];
 	uint8_t		nulls_sparse[ROWS];
@@ -51,7 +53,8 @@ static void
 make_data(void)
 {
 	uint64_t	seed = 12345;
-	size_t		at = 0;
+	size_t		at = 0,
+				uniq_at = 0;
 
 	for (int i = 0; i < ROWS; i++)
 	{
@@ -88,11 +91,14 @@ make_data(void)
 		D.str_off[i] = at;
 		for (int k = 0; k < i % 12; k++)
 			D.str_bytes[at++] = (uint8_t) ('a' + (i + k) % 26);
+		D.uniq_off[i] = (uint64_t) (uniq_at);
+		uniq_at += (size_t) snprintf((char *) D.uniq_bytes + uniq_at, 8, "u%d", i * 7);
 		D.nulls_some[i] = r % 7 == 0;
 		D.nulls_all[i] = 1;
 		D.nulls_sparse[i] = i == 5 || i == 2000;
 	}
 	D.str_off[ROWS] = at;
+	D.uniq_off[ROWS] = uniq_at;
 }
 
 static AmWriterColumn cols[] = {
@@ -116,6 +122,10 @@ static AmWriterColumn cols[] = {
 	{"price_alp", AM_TYPE_FLOAT64, false, 0, AM_ENC_ALP, D.price, NULL, NULL},
 	{"f32_alp", AM_TYPE_FLOAT32, false, 0, AM_ENC_ALP, D.f32, NULL, NULL},
 	{"s_fsst", AM_TYPE_STRING, false, 0, AM_ENC_FSST, D.str_bytes, D.str_off, D.nulls_some},
+	/* 156 distinct values (one empty) and nulls: a dictionary per block */
+	{"s_dict", AM_TYPE_STRING, false, 0, AM_ENC_BLOCK_DICTIONARY, D.str_bytes, D.str_off, D.nulls_some},
+	/* all distinct: blocks fall back to Plain */
+	{"b_dict_uniq", AM_TYPE_BINARY, false, 0, AM_ENC_BLOCK_DICTIONARY, D.uniq_bytes, D.uniq_off, D.nulls_sparse},
 };
 
 #define NCOLS ((int) (sizeof(cols) / sizeof(cols[0])))
@@ -722,7 +732,7 @@ test_lists(void)
 	free(file);
 }
 
-/* The encodings really are used: ALP and FSST blocks are smaller. */
+/* The encodings really are used: ALP, FSST and BlockDictionary blocks are smaller. */
 static size_t
 shard_size(const AmWriterColumn *c)
 {
@@ -744,7 +754,10 @@ test_sizes(void)
 	AmWriterColumn plain = alp;
 	AmWriterColumn fsst = {"s", AM_TYPE_STRING, false, 0, AM_ENC_FSST, D.str_bytes, D.str_off, NULL};
 	AmWriterColumn splain = fsst;
-	size_t		a,
+	AmWriterColumn dict;
+	AmWriterColumn uniq = {"u", AM_TYPE_STRING, false, 0, 0, D.uniq_bytes, D.uniq_off, NULL};
+	size_t		d,
+				a,
 				p,
 				f,
 				sp;
@@ -757,6 +770,15 @@ test_sizes(void)
 	sp = shard_size(&splain);
 	UNIT_CHECKF(a > 0 && a * 10 < p * 6, "ALP %zu bytes vs plain %zu", a, p);
 	UNIT_CHECKF(f > 0 && f < sp, "FSST %zu bytes vs plain %zu", f, sp);
+	dict = fsst;
+	dict.encoding = AM_ENC_BLOCK_DICTIONARY;
+	d = shard_size(&dict);
+	UNIT_CHECKF(d > 0 && d * 2 < sp, "BlockDictionary %zu bytes vs plain %zu", d, sp);
+	uniq.encoding = AM_ENC_BLOCK_DICTIONARY;
+	d = shard_size(&uniq);
+	uniq.encoding = AM_ENC_PLAIN;
+	UNIT_CHECKF(d > 0 && d == shard_size(&uniq), "unique values: %zu bytes vs plain %zu",
+				d, shard_size(&uniq));
 }
 
 /*
