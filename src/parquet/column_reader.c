@@ -1258,9 +1258,15 @@ pq_column_reader_read(PqColumnReader *r, uint32_t max_rows,
 			status = decode_levels(r, &r->def_src, r->def + levels, take, r->max_def, err);
 			if (status != PQ_OK)
 				return status;
-			nn = 0;
-			for (uint32_t i = 0; i < take; i++)
-				nn += r->def[levels + i] == r->max_def;
+			{
+				/* locals: through r the int16 stores might alias, no SIMD */
+				const int16_t *d = r->def + levels;
+				const int16_t max_def = r->max_def;
+
+				nn = 0;
+				for (uint32_t i = 0; i < take; i++)
+					nn += d[i] == max_def;
+			}
 		}
 		else
 			nn = take;
