@@ -1009,6 +1009,12 @@ NAME(const PfScalar *sc, const void *vals, const bool *is_null, uint32 n, \
 			values[i] = CONV(sc, v[i]); \
 		memset(nulls, false, n); \
 	} \
+	else if (stride == 1) \
+	{ \
+		for (uint32 i = 0; i < n; i++) \
+			values[i] = is_null[i] ? (Datum) 0 : CONV(sc, v[i]); \
+		memcpy(nulls, is_null, n); \
+	} \
 	else if (is_null == NULL) \
 	{ \
 		for (uint32 i = 0; i < n; i++) \
