@@ -1562,21 +1562,26 @@ plan_row_copies(PfScanState *st, TupleTableSlot *slot)
 static inline void
 fill_slot_row(PfScanState *st, TupleTableSlot *slot, uint32 r)
 {
+	/* locals: with -fno-strict-aliasing every store below could hit st */
 	Datum	   *tv = slot->tts_values;
 	bool	   *tn = slot->tts_isnull;
+	const PfRowCopy *dense = st->copy_dense;
+	const PfRowCopy *withnulls = st->copy_nulls;
+	const int  *lazy = st->lazy_atts;
+	int			ndense = st->ncopy_dense;
+	int			nwithnulls = st->ncopy_nulls;
+	int			nlazy = st->nlazy_atts;
 
-	for (int k = 0; k < st->ncopy_dense; k++)
-		tv[st->copy_dense[k].att] = st->copy_dense[k].values[r];
-	for (int k = 0; k < st->ncopy_nulls; k++)
+	for (int k = 0; k < ndense; k++)
+		tv[dense[k].att] = dense[k].values[r];
+	for (int k = 0; k < nwithnulls; k++)
 	{
-		const PfRowCopy *c = &st->copy_nulls[k];
-
-		tv[c->att] = c->values[r];
-		tn[c->att] = c->nulls[r];
+		tv[withnulls[k].att] = withnulls[k].values[r];
+		tn[withnulls[k].att] = withnulls[k].nulls[r];
 	}
 	/* filled by late_convert() when a qual or the row needs it */
-	for (int k = 0; k < st->nlazy_atts; k++)
-		tn[st->lazy_atts[k]] = true;
+	for (int k = 0; k < nlazy; k++)
+		tn[lazy[k]] = true;
 }
 
 static pg_noinline TupleTableSlot *iterate_slow(ForeignScanState *node);
