@@ -1,12 +1,13 @@
 /*-------------------------------------------------------------------------
  *
  * snappy.c
- *	  Snappy raw format (not the framing format), through libsnappy's C API.
+ *	  Snappy raw format (not the framing format): compression through
+ *	  libsnappy's C API, decompression by our own decoder.
  *
  * A snappy stream starts with its uncompressed length as a varint, so a
- * wrong page size is caught before anything is decoded.  libsnappy's
- * decoder bounds every read by the input length and every write by the
- * declared length, and fails unless it produces exactly that many bytes.
+ * wrong page size is caught before anything is decoded.  The decoder
+ * bounds every read by the input length and every write by the declared
+ * length, and fails unless it produces exactly that many bytes.
  *
  * Snappy has no levels; the level argument is ignored.
  *
@@ -22,11 +23,6 @@
 
 #include <snappy-c.h>
 
-/*
- * The stream's declared length must be out_len.  When it is not, the status
- * is CMP_ERR_SIZE_MISMATCH only if the whole stream is otherwise valid
- * (libsnappy can check that without writing anything), else CMP_ERR_CORRUPT.
- */
 /* Unaligned little-endian loads and fixed-size copies (plain moves). */
 static inline uint32_t
 load_le32(const uint8_t *p)
@@ -152,6 +148,11 @@ snappy_decode_tags(const uint8_t *ip, const uint8_t *ip_end,
 	return op == op_end ? CMP_OK : CMP_ERR_CORRUPT;
 }
 
+/*
+ * The stream's declared length must be out_len.  When it is not, the status
+ * is CMP_ERR_SIZE_MISMATCH only if the whole stream is otherwise valid
+ * (libsnappy can check that without writing anything), else CMP_ERR_CORRUPT.
+ */
 CmpStatus
 cmp_snappy_decompress(const uint8_t *in, size_t in_len,
 					  uint8_t *out, size_t out_len)
