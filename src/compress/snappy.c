@@ -23,7 +23,7 @@
 
 #include <snappy-c.h>
 
-/* Unaligned little-endian loads and fixed-size copies (plain moves). */
+/* Unaligned little-endian load and a fixed-size copy (plain moves). */
 static inline uint32_t
 load_le32(const uint8_t *p)
 {
@@ -31,15 +31,6 @@ load_le32(const uint8_t *p)
 
 	memcpy(&v, p, 4);
 	return v;
-}
-
-static inline void
-copy8(uint8_t *dst, const uint8_t *src)
-{
-	uint64_t	v;
-
-	memcpy(&v, src, 8);
-	memcpy(dst, &v, 8);
 }
 
 static inline void
@@ -56,9 +47,10 @@ copy16(uint8_t *dst, const uint8_t *src)
  *
  * Why not libsnappy: Debian's build copies every match through an
  * out-of-line memmove call, so pages of short matches (PLAIN integers and
- * doubles: one tag per 4-8 bytes) decoded at under 1 GB/s.  Here short
- * literals and matches are one 8- or 16-byte move each, taken only when the
- * move stays inside both buffers; everything else goes the careful way.
+ * doubles: one tag per 4-8 bytes) decoded at under 1 GB/s.  Here a short
+ * literal is one 16-byte move when that stays inside both buffers, a short
+ * match two overlapping moves of exactly its length; everything else goes
+ * the careful way.
  */
 static CmpStatus
 snappy_decode_tags(const uint8_t *ip, const uint8_t *ip_end,
@@ -131,12 +123,50 @@ snappy_decode_tags(const uint8_t *ip, const uint8_t *ip_end,
 		}
 		if (off == 0 || off > (size_t) (op - out) || len > (size_t) (op_end - op))
 			return CMP_ERR_CORRUPT;
-		if (len <= 8 && off >= 8 && op_end - op >= 8)
-			copy8(op, op - off);	/* source ends before op */
-		else if (len <= 16 && off >= 16 && op_end - op >= 16)
+		if (len <= 8 && off >= 32 && op_end - op >= 8)
+		{
+			/* far back: the 8 bytes are long written, one move is cheapest */
+			uint64_t	a;
+
+			memcpy(&a, op - off, 8);
+			memcpy(op, &a, 8);
+		}
+		else if (len <= 16 && off >= 32 && op_end - op >= 16)
 			copy16(op, op - off);
 		else if (off >= len)
-			memcpy(op, op - off, len);
+		{
+			const uint8_t *src = op - off;
+
+			/*
+			 * Near: two overlapping moves of exactly len bytes.  Loading
+			 * nothing past the source matters: the byte after it was
+			 * usually just stored by another tag, and a load spanning two
+			 * pending stores stalls until both are written back (PLAIN
+			 * int64s: a 1-byte literal, then 7 bytes from 8 back).
+			 */
+			if (len >= 8 && len <= 16)
+			{
+				uint64_t	a;
+				uint64_t	b;
+
+				memcpy(&a, src, 8);
+				memcpy(&b, src + len - 8, 8);
+				memcpy(op, &a, 8);
+				memcpy(op + len - 8, &b, 8);
+			}
+			else if (len >= 4 && len < 8)
+			{
+				uint32_t	a;
+				uint32_t	b;
+
+				memcpy(&a, src, 4);
+				memcpy(&b, src + len - 4, 4);
+				memcpy(op, &a, 4);
+				memcpy(op + len - 4, &b, 4);
+			}
+			else
+				memcpy(op, src, len);
+		}
 		else
 		{
 			/* overlapping: the pattern repeats, byte by byte as the format says */
