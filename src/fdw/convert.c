@@ -1002,7 +1002,20 @@ NAME(const PfScalar *sc, const void *vals, const bool *is_null, uint32 n, \
 	 Datum *values, bool *nulls, int stride) \
 { \
 	const CTYPE *v = (const CTYPE *) vals; \
-	if (is_null == NULL) \
+	if (is_null == NULL && stride == 1) \
+	{ \
+		/* the scan's dense case: one loop the compiler can vectorize */ \
+		for (uint32 i = 0; i < n; i++) \
+			values[i] = CONV(sc, v[i]); \
+		memset(nulls, false, n); \
+	} \
+	else if (stride == 1) \
+	{ \
+		for (uint32 i = 0; i < n; i++) \
+			values[i] = is_null[i] ? (Datum) 0 : CONV(sc, v[i]); \
+		memcpy(nulls, is_null, n); \
+	} \
+	else if (is_null == NULL) \
 	{ \
 		for (uint32 i = 0; i < n; i++) \
 		{ \

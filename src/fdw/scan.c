@@ -193,6 +193,17 @@ typedef struct PfLateQual
 	int64		rows_seen;		/* rows the quals were evaluated on */
 } PfLateQual;
 
+/*
+ * How one column reaches the slot in the current batch: a per-batch plan so
+ * the per-row loop is a few loads and stores with nothing to decide.
+ */
+typedef struct PfRowCopy
+{
+	const Datum *values;
+	const bool *nulls;			/* NULL: no null in the batch */
+	int			att;			/* index into the slot's arrays */
+} PfRowCopy;
+
 /* Execution state. */
 typedef struct PfScanState
 {
@@ -278,6 +289,14 @@ typedef struct PfScanState
 	PqBufferPool *page_pool;	/* page buffers reused across row groups */
 	PfLateQual *late_qual;		/* the scan evaluates the quals, or NULL */
 	PfMerge    *merge;			/* rows in the declared order, or NULL */
+
+	/* the current batch's slot filling, see plan_row_copies() */
+	PfRowCopy  *copy_dense;		/* columns without nulls: values only */
+	int			ncopy_dense;
+	PfRowCopy  *copy_nulls;		/* columns with nulls: values and nulls */
+	int			ncopy_nulls;
+	int		   *lazy_atts;		/* lazy columns: null until late_convert */
+	int			nlazy_atts;
 } PfScanState;
 /* Compressed bytes of the chunks of row group rg below a node. */
 static double
@@ -787,6 +806,9 @@ scan_state_create(Relation rel, List *filenames, List *rowgroups,
 							 PF_MAX_BATCH_DATUMS / st->ncolumns);
 
 	st->attnos = attnos;
+	st->copy_dense = palloc(sizeof(PfRowCopy) * Max(1, st->ncolumns));
+	st->copy_nulls = palloc(sizeof(PfRowCopy) * Max(1, st->ncolumns));
+	st->lazy_atts = palloc(sizeof(int) * Max(1, st->ncolumns));
 
 	i = 0;
 	foreach(lc, attnos)
@@ -1553,8 +1575,95 @@ late_convert(PfScanState *st, PfScanColumn *col, uint32 r, TupleTableSlot *slot)
 	slot->tts_isnull[col->attnum - 1] = col->nulls[r];
 }
 
+/*
+ * After a batch is read: decide once how each column fills the slot.  A
+ * column without a null in the batch gets its isnull set false here and
+ * only its values copied per row; the slot's isnull entries are written by
+ * nothing else between rows (attributes the scan does not fill stay null
+ * the same way).
+ */
+static void
+plan_row_copies(PfScanState *st, TupleTableSlot *slot)
+{
+	st->ncopy_dense = st->ncopy_nulls = st->nlazy_atts = 0;
+	for (int i = 0; i < st->ncolumns; i++)
+	{
+		PfScanColumn *col = &st->columns[i];
+		int			att = col->attnum - 1;
+		PfRowCopy  *c;
+
+		if (col->lazy_now)
+		{
+			st->lazy_atts[st->nlazy_atts++] = att;
+			continue;
+		}
+		if (memchr(col->nulls, true, st->batch_size) == NULL)
+		{
+			slot->tts_isnull[att] = false;
+			c = &st->copy_dense[st->ncopy_dense++];
+			c->nulls = NULL;
+		}
+		else
+		{
+			c = &st->copy_nulls[st->ncopy_nulls++];
+			c->nulls = col->nulls;
+		}
+		c->values = col->values;
+		c->att = att;
+	}
+}
+
+/* Copy row r of the batch into the slot, as plan_row_copies() decided. */
+static inline void
+fill_slot_row(PfScanState *st, TupleTableSlot *slot, uint32 r)
+{
+	/* locals: with -fno-strict-aliasing every store below could hit st */
+	Datum	   *tv = slot->tts_values;
+	bool	   *tn = slot->tts_isnull;
+	const PfRowCopy *dense = st->copy_dense;
+	const PfRowCopy *withnulls = st->copy_nulls;
+	const int  *lazy = st->lazy_atts;
+	int			ndense = st->ncopy_dense;
+	int			nwithnulls = st->ncopy_nulls;
+	int			nlazy = st->nlazy_atts;
+
+	for (int k = 0; k < ndense; k++)
+		tv[dense[k].att] = dense[k].values[r];
+	for (int k = 0; k < nwithnulls; k++)
+	{
+		tv[withnulls[k].att] = withnulls[k].values[r];
+		tn[withnulls[k].att] = withnulls[k].nulls[r];
+	}
+	/* filled by late_convert() when a qual or the row needs it */
+	for (int k = 0; k < nlazy; k++)
+		tn[lazy[k]] = true;
+}
+
+static pg_noinline TupleTableSlot *iterate_slow(ForeignScanState *node);
+
+/*
+ * The common case, a row of the current batch and no quals of ours, stays
+ * small so it runs without the general loop's setup; the rest is
+ * iterate_slow().
+ */
 TupleTableSlot *
 parquetIterateForeignScan(ForeignScanState *node)
+{
+	PfScanState *st = (PfScanState *) node->fdw_state;
+	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
+
+	if (likely(st->late_decided && st->late_qual == NULL &&
+			   st->next_row < st->batch_size))
+	{
+		ExecClearTuple(slot);
+		fill_slot_row(st, slot, st->next_row++);
+		return ExecStoreVirtualTuple(slot);
+	}
+	return iterate_slow(node);
+}
+
+static pg_noinline TupleTableSlot *
+iterate_slow(ForeignScanState *node)
 {
 	PfScanState *st = (PfScanState *) node->fdw_state;
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
@@ -1593,6 +1702,7 @@ parquetIterateForeignScan(ForeignScanState *node)
 			 */
 			memset(slot->tts_isnull, true,
 				   sizeof(bool) * slot->tts_tupleDescriptor->natts);
+			plan_row_copies(st, slot);
 		}
 
 		r = st->next_row++;
@@ -1617,19 +1727,7 @@ parquetIterateForeignScan(ForeignScanState *node)
 			}
 		}
 
-		for (int i = 0; i < st->ncolumns; i++)
-		{
-			PfScanColumn *col = &st->columns[i];
-
-			if (col->lazy_now)
-			{
-				/* filled by late_convert() when a qual or the row needs it */
-				slot->tts_isnull[col->attnum - 1] = true;
-				continue;
-			}
-			slot->tts_values[col->attnum - 1] = col->values[r];
-			slot->tts_isnull[col->attnum - 1] = col->nulls[r];
-		}
+		fill_slot_row(st, slot, r);
 		ExecStoreVirtualTuple(slot);
 		if (lq == NULL)
 			return slot;

@@ -1002,6 +1002,50 @@ decode_values(PqColumnReader *r, uint8_t *out, uint32_t n, PqError *err)
 	return PQ_OK;
 }
 
+/*
+ * Where the next n dense values of the current page already lie in memory
+ * as the batch layout wants them (PLAIN or pre-decoded 4- and 8-byte
+ * values, naturally aligned), or NULL.  A batch made of them alone can point
+ * there instead of copying: the page's buffers live until the next read.
+ */
+static const uint8_t *
+values_in_place(const PqColumnReader *r, uint32_t n)
+{
+	const uint8_t *p;
+
+	if (r->width != 4 && r->width != 8)
+		return NULL;
+	switch (r->encoding)
+	{
+		case PQ_ENC_PLAIN:
+			if (r->type == PQ_BOOLEAN || r->type == PQ_BYTE_ARRAY ||
+				(size_t) (r->vend - r->vpos) < (size_t) n * r->width)
+				return NULL;	/* decode_values() reports a short page */
+			p = r->vpos;
+			break;
+		case PQ_ENC_PLAIN_DICTIONARY:
+		case PQ_ENC_RLE_DICTIONARY:
+		case PQ_ENC_RLE:
+			return NULL;
+		default:
+			if (r->pre_values == NULL || n > r->pre_count - r->pre_pos)
+				return NULL;
+			p = r->pre_values + (size_t) r->pre_pos * r->width;
+			break;
+	}
+	return ((uintptr_t) p & (r->width - 1)) == 0 ? p : NULL;
+}
+
+/* Consume the n values values_in_place() returned. */
+static void
+skip_values_in_place(PqColumnReader *r, uint32_t n)
+{
+	if (r->encoding == PQ_ENC_PLAIN)
+		r->vpos += (size_t) n * r->width;
+	else
+		r->pre_pos += n;
+}
+
 /* ----------------------------------------------------------------
  * Public interface
  * ----------------------------------------------------------------
@@ -1172,6 +1216,7 @@ pq_column_reader_read(PqColumnReader *r, uint32_t max_rows,
 	uint32_t	rows = 0;
 	bool		flat = r->max_rep == 0;
 	bool		full = false;
+	const uint8_t *in_place = NULL; /* the batch's values, in the page */
 	PqStatus	status;
 
 	memset(batch, 0, sizeof(*batch));
@@ -1258,15 +1303,28 @@ pq_column_reader_read(PqColumnReader *r, uint32_t max_rows,
 			status = decode_levels(r, &r->def_src, r->def + levels, take, r->max_def, err);
 			if (status != PQ_OK)
 				return status;
-			nn = 0;
-			for (uint32_t i = 0; i < take; i++)
-				nn += r->def[levels + i] == r->max_def;
+			{
+				/* locals: through r the int16 stores might alias, no SIMD */
+				const int16_t *d = r->def + levels;
+				const int16_t max_def = r->max_def;
+
+				nn = 0;
+				for (uint32_t i = 0; i < take; i++)
+					nn += d[i] == max_def;
+			}
 		}
 		else
 			nn = take;
-		status = decode_values(r, r->values + (size_t) nvalues * r->width, nn, err);
-		if (status != PQ_OK)
-			return status;
+		if (flat && levels == 0 && full && nn == take &&
+			(in_place = values_in_place(r, nn)) != NULL)
+			skip_values_in_place(r, nn);	/* the whole batch, no nulls */
+		else
+		{
+			in_place = NULL;
+			status = decode_values(r, r->values + (size_t) nvalues * r->width, nn, err);
+			if (status != PQ_OK)
+				return status;
+		}
 		levels += take;
 		nvalues += nn;
 		r->page_levels_left -= take;
@@ -1284,7 +1342,7 @@ pq_column_reader_read(PqColumnReader *r, uint32_t max_rows,
 	batch->num_rows = rows;
 	batch->num_levels = levels;
 	batch->num_values = nvalues;
-	batch->values = r->values;
+	batch->values = in_place ? (const void *) in_place : (const void *) r->values;
 	batch->def_levels = r->max_def > 0 ? r->def : NULL;
 	batch->rep_levels = r->max_rep > 0 ? r->rep : NULL;
 

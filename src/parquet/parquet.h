@@ -368,7 +368,8 @@ bool		pq_column_reader_set_page_allocator(PqColumnReader *reader,
 /*
  * Decode the next rows (at most max_rows, fewer only at the end of the row
  * group) into *batch.  batch->num_rows == 0 means the chunk is exhausted.
- * Buffers stay valid until the next read or close on this reader.
+ * Buffers stay valid until the next read or close on this reader (values
+ * may point into the page itself: a batch of one page with no null).
  */
 PqStatus	pq_column_reader_read(PqColumnReader *reader, uint32_t max_rows,
 								  PqColumnBatch *batch, PqError *err);
