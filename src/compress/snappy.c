@@ -170,8 +170,10 @@ snappy_decode_tags(const uint8_t *ip, const uint8_t *ip_end,
 		else
 		{
 			/* overlapping: the pattern repeats, byte by byte as the format says */
+			const uint8_t *from = op - off;
+
 			for (size_t i = 0; i < len; i++)
-				op[i] = op[i - off];
+				op[i] = from[i];
 		}
 		op += len;
 	}
