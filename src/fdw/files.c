@@ -348,7 +348,7 @@ has_parquet_suffix(const char *name)
 }
 
 typedef struct PfExpansion PfExpansion;
-static List *expand_entries(List *entries, PfExpansion *ex, int limit);
+static List *expand_entries(List *entries, PfExpansion *ex);
 
 /* What expansion carries down the folders: the caller's folder filter. */
 struct PfExpansion
@@ -363,7 +363,7 @@ struct PfExpansion
 	StringInfoData buf;			/* skip_child()'s paths */
 };
 
-#define EXPANSION_DONE(ex) ((ex) != NULL && (ex)->limit > 0 && (ex)->found >= (ex)->limit)
+#define EXPANSION_DONE(ex) ((ex)->limit > 0 && (ex)->found >= (ex)->limit)
 
 /*
  * Is the folder named `name` in `parent` one whose name is key=value and
@@ -374,7 +374,7 @@ struct PfExpansion
 static bool
 skip_child(PfExpansion *ex, const char *parent, const char *name)
 {
-	if (ex == NULL || ex->skip == NULL || strchr(name, '=') == NULL)
+	if (ex->skip == NULL || strchr(name, '=') == NULL)
 		return false;
 	if (ex->buf.data == NULL)
 		initStringInfo(&ex->buf);
@@ -396,7 +396,7 @@ skip_folder(PfExpansion *ex, const char *folder)
 	char	   *parent;
 	bool		skip;
 
-	if (ex == NULL || ex->skip == NULL || slash == NULL ||
+	if (ex->skip == NULL || slash == NULL ||
 		strchr(slash + 1, '=') == NULL)
 		return false;
 	parent = pnstrdup(folder, slash - folder);
@@ -604,18 +604,17 @@ list_folder(const char *folder, PfListing *scratch)
 	return &entry->listing;
 }
 
+/* The files below folder, which the filter has already let through. */
 static void
-expand_folder(const char *folder, List **files, PfExpansion *ex)
+expand_folder_entries(const char *folder, List **files, PfExpansion *ex)
 {
 	PfListing	scratch;
 	const PfListing *listing;
 	List	   *names = NIL;
 	ListCell   *lc;
-	bool		sniffing = ex != NULL && ex->limit > 0;
+	bool		sniffing = ex->limit > 0;
 
 	CHECK_FOR_INTERRUPTS();
-	if (skip_folder(ex, folder))
-		return;
 	listing = list_folder(folder, &scratch);
 	for (int i = 0; i < listing->count; i++)
 	{
@@ -657,11 +656,19 @@ expand_folder(const char *folder, List **files, PfExpansion *ex)
 		if (path[len - 1] == '/')
 		{
 			path[len - 1] = '\0';
-			expand_folder(path, files, ex);
+			expand_folder_entries(path, files, ex);
 		}
 		else
 			*files = lappend(*files, path);
 	}
+}
+
+/* The files below folder, unless the filter skips the folder itself. */
+static void
+expand_folder(const char *folder, List **files, PfExpansion *ex)
+{
+	if (!skip_folder(ex, folder))
+		expand_folder_entries(folder, files, ex);
 }
 
 /*
@@ -758,7 +765,9 @@ expand_recursive_pattern(const char *pattern, PfExpansion *ex)
 List *
 pf_expand_filenames(List *entries)
 {
-	return expand_entries(entries, NULL, 0);
+	PfExpansion all = {0};
+
+	return expand_entries(entries, &all);
 }
 
 /*
@@ -773,7 +782,9 @@ pf_expand_first_filename(List *entries)
 
 	foreach(lc, entries)
 	{
-		files = expand_entries(list_make1(lfirst(lc)), NULL, 1);
+		PfExpansion first = {.limit = 1};
+
+		files = expand_entries(list_make1(lfirst(lc)), &first);
 		if (files != NIL)
 			return (char *) linitial(files);
 	}
@@ -786,8 +797,8 @@ List *
 pf_expand_filenames_filtered(List *entries, PfFolderFilter skip, void *arg,
 							 int *folders_skipped)
 {
-	PfExpansion expansion = {skip, arg, 0, false, NIL, 0, 0, {0}};
-	List	   *files = expand_entries(entries, &expansion, 0);
+	PfExpansion expansion = {.skip = skip, .arg = arg};
+	List	   *files = expand_entries(entries, &expansion);
 	const char *prev = NULL;
 	ListCell   *lc;
 
@@ -808,17 +819,12 @@ pf_expand_filenames_filtered(List *entries, PfFolderFilter skip, void *arg,
 	return files;
 }
 
-/* The files of entries (pf_expand_filenames), stopping at limit if > 0. */
+/* The files of entries (pf_expand_filenames), as ex filters and limits. */
 static List *
-expand_entries(List *entries, PfExpansion *ex, int limit)
+expand_entries(List *entries, PfExpansion *ex)
 {
 	List	   *files = NIL;
 	ListCell   *lc;
-	PfExpansion none = {NULL, NULL, 0, false, NIL, 0, 0, {0}};
-
-	if (ex == NULL)
-		ex = &none;
-	ex->limit = limit;
 
 	foreach(lc, entries)
 	{
