@@ -288,6 +288,8 @@ typedef struct PfPlanState
 										 * by method */
 	int			files_pruned;	/* files skipped by virtual-column quals */
 	int			folders_pruned; /* key=value folders not even listed */
+	char	   *sorted;			/* the table option "sorted", or NULL */
+	List	   *sort_keys;		/* its keys (PfSortKey), parsed */
 } PfPlanState;
 
 extern void parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,

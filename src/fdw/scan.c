@@ -119,9 +119,8 @@ typedef struct PfParallelScan
 	int64		rowgroups_skipped;
 	int64		skipped_by[PF_PRUNE_KINDS];
 	int64		rows_skipped_by_pages;
-	int64		bytes_read;		/* by the readers of closed row groups */
-	bool		time_decoding;	/* EXPLAIN ANALYZE with timing */
-	instr_time	decode_time;	/* in the format layer's readers */
+	int64		bytes_read;
+	instr_time	decode_time;
 	Size		peak_memory;	/* the largest of the workers' */
 } PfParallelScan;
 
@@ -393,6 +392,11 @@ parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	ps->kind = PF_SCAN_PARQUET;
 	rel = table_open(foreigntableid, AccessShareLock);
 	ps->attnos = needed_attnos(baserel, rel);
+	if (opts->sorted != NULL)
+	{
+		ps->sorted = opts->sorted;
+		ps->sort_keys = pf_parse_sorted(opts->sorted, rel);
+	}
 	quals = pf_prune_quals(baserel);
 	file_quals = pf_file_prune_quals(baserel);
 
@@ -554,16 +558,12 @@ parquetGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 	 * each row's order) on top.
 	 */
 	{
-		PfTableOptions *opts = pf_get_table_options(foreigntableid);
 		int			nfiles = list_length(ps->filenames);
 
-		if (opts->sorted != NULL && nfiles <= PF_MERGE_MAX_FILES)
+		if (ps->sort_keys != NIL && nfiles <= PF_MERGE_MAX_FILES)
 		{
-			Relation	rel = table_open(foreigntableid, NoLock);
-			List	   *pathkeys = pf_sorted_pathkeys(root, baserel,
-													  pf_parse_sorted(opts->sorted, rel));
+			List	   *pathkeys = pf_sorted_pathkeys(root, baserel, ps->sort_keys);
 
-			table_close(rel, NoLock);
 			if (pathkeys != NIL)
 			{
 				Cost		merge_cost = cpu_operator_cost * ps->total_rows *
@@ -656,8 +656,7 @@ parquetGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 		fdw_private = lappend(fdw_private, pruned);
 	}
 	if (best_path->path.pathkeys != NIL)
-		fdw_private = lappend(fdw_private,
-							  makeString(pf_get_table_options(foreigntableid)->sorted));
+		fdw_private = lappend(fdw_private, makeString(pstrdup(ps->sorted)));
 
 	/* the parameter expressions go in fdw_exprs, so setrefs sees them */
 	return make_foreignscan(tlist, scan_clauses, baserel->relid,
@@ -1836,7 +1835,7 @@ parquetExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	ExplainPropertyText("Row Groups",
 						psprintf("%d of %d", nread, st->total_rowgroups), es);
 	{
-		/* what plan-time pruning used, once more than statistics did */
+		/* the plan's lines: pruning beyond statistics, the declared order */
 		ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
 		List	   *pruned = list_length(plan->fdw_private) > PfScanPrivatePruned ?
 			(List *) list_nth(plan->fdw_private, PfScanPrivatePruned) : NIL;
@@ -1861,10 +1860,6 @@ parquetExplainForeignScan(ForeignScanState *node, ExplainState *es)
 										 list_nth_int(pruned, PF_PRUNE_BLOOM),
 										 list_nth_int(pruned, PF_PRUNE_DICTIONARY)),
 								es);
-	}
-	{
-		ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
-
 		if (list_length(plan->fdw_private) > PfScanPrivateSorted)
 			ExplainPropertyText("Sorted",
 								psprintf("%s (merging %d files)",
@@ -1962,11 +1957,15 @@ fold_parallel_counters(PfScanState *st)
 		for (int k = 0; k < PF_PRUNE_KINDS; k++)
 			shared->skipped_by[k] += st->skipped_by[k];
 		shared->rows_skipped_by_pages += st->rows_skipped_by_pages;
+		shared->bytes_read += st->bytes_read;
+		INSTR_TIME_ADD(shared->decode_time, st->decode_time);
 		shared->peak_memory = Max(shared->peak_memory, st->peak_memory);
 		st->rowgroups_read = 0;
 		st->rowgroups_skipped = 0;
 		memset(st->skipped_by, 0, sizeof(st->skipped_by));
 		st->rows_skipped_by_pages = 0;
+		st->bytes_read = 0;
+		INSTR_TIME_SET_ZERO(st->decode_time);
 	}
 	else
 	{
@@ -1975,11 +1974,15 @@ fold_parallel_counters(PfScanState *st)
 		for (int k = 0; k < PF_PRUNE_KINDS; k++)
 			st->skipped_by[k] += shared->skipped_by[k];
 		st->rows_skipped_by_pages += shared->rows_skipped_by_pages;
+		st->bytes_read += shared->bytes_read;
+		INSTR_TIME_ADD(st->decode_time, shared->decode_time);
 		st->peak_memory = Max(st->peak_memory, shared->peak_memory);
 		shared->rowgroups_read = 0;
 		shared->rowgroups_skipped = 0;
 		memset(shared->skipped_by, 0, sizeof(shared->skipped_by));
 		shared->rows_skipped_by_pages = 0;
+		shared->bytes_read = 0;
+		INSTR_TIME_SET_ZERO(shared->decode_time);
 	}
 	SpinLockRelease(&shared->mutex);
 }

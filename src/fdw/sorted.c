@@ -306,13 +306,16 @@ struct PfMerge
 	MemoryContext cxt;
 };
 
+/* Input a's current row against input b's, in the declared order. */
 static int
-compare_rows(PfMerge *m, const Datum *v1, const bool *n1,
-			 const Datum *v2, const bool *n2)
+compare_inputs(PfMerge *m, const PfMergeInput *a, const PfMergeInput *b)
 {
 	for (int k = 0; k < m->nkeys; k++)
 	{
-		int			c = ApplySortComparator(v1[k], n1[k], v2[k], n2[k], &m->ssup[k]);
+		int			i = m->keys[k]->attnum - 1;
+		int			c = ApplySortComparator(a->values[i], a->isnull[i],
+											b->values[i], b->isnull[i],
+											&m->ssup[k]);
 
 		if (c != 0)
 			return c;
@@ -320,19 +323,21 @@ compare_rows(PfMerge *m, const Datum *v1, const bool *n1,
 	return 0;
 }
 
-/* The sort keys of input i's current row, gathered. */
-static void
-input_keys(PfMerge *m, int i, Datum *values, bool *nulls)
+/* Input a's current row against the keys of the row returned last. */
+static int
+compare_to_last(PfMerge *m, const PfMergeInput *a)
 {
-	PfMergeInput *in = &m->inputs[i];
-
 	for (int k = 0; k < m->nkeys; k++)
 	{
-		AttrNumber	a = m->keys[k]->attnum;
+		int			i = m->keys[k]->attnum - 1;
+		int			c = ApplySortComparator(a->values[i], a->isnull[i],
+											m->last_keys[k], m->last_null[k],
+											&m->ssup[k]);
 
-		values[k] = in->values[a - 1];
-		nulls[k] = in->isnull[a - 1];
+		if (c != 0)
+			return c;
 	}
+	return 0;
 }
 
 /* binaryheap keeps its largest on top: the row that sorts first is largest */
@@ -342,15 +347,8 @@ heap_compare(Datum a, Datum b, void *arg)
 	PfMerge    *m = (PfMerge *) arg;
 	int			ia = DatumGetInt32(a);
 	int			ib = DatumGetInt32(b);
-	Datum		va[INDEX_MAX_KEYS];
-	bool		na[INDEX_MAX_KEYS];
-	Datum		vb[INDEX_MAX_KEYS];
-	bool		nb[INDEX_MAX_KEYS];
-	int			c;
+	int			c = compare_inputs(m, &m->inputs[ia], &m->inputs[ib]);
 
-	input_keys(m, ia, va, na);
-	input_keys(m, ib, vb, nb);
-	c = compare_rows(m, va, na, vb, nb);
 	if (c == 0)
 		c = ia < ib ? -1 : (ia > ib ? 1 : 0);	/* stable: earlier file first */
 	return -c;
@@ -494,21 +492,14 @@ input_advance(PfMerge *m, int i, bool check)
 	if (!in->has_row)
 		return false;
 	in->row++;
-	if (check)
-	{
-		Datum		v[INDEX_MAX_KEYS] = {0};
-		bool		n[INDEX_MAX_KEYS] = {0};
-
-		input_keys(m, i, v, n);
-		if (compare_rows(m, v, n, m->last_keys, m->last_null) < 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
-					 errmsg("Parquet file \"%s\" is not in the order option \"sorted\" of foreign table \"%s\" declares",
-							in->path, RelationGetRelationName(m->rel)),
-					 errdetail("Row %lld of the file sorts before the row preceding it.",
-							   (long long) in->row + 1),
-					 errhint("Correct the option with ALTER FOREIGN TABLE ... OPTIONS (SET sorted '...'), or drop it.")));
-	}
+	if (check && compare_to_last(m, in) < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("Parquet file \"%s\" is not in the order option \"sorted\" of foreign table \"%s\" declares",
+						in->path, RelationGetRelationName(m->rel)),
+				 errdetail("Row %lld of the file sorts before the row preceding it.",
+						   (long long) in->row + 1),
+				 errhint("Correct the option with ALTER FOREIGN TABLE ... OPTIONS (SET sorted '...'), or drop it.")));
 	return true;
 }
 
@@ -526,15 +517,13 @@ pf_merge_begin(Relation rel, List *keys, List *filenames, List *rowgroups,
 	m->cxt = cxt;
 	m->rel = rel;
 	m->natts = RelationGetDescr(rel)->natts;
-	m->nkeys = Min(list_length(keys), INDEX_MAX_KEYS);
+	m->nkeys = list_length(keys);
 	m->keys = palloc(sizeof(PfSortKey *) * Max(1, m->nkeys));
 	m->ssup = palloc0(sizeof(SortSupportData) * Max(1, m->nkeys));
 	foreach(lc, keys)
 	{
 		PfSortKey  *key = (PfSortKey *) lfirst(lc);
 
-		if (k == m->nkeys)
-			break;
 		m->keys[k] = key;
 		m->ssup[k].ssup_cxt = cxt;
 		m->ssup[k].ssup_collation = key->collation;
