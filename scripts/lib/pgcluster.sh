@@ -42,7 +42,10 @@ PF_BUILD_DEPS=(build-essential postgresql-15 postgresql-server-dev-15
 
 pf_pg_bindir() {
 	local d
-	for d in "/usr/lib/postgresql/${PF_PG_MAJOR}/bin" "$(pg_config --bindir 2>/dev/null)"; do
+	# PG_CONFIG first: a relocated copy of the server (one per work tree)
+	# keeps parallel builds from installing over each other.
+	for d in ${PG_CONFIG:+"$("$PG_CONFIG" --bindir 2>/dev/null)"} \
+		"/usr/lib/postgresql/${PF_PG_MAJOR}/bin" "$(pg_config --bindir 2>/dev/null)"; do
 		if [ -x "$d/initdb" ] && [ -x "$d/pg_ctl" ]; then echo "$d"; return 0; fi
 	done
 	return 1
