@@ -8,8 +8,8 @@
 -- down.  Printed results were also checked against DuckDB over the same
 -- files and against the formulas below.
 --
--- data-aggregate/aggregate.parquet (DuckDB dictionaries) and aggregate_plain.parquet
--- (no dictionaries), from data-aggregate/make_aggregate.mjs: 12000 rows, i = 0..11999:
+-- test/data/aggregate/aggregate.parquet (DuckDB dictionaries) and aggregate_plain.parquet
+-- (no dictionaries), from test/data/aggregate/make_aggregate.mjs: 12000 rows, i = 0..11999:
 --   l_orderkey = i, l_quantity = 1 + i % 50, l_extendedprice = 900 +
 --   ((i * 7919) % 1000000) / 100, l_discount = (i % 11) / 100, l_tax =
 --   (i % 9) / 100 (all numeric(15,2), INT64), l_returnflag 'A'/'N'/'R' by
@@ -20,12 +20,12 @@
 --   i2 = i % 30000 - 15000, i4 = i * 1000 - 5000000 (NULL when i % 7 = 0),
 --   i8 = 2^62 + i, f4 = i / 8, f8 = i * 0.1, fn = i / 4 (NaN when
 --   i % 4001 = 0, -Infinity when i = 5), b = i % 3 = 0 (NULL when i % 10 = 0).
--- data/rowgroups.parquet: see sql/scan.sql.
+-- test/data/scan/rowgroups.parquet: see sql/scan.sql.
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set agg :abs_srcdir '/data-aggregate/aggregate.parquet'
-\set aggplain :abs_srcdir '/data-aggregate/aggregate_plain.parquet'
-\set rg :abs_srcdir '/data/rowgroups.parquet'
+\set agg :abs_srcdir '/test/data/aggregate/aggregate.parquet'
+\set aggplain :abs_srcdir '/test/data/aggregate/aggregate_plain.parquet'
+\set rg :abs_srcdir '/test/data/scan/rowgroups.parquet'
 SET datestyle = 'ISO, YMD';
 SET timezone = 'UTC';
 SET extra_float_digits = 3;

@@ -1,8 +1,8 @@
 --
 -- amudai: foreign tables over Amudai shards written by
--- parquet_fdw_write_amudai() from a query over data/rowgroups.parquet.
+-- parquet_fdw_write_amudai() from a query over test/data/scan/rowgroups.parquet.
 --
--- data/rowgroups.parquet: 20480 rows, id = 1..20480; grp = (id - 1) / 2048;
+-- test/data/scan/rowgroups.parquet: 20480 rows, id = 1..20480; grp = (id - 1) / 2048;
 -- n = id except NULL for grp 3 (ids 6145..8192); d = 2024-01-01 +
 -- (id - 1) / 100 days; ts = 2024-01-01 + (id - 1) minutes; f = id / 4.0;
 -- s = 's' || lpad(id, 5, '0').  Shards are written with stripes of 2048
@@ -11,7 +11,7 @@
 -- written from; the sums are checked against these formulas.
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set rg :abs_srcdir '/data/rowgroups.parquet'
+\set rg :abs_srcdir '/test/data/scan/rowgroups.parquet'
 SET datestyle = 'ISO, YMD';
 SET timezone = 'UTC';
 SET extra_float_digits = 0;

@@ -1,5 +1,5 @@
 --
--- amudai_nested: nested shard fields as jsonb.  data-amudai/ holds the
+-- amudai_nested: nested shard fields as jsonb.  test/data/amudai/ holds the
 -- two-level shard test/unit/test_amudai_nested.c lays out byte by byte
 -- (written there with AMUDAI_FIXTURE_DIR set): id Int32 1..5 in a stripe
 -- file beside the root; tags List<String> ["a","b"], [], null, ["b"],
@@ -8,7 +8,7 @@
 -- fsl FixedSizeList(2) of Int16 10..19; gone, a field the stripe lacks.
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set f :abs_srcdir '/data-amudai/nested.amudai.shard'
+\set f :abs_srcdir '/test/data/amudai/nested.amudai.shard'
 
 CREATE SERVER amn_srv FOREIGN DATA WRAPPER parquet_fdw;
 

@@ -3,13 +3,13 @@
 -- footers; the sample from ten times the rows ANALYZE wants (300 *
 -- statistics target), spread over row groups picked at random.
 --
--- data/rowgroups.parquet (data/make_data.mjs): 20480 rows in 10 row groups
+-- test/data/scan/rowgroups.parquet (test/data/scan/make_data.mjs): 20480 rows in 10 row groups
 -- of 2048, id = 1..20480 (sorted), grp = (id - 1) / 2048, n = id except
 -- NULL in row group 3, d = 2024-01-01 + (id - 1) / 100 days, ts one minute
 -- apart, f = id / 4.0, s = 's' || lpad(id, 5, '0').
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set rg :abs_srcdir '/data/rowgroups.parquet'
+\set rg :abs_srcdir '/test/data/scan/rowgroups.parquet'
 \set rg3 :rg ',' :rg ',' :rg
 
 CREATE SERVER ana_srv FOREIGN DATA WRAPPER parquet_fdw;

@@ -5,13 +5,13 @@
 -- started with even when the cache drops it; parquet_fdw.footer_cache_size
 -- bounds the cache.
 --
--- data/rowgroups.parquet: 20480 rows, id = 1..20480 in 10 row groups of
+-- test/data/scan/rowgroups.parquet: 20480 rows, id = 1..20480 in 10 row groups of
 -- 2048 (sum 209725440); examples/sample.parquet: 1000 rows, id = 1..1000
 -- (sum 500500), one row group.  The test copies them over a file of its own
 -- in the data directory with COPY ... TO PROGRAM.
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set rg :abs_srcdir '/data/rowgroups.parquet'
+\set rg :abs_srcdir '/test/data/scan/rowgroups.parquet'
 \set sample :abs_srcdir '/examples/sample.parquet'
 SELECT current_setting('data_directory') || '/pf_cache_test' AS dir \gset
 \set f :dir '/t.parquet'

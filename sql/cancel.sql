@@ -1,11 +1,11 @@
 --
 -- cancel: a long scan stops at a statement timeout (the scan checks for
 -- interrupts per batch and per row group), with a clean ERROR, and the
--- session goes on.  data/rowgroups.parquet (20480 rows) read 400 times is
+-- session goes on.  test/data/scan/rowgroups.parquet (20480 rows) read 400 times is
 -- 8,192,000 rows: seconds of work, far beyond the 100 ms allowed.
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set rg :abs_srcdir '/data/rowgroups.parquet'
+\set rg :abs_srcdir '/test/data/scan/rowgroups.parquet'
 
 CREATE SERVER cancel_srv FOREIGN DATA WRAPPER parquet_fdw;
 SELECT string_agg(:'rg', ',') AS files FROM generate_series(1, 400) \gset

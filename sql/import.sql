@@ -4,7 +4,7 @@
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
 \set corpus :abs_srcdir '/../shared/parquet-testing/data'
-\set data :abs_srcdir '/data'
+\set data :abs_srcdir '/test/data/scan'
 SET datestyle = 'ISO, YMD';
 SET timezone = 'UTC';
 SET extra_float_digits = 0;

@@ -4,7 +4,7 @@
 -- reading it.  Results, short-circuit evaluation, LIMIT, EXPLAIN ANALYZE's
 -- filtered row counts and rescans must be what the executor gives without it.
 --
--- data/rowgroups.parquet (data/make_data.mjs): 20480 rows in 10 row groups
+-- test/data/scan/rowgroups.parquet (test/data/scan/make_data.mjs): 20480 rows in 10 row groups
 -- of 2048, id = 1..20480; grp = (id - 1) / 2048; n = id except NULL in row
 -- group 3; d = 2024-01-01 + (id - 1) / 100 days; ts = 2024-01-01 + (id - 1)
 -- minutes; f = id / 4.0; s = 's' || lpad(id, 5, '0').  The reference rows
@@ -12,7 +12,7 @@
 -- the file.
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set rg :abs_srcdir '/data/rowgroups.parquet'
+\set rg :abs_srcdir '/test/data/scan/rowgroups.parquet'
 SET datestyle = 'ISO, YMD';
 SET timezone = 'UTC';
 SET extra_float_digits = 0;

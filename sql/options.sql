@@ -5,7 +5,7 @@
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
 \set corpus :abs_srcdir '/../shared/parquet-testing/data'
-\set rg :abs_srcdir '/data/rowgroups.parquet'
+\set rg :abs_srcdir '/test/data/scan/rowgroups.parquet'
 SET datestyle = 'ISO, YMD';
 SET timezone = 'UTC';
 
@@ -82,13 +82,13 @@ SELECT count(*), sum(id), count(DISTINCT grp) FROM opt_two;
 ALTER FOREIGN TABLE opt_two OPTIONS (SET filename :'quoted');
 SELECT count(*) FROM opt_two;
 -- a folder stands for its *.parquet files, a pattern for its matches
-\set folder :abs_srcdir '/data'
+\set folder :abs_srcdir '/test/data/scan'
 ALTER FOREIGN TABLE opt_two OPTIONS (SET filename :'folder');
 SELECT count(*), sum(id) FROM opt_two;
-\set pattern :abs_srcdir '/dat?/*.parquet, ' :abs_srcdir '/data/rowgroups.parq*'
+\set pattern :abs_srcdir '/test/data/sca?/*.parquet, ' :abs_srcdir '/test/data/scan/rowgroups.parq*'
 ALTER FOREIGN TABLE opt_two OPTIONS (SET filename :'pattern');
 SELECT count(*), sum(id) FROM opt_two;
-\set pattern :abs_srcdir '/data/*.nothing'
+\set pattern :abs_srcdir '/test/data/scan/*.nothing'
 ALTER FOREIGN TABLE opt_two OPTIONS (SET filename :'pattern');
 SELECT count(*), sum(id) FROM opt_two;
 -- a missing file in a list fails, naming it

@@ -3,7 +3,7 @@
 -- row groups one at a time from a counter shared in the DSM, so every row
 -- group is read exactly once whatever the number of workers.
 --
--- data/rowgroups.parquet (data/make_data.mjs): 20480 rows in 10 row groups
+-- test/data/scan/rowgroups.parquet (test/data/scan/make_data.mjs): 20480 rows in 10 row groups
 -- of 2048, id = 1..20480, grp = (id - 1) / 2048, n = id except NULL in row
 -- group 3, s = 's' || lpad(id, 5, '0').  Expected values follow from these
 -- formulas: sum(id) = 20480 * 20481 / 2 = 209725440; sum(n) = sum(id) minus
@@ -11,7 +11,7 @@
 -- g sum to 2048 * 2048 * g + 2048 * 2049 / 2 = 4194304 * g + 2098176.
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set rg :abs_srcdir '/data/rowgroups.parquet'
+\set rg :abs_srcdir '/test/data/scan/rowgroups.parquet'
 \set rg3 :rg ',' :rg ',' :rg
 
 -- EXPLAIN with paths reduced to file names

@@ -4,7 +4,7 @@
 -- filename_column 'true' holds each row's file, "**" in patterns matches
 -- any number of folders.
 --
--- data-pruning/partitions (data-pruning/make_partitions.mjs, DuckDB):
+-- test/data/pruning/partitions (test/data/pruning/make_partitions.mjs, DuckDB):
 -- sales/year=Y/region=R/data_0.parquet: id = i (1..600), amount =
 -- i * 10 % 997, year = 2022 + i % 3, region = eu for even i, us for odd
 -- (6 files of 100 rows); nested/events/day=D/data_0.parquet: id = i
@@ -13,9 +13,9 @@
 -- formulas (checked row by row below).
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set sales :abs_srcdir '/data-pruning/partitions/sales'
-\set events :abs_srcdir '/data-pruning/partitions/**/day=*/*.parquet'
-\set sales2 :abs_srcdir '/data-pruning/partitions/**/sales/**/*.parquet'
+\set sales :abs_srcdir '/test/data/pruning/partitions/sales'
+\set events :abs_srcdir '/test/data/pruning/partitions/**/day=*/*.parquet'
+\set sales2 :abs_srcdir '/test/data/pruning/partitions/**/sales/**/*.parquet'
 SET datestyle = 'ISO, YMD';
 SET parquet_fdw.enable_aggregate_pushdown = off;
 
@@ -99,7 +99,7 @@ CREATE FOREIGN TABLE sales2 (id bigint, year int) SERVER part_srv
 SELECT count(*), sum(id), sum(year) FROM sales2;
 -- a trailing "**" matches the folder and every folder below it: each
 -- file is read once
-\set sales3 :abs_srcdir '/data-pruning/partitions/sales/**'
+\set sales3 :abs_srcdir '/test/data/pruning/partitions/sales/**'
 ALTER FOREIGN TABLE sales2 OPTIONS (SET filename :'sales3');
 SELECT count(*), sum(id), sum(year) FROM sales2;
 
@@ -125,7 +125,7 @@ SELECT parquet_create_foreign_table('events_auto', 'part_srv', :'events');
 SELECT * FROM part_columns('events_auto');
 -- escaped (%2D3 is -3) and NULL (__HIVE_DEFAULT_PARTITION__) values;
 -- each folder holds a copy of sales' year=2022/region=eu file
-\set nulls :abs_srcdir '/data-pruning/partitions/nulls'
+\set nulls :abs_srcdir '/test/data/pruning/partitions/nulls'
 SELECT parquet_create_foreign_table('nulls_auto', 'part_srv', :'nulls');
 SELECT * FROM part_columns('nulls_auto');
 SELECT k, count(*), sum(id) FROM nulls_auto GROUP BY k ORDER BY k;
@@ -133,7 +133,7 @@ SELECT part_explain('SELECT count(*) FROM nulls_auto WHERE k IS NULL');
 SELECT part_explain('SELECT count(*) FROM nulls_auto WHERE k < 0');
 SELECT count(*), min(k) FROM nulls_auto WHERE k < 0;
 -- IMPORT FOREIGN SCHEMA: a table per subfolder, reading all its files
-\set root :abs_srcdir '/data-pruning/partitions'
+\set root :abs_srcdir '/test/data/pruning/partitions'
 CREATE SCHEMA imp_parts;
 IMPORT FOREIGN SCHEMA :"root" FROM SERVER part_srv INTO imp_parts;
 SELECT c.relname, p.col, p.type

@@ -2,9 +2,9 @@
 -- pruning: row groups skipped with bloom filters and dictionaries for
 -- equality and IN quals that min/max statistics cannot decide.
 --
--- data-pruning/pruning.parquet (DuckDB: dictionary chunks with bloom filters) and
--- data-pruning/pruning_dict.parquet (this project's writer: dictionary chunks, no
--- bloom filters), both from data-pruning/make_pruning.mjs: 16384 rows, i = 1..16384
+-- test/data/pruning/pruning.parquet (DuckDB: dictionary chunks with bloom filters) and
+-- test/data/pruning/pruning_dict.parquet (this project's writer: dictionary chunks, no
+-- bloom filters), both from test/data/pruning/make_pruning.mjs: 16384 rows, i = 1..16384
 -- in 8 row groups of 2048, rg = (i - 1) / 2048, j = (i - 1) % 2048;
 -- id = i; k = k4 = (j % 100) * 10 + rg; t = 'v' || k;
 -- d = 2024-01-01 + ((j % 50) * 10 + rg) days; dm = k / 100 (decimal(9,2),
@@ -16,8 +16,8 @@
 -- (21 * 42 + 100 * 210) = 236943.
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set pbloom :abs_srcdir '/data-pruning/pruning.parquet'
-\set pdict :abs_srcdir '/data-pruning/pruning_dict.parquet'
+\set pbloom :abs_srcdir '/test/data/pruning/pruning.parquet'
+\set pdict :abs_srcdir '/test/data/pruning/pruning_dict.parquet'
 SET datestyle = 'ISO, YMD';
 -- plain scans: aggregate pushdown would answer some queries without them
 SET parquet_fdw.enable_aggregate_pushdown = off;
@@ -151,14 +151,14 @@ SELECT prune_mismatches('pb', 'hb', 'd IN (date %2$L, date %2$L + 3, date %2$L +
           FROM generate_series(0, 180) n) s;
 DROP FUNCTION prune_mismatches(text, text, text, text[]);
 
--- ===== page indexes (data-pruning/pageindex.parquet, test/tools/gen_pageindex.c):
+-- ===== page indexes (test/data/pruning/pageindex.parquet, test/tools/gen_pageindex.c):
 -- 20000 rows, i = 1..20000, 4 row groups of 5000, data pages of 500 rows;
 -- id = i; g = (i - 1) % 1000 (even pages 0..499, odd pages 500..999);
 -- n = i, NULL on every fourth page ((i - 1) / 500 % 4 = 3); s = 's' ||
 -- lpad(i, 5, '0'); l = list of i % 3 elements 10 i, 10 i + 1.  Rows of
 -- pages no qual can match are skipped in every column (lists included),
 -- and the rows read stay aligned across columns.
-\set ppage :abs_srcdir '/data-pruning/pageindex.parquet'
+\set ppage :abs_srcdir '/test/data/pruning/pageindex.parquet'
 CREATE FOREIGN TABLE pi (id bigint, g int, n int, s text, l bigint[])
   SERVER prune_srv OPTIONS (filename :'ppage');
 CREATE TABLE hi AS SELECT * FROM pi;

@@ -3,7 +3,7 @@
 -- several files), EXPLAIN, row-group pruning with statistics, flat memory
 -- across row groups, and errors from bad files.
 --
--- data/rowgroups.parquet (data/make_data.mjs): 20480 rows in 10 row groups
+-- test/data/scan/rowgroups.parquet (test/data/scan/make_data.mjs): 20480 rows in 10 row groups
 -- of 2048, sorted by id = 1..20480; grp = (id - 1) / 2048; n = id except
 -- NULL in row group 3; d = 2024-01-01 + (id - 1) / 100 days;
 -- ts = 2024-01-01 + (id - 1) minutes; f = id / 4.0; s = 's' || lpad(id, 5, '0').
@@ -12,7 +12,7 @@
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
 \set corpus :abs_srcdir '/../shared/parquet-testing'
-\set rg :abs_srcdir '/data/rowgroups.parquet'
+\set rg :abs_srcdir '/test/data/scan/rowgroups.parquet'
 SET datestyle = 'ISO, YMD';
 SET timezone = 'UTC';
 SET parquet_fdw.enable_aggregate_pushdown = off;  -- aggregates here test the scan (sql/aggregate.sql tests the pushdown)

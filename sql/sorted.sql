@@ -3,15 +3,15 @@
 -- in that order lets ORDER BY and merge joins skip a Sort, the scan merges
 -- the files' rows, and a file out of the declared order is an error.
 --
--- data-sorted (data-sorted/make_sorted.mjs, DuckDB): a, b, c.parquet hold
+-- test/data/sorted (test/data/sorted/make_sorted.mjs, DuckDB): a, b, c.parquet hold
 -- the rows i = 0..2999 with i % 3 = 0, 1, 2, each stored in the order
 -- k DESC NULLS FIRST, t, v (row groups of 256); k = NULL when i % 97 = 5,
 -- else i / 7; t = 'w' || lpad(i * 37 % 1000, 4, '0'); v = i.
 -- unsorted.parquet: the same rows in another order.
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set files :abs_srcdir '/data-sorted/[abc].parquet'
-\set unsorted :abs_srcdir '/data-sorted/unsorted.parquet'
+\set files :abs_srcdir '/test/data/sorted/[abc].parquet'
+\set unsorted :abs_srcdir '/test/data/sorted/unsorted.parquet'
 SET parquet_fdw.enable_aggregate_pushdown = off;
 
 CREATE FUNCTION sorted_plan(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
@@ -65,8 +65,8 @@ BEGIN
     RETURN NEXT ln;
   END LOOP;
 END $$;
--- data-sorted/in-order: p1..p4 hold k = 750..999, 0..249, 500..749, 250..499
-\set inorder :abs_srcdir '/data-sorted/in-order'
+-- test/data/sorted/in-order: p1..p4 hold k = 750..999, 0..249, 500..749, 250..499
+\set inorder :abs_srcdir '/test/data/sorted/in-order'
 CREATE FOREIGN TABLE ro (k int, t text) SERVER sorted_srv OPTIONS (filename :'inorder', sorted 'k');
 SELECT sorted_analyze('SELECT k FROM ro ORDER BY k');
 SELECT (SELECT string_agg(k::text, ',') FROM (SELECT k FROM ro ORDER BY k) s) =

@@ -127,9 +127,9 @@ SELECT * FROM alltypes_domain;  -- ERROR
 \set VERBOSITY default
 
 -- a value PostgreSQL cannot hold is an error naming the column and the row
--- (data-range/make_range.mjs: d of id 4321, row 225 of row group 2, is a
+-- (test/data/range/make_range.mjs: d of id 4321, row 225 of row group 2, is a
 -- date past 5874897 AD; the other rows and columns are fine)
-\set f :abs_srcdir '/data-range/out_of_range.parquet'
+\set f :abs_srcdir '/test/data/range/out_of_range.parquet'
 CREATE FOREIGN TABLE out_of_range (id bigint, d date, ok date)
   SERVER types_srv OPTIONS (filename :'f');
 CREATE FUNCTION range_error(query text) RETURNS text LANGUAGE plpgsql AS $$

@@ -54,11 +54,11 @@ SELECT var FROM v_json;
 CREATE FOREIGN TABLE v_numeric (id int, var numeric) SERVER variant_srv OPTIONS (filename :'f');
 SELECT var, var * 2 AS doubled FROM v_numeric;
 
--- data-variant/variant.parquet (data-variant/make_variant.mjs): 9000 DuckDB-written rows in
+-- test/data/variant/variant.parquet (test/data/variant/make_variant.mjs): 9000 DuckDB-written rows in
 -- two row groups of 4500, shredded by DuckDB into typed object fields, lists
 -- of objects and residual values; each value follows from id, so PostgreSQL
 -- builds the expected jsonb itself and every row is compared
-\set f :abs_srcdir '/data-variant/variant.parquet'
+\set f :abs_srcdir '/test/data/variant/variant.parquet'
 CREATE FOREIGN TABLE v_gen (id bigint, v jsonb) SERVER variant_srv OPTIONS (filename :'f');
 CREATE TEMP VIEW v_gen_check AS
   SELECT id, v, CASE
@@ -81,12 +81,12 @@ SELECT count(*) AS rows, count(DISTINCT id) AS ids, min(id), max(id),
 SELECT id, v, want FROM v_gen_check WHERE v IS DISTINCT FROM want ORDER BY id LIMIT 5;
 SELECT id, v FROM v_gen WHERE id IN (99, 4096, 4097, 4500, 4501, 8997) ORDER BY id;
 
--- data-variant/nested_variant.parquet (data-variant/make_nested_variant.py,
+-- test/data/variant/nested_variant.parquet (test/data/variant/make_nested_variant.py,
 -- read the same by DuckDB): VARIANT groups inside a struct (one of them
 -- shredded, an int64 typed_value next to a residual value) and as the
 -- elements of a list, with null groups, null parents, empty lists and
 -- Variant null elements; each row follows from id
-\set f :abs_srcdir '/data-variant/nested_variant.parquet'
+\set f :abs_srcdir '/test/data/variant/nested_variant.parquet'
 CREATE FOREIGN TABLE v_nested (id bigint, st jsonb, lv jsonb)
   SERVER variant_srv OPTIONS (filename :'f');
 CREATE TEMP VIEW v_nested_check AS

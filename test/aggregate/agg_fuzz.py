@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Random aggregate queries over data-aggregate/, each run with pushdown on
+"""Random aggregate queries over test/data/aggregate/, each run with pushdown on
 and off (agg_same() of sql/aggregate.sql): a check of the aggregate pushdown
 (src/fdw/aggregate.c) beyond the regression test's fixed queries.
 
@@ -147,9 +147,9 @@ def main():
     print("DROP FUNCTION IF EXISTS agg_same(text);")
     print("DROP FUNCTION IF EXISTS agg_explain(text);")
     print(f"\\set abs_srcdir '{ROOT}'")
-    print("\\set agg :abs_srcdir '/data-aggregate/aggregate.parquet'")
-    print("\\set aggplain :abs_srcdir '/data-aggregate/aggregate_plain.parquet'")
-    print("\\set rg :abs_srcdir '/data/rowgroups.parquet'")
+    print("\\set agg :abs_srcdir '/test/data/aggregate/aggregate.parquet'")
+    print("\\set aggplain :abs_srcdir '/test/data/aggregate/aggregate_plain.parquet'")
+    print("\\set rg :abs_srcdir '/test/data/scan/rowgroups.parquet'")
     # compare as sets: the queries have no ORDER BY
     print(SETUP.replace("row_number() OVER () AS rn", "1 AS rn"))
     for _ in range(count):

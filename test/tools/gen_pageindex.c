@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * gen_pageindex.c
- *	  Write data-pruning/pageindex.parquet, the page-index pruning fixture of
+ *	  Write test/data/pruning/pageindex.parquet, the page-index pruning fixture of
  *	  sql/pruning.sql, with this project's writer (writer.h).
  *
  *	  gen_pageindex OUT.parquet [ROW_GROUPS]

@@ -12,7 +12,7 @@
  * Every byte is laid out here from the format notes (1.5, 1.8, 1.10, 2.1,
  * 3.1-3.8) with a test-local FlatBuffers layout and protobuf encoder.
  * With AMUDAI_FIXTURE_DIR set, the shard and its stripe file are also
- * written there (data-amudai/, the fixture of sql/amudai_nested.sql).
+ * written there (test/data/amudai/, the fixture of sql/amudai_nested.sql).
  *
  * IDENTIFICATION
  *	  test/unit/test_amudai_nested.c
@@ -554,7 +554,7 @@ test_nested(void)
 
 	build_shard(&f);
 	t_dump_seed("nested_root", NULL, 0, f.data, f.len);
-	/* the pg_regress fixture data-amudai/nested.amudai.shard (+ stripe file) */
+	/* the pg_regress fixture test/data/amudai/nested.amudai.shard (+ stripe file) */
 	if (getenv("AMUDAI_FIXTURE_DIR") != NULL)
 	{
 		char		path[512];

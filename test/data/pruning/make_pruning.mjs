@@ -1,9 +1,9 @@
-// Regenerates the pruning fixtures of data-pruning/ (sql/pruning.sql) with
+// Regenerates the pruning fixtures of test/data/pruning/ (sql/pruning.sql) with
 // DuckDB (outside data/, whose folder tests expect rowgroups.parquet alone).
 //
-//   node /path/to/repo/data-pruning/make_pruning.mjs /path/to/repo/data-pruning [csv2parquet]
+//   node /path/to/repo/test/data/pruning/make_pruning.mjs [OUT_DIR [csv2parquet]]   (default: its own folder)
 //
-// Run it from the folder holding node_modules (as make_data.mjs).  With the
+// Run it from the folder holding node_modules (as test/data/scan/make_data.mjs).  With the
 // path of bench/bin/csv2parquet (make -C bench csv2parquet), the same rows
 // are also written by this project's writer into pruning_dict.parquet.
 //
@@ -22,12 +22,12 @@
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const require = createRequire(path.join(process.cwd(), 'noop.js'));
 const { DuckDBInstance } = await import(pathToFileURL(require.resolve('@duckdb/node-api')).href);
 
-const dir = path.resolve(process.argv[2] ?? '.');
+const dir = path.resolve(process.argv[2] ?? path.dirname(fileURLToPath(import.meta.url)));
 const csv2parquet = process.argv[3];
 const q = (s) => s.replaceAll("'", "''");
 const db = await DuckDBInstance.create(':memory:');

@@ -1,22 +1,23 @@
-// Regenerates data-range/out_of_range.parquet, the pg_regress fixture of
+// Regenerates test/data/range/out_of_range.parquet, the pg_regress fixture of
 // values PostgreSQL cannot hold (sql/types.sql): 5000 rows in row groups of
 // 2048, id = 0..4999, d = DATE '2020-01-01' + id % 100, except id 4321
 // (row 225 of row group 2), whose d is DATE '5881000-01-01': a valid Parquet
 // DATE (days since 1970 in an INT32) past PostgreSQL's last date, 5874897 AD.
 // ok = d for the valid rows, NULL for id 4321.
 //
-//   mkdir -p /tmp/duck && cd /tmp/duck && npm install @duckdb/node-api
-//   node /path/to/repo/data-range/make_range.mjs /path/to/repo/data-range
+//   node /path/to/repo/test/data/range/make_range.mjs [OUT_DIR]   (default: its own folder)
 //
-// Run it from the folder holding node_modules (outside the repository).
+// Run it from a folder whose node_modules holds @duckdb/node-api, outside
+// the repository (e.g. ${XDG_CACHE_HOME:-$HOME/.cache}/parquet_fdw, where
+// test/generated/generate.sh installs it); OUT_DIR is then an absolute path.
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const require = createRequire(path.join(process.cwd(), 'noop.js'));
 const { DuckDBInstance } = await import(pathToFileURL(require.resolve('@duckdb/node-api')).href);
 
-const dir = path.resolve(process.argv[2] ?? '.');
+const dir = path.resolve(process.argv[2] ?? path.dirname(fileURLToPath(import.meta.url)));
 const q = (s) => s.replaceAll("'", "''");
 const db = await DuckDBInstance.create(':memory:');
 const con = await db.connect();

@@ -10,18 +10,19 @@
 // four disjoint quarters (p1: 750..999, p2: 0..249, p3: 500..749, p4:
 // 250..499), t = 'r' || k.
 //
-//   mkdir -p /tmp/duck && cd /tmp/duck && npm install @duckdb/node-api
-//   node /path/to/repo/data-sorted/make_sorted.mjs /path/to/repo/data-sorted
+//   node /path/to/repo/test/data/sorted/make_sorted.mjs [OUT_DIR]   (default: its own folder)
 //
-// Run it from the folder holding node_modules (outside the repository).
+// Run it from a folder whose node_modules holds @duckdb/node-api, outside
+// the repository (e.g. ${XDG_CACHE_HOME:-$HOME/.cache}/parquet_fdw, where
+// test/generated/generate.sh installs it); OUT_DIR is then an absolute path.
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const require = createRequire(path.join(process.cwd(), 'noop.js'));
 const { DuckDBInstance } = await import(pathToFileURL(require.resolve('@duckdb/node-api')).href);
 
-const dir = path.resolve(process.argv[2] ?? '.');
+const dir = path.resolve(process.argv[2] ?? path.dirname(fileURLToPath(import.meta.url)));
 const q = (s) => s.replaceAll("'", "''");
 const db = await DuckDBInstance.create(':memory:');
 const con = await db.connect();

@@ -1,9 +1,9 @@
-// Regenerates data-pruning/partitions/ (sql/partitions.sql) with DuckDB: hive-style
+// Regenerates test/data/pruning/partitions/ (sql/partitions.sql) with DuckDB: hive-style
 // partitioned folders, the partition columns only in the folder names.
 //
-//   node /path/to/repo/data-pruning/make_partitions.mjs /path/to/repo/data-pruning
+//   node /path/to/repo/test/data/pruning/make_partitions.mjs [OUT_DIR]   (default: its own folder)
 //
-// Run it from the folder holding node_modules (as make_data.mjs).
+// Run it from the folder holding node_modules (as test/data/scan/make_data.mjs).
 //
 // sales/year=Y/region=R/data_0.parquet: 600 rows, i = 1..600:
 //   id bigint = i, amount bigint = i * 10 % 997,
@@ -17,12 +17,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const require = createRequire(path.join(process.cwd(), 'noop.js'));
 const { DuckDBInstance } = await import(pathToFileURL(require.resolve('@duckdb/node-api')).href);
 
-const dir = path.resolve(process.argv[2] ?? '.', 'partitions');
+const dir = path.resolve(process.argv[2] ?? path.dirname(fileURLToPath(import.meta.url)), 'partitions');
 const q = (s) => s.replaceAll("'", "''");
 fs.rmSync(dir, { recursive: true, force: true });
 fs.mkdirSync(path.join(dir, 'nested'), { recursive: true });

@@ -1,10 +1,11 @@
-// Regenerates data-variant/variant.parquet, the pg_regress fixture of VARIANT
+// Regenerates test/data/variant/variant.parquet, the pg_regress fixture of VARIANT
 // columns written (and shredded) by DuckDB.
 //
-//   mkdir -p /tmp/duck && cd /tmp/duck && npm install @duckdb/node-api
-//   node /path/to/repo/data-variant/make_variant.mjs /path/to/repo/data-variant
+//   node /path/to/repo/test/data/variant/make_variant.mjs [OUT_DIR]   (default: its own folder)
 //
-// Run it from the folder holding node_modules (outside the repository).
+// Run it from a folder whose node_modules holds @duckdb/node-api, outside
+// the repository (e.g. ${XDG_CACHE_HOME:-$HOME/.cache}/parquet_fdw, where
+// test/generated/generate.sh installs it); OUT_DIR is then an absolute path.
 //
 // variant.parquet: 9000 rows in 2 row groups of 4500 (more than one scan
 // batch of 4096 rows each), columns id bigint 1..9000 and v VARIANT whose
@@ -24,12 +25,12 @@
 // compares every row.
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const require = createRequire(path.join(process.cwd(), 'noop.js'));
 const { DuckDBInstance } = await import(pathToFileURL(require.resolve('@duckdb/node-api')).href);
 
-const dir = path.resolve(process.argv[2] ?? '.');
+const dir = path.resolve(process.argv[2] ?? path.dirname(fileURLToPath(import.meta.url)));
 const q = (s) => s.replaceAll("'", "''");
 const db = await DuckDBInstance.create(':memory:');
 const con = await db.connect();

@@ -1,9 +1,10 @@
 // Regenerates the pg_regress fixtures of data/ with DuckDB.
 //
-//   mkdir -p /tmp/duck && cd /tmp/duck && npm install @duckdb/node-api
-//   node /path/to/repo/data/make_data.mjs /path/to/repo/data
+//   node /path/to/repo/test/data/scan/make_data.mjs [OUT_DIR]   (default: its own folder)
 //
-// Run it from the folder holding node_modules (outside the repository).
+// Run it from a folder whose node_modules holds @duckdb/node-api, outside
+// the repository (e.g. ${XDG_CACHE_HOME:-$HOME/.cache}/parquet_fdw, where
+// test/generated/generate.sh installs it); OUT_DIR is then an absolute path.
 //
 // rowgroups.parquet: 20480 rows in 10 row groups of 2048 rows, sorted by id,
 // so that every row group has disjoint min/max statistics:
@@ -18,12 +19,12 @@
 // by hand from these formulas, not copied from our own output.
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const require = createRequire(path.join(process.cwd(), 'noop.js'));
 const { DuckDBInstance } = await import(pathToFileURL(require.resolve('@duckdb/node-api')).href);
 
-const dir = path.resolve(process.argv[2] ?? '.');
+const dir = path.resolve(process.argv[2] ?? path.dirname(fileURLToPath(import.meta.url)));
 const q = (s) => s.replaceAll("'", "''");
 const db = await DuckDBInstance.create(':memory:');
 const con = await db.connect();

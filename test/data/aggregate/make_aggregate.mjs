@@ -1,8 +1,8 @@
-// Regenerates data-aggregate/aggregate.parquet and aggregate_plain.parquet,
+// Regenerates test/data/aggregate/aggregate.parquet and aggregate_plain.parquet,
 // the fixtures of sql/aggregate.sql (aggregate pushdown), with DuckDB; a
 // folder of their own, since other tests read every file of data/:
 //
-//   node /path/to/repo/data-aggregate/make_aggregate.mjs /path/to/repo/data-aggregate
+//   node /path/to/repo/test/data/aggregate/make_aggregate.mjs [OUT_DIR]   (default: its own folder)
 //
 // run from a folder whose node_modules holds @duckdb/node-api (e.g.
 // $HOME/.cache/parquet_fdw, where bench/run.sh installs it).
@@ -31,12 +31,12 @@
 //   b               boolean        i % 3 = 0; NULL when i % 10 = 0
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const require = createRequire(path.join(process.cwd(), 'noop.js'));
 const { DuckDBInstance } = await import(pathToFileURL(require.resolve('@duckdb/node-api')).href);
 
-const dir = path.resolve(process.argv[2] ?? '.');
+const dir = path.resolve(process.argv[2] ?? path.dirname(fileURLToPath(import.meta.url)));
 const q = (s) => s.replaceAll("'", "''");
 const db = await DuckDBInstance.create(':memory:');
 const con = await db.connect();

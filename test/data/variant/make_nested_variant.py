@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Writes data-variant/nested_variant.parquet: VARIANT groups nested inside a
+"""Writes test/data/variant/nested_variant.parquet: VARIANT groups nested inside a
 struct and a list, which no writer at hand produces (DuckDB 1.5 refuses a
 non-root VARIANT column).  Standard library only: a Thrift compact encoder
 for the footer, v1 data pages, PLAIN values, RLE levels, no compression.
 
-  python3 data-variant/make_nested_variant.py [OUT.parquet]
+  python3 test/data/variant/make_nested_variant.py [OUT.parquet]
+
+(default: nested_variant.parquet next to this script)
 
 Schema (Parquet VARIANT groups per VariantShredding.md; w is shredded):
 
@@ -33,6 +35,7 @@ Schema (Parquet VARIANT groups per VariantShredding.md; w is shredded):
 
 sql/variant.sql builds the same values with jsonb functions and compares.
 """
+import os
 import struct
 import sys
 
@@ -160,7 +163,8 @@ def plain(ptype, values):
 
 
 def main():
-    out_path = sys.argv[1] if len(sys.argv) > 1 else "nested_variant.parquet"
+    out_path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "nested_variant.parquet")
     rows = range(1, 41)
     # leaves: path, physical, max_def, max_rep, levels [(def, rep, value)]
     leaves = {
@@ -268,6 +272,8 @@ def main():
                           (2, I64, sum(s for _, s in chunks)), (3, I64, len(rows))])
     footer = t_struct([(1, I32, 2), (2, LIST, (STRUCT, schema)), (3, I64, len(rows)),
                        (4, LIST, (STRUCT, [row_group])),
+                       # created_by keeps the script's first path, so a rerun
+                       # reproduces the committed file byte for byte
                        (6, BINARY, "parquet_fdw data-variant/make_nested_variant.py")])
     data += footer + struct.pack("<I", len(footer)) + b"PAR1"
     with open(out_path, "wb") as f:
