@@ -21,6 +21,11 @@ DATA = parquet_fdw--1.0.sql
 REGRESS_LIST := $(shell cat sql/schedule 2>/dev/null)
 REGRESS = $(REGRESS_LIST)
 REGRESS_OPTS = --load-extension=parquet_fdw
+# sql/*.sql read their fixtures under test/data/ (PG_ABS_SRCDIR) and the
+# parquet-testing corpus from PARQUET_TESTING_DIR, by default the checkout
+# next to the repository.
+PARQUET_TESTING_DIR ?= $(abspath $(CURDIR)/../shared/parquet-testing)
+export PARQUET_TESTING_DIR
 
 PG_CPPFLAGS = -I$(srcdir)/src -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 	-Wno-missing-field-initializers -Wno-sign-compare

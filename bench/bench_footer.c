@@ -263,7 +263,7 @@ build_wide_file(size_t *len_out, size_t *footer_len)
 int
 main(int argc, char **argv)
 {
-	const char *corpus = argc > 1 ? argv[1] : "../shared/parquet-testing";
+	const char *corpus = argc > 1 ? argv[1] : getenv("PARQUET_TESTING_DIR");
 	size_t		len,
 				footer_len;
 	uint8_t    *file;
@@ -273,6 +273,8 @@ main(int argc, char **argv)
 	PqFile	   *pf;
 	double		best = 1e9;
 
+	if (corpus == NULL || corpus[0] == '\0')
+		corpus = "../shared/parquet-testing";	/* the sibling checkout, from the root */
 	walk(corpus);
 	if (files_opened > 0)
 		printf("corpus: %d files x %d opens: %.1f us per open+close\n",

@@ -1,9 +1,10 @@
 // Regenerates examples/sample.parquet with DuckDB.
 //
-//   mkdir -p /tmp/duck && cd /tmp/duck && npm install @duckdb/node-api
 //   node /path/to/repo/examples/make_sample.mjs /path/to/repo/examples/sample.parquet
 //
-// Run it from the folder holding node_modules (outside the repository).
+// Run it from a folder whose node_modules holds @duckdb/node-api, outside
+// the repository (e.g. ${XDG_CACHE_HOME:-$HOME/.cache}/parquet_fdw, where
+// test/generated/generate.sh installs it).
 // 1000 rows of (id bigint, name text, price decimal(10,2), day date,
 // ts timestamp, tags varchar[], ok boolean), ZSTD-compressed, deterministic.
 import path from 'node:path';

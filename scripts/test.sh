@@ -137,6 +137,7 @@ fi
 # ---------------------------------------------------------------- cluster + readability
 CORPUS=${PARQUET_TESTING_DIR:-$ROOT/../shared/parquet-testing}
 [ -d "$CORPUS" ] && CORPUS=$(cd "$CORPUS" && pwd)
+export PARQUET_TESTING_DIR=$CORPUS	# pg_regress: sql/*.sql \getenv it
 CLUSTER_OK=0
 need_cluster=0
 [ -s sql/schedule ] && need_cluster=1

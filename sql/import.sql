@@ -3,7 +3,8 @@
 -- parquet_create_foreign_table(), with columns from the files' schemas.
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set corpus :abs_srcdir '/../shared/parquet-testing/data'
+\getenv corpus_root PARQUET_TESTING_DIR
+\set corpus :corpus_root '/data'
 \set data :abs_srcdir '/test/data/scan'
 SET datestyle = 'ISO, YMD';
 SET timezone = 'UTC';

@@ -3,7 +3,8 @@
 -- parquet_file_metadata, parquet_kv_metadata.
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set corpus :abs_srcdir '/../shared/parquet-testing/data'
+\getenv corpus_root PARQUET_TESTING_DIR
+\set corpus :corpus_root '/data'
 SET datestyle = 'ISO, YMD';
 SET timezone = 'UTC';
 SET extra_float_digits = 0;

@@ -4,7 +4,8 @@
 -- server files.
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set corpus :abs_srcdir '/../shared/parquet-testing/data'
+\getenv corpus_root PARQUET_TESTING_DIR
+\set corpus :corpus_root '/data'
 \set rg :abs_srcdir '/test/data/scan/rowgroups.parquet'
 SET datestyle = 'ISO, YMD';
 SET timezone = 'UTC';

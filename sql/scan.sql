@@ -11,7 +11,8 @@
 -- 20480 * 20481 / 2 = 209725440).
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set corpus :abs_srcdir '/../shared/parquet-testing'
+\getenv corpus_root PARQUET_TESTING_DIR
+\set corpus :corpus_root
 \set rg :abs_srcdir '/test/data/scan/rowgroups.parquet'
 SET datestyle = 'ISO, YMD';
 SET timezone = 'UTC';

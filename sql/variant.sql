@@ -8,7 +8,8 @@
 -- table, and the SQLSTATE of invalid files.
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set corpus :abs_srcdir '/../shared/parquet-testing/shredded_variant'
+\getenv corpus_root PARQUET_TESTING_DIR
+\set corpus :corpus_root '/shredded_variant'
 SET timezone = 'UTC';
 
 CREATE SERVER variant_srv FOREIGN DATA WRAPPER parquet_fdw;

@@ -14,7 +14,9 @@
  *	- snappy and LZ4 blocks written byte by byte, checked by hand;
  *	- the pages of the Parquet test corpus (concatenated gzip members, Hadoop
  *	  and non-Hadoop LZ4, LZ4_RAW), walked with a minimal page-header reader
- *	  of its own, when /work/shared/parquet-testing is present.
+ *	  of its own, when the corpus is present (PARQUET_TESTING_DIR, which
+ *	  make -C test run-unit sets; by hand, ../../shared/parquet-testing
+ *	  from test/).
  *
  * Every decompression writes into a buffer with guard bytes after out_len,
  * checked afterwards, so a write past out_len fails a test even without
@@ -1314,6 +1316,14 @@ read_whole_file(const char *path, size_t *len)
  * number of pages decoded exactly.  If first_page is not NULL it gets a
  * copy of the first data page's decoded values section.
  */
+static const char *
+corpus_root(void)
+{
+	const char *env = getenv("PARQUET_TESTING_DIR");
+
+	return env != NULL && env[0] != '\0' ? env : "../../shared/parquet-testing";
+}
+
 static int
 corpus_pages(const char *name, int codec, int hadoop, uint8_t **first_page,
 			 size_t *first_len)
@@ -1324,7 +1334,7 @@ corpus_pages(const char *name, int codec, int hadoop, uint8_t **first_page,
 	Tcp			t;
 	int			pages = 0;
 
-	snprintf(path, sizeof(path), "/work/shared/parquet-testing/data/%s", name);
+	snprintf(path, sizeof(path), "%s/data/%s", corpus_root(), name);
 	file = read_whole_file(path, &file_len);
 	if (file == NULL || file_len < 12)
 	{
@@ -1433,7 +1443,7 @@ test_corpus(void)
 		free(first);
 	}
 	if (found == 0)
-		printf("corpus: /work/shared/parquet-testing not found, skipped\n");
+		printf("corpus: %s not found, skipped\n", corpus_root());
 }
 
 int

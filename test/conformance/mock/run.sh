@@ -8,11 +8,14 @@
 # string) and values PostgreSQL cannot hold.  A failure elsewhere is a
 # harness (normalizer) bug.
 #
-#   test/conformance/mock/run.sh [DUCKDB_NODE_DIR]   (default /tmp/duck, needs @duckdb/node-api)
+#   test/conformance/mock/run.sh [DUCKDB_NODE_DIR]
+#
+# DUCKDB_NODE_DIR holds node_modules/@duckdb/node-api; by default the cache
+# test/generated/generate.sh installs it into.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../../.." && pwd)
-DUCK=${1:-/tmp/duck}
+DUCK=${1:-${PARQUET_FDW_NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/parquet_fdw}}
 CORPUS=${PARQUET_TESTING_DIR:-$ROOT/../shared/parquet-testing}
 . "$ROOT/scripts/lib/pgcluster.sh"
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/pfmock.XXXXXX")
