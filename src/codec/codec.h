@@ -26,10 +26,17 @@
  * take an output capacity and return CDC_ERR_OUTPUT_FULL when it is too small;
  * each has a *_max_size() helper giving a capacity that always suffices.
  *
- * Each encoding lives in its own file (bitpack.c, rle.c, plain.c, dict.c,
- * delta_binary.c, delta_length.c, delta_byte_array.c, byte_stream_split.c,
- * group_varint.c, varint.h); SIMD kernels live in kernels_<isa>.c and are
- * reached through dispatch.c.
+ * This header covers the Parquet encodings, one file each: bitpack.c,
+ * rle.c, plain.c, dict.c, delta_binary.c, delta_length.c and
+ * delta_byte_array.c (sharing the internal delta.h), byte_stream_split.c,
+ * and group_varint.c; varint.h holds ULEB128 and zigzag.  Their SIMD
+ * kernels live in <encoding>_avx2.c and <encoding>_avx512.c behind the
+ * internal kernels.h, chosen at run time by dispatch.c.
+ *
+ * The encodings of Amudai shards have contracts of their own, under the
+ * same rules: fastlanes.h (FLBitPack and FFOR; kernels in
+ * fastlanes_kernels.h), alp.h (ALP, ALPRD) and fsst.h.  chimp.h and
+ * patched_bitpack.h are codecs no file format uses yet.
  *
  * IDENTIFICATION
  *	  src/codec/codec.h

@@ -1,12 +1,17 @@
 /*-------------------------------------------------------------------------
  *
  * fdw.c
- *	  Module entry points: magic block, _PG_init, GUCs, FDW handler and
- *	  validator.
+ *	  Module entry points: magic block, _PG_init (the GUCs), the FDW
+ *	  handler and validator, and the routing of each callback.
  *
- * The callbacks themselves live in scan.c (planning and execution),
- * import.c (IMPORT FOREIGN SCHEMA) and option.c (option validation); this
- * file only wires them into the FdwRoutine.
+ * One FdwRoutine serves three kinds of scan: Parquet tables (scan.c, with
+ * sorted.c's merge and the parallel callbacks), tables over Amudai shards
+ * (amudai_scan.c) and aggregates pushed into a Parquet scan (aggregate.c).
+ * Planning callbacks ask which format the table reads; execution callbacks
+ * read the kind from the plan's marker, then from the scan state's first
+ * member.  ANALYZE goes to analyze.c or amudai_analyze.c, IMPORT FOREIGN
+ * SCHEMA to import.c, option validation to option.c.  This file makes no
+ * planning or execution decision of its own.
  *
  * IDENTIFICATION
  *	  src/fdw/fdw.c

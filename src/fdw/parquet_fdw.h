@@ -8,7 +8,15 @@
  * of Datums at once (column at a time, the type decision made once when the
  * converter is built), and tuple formation only gathers Datums row by row.
  *
- * Grouped by the file that defines them, as in postgres_fdw.h.
+ * Grouped by the file that defines them, as in postgres_fdw.h: fdw.c (the
+ * GUC), option.c (table and column options), files.c (file lists, folder
+ * and pattern expansion, hive partitions, column-to-field matching),
+ * prune.c (row-group pruning), scan.c (the Parquet scan callbacks),
+ * analyze.c, import.c, footer_cache.c, reader.c (opening files from the
+ * backend), sorted.c (the "sorted" option and its merge), scan.c again
+ * (EXPLAIN ANALYZE's I/O counters), convert.c and convert_variant.c
+ * (values to Datums), aggregate.c (aggregate pushdown).  The shard side's
+ * declarations are in amudai_fdw.h.
  *
  * IDENTIFICATION
  *	  src/fdw/parquet_fdw.h
