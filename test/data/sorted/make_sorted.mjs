@@ -15,6 +15,7 @@
 // Run it from a folder whose node_modules holds @duckdb/node-api, outside
 // the repository (e.g. ${XDG_CACHE_HOME:-$HOME/.cache}/parquet_fdw, where
 // test/generated/generate.sh installs it); OUT_DIR is then an absolute path.
+import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -42,6 +43,7 @@ await con.run(`COPY (SELECT * FROM (${rows}) ORDER BY (v * 7919) % 3000)
   TO '${q(out)}' (FORMAT parquet, ROW_GROUP_SIZE 256)`);
 console.log('wrote', out);
 const inOrder = path.join(dir, 'in-order');
+fs.mkdirSync(inOrder, { recursive: true });
 for (const [f, lo] of [[1, 750], [2, 0], [3, 500], [4, 250]]) {
 	const out = path.join(inOrder, `p${f}.parquet`);
 	await con.run(`COPY (SELECT i::INTEGER AS k, 'r' || i AS t FROM range(${lo}, ${lo + 250}) r(i) ORDER BY i)
