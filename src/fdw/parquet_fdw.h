@@ -446,7 +446,7 @@ extern void pf_explain_io(int64 bytes_read, const instr_time *decode_time,
 /* A PqAllocator over a memory context (alloc = MemoryContextAlloc, release = pfree). */
 extern PqAllocator pf_context_allocator(MemoryContext cxt);
 /* A pool of page buffers for a scan's column readers (buffer_pool.h). */
-extern struct PqBufferPool *pf_page_pool_create(MemoryContext cxt);
+extern struct PfcBufferPool *pf_page_pool_create(MemoryContext cxt);
 
 /* in convert.c: types and converters */
 
@@ -569,7 +569,7 @@ extern void pf_agg_explain_foreign_scan(ForeignScanState *node,
 
 /*
  * Page buffers a scan (plain or aggregating) keeps in its
- * parquet/buffer_pool.h pool for the next pages and row groups, at most.
+ * common/buffer_pool.h pool for the next pages and row groups, at most.
  */
 #define PF_PAGE_POOL_BYTES	((Size) 64 * 1024 * 1024)
 

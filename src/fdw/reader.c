@@ -20,8 +20,8 @@
 
 #include "utils/memutils.h"
 
+#include "common/buffer_pool.h"
 #include "fdw/parquet_fdw.h"
-#include "parquet/buffer_pool.h"
 
 /* PqAllocator callbacks over a memory context. */
 static void *
@@ -60,14 +60,22 @@ pf_context_allocator(MemoryContext cxt)
 
 /*
  * pf_page_pool_create
- *		A scan's pool of page buffers (parquet/buffer_pool.h), living in
+ *		A scan's pool of page buffers (common/buffer_pool.h), living in
  *		cxt and keeping at most PF_PAGE_POOL_BYTES of released buffers.
  */
-PqBufferPool *
+PfcBufferPool *
 pf_page_pool_create(MemoryContext cxt)
 {
+	/* pages of any size; a buffer serves requests of at least half its size */
+	static const PfcBufferPoolLimits limits = {
+		.max_cached = PF_PAGE_POOL_BYTES,
+		.max_buffers = PFC_BUFFER_POOL_SLOTS,
+		.min_size = 0,
+		.max_size = SIZE_MAX,
+		.max_waste = 2,
+	};
 	PqAllocator backing = pf_context_allocator(cxt);
-	PqBufferPool *pool = pq_buffer_pool_create(&backing, PF_PAGE_POOL_BYTES);
+	PfcBufferPool *pool = pfc_buffer_pool_create(&backing, &limits);
 
 	if (pool == NULL)
 		ereport(ERROR,

@@ -69,22 +69,6 @@ struct PqArenaChunk
 	uint64_t	pad;			/* keeps the payload 16-byte aligned */
 };
 
-static void *
-malloc_alloc(void *ctx, size_t size)
-{
-	(void) ctx;
-	return malloc(size > 0 ? size : 1);
-}
-
-static void
-malloc_release(void *ctx, void *ptr)
-{
-	(void) ctx;
-	free(ptr);
-}
-
-const PqAllocator pq_malloc_allocator = {malloc_alloc, malloc_release, NULL};
-
 void
 pq_arena_init(PqArena *arena, const PqAllocator *alloc)
 {

@@ -20,8 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <zlib.h>
-
+#include "common/crc32.h"
 #include "compress/compress.h"
 #include "parquet/thrift.h"
 
@@ -440,16 +439,8 @@ pq_page_read_body(const PqSource *source, const PqAllocator *alloc,
 	/* The CRC covers the page bytes as stored, after the header. */
 	if (verify_crc && header->has_crc)
 	{
-		uint32_t	crc = (uint32_t) crc32(0L, Z_NULL, 0);
-		size_t		done = 0;
+		uint32_t	crc = pfc_crc32(stored, stored_len);
 
-		while (done < stored_len)
-		{
-			uInt		n = (stored_len - done > 0x40000000) ? 0x40000000 : (uInt) (stored_len - done);
-
-			crc = (uint32_t) crc32(crc, stored + done, n);
-			done += n;
-		}
 		if (crc != header->crc)
 		{
 			alloc->release(alloc->ctx, stored);

@@ -503,57 +503,6 @@ pq_bloom_filter_header_decode(const uint8_t *buf, size_t len,
 	return PQ_OK;
 }
 
-static const uint32_t bloom_salt[8] = {
-	0x47b6137bU, 0x44974d91U, 0x8824ad5bU, 0xa2b7289dU,
-	0x705495c7U, 0x2df1424bU, 0x9efc4947U, 0x5c6bfb31U
-};
-
-static inline const uint8_t *
-bloom_block(const uint8_t *bitset, uint32_t len, uint64_t hash)
-{
-	uint64_t	num_blocks = len / 32;
-
-	return bitset + 32 * (((hash >> 32) * num_blocks) >> 32);
-}
-
-bool
-pq_bloom_check(const uint8_t *bitset, uint32_t len, uint64_t hash)
-{
-	const uint8_t *block;
-	uint32_t	key = (uint32_t) hash;
-
-	if (len < 32)
-		return true;			/* no filter to consult: maybe present */
-	block = bloom_block(bitset, len, hash);
-	for (int i = 0; i < 8; i++)
-	{
-		const uint8_t *w = block + 4 * i;
-		uint32_t	word = (uint32_t) w[0] | (uint32_t) w[1] << 8 |
-			(uint32_t) w[2] << 16 | (uint32_t) w[3] << 24;
-
-		if ((word & (1u << ((key * bloom_salt[i]) >> 27))) == 0)
-			return false;
-	}
-	return true;
-}
-
-void
-pq_bloom_insert(uint8_t *bitset, uint32_t len, uint64_t hash)
-{
-	uint8_t    *block;
-	uint32_t	key = (uint32_t) hash;
-
-	if (len < 32)
-		return;
-	block = (uint8_t *) bloom_block(bitset, len, hash);
-	for (int i = 0; i < 8; i++)
-	{
-		unsigned	bit = (key * bloom_salt[i]) >> 27;
-
-		block[4 * i + bit / 8] |= (uint8_t) (1u << (bit % 8));
-	}
-}
-
 /* ----------------------------------------------------------------
  * Reading from a file
  * ----------------------------------------------------------------

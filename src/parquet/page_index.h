@@ -26,6 +26,7 @@
 #ifndef PQ_PAGE_INDEX_H
 #define PQ_PAGE_INDEX_H
 
+#include "common/sbbf.h"
 #include "parquet/parquet.h"
 
 #ifdef __cplusplus
@@ -95,14 +96,12 @@ PqStatus	pq_bloom_filter_header_decode(const uint8_t *buf, size_t len,
 										  PqError *err);
 
 /*
- * Split-block bloom filter (parquet BloomFilter.md): may the set contain
- * the value whose xxHash64 (seed 0, over its plain encoding without length
- * prefix) is hash?  false means certainly absent.  len must be a non-zero
- * multiple of 32.
+ * Split-block bloom filters (common/sbbf.h): Parquet hashes a value's plain
+ * encoding without length prefix with pfc_sbbf_hash_xxh64.  The old names
+ * stay as aliases until the tree-wide rename.
  */
-bool		pq_bloom_check(const uint8_t *bitset, uint32_t len, uint64_t hash);
-/* Add a hash (for writers and tests). */
-void		pq_bloom_insert(uint8_t *bitset, uint32_t len, uint64_t hash);
+#define pq_bloom_check pfc_sbbf_probe
+#define pq_bloom_insert pfc_sbbf_insert
 
 /* Structures of one column chunk of an open file. */
 PqStatus	pq_read_column_index(PqFile *file, int row_group, int leaf,

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "codec/codec.h"
+#include "common/common.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -68,27 +69,14 @@ typedef struct PqError
 
 void		pq_error_clear(PqError *err);
 
-typedef struct PqSource
-{
-	/* Read exactly len bytes at offset into buf; return 0 or an errno. */
-	int			(*read_at) (void *ctx, uint64_t offset, void *buf, size_t len);
-	uint64_t	size;			/* file size in bytes */
-	void	   *ctx;
-} PqSource;
-
-typedef struct PqAllocator
-{
-	/* Uninitialized memory aligned to at least 8 bytes.  It may longjmp on
-	 * out-of-memory (as palloc does) or return NULL; the layer turns NULL into
-	 * PQ_ERR_IO with sys_errno = ENOMEM. */
-	void	   *(*alloc) (void *ctx, size_t size);
-	/* Release one allocation; may be a no-op (arena-style owners). */
-	void		(*release) (void *ctx, void *ptr);
-	void	   *ctx;
-} PqAllocator;
-
-/* A malloc-backed allocator for tools and tests (release = free). */
-extern const PqAllocator pq_malloc_allocator;
+/*
+ * Sources and allocators are the ones both format layers share
+ * (common/common.h).  Until the tree-wide rename, the old names stay as
+ * aliases.
+ */
+typedef PfcSource PqSource;
+typedef PfcAllocator PqAllocator;
+#define pq_malloc_allocator pfc_malloc_allocator
 
 /* ----------------------------------------------------------------
  * Types

@@ -75,6 +75,7 @@
 #ifndef PQ_WRITER_H
 #define PQ_WRITER_H
 
+#include "common/crc32.h"
 #include "parquet/parquet.h"
 
 #ifdef __cplusplus
@@ -194,8 +195,8 @@ PqStatus	pq_list_levels(const PqWriteColumn *column, uint32_t num_rows,
 						   int16_t *rep_levels, int64_t *value_index,
 						   uint32_t *num_values, PqError *err);
 
-/* CRC-32 (ISO-HDLC, as zlib's crc32()) of buf, as the page header stores it. */
-uint32_t	pq_crc32(const void *buf, size_t len);
+/* Page CRCs come from common/crc32.h; the old name stays until the rename. */
+#define pq_crc32 pfc_crc32
 
 #ifdef __cplusplus
 }

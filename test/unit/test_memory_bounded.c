@@ -296,7 +296,16 @@ read_file(int codec, MemFile *m, bool use_pool)
 	UNIT_CHECK(pq_file_meta(file)->num_row_groups == NUM_ROW_GROUPS);
 	if (use_pool)
 	{
-		pool = pq_buffer_pool_create(&alloc, 64 * 1024 * 1024);
+		/* the limits the FDW gives a scan's page pool (fdw/reader.c) */
+		static const PfcBufferPoolLimits limits = {
+			.max_cached = 64 * 1024 * 1024,
+			.max_buffers = PFC_BUFFER_POOL_SLOTS,
+			.min_size = 0,
+			.max_size = SIZE_MAX,
+			.max_waste = 2,
+		};
+
+		pool = pfc_buffer_pool_create(&alloc, &limits);
 		UNIT_CHECK(pool != NULL);
 		if (pool == NULL)
 			return;
