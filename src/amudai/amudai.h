@@ -43,6 +43,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/common.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -79,26 +81,14 @@ void		am_error_clear(AmError *err);
 /* Lowercase name of a status, e.g. "corrupt". */
 const char *am_status_name(AmStatus status);
 
-typedef struct AmSource
-{
-	/* Read exactly len bytes at offset into buf; return 0 or an errno. */
-	int			(*read_at) (void *ctx, uint64_t offset, void *buf, size_t len);
-	uint64_t	size;			/* file size in bytes */
-	void	   *ctx;
-} AmSource;
-
-typedef struct AmAllocator
-{
-	/* Uninitialized memory aligned to at least 8 bytes; may longjmp or
-	 * return NULL (turned into AM_ERR_IO with sys_errno = ENOMEM). */
-	void	   *(*alloc) (void *ctx, size_t size);
-	/* Release one allocation; may be a no-op (arena-style owners). */
-	void		(*release) (void *ctx, void *ptr);
-	void	   *ctx;
-} AmAllocator;
-
-/* A malloc-backed allocator for tools and tests (release = free). */
-extern const AmAllocator am_malloc_allocator;
+/*
+ * Sources and allocators are the ones both format layers share
+ * (common/common.h).  Until the tree-wide rename, the old names stay as
+ * aliases.
+ */
+typedef PfcSource AmSource;
+typedef PfcAllocator AmAllocator;
+#define am_malloc_allocator pfc_malloc_allocator
 
 /*
  * Opens the stripe files of two-level shards.  `url` is the DataRef's url as

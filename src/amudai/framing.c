@@ -25,22 +25,6 @@
 
 static const uint8_t am_magic[4] = {'a', 'm', 'u', 'd'};
 
-static void *
-malloc_alloc(void *ctx, size_t size)
-{
-	(void) ctx;
-	return malloc(size > 0 ? size : 1);
-}
-
-static void
-malloc_release(void *ctx, void *ptr)
-{
-	(void) ctx;
-	free(ptr);
-}
-
-const AmAllocator am_malloc_allocator = {malloc_alloc, malloc_release, NULL};
-
 void
 am_error_clear(AmError *err)
 {
