@@ -95,7 +95,7 @@ bench_file(const char *path)
 {
 	FdSource	fs;
 	struct stat sb;
-	PqSource	src;
+	PfcSource	src;
 	PqFile	   *file;
 	PqError		err;
 	double		t0;
@@ -269,7 +269,7 @@ main(int argc, char **argv)
 				footer_len;
 	uint8_t    *file;
 	MemSource	ms;
-	PqSource	src;
+	PfcSource	src;
 	PqError		err;
 	PqFile	   *pf;
 	double		best = 1e9;

@@ -74,7 +74,7 @@ am_fail(AmError *err, AmStatus status, const char *fmt, ...)
 }
 
 void *
-am_alloc(const AmAllocator *alloc, size_t size, AmError *err)
+am_alloc(const PfcAllocator *alloc, size_t size, AmError *err)
 {
 	void	   *p = alloc->alloc(alloc->ctx, size > 0 ? size : 1);
 
@@ -87,7 +87,7 @@ am_alloc(const AmAllocator *alloc, size_t size, AmError *err)
 }
 
 void
-am_release(const AmAllocator *alloc, void *ptr)
+am_release(const PfcAllocator *alloc, void *ptr)
 {
 	if (ptr != NULL && alloc->release != NULL)
 		alloc->release(alloc->ctx, ptr);

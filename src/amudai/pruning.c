@@ -39,7 +39,7 @@ am_sbbf_might_contain(const AmFieldDescriptor *fd, const void *value,
 /* Decode one payload block into out[want] bytes. */
 static AmStatus
 range_payload(const uint8_t *p, size_t len, bool checksums, size_t want,
-			  void *out, const AmAllocator *alloc, AmError *err)
+			  void *out, const PfcAllocator *alloc, AmError *err)
 {
 	AmBlockView view;
 	AmStatus	st;
@@ -52,7 +52,7 @@ range_payload(const uint8_t *p, size_t len, bool checksums, size_t want,
 
 AmStatus
 am_range_index_parse(const uint8_t *bytes, size_t len, uint32_t elem_size,
-					 const AmAllocator *alloc, AmRangeIndex *out, AmError *err)
+					 const PfcAllocator *alloc, AmRangeIndex *out, AmError *err)
 {
 	uint64_t	sizes[3];
 	uint64_t	at = 40;
@@ -118,7 +118,7 @@ am_range_index_parse(const uint8_t *bytes, size_t len, uint32_t elem_size,
 }
 
 void
-am_range_index_free(AmRangeIndex *index, const AmAllocator *alloc)
+am_range_index_free(AmRangeIndex *index, const PfcAllocator *alloc)
 {
 	am_release(alloc, index->mins);
 	am_release(alloc, index->maxs);

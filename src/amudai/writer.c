@@ -66,7 +66,7 @@
 
 typedef struct Writer
 {
-	const AmAllocator *alloc;
+	const PfcAllocator *alloc;
 	AmError    *err;
 	uint64_t	base;			/* file bytes already handed to the sink */
 	AmPbWriter	file;			/* file bytes from base on */
@@ -2230,7 +2230,7 @@ flush_file(AmShardWriter *sw)
 AmStatus
 am_shard_writer_begin(AmShardWriter **out, const AmWriterColumn *columns,
 					  uint32_t num_columns, const AmWriterOptions *options,
-					  const AmAllocator *alloc, AmWriteFn sink, void *sink_ctx,
+					  const PfcAllocator *alloc, AmWriteFn sink, void *sink_ctx,
 					  AmError *err)
 {
 	AmShardWriter *sw;
@@ -2598,7 +2598,7 @@ am_shard_writer_finish(AmShardWriter *sw, AmError *err)
 void
 am_shard_writer_free(AmShardWriter *sw)
 {
-	const AmAllocator *alloc;
+	const PfcAllocator *alloc;
 
 	if (sw == NULL)
 		return;
@@ -2636,7 +2636,7 @@ memory_sink(void *ctx, const void *data, size_t len)
 
 AmStatus
 am_write_shard(const AmWriterColumn *cols, uint32_t num_columns, uint64_t rows,
-			   const AmWriterOptions *options, const AmAllocator *alloc,
+			   const AmWriterOptions *options, const PfcAllocator *alloc,
 			   uint8_t **out, size_t *out_len, AmError *err)
 {
 	AmShardWriter *sw = NULL;

@@ -87,8 +87,8 @@ typedef struct PfShard
 {
 	char	   *path;
 	int			fd;
-	AmSource	source;
-	AmAllocator alloc;			/* pool's allocator, over cxt */
+	PfcSource	source;
+	PfcAllocator alloc;			/* pool's allocator, over cxt */
 	MemoryContext cxt;
 	/* large buffers the layer released, kept for its next block */
 	struct PfcBufferPool *pool;

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * amudai_reader.c
- *	  Opening Amudai shards from the backend: file descriptors as AmSource,
- *	  memory contexts as AmAllocator, stripe files of two-level shards
+ *	  Opening Amudai shards from the backend: file descriptors as PfcSource,
+ *	  memory contexts as PfcAllocator, stripe files of two-level shards
  *	  through an AmResolver, and AmStatus errors as ereport()s.
  *
  * Descriptors come from OpenTransientFile, so an error anywhere in the
@@ -28,13 +28,13 @@
 #include "fdw/amudai_fdw.h"
 #include "fdw/parquet_fdw.h"
 
-/* One open file of a shard: the AmSource ctx. */
+/* One open file of a shard: the PfcSource ctx. */
 typedef struct PfShardFile
 {
 	int			fd;
 } PfShardFile;
 
-/* AmSource.read_at over a descriptor: exactly len bytes or an errno. */
+/* PfcSource.read_at over a descriptor: exactly len bytes or an errno. */
 static int
 shard_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
 {
@@ -57,9 +57,9 @@ static const PfcBufferPoolLimits shard_pool_limits = {
 	.max_waste = 4,
 };
 
-/* Open path as an AmSource; returns 0 or an errno. */
+/* Open path as a PfcSource; returns 0 or an errno. */
 static int
-open_source(const char *path, MemoryContext cxt, AmSource *out)
+open_source(const char *path, MemoryContext cxt, PfcSource *out)
 {
 	PfShardFile *f;
 	struct stat st;
@@ -84,7 +84,7 @@ open_source(const char *path, MemoryContext cxt, AmSource *out)
 
 /* AmResolver.open: a stripe file in the root file's folder. */
 static int
-resolver_open(void *ctx, const char *url, size_t url_len, AmSource *out)
+resolver_open(void *ctx, const char *url, size_t url_len, PfcSource *out)
 {
 	PfShard    *ps = (PfShard *) ctx;
 	MemoryContext cxt = ps->cxt;
@@ -109,7 +109,7 @@ resolver_open(void *ctx, const char *url, size_t url_len, AmSource *out)
 }
 
 static void
-resolver_close(void *ctx, AmSource *source)
+resolver_close(void *ctx, PfcSource *source)
 {
 	/* descriptors are closed by pf_close_shard */
 }

@@ -637,7 +637,7 @@ parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
 	WriteColumn *cols;
 	AmWriterColumn *wcols;
 	AmWriterOptions opts;
-	AmAllocator alloc;
+	PfcAllocator alloc;
 	AmError		err;
 	AmShardWriter *writer = NULL;
 	WriteSink	sink;

@@ -196,7 +196,7 @@ entry_open_fd(PfFooterEntry *e, PfFileIdentity *id_out)
 	return 0;
 }
 
-/* PqSource.read_at over the entry's file: exactly len bytes or an errno. */
+/* PfcSource.read_at over the entry's file: exactly len bytes or an errno. */
 static int
 entry_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
 {
@@ -283,8 +283,8 @@ entry_load(const char *path)
 {
 	MemoryContext cxt;
 	PfFooterEntry *e;
-	PqSource	source;
-	PqAllocator alloc;
+	PfcSource	source;
+	PfcAllocator alloc;
 	PqError		err;
 	PqStatus	status;
 	int			rc;

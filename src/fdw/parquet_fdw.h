@@ -389,8 +389,8 @@ typedef struct PfFile
 {
 	char	   *path;
 	int			fd;				/* unused: -1 (the cache entry's is used) */
-	PqSource	source;
-	PqAllocator alloc;
+	PfcSource	source;
+	PfcAllocator alloc;
 	PqFile	   *file;
 	const PqFileMeta *meta;
 	PfFooterEntry *entry;		/* the pinned footer cache entry */
@@ -443,8 +443,8 @@ extern void pf_merge_counts(const PfMerge *m, int *opened, int *open_max);
 extern void pf_explain_io(int64 bytes_read, const instr_time *decode_time,
 						  struct ExplainState *es);
 
-/* A PqAllocator over a memory context (alloc = MemoryContextAlloc, release = pfree). */
-extern PqAllocator pf_context_allocator(MemoryContext cxt);
+/* A PfcAllocator over a memory context (alloc = MemoryContextAlloc, release = pfree). */
+extern PfcAllocator pf_context_allocator(MemoryContext cxt);
 /* A pool of page buffers for a scan's column readers (buffer_pool.h). */
 extern struct PfcBufferPool *pf_page_pool_create(MemoryContext cxt);
 

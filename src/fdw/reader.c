@@ -8,7 +8,7 @@
  * (footer_cache.c), which also owns the descriptor reads go through and
  * closes it when the last user lets go (or at transaction end when an error
  * unwound a scan).  The format layer allocates from a memory context
- * through a PqAllocator, so the memory of readers goes away with the
+ * through a PfcAllocator, so the memory of readers goes away with the
  * context.
  *
  * IDENTIFICATION
@@ -23,7 +23,7 @@
 #include "common/buffer_pool.h"
 #include "fdw/parquet_fdw.h"
 
-/* PqAllocator callbacks over a memory context. */
+/* PfcAllocator callbacks over a memory context. */
 static void *
 pf_context_alloc(void *ctx, size_t size)
 {
@@ -45,12 +45,12 @@ pf_context_release(void *ctx, void *ptr)
 
 /*
  * pf_context_allocator
- *		A PqAllocator over memory context cxt.
+ *		A PfcAllocator over memory context cxt.
  */
-PqAllocator
+PfcAllocator
 pf_context_allocator(MemoryContext cxt)
 {
-	PqAllocator alloc;
+	PfcAllocator alloc;
 
 	alloc.alloc = pf_context_alloc;
 	alloc.release = pf_context_release;
@@ -74,7 +74,7 @@ pf_page_pool_create(MemoryContext cxt)
 		.max_size = SIZE_MAX,
 		.max_waste = 2,
 	};
-	PqAllocator backing = pf_context_allocator(cxt);
+	PfcAllocator backing = pf_context_allocator(cxt);
 	PfcBufferPool *pool = pfc_buffer_pool_create(&backing, &limits);
 
 	if (pool == NULL)

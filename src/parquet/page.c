@@ -298,7 +298,7 @@ check_header(const PqPageHeader *h, uint64_t available, PqError *err)
 }
 
 PqStatus
-pq_page_read_header(const PqSource *source, const PqAllocator *alloc,
+pq_page_read_header(const PfcSource *source, const PfcAllocator *alloc,
 					uint64_t offset, uint64_t limit, PqPageHeader *header,
 					PqError *err)
 {
@@ -382,7 +382,7 @@ codec_max_ratio(int codec)
 }
 
 static void *
-alloc_padded(const PqAllocator *alloc, size_t len, PqError *err)
+alloc_padded(const PfcAllocator *alloc, size_t len, PqError *err)
 {
 	void	   *p = alloc->alloc(alloc->ctx, len + CDC_INPUT_PADDING);
 
@@ -398,7 +398,7 @@ alloc_padded(const PqAllocator *alloc, size_t len, PqError *err)
 }
 
 PqStatus
-pq_page_read_body(const PqSource *source, const PqAllocator *alloc,
+pq_page_read_body(const PfcSource *source, const PfcAllocator *alloc,
 				  int codec, uint64_t offset, const PqPageHeader *header,
 				  bool verify_crc, PqPage *page, PqError *err)
 {
@@ -520,7 +520,7 @@ pq_page_read_body(const PqSource *source, const PqAllocator *alloc,
 }
 
 void
-pq_page_release(PqPage *page, const PqAllocator *alloc)
+pq_page_release(PqPage *page, const PfcAllocator *alloc)
 {
 	if (page->body != NULL)
 		alloc->release(alloc->ctx, page->body);

@@ -75,7 +75,7 @@ typedef enum StatOrder
 	ORD_BYTES_SIGNED			/* big-endian two's complement (DECIMAL) */
 } StatOrder;
 
-/* A growable byte buffer whose memory comes from the PqAllocator. */
+/* A growable byte buffer whose memory comes from the PfcAllocator. */
 typedef struct ByteBuf
 {
 	uint8_t    *data;
@@ -191,7 +191,7 @@ typedef struct WColumn
 
 struct PqWriter
 {
-	PqAllocator alloc;
+	PfcAllocator alloc;
 	PqSink		sink;
 	PqWriterOptions options;
 	int			num_columns;
@@ -281,7 +281,7 @@ buf_free(PqWriter *w, ByteBuf *b)
 	memset(b, 0, sizeof(*b));
 }
 
-/* Realloc-style hook for the Thrift writer, over the PqAllocator: each block
+/* Realloc-style hook for the Thrift writer, over the PfcAllocator: each block
  * carries its size in front so growing can copy it. */
 static void *
 thrift_grow(void *ctx, void *old, size_t new_size)
@@ -1679,7 +1679,7 @@ wr_strdup(PqWriter *w, const char *s)
 PqStatus
 pq_writer_open(PqWriter **writer, const PqWriteColumn *columns,
 			   int num_columns, const PqWriterOptions *options,
-			   const PqSink *sink, const PqAllocator *alloc, PqError *err)
+			   const PqSink *sink, const PfcAllocator *alloc, PqError *err)
 {
 	PqWriter   *w;
 
