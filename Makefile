@@ -1,20 +1,21 @@
 # parquet_fdw: PGXS build.
 #
 # Each layer lists its objects in its own objs.mk, so the layers can grow
-# independently; the pure-C layers (codec, compress, parquet, amudai) are also
+# independently; the pure-C layers (common, codec, compress, parquet, amudai) are also
 # built into a static library for unit tests, fuzzers and benchmarks by
 # test/Makefile and bench/Makefile.
 
 MODULE_big = parquet_fdw
 PGFILEDESC = "parquet_fdw - foreign data wrapper for Parquet and Amudai files"
 
+include src/common/objs.mk
 include src/codec/objs.mk
 include src/compress/objs.mk
 include src/parquet/objs.mk
 include src/amudai/objs.mk
 include src/fdw/objs.mk
 
-OBJS = $(CODEC_OBJS) $(COMPRESS_OBJS) $(PARQUET_OBJS) $(AMUDAI_OBJS) $(FDW_OBJS)
+OBJS = $(COMMON_OBJS) $(CODEC_OBJS) $(COMPRESS_OBJS) $(PARQUET_OBJS) $(AMUDAI_OBJS) $(FDW_OBJS)
 
 EXTENSION = parquet_fdw
 DATA = parquet_fdw--1.0.sql

@@ -521,7 +521,7 @@ main(int argc, char **argv)
 	}
 	sink.write = file_write;
 	sink.ctx = out;
-	check(pq_writer_open(&w, wcols, ncols, &opt, &sink, &pq_malloc_allocator, &err),
+	check(pq_writer_open(&w, wcols, ncols, &opt, &sink, &pfc_malloc_allocator, &err),
 		  &err, "open");
 
 	while ((n = read_record(in, &buf, &cap, fields, lens, quoted, MAX_COLUMNS)) > 0)

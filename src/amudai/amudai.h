@@ -8,8 +8,8 @@
  * every byte layout is docs/amudai-format.md (section numbers below refer to
  * it); where it and the published Amudai book disagree, the document wins.
  *
- * The layer reads through an AmSource (read-at callback) and allocates only
- * through an AmAllocator the caller supplies, so the FDW can put everything
+ * The layer reads through a PfcSource (read-at callback) and allocates only
+ * through a PfcAllocator the caller supplies, so the FDW can put everything
  * in memory contexts and unit tests and fuzzers can use malloc.  Stripe files
  * of two-level shards are opened through an AmResolver.  Functions return an
  * AmStatus and fill an AmError (with stripe, field and block context); they
@@ -42,6 +42,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "common/common.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -79,26 +81,7 @@ void		am_error_clear(AmError *err);
 /* Lowercase name of a status, e.g. "corrupt". */
 const char *am_status_name(AmStatus status);
 
-typedef struct AmSource
-{
-	/* Read exactly len bytes at offset into buf; return 0 or an errno. */
-	int			(*read_at) (void *ctx, uint64_t offset, void *buf, size_t len);
-	uint64_t	size;			/* file size in bytes */
-	void	   *ctx;
-} AmSource;
-
-typedef struct AmAllocator
-{
-	/* Uninitialized memory aligned to at least 8 bytes; may longjmp or
-	 * return NULL (turned into AM_ERR_IO with sys_errno = ENOMEM). */
-	void	   *(*alloc) (void *ctx, size_t size);
-	/* Release one allocation; may be a no-op (arena-style owners). */
-	void		(*release) (void *ctx, void *ptr);
-	void	   *ctx;
-} AmAllocator;
-
-/* A malloc-backed allocator for tools and tests (release = free). */
-extern const AmAllocator am_malloc_allocator;
+/* Sources (PfcSource) and allocators (PfcAllocator) are common/common.h's. */
 
 /*
  * Opens the stripe files of two-level shards.  `url` is the DataRef's url as
@@ -109,8 +92,8 @@ extern const AmAllocator am_malloc_allocator;
 typedef struct AmResolver
 {
 	int			(*open) (void *ctx, const char *url, size_t url_len,
-						 AmSource *out);
-	void		(*close) (void *ctx, AmSource *source);
+						 PfcSource *out);
+	void		(*close) (void *ctx, PfcSource *source);
 	void	   *ctx;
 } AmResolver;
 
@@ -281,17 +264,17 @@ typedef struct AmShardDirectory
  */
 AmStatus	am_parse_shard_directory(AmBytes payload, AmShardDirectory *out,
 									 AmError *err);
-AmStatus	am_parse_stripe_list(AmBytes payload, const AmAllocator *alloc,
+AmStatus	am_parse_stripe_list(AmBytes payload, const PfcAllocator *alloc,
 								 uint32_t *count, AmStripeDirectory **stripes,
 								 AmError *err);
-AmStatus	am_parse_data_ref_array(AmBytes payload, const AmAllocator *alloc,
+AmStatus	am_parse_data_ref_array(AmBytes payload, const PfcAllocator *alloc,
 									AmDataRefArray *out, AmError *err);
-AmStatus	am_parse_url_list(AmBytes payload, const AmAllocator *alloc,
+AmStatus	am_parse_url_list(AmBytes payload, const PfcAllocator *alloc,
 							  uint32_t *count, AmBytes **urls, AmError *err);
 AmStatus	am_parse_field_descriptor(AmBytes payload, AmFieldDescriptor *out,
 									  AmError *err);
 AmStatus	am_parse_stripe_field_descriptor(AmBytes payload,
-											 const AmAllocator *alloc,
+											 const PfcAllocator *alloc,
 											 AmStripeFieldDescriptor *out,
 											 AmError *err);
 AmStatus	am_parse_any_value(AmBytes payload, AmAnyValue *out, AmError *err);
@@ -354,7 +337,7 @@ typedef struct AmSchema
  * schema_id_count and used once, parents match, nesting is at most
  * AM_MAX_SCHEMA_DEPTH.  Names point into payload; arrays come from alloc.
  */
-AmStatus	am_parse_schema(AmBytes payload, const AmAllocator *alloc,
+AmStatus	am_parse_schema(AmBytes payload, const PfcAllocator *alloc,
 							AmSchema *out, AmError *err);
 
 /* ----------------------------------------------------------------
@@ -370,8 +353,8 @@ typedef struct AmShard AmShard;
  * non-empty url is AM_ERR_UNSUPPORTED when used).  The root source must stay
  * valid until am_shard_close().
  */
-AmStatus	am_shard_open(AmShard **shard, const AmSource *root,
-						  const AmResolver *resolver, const AmAllocator *alloc,
+AmStatus	am_shard_open(AmShard **shard, const PfcSource *root,
+						  const AmResolver *resolver, const PfcAllocator *alloc,
 						  AmError *err);
 void		am_shard_close(AmShard *shard);
 
@@ -418,7 +401,7 @@ AmStatus	am_shard_read(AmShard *shard, int file, uint64_t start,
 						  uint64_t end, uint8_t **bytes, AmError *err);
 
 /* The allocator the shard was opened with. */
-const AmAllocator *am_shard_allocator(const AmShard *shard);
+const PfcAllocator *am_shard_allocator(const AmShard *shard);
 
 /* ----------------------------------------------------------------
  * Block maps (block_map.c), section 3.2
@@ -443,9 +426,9 @@ typedef struct AmBlockMap
  * every block must lie inside it.  Checks every rule of section 3.2.
  */
 AmStatus	am_block_map_parse(const uint8_t *bytes, size_t len,
-							   uint64_t data_limit, const AmAllocator *alloc,
+							   uint64_t data_limit, const PfcAllocator *alloc,
 							   AmBlockMap *out, AmError *err);
-void		am_block_map_free(AmBlockMap *map, const AmAllocator *alloc);
+void		am_block_map_free(AmBlockMap *map, const PfcAllocator *alloc);
 
 /* Index of the block holding logical position pos (< value_count). */
 uint64_t	am_block_map_find(const AmBlockMap *map, uint64_t pos);
@@ -559,7 +542,7 @@ size_t		am_num_type_size(AmNumType type);
  */
 AmStatus	am_decode_numeric(const uint8_t *section, size_t len,
 							  AmNumType type, size_t count, void *out,
-							  const AmAllocator *alloc, AmError *err);
+							  const PfcAllocator *alloc, AmError *err);
 
 /*
  * Decoded binary values of one block.  Variable size: offsets[count + 1]
@@ -585,10 +568,10 @@ typedef struct AmBinaryValues
  */
 AmStatus	am_decode_binary(const uint8_t *section, size_t len, size_t count,
 							 uint32_t fixed_width, const uint8_t *present,
-							 const AmAllocator *alloc, AmBinaryValues *out,
+							 const PfcAllocator *alloc, AmBinaryValues *out,
 							 AmError *err);
 void		am_binary_values_free(AmBinaryValues *values,
-								  const AmAllocator *alloc);
+								  const PfcAllocator *alloc);
 
 /* ----------------------------------------------------------------
  * Pruning aids (pruning.c), sections 3.9, 5.4 and 5.5
@@ -623,9 +606,9 @@ typedef struct AmRangeIndex
 
 /* Parse a whole RANGE_INDEX buffer (3.9); elem_size from the field type. */
 AmStatus	am_range_index_parse(const uint8_t *bytes, size_t len,
-								 uint32_t elem_size, const AmAllocator *alloc,
+								 uint32_t elem_size, const PfcAllocator *alloc,
 								 AmRangeIndex *out, AmError *err);
-void		am_range_index_free(AmRangeIndex *index, const AmAllocator *alloc);
+void		am_range_index_free(AmRangeIndex *index, const PfcAllocator *alloc);
 
 /* ----------------------------------------------------------------
  * Field assembly (field_reader.c)
@@ -794,7 +777,7 @@ typedef struct AmWriterOptions
  */
 AmStatus	am_write_shard(const AmWriterColumn *columns, uint32_t num_columns,
 						   uint64_t rows, const AmWriterOptions *options,
-						   const AmAllocator *alloc, uint8_t **out,
+						   const PfcAllocator *alloc, uint8_t **out,
 						   size_t *out_len, AmError *err);
 
 /*
@@ -816,7 +799,7 @@ AmStatus	am_shard_writer_begin(AmShardWriter **writer,
 								  const AmWriterColumn *columns,
 								  uint32_t num_columns,
 								  const AmWriterOptions *options,
-								  const AmAllocator *alloc, AmWriteFn sink,
+								  const PfcAllocator *alloc, AmWriteFn sink,
 								  void *sink_ctx, AmError *err);
 AmStatus	am_shard_writer_add_stripe(AmShardWriter *writer,
 									   const AmWriterColumn *columns,

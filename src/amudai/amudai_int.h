@@ -33,9 +33,9 @@
  */
 AmStatus	am_fail(AmError *err, AmStatus status, const char *fmt, ...) AM_PRINTF(3, 4);
 
-/* Allocation through an AmAllocator; NULL result sets AM_ERR_IO/ENOMEM. */
-void	   *am_alloc(const AmAllocator *alloc, size_t size, AmError *err);
-void		am_release(const AmAllocator *alloc, void *ptr);
+/* Allocation through a PfcAllocator; NULL result sets AM_ERR_IO/ENOMEM. */
+void	   *am_alloc(const PfcAllocator *alloc, size_t size, AmError *err);
+void		am_release(const PfcAllocator *alloc, void *ptr);
 
 /* size = a * b, false on overflow. */
 static inline bool
@@ -163,11 +163,11 @@ typedef struct AmPbWriter
 	uint8_t    *buf;
 	size_t		len;
 	size_t		cap;
-	const AmAllocator *alloc;
+	const PfcAllocator *alloc;
 	bool		failed;			/* an allocation failed */
 } AmPbWriter;
 
-void		am_pbw_init(AmPbWriter *w, const AmAllocator *alloc);
+void		am_pbw_init(AmPbWriter *w, const PfcAllocator *alloc);
 void		am_pbw_free(AmPbWriter *w);
 void		am_pbw_raw(AmPbWriter *w, const void *data, size_t len);
 void		am_pbw_varint(AmPbWriter *w, uint64_t v);

@@ -117,7 +117,7 @@ decode_segment(const uint8_t *rec, size_t rec_len, uint64_t first_block,
 
 AmStatus
 am_block_map_parse(const uint8_t *bytes, size_t len, uint64_t data_limit,
-				   const AmAllocator *alloc, AmBlockMap *out, AmError *err)
+				   const PfcAllocator *alloc, AmBlockMap *out, AmError *err)
 {
 	const uint8_t *footer;
 	const uint8_t *seg_logical,
@@ -203,7 +203,7 @@ am_block_map_parse(const uint8_t *bytes, size_t len, uint64_t data_limit,
 }
 
 void
-am_block_map_free(AmBlockMap *map, const AmAllocator *alloc)
+am_block_map_free(AmBlockMap *map, const PfcAllocator *alloc)
 {
 	am_release(alloc, map->logical_offsets);
 	map->logical_offsets = NULL;

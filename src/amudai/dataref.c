@@ -28,7 +28,7 @@
 
 typedef struct ShardFile
 {
-	AmSource	source;
+	PfcSource	source;
 	AmBytes		url;			/* points into a message payload; root: empty */
 } ShardFile;
 
@@ -41,7 +41,7 @@ typedef struct StripeFieldList
 
 struct AmShard
 {
-	AmAllocator alloc;
+	PfcAllocator alloc;
 	AmResolver	resolver;
 	bool		has_resolver;
 
@@ -91,7 +91,7 @@ keep(AmShard *shard, void *ptr, AmError *err)
 }
 
 static AmStatus
-read_source(const AmSource *src, uint64_t offset, void *buf, size_t len,
+read_source(const PfcSource *src, uint64_t offset, void *buf, size_t len,
 			AmError *err)
 {
 	int			rc;
@@ -166,7 +166,7 @@ AmStatus
 am_shard_resolve(AmShard *shard, int anchor_file, const AmDataRef *ref,
 				 int *file, AmError *err)
 {
-	AmSource	src;
+	PfcSource	src;
 	int			rc;
 
 	if (anchor_file < 0 || anchor_file >= shard->num_files)
@@ -263,7 +263,7 @@ read_message(AmShard *shard, int anchor_file, const AmDataRef *ref,
 static AmStatus
 open_root(AmShard *shard, AmError *err)
 {
-	const AmSource *root = &shard->files[0].source;
+	const PfcSource *root = &shard->files[0].source;
 	uint8_t		head[AM_FRAME_SIZE];
 	uint8_t		tail[4 + AM_FRAME_SIZE];
 	uint64_t	end;
@@ -356,8 +356,8 @@ open_metadata(AmShard *shard, AmError *err)
 }
 
 AmStatus
-am_shard_open(AmShard **shard_out, const AmSource *root,
-			  const AmResolver *resolver, const AmAllocator *alloc,
+am_shard_open(AmShard **shard_out, const PfcSource *root,
+			  const AmResolver *resolver, const PfcAllocator *alloc,
 			  AmError *err)
 {
 	AmShard    *shard;
@@ -438,7 +438,7 @@ am_shard_stripe(const AmShard *shard, uint32_t stripe)
 	return stripe < shard->stripe_count ? &shard->stripes[stripe] : NULL;
 }
 
-const AmAllocator *
+const PfcAllocator *
 am_shard_allocator(const AmShard *shard)
 {
 	return &shard->alloc;

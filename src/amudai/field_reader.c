@@ -79,7 +79,7 @@ typedef struct Grow
 struct AmFieldReader
 {
 	AmShard    *shard;
-	const AmAllocator *alloc;
+	const PfcAllocator *alloc;
 	uint32_t	stripe;
 	const AmSchemaNode *node;
 	uint64_t	position_count;
@@ -114,7 +114,7 @@ struct AmFieldReader
 };
 
 static bool
-grow(const AmAllocator *alloc, Grow *g, size_t need, AmError *err)
+grow(const PfcAllocator *alloc, Grow *g, size_t need, AmError *err)
 {
 	uint8_t    *n;
 
@@ -635,7 +635,7 @@ AmStatus
 am_field_reader_open(AmFieldReader **out, AmShard *shard, uint32_t stripe,
 					 uint32_t schema_id, AmError *err)
 {
-	const AmAllocator *alloc = am_shard_allocator(shard);
+	const PfcAllocator *alloc = am_shard_allocator(shard);
 	AmFieldReader *r;
 	AmStatus	st;
 

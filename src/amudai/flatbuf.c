@@ -277,7 +277,7 @@ parse_data_type(SchemaBuild *b, const FbTable *t, uint32_t parent_id,
 }
 
 AmStatus
-am_parse_schema(AmBytes payload, const AmAllocator *alloc, AmSchema *out,
+am_parse_schema(AmBytes payload, const PfcAllocator *alloc, AmSchema *out,
 				AmError *err)
 {
 	SchemaBuild b;

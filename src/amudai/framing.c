@@ -25,22 +25,6 @@
 
 static const uint8_t am_magic[4] = {'a', 'm', 'u', 'd'};
 
-static void *
-malloc_alloc(void *ctx, size_t size)
-{
-	(void) ctx;
-	return malloc(size > 0 ? size : 1);
-}
-
-static void
-malloc_release(void *ctx, void *ptr)
-{
-	(void) ctx;
-	free(ptr);
-}
-
-const AmAllocator am_malloc_allocator = {malloc_alloc, malloc_release, NULL};
-
 void
 am_error_clear(AmError *err)
 {
@@ -90,7 +74,7 @@ am_fail(AmError *err, AmStatus status, const char *fmt, ...)
 }
 
 void *
-am_alloc(const AmAllocator *alloc, size_t size, AmError *err)
+am_alloc(const PfcAllocator *alloc, size_t size, AmError *err)
 {
 	void	   *p = alloc->alloc(alloc->ctx, size > 0 ? size : 1);
 
@@ -103,7 +87,7 @@ am_alloc(const AmAllocator *alloc, size_t size, AmError *err)
 }
 
 void
-am_release(const AmAllocator *alloc, void *ptr)
+am_release(const PfcAllocator *alloc, void *ptr)
 {
 	if (ptr != NULL && alloc->release != NULL)
 		alloc->release(alloc->ctx, ptr);

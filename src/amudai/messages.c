@@ -318,7 +318,7 @@ parse_stripe_directory(const AmPbReader *parent, const AmPbField *pf,
 }
 
 AmStatus
-am_parse_stripe_list(AmBytes payload, const AmAllocator *alloc,
+am_parse_stripe_list(AmBytes payload, const PfcAllocator *alloc,
 					 uint32_t *count, AmStripeDirectory **stripes,
 					 AmError *err)
 {
@@ -361,7 +361,7 @@ am_parse_stripe_list(AmBytes payload, const AmAllocator *alloc,
 }
 
 AmStatus
-am_parse_data_ref_array(AmBytes payload, const AmAllocator *alloc,
+am_parse_data_ref_array(AmBytes payload, const PfcAllocator *alloc,
 						AmDataRefArray *out, AmError *err)
 {
 	AmPbReader	r;
@@ -428,7 +428,7 @@ am_parse_data_ref_array(AmBytes payload, const AmAllocator *alloc,
 }
 
 AmStatus
-am_parse_url_list(AmBytes payload, const AmAllocator *alloc, uint32_t *count,
+am_parse_url_list(AmBytes payload, const PfcAllocator *alloc, uint32_t *count,
 				  AmBytes **urls, AmError *err)
 {
 	AmPbReader	r;
@@ -710,7 +710,7 @@ parse_native_encoding(const AmPbReader *parent, const AmPbField *pf,
 }
 
 AmStatus
-am_parse_stripe_field_descriptor(AmBytes payload, const AmAllocator *alloc,
+am_parse_stripe_field_descriptor(AmBytes payload, const PfcAllocator *alloc,
 								 AmStripeFieldDescriptor *out, AmError *err)
 {
 	AmPbReader	r;

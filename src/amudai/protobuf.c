@@ -11,7 +11,7 @@
  * counted so hostile nesting stops at AM_PB_MAX_DEPTH instead of exhausting
  * the stack.
  *
- * The writer appends to a growable buffer from an AmAllocator and is used
+ * The writer appends to a growable buffer from a PfcAllocator and is used
  * by writer.c and the tests.
  *
  * IDENTIFICATION
@@ -180,7 +180,7 @@ am_pb_fixed64_values(const AmPbField *f, uint64_t *out, uint64_t cap,
  * ----------------------------------------------------------------
  */
 void
-am_pbw_init(AmPbWriter *w, const AmAllocator *alloc)
+am_pbw_init(AmPbWriter *w, const PfcAllocator *alloc)
 {
 	w->buf = NULL;
 	w->len = 0;

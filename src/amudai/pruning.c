@@ -5,10 +5,8 @@
  *	  stripe field descriptors (format notes, 5.4) and RANGE_INDEX buffers
  *	  (3.9, 5.5).
  *
- * Bloom filter: num_blocks 32-byte blocks of eight u32 words; h =
- * XXH3_64bits_withSeed(value, seed); block = ((h >> 32) * num_blocks) >> 32;
- * word i must have bit ((u32) h * SALT[i]) >> 27 set, with Parquet's salts.
- * Only the block/bit logic is Parquet's; the hash is XXH3 with a seed.
+ * Bloom filter: Parquet's split-block layout (common/sbbf.h) over
+ * h = XXH3_64bits_withSeed(value, seed).
  *
  * Range index: a 40-byte header (u16 version 1, u8 basic_type, u8
  * has_checksum, u64 span, u64 sizes of the min, max and invalid-count
@@ -23,47 +21,25 @@
  */
 #include "amudai/amudai_int.h"
 
-#include <xxhash.h>
-
-static const uint32_t sbbf_salt[8] = {
-	0x47b6137bU, 0x44974d91U, 0x8824ad5bU, 0xa2b7289dU,
-	0x705495c7U, 0x2df1424bU, 0x9efc4947U, 0x5c6bfb31U
-};
+#include "common/sbbf.h"
 
 bool
 am_sbbf_might_contain(const AmFieldDescriptor *fd, const void *value,
 					  size_t len)
 {
-	uint64_t	h;
-	uint64_t	block;
-	uint32_t	key;
-	const uint8_t *words;
-
 	/* the parser checked sbbf_data.len == 32 * sbbf_num_blocks */
 	if (fd->sbbf_data.len == 0 || fd->sbbf_num_blocks == 0 ||
 		fd->sbbf_hash_algorithm.len != 7 ||
 		memcmp(fd->sbbf_hash_algorithm.data, "xxh3_64", 7) != 0)
 		return true;
-	h = XXH3_64bits_withSeed(value, len, fd->sbbf_hash_seed);
-	block = ((h >> 32) * (fd->sbbf_num_blocks & 0xFFFFFFFFu)) >> 32;
-	if (fd->sbbf_num_blocks > 0xFFFFFFFFu || block >= fd->sbbf_num_blocks)
-		return true;
-	key = (uint32_t) h;
-	words = fd->sbbf_data.data + block * 32;
-	for (int i = 0; i < 8; i++)
-	{
-		uint32_t	bit = (key * sbbf_salt[i]) >> 27;
-
-		if (((am_load_u32(words + 4 * i) >> bit) & 1) == 0)
-			return false;
-	}
-	return true;
+	return pfc_sbbf_probe(fd->sbbf_data.data, fd->sbbf_data.len,
+						  pfc_sbbf_hash_xxh3(value, len, fd->sbbf_hash_seed));
 }
 
 /* Decode one payload block into out[want] bytes. */
 static AmStatus
 range_payload(const uint8_t *p, size_t len, bool checksums, size_t want,
-			  void *out, const AmAllocator *alloc, AmError *err)
+			  void *out, const PfcAllocator *alloc, AmError *err)
 {
 	AmBlockView view;
 	AmStatus	st;
@@ -76,7 +52,7 @@ range_payload(const uint8_t *p, size_t len, bool checksums, size_t want,
 
 AmStatus
 am_range_index_parse(const uint8_t *bytes, size_t len, uint32_t elem_size,
-					 const AmAllocator *alloc, AmRangeIndex *out, AmError *err)
+					 const PfcAllocator *alloc, AmRangeIndex *out, AmError *err)
 {
 	uint64_t	sizes[3];
 	uint64_t	at = 40;
@@ -142,7 +118,7 @@ am_range_index_parse(const uint8_t *bytes, size_t len, uint32_t elem_size,
 }
 
 void
-am_range_index_free(AmRangeIndex *index, const AmAllocator *alloc)
+am_range_index_free(AmRangeIndex *index, const PfcAllocator *alloc)
 {
 	am_release(alloc, index->mins);
 	am_release(alloc, index->maxs);

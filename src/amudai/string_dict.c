@@ -18,7 +18,7 @@
 #include <xxhash.h>
 
 void
-am_string_dict_free(const AmAllocator *alloc, AmStringDict *dict)
+am_string_dict_free(const PfcAllocator *alloc, AmStringDict *dict)
 {
 	am_release(alloc, dict->codes);
 	am_release(alloc, dict->first);
@@ -26,7 +26,7 @@ am_string_dict_free(const AmAllocator *alloc, AmStringDict *dict)
 }
 
 AmStatus
-am_string_dict_build(const AmAllocator *alloc, const uint8_t *bytes,
+am_string_dict_build(const PfcAllocator *alloc, const uint8_t *bytes,
 					 const uint64_t *offsets, const uint8_t *nulls, size_t n,
 					 uint32_t max_entries, AmStringDict *out, AmError *err)
 {

@@ -32,10 +32,10 @@ typedef struct AmStringDict
  * distinct ones (the scan stops at the first value past the limit);
  * AM_ERR_IO when allocation fails.  Free with am_string_dict_free().
  */
-AmStatus	am_string_dict_build(const AmAllocator *alloc, const uint8_t *bytes,
+AmStatus	am_string_dict_build(const PfcAllocator *alloc, const uint8_t *bytes,
 								 const uint64_t *offsets, const uint8_t *nulls,
 								 size_t n, uint32_t max_entries,
 								 AmStringDict *out, AmError *err);
-void		am_string_dict_free(const AmAllocator *alloc, AmStringDict *dict);
+void		am_string_dict_free(const PfcAllocator *alloc, AmStringDict *dict);
 
 #endif							/* AM_STRING_DICT_H */

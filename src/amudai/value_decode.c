@@ -40,7 +40,7 @@
 
 typedef struct DecodeCtx
 {
-	const AmAllocator *alloc;
+	const PfcAllocator *alloc;
 	AmError    *err;
 } DecodeCtx;
 
@@ -716,7 +716,7 @@ decode_numeric(DecodeCtx *c, const uint8_t *s, size_t len, AmNumType t,
 
 AmStatus
 am_decode_numeric(const uint8_t *section, size_t len, AmNumType type,
-				  size_t count, void *out, const AmAllocator *alloc,
+				  size_t count, void *out, const PfcAllocator *alloc,
 				  AmError *err)
 {
 	DecodeCtx	c;
@@ -734,7 +734,7 @@ am_decode_numeric(const uint8_t *section, size_t len, AmNumType type,
  * ----------------------------------------------------------------
  */
 void
-am_binary_values_free(AmBinaryValues *values, const AmAllocator *alloc)
+am_binary_values_free(AmBinaryValues *values, const PfcAllocator *alloc)
 {
 	am_release(alloc, values->offsets);
 	am_release(alloc, values->owned);
@@ -1151,7 +1151,7 @@ binary_fsst(DecodeCtx *c, const uint8_t *s, size_t len, int depth,
 AmStatus
 am_decode_binary(const uint8_t *section, size_t len, size_t count,
 				 uint32_t fixed_width, const uint8_t *present,
-				 const AmAllocator *alloc, AmBinaryValues *out, AmError *err)
+				 const PfcAllocator *alloc, AmBinaryValues *out, AmError *err)
 {
 	DecodeCtx	c;
 	AmStatus	st;

@@ -37,11 +37,11 @@
 
 #include <errno.h>
 #include <stdlib.h>
-#include <xxhash.h>
 
 #include "codec/alp.h"
 #include "codec/fastlanes.h"
 #include "codec/fsst.h"
+#include "common/sbbf.h"
 #include "compress/compress.h"
 
 #define SEGMENT_SIZE	1024
@@ -66,7 +66,7 @@
 
 typedef struct Writer
 {
-	const AmAllocator *alloc;
+	const PfcAllocator *alloc;
 	AmError    *err;
 	uint64_t	base;			/* file bytes already handed to the sink */
 	AmPbWriter	file;			/* file bytes from base on */
@@ -1983,11 +1983,6 @@ value_bytes(const AmWriterColumn *c, uint64_t row, size_t *len)
 	return (const uint8_t *) c->values + row * width;
 }
 
-static const uint32_t sbbf_salt[8] = {
-	0x47b6137bU, 0x44974d91U, 0x8824ad5bU, 0xa2b7289dU,
-	0x705495c7U, 0x2df1424bU, 0x9efc4947U, 0x5c6bfb31U
-};
-
 /*
  * The split-block Bloom filter of a String, Binary, Guid or FixedSizeBinary
  * (not KustoDecimal) stripe field, section 5.4: the distinct values' hashes
@@ -2030,7 +2025,7 @@ build_sbbf(Writer *w, StripeColumn *sc)
 		if (c->nulls != NULL && c->nulls[row])
 			continue;
 		p = value_bytes(c, row, &len);
-		h = XXH3_64bits_withSeed(p, len, SBBF_SEED);
+		h = pfc_sbbf_hash_xxh3(p, len, SBBF_SEED);
 		if (h == 0)
 		{
 			n += !has_zero;
@@ -2066,27 +2061,11 @@ build_sbbf(Writer *w, StripeColumn *sc)
 	memset(sc->sbbf, 0, (size_t) bytes);
 	sc->sbbf_blocks = bytes / 32;
 	sc->sbbf_values = n;
-	for (size_t k = 0; k <= slots; k++)
-	{
-		uint64_t	h;
-		uint8_t    *words;
-
-		if (k == slots)
-		{
-			if (!has_zero)
-				break;
-			h = 0;
-		}
-		else if ((h = set[k]) == 0)
-			continue;
-		words = sc->sbbf + (((h >> 32) * sc->sbbf_blocks) >> 32) * 32;
-		for (int i = 0; i < 8; i++)
-		{
-			uint32_t	bit = ((uint32_t) h * sbbf_salt[i]) >> 27;
-
-			am_store_u32(words + 4 * i, am_load_u32(words + 4 * i) | (UINT32_C(1) << bit));
-		}
-	}
+	for (size_t k = 0; k < slots; k++)
+		if (set[k] != 0)
+			pfc_sbbf_insert(sc->sbbf, (size_t) bytes, set[k]);
+	if (has_zero)
+		pfc_sbbf_insert(sc->sbbf, (size_t) bytes, 0);
 	am_release(w->alloc, set);
 }
 
@@ -2251,7 +2230,7 @@ flush_file(AmShardWriter *sw)
 AmStatus
 am_shard_writer_begin(AmShardWriter **out, const AmWriterColumn *columns,
 					  uint32_t num_columns, const AmWriterOptions *options,
-					  const AmAllocator *alloc, AmWriteFn sink, void *sink_ctx,
+					  const PfcAllocator *alloc, AmWriteFn sink, void *sink_ctx,
 					  AmError *err)
 {
 	AmShardWriter *sw;
@@ -2619,7 +2598,7 @@ am_shard_writer_finish(AmShardWriter *sw, AmError *err)
 void
 am_shard_writer_free(AmShardWriter *sw)
 {
-	const AmAllocator *alloc;
+	const PfcAllocator *alloc;
 
 	if (sw == NULL)
 		return;
@@ -2657,7 +2636,7 @@ memory_sink(void *ctx, const void *data, size_t len)
 
 AmStatus
 am_write_shard(const AmWriterColumn *cols, uint32_t num_columns, uint64_t rows,
-			   const AmWriterOptions *options, const AmAllocator *alloc,
+			   const AmWriterOptions *options, const PfcAllocator *alloc,
 			   uint8_t **out, size_t *out_len, AmError *err)
 {
 	AmShardWriter *sw = NULL;

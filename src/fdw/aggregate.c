@@ -90,7 +90,7 @@
 #include "utils/selfuncs.h"
 #include "utils/syscache.h"
 
-#include "parquet/buffer_pool.h"
+#include "common/buffer_pool.h"
 #include "fdw/parquet_fdw.h"
 #include "fdw/amudai_fdw.h"
 
@@ -1738,7 +1738,7 @@ typedef struct PfAggScanState
 	const char *err_column;
 
 	/* page buffers the column readers release, kept for the next pages */
-	PqBufferPool *page_pool;
+	PfcBufferPool *page_pool;
 
 	/* leaves of the current file */
 	int			nslots;
@@ -3602,8 +3602,8 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 	PfAggProgram *prog = st->prog;
 	const PqFileMeta *meta = st->file->meta;
 	int64		rows_left = meta->row_groups[rg].num_rows;
-	PqAllocator alloc;
-	PqAllocator page_alloc;
+	PfcAllocator alloc;
+	PfcAllocator page_alloc;
 	PqColumnReaderOptions ropts = {0};
 
 	ropts.verify_crc = st->verify_checksums;
@@ -3623,7 +3623,7 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 	st->rowgroups_read++;
 
 	alloc = pf_context_allocator(st->rowgroup_cxt);
-	page_alloc = pq_buffer_pool_allocator(st->page_pool);
+	page_alloc = pfc_buffer_pool_allocator(st->page_pool);
 	for (int s = 0; s < st->nslots; s++)
 	{
 		const PqColumnChunkMeta *chunk = &meta->row_groups[rg].columns[st->slot_leaf[s]];

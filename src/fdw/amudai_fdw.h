@@ -87,12 +87,11 @@ typedef struct PfShard
 {
 	char	   *path;
 	int			fd;
-	AmSource	source;
-	AmAllocator alloc;			/* ctx = this PfShard */
+	PfcSource	source;
+	PfcAllocator alloc;			/* pool's allocator, over cxt */
 	MemoryContext cxt;
 	/* large buffers the layer released, kept for its next block */
-	int			ncached;
-	void	   *cached[PF_SHARD_CACHED];
+	struct PfcBufferPool *pool;
 	AmResolver	resolver;		/* stripe files next to the root file */
 	List	   *stripe_fds;		/* int: descriptors the resolver opened */
 	AmShard    *shard;

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * amudai_reader.c
- *	  Opening Amudai shards from the backend: file descriptors as AmSource,
- *	  memory contexts as AmAllocator, stripe files of two-level shards
+ *	  Opening Amudai shards from the backend: file descriptors as PfcSource,
+ *	  memory contexts as PfcAllocator, stripe files of two-level shards
  *	  through an AmResolver, and AmStatus errors as ereport()s.
  *
  * Descriptors come from OpenTransientFile, so an error anywhere in the
@@ -23,38 +23,22 @@
 #include "storage/fd.h"
 #include "utils/memutils.h"
 
+#include "common/buffer_pool.h"
+#include "common/file_read.h"
 #include "fdw/amudai_fdw.h"
+#include "fdw/parquet_fdw.h"
 
-/* One open file of a shard: the AmSource ctx. */
+/* One open file of a shard: the PfcSource ctx. */
 typedef struct PfShardFile
 {
 	int			fd;
 } PfShardFile;
 
-/* AmSource.read_at over a descriptor: exactly len bytes or an errno. */
+/* PfcSource.read_at over a descriptor: exactly len bytes or an errno. */
 static int
 shard_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
 {
-	PfShardFile *f = (PfShardFile *) ctx;
-	char	   *dst = (char *) buf;
-
-	while (len > 0)
-	{
-		ssize_t		n = pg_pread(f->fd, dst, len, (off_t) offset);
-
-		if (n < 0)
-		{
-			if (errno == EINTR)
-				continue;
-			return errno;
-		}
-		if (n == 0)
-			return EIO;			/* the file shrank under us */
-		dst += n;
-		offset += n;
-		len -= n;
-	}
-	return 0;
+	return pfc_pread_exact(((PfShardFile *) ctx)->fd, buf, len, offset);
 }
 
 /*
@@ -62,83 +46,20 @@ shard_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
  * values, codes, block bytes) at every block.  Handed back to malloc, their
  * pages go back to the kernel and the next block faults them in again,
  * about a seventh of a string scan; so up to PF_SHARD_CACHED buffers of
- * CACHE_MIN..CACHE_MAX bytes are kept and reused by size (best fit, at most
- * 4x the size asked for).
+ * 32 kB..4 MB are kept and reused by size (best fit, at most 4x the size
+ * asked for).
  */
-#define CACHE_MIN	((Size) 32 * 1024)
-#define CACHE_MAX	((Size) 4 * 1024 * 1024)
-/* usable bytes of a chunk: its space minus a generous header allowance */
-#define CHUNK_USABLE(p)	(GetMemoryChunkSpace(p) - 64)
+static const PfcBufferPoolLimits shard_pool_limits = {
+	.max_cached = (size_t) PF_SHARD_CACHED * 4 * 1024 * 1024,
+	.max_buffers = PF_SHARD_CACHED,
+	.min_size = (size_t) 32 * 1024,
+	.max_size = (size_t) 4 * 1024 * 1024,
+	.max_waste = 4,
+};
 
-static void *
-shard_alloc(void *ctx, size_t size)
-{
-	PfShard    *ps = (PfShard *) ctx;
-
-	if (size >= CACHE_MIN && size <= CACHE_MAX)
-	{
-		int			best = -1;
-		Size		best_size = 0;
-
-		for (int i = 0; i < ps->ncached; i++)
-		{
-			Size		have = CHUNK_USABLE(ps->cached[i]);
-
-			if (have >= size && have / 4 <= size && (best < 0 || have < best_size))
-			{
-				best = i;
-				best_size = have;
-			}
-		}
-		if (best >= 0)
-		{
-			void	   *p = ps->cached[best];
-
-			ps->cached[best] = ps->cached[--ps->ncached];
-			return p;
-		}
-	}
-	/* NO_OOM: the layer reports NULL as an error with its position */
-	return MemoryContextAllocExtended(ps->cxt, Max(size, 1),
-									  MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
-}
-
-static void
-shard_release(void *ctx, void *ptr)
-{
-	PfShard    *ps = (PfShard *) ctx;
-	Size		have;
-
-	if (ptr == NULL)
-		return;
-	have = GetMemoryChunkSpace(ptr);
-	if (have < CACHE_MIN + 64 || have > CACHE_MAX + 64)
-	{
-		pfree(ptr);
-		return;
-	}
-	if (ps->ncached == PF_SHARD_CACHED)
-	{
-		/* full: drop the smallest buffer (this one or a cached one) */
-		int			small = 0;
-
-		for (int i = 1; i < ps->ncached; i++)
-			if (GetMemoryChunkSpace(ps->cached[i]) < GetMemoryChunkSpace(ps->cached[small]))
-				small = i;
-		if (GetMemoryChunkSpace(ps->cached[small]) >= have)
-		{
-			pfree(ptr);
-			return;
-		}
-		pfree(ps->cached[small]);
-		ps->cached[small] = ps->cached[--ps->ncached];
-	}
-	ps->cached[ps->ncached++] = ptr;
-}
-
-/* Open path as an AmSource; returns 0 or an errno. */
+/* Open path as a PfcSource; returns 0 or an errno. */
 static int
-open_source(const char *path, MemoryContext cxt, AmSource *out)
+open_source(const char *path, MemoryContext cxt, PfcSource *out)
 {
 	PfShardFile *f;
 	struct stat st;
@@ -163,7 +84,7 @@ open_source(const char *path, MemoryContext cxt, AmSource *out)
 
 /* AmResolver.open: a stripe file in the root file's folder. */
 static int
-resolver_open(void *ctx, const char *url, size_t url_len, AmSource *out)
+resolver_open(void *ctx, const char *url, size_t url_len, PfcSource *out)
 {
 	PfShard    *ps = (PfShard *) ctx;
 	MemoryContext cxt = ps->cxt;
@@ -188,7 +109,7 @@ resolver_open(void *ctx, const char *url, size_t url_len, AmSource *out)
 }
 
 static void
-resolver_close(void *ctx, AmSource *source)
+resolver_close(void *ctx, PfcSource *source)
 {
 	/* descriptors are closed by pf_close_shard */
 }
@@ -199,6 +120,7 @@ pf_open_shard(const char *path, MemoryContext cxt)
 	PfShard    *ps = MemoryContextAllocZero(cxt, sizeof(PfShard));
 	AmError		err;
 	AmStatus	status;
+	PfcAllocator backing;
 	int			rc;
 
 	ps->path = MemoryContextStrdup(cxt, path);
@@ -216,10 +138,17 @@ pf_open_shard(const char *path, MemoryContext cxt)
 				 errmsg("could not open Amudai shard \"%s\": %m", path)));
 	}
 	ps->fd = ((PfShardFile *) ps->source.ctx)->fd;
-	ps->alloc.alloc = shard_alloc;
-	ps->alloc.release = shard_release;
-	ps->alloc.ctx = ps;
 	ps->cxt = cxt;
+	backing = pf_context_allocator(cxt);
+	ps->pool = pfc_buffer_pool_create(&backing, &shard_pool_limits);
+	if (ps->pool == NULL)
+	{
+		pf_close_shard(ps);
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory")));
+	}
+	ps->alloc = pfc_buffer_pool_allocator(ps->pool);
 	ps->resolver.open = resolver_open;
 	ps->resolver.close = resolver_close;
 	ps->resolver.ctx = ps;
@@ -257,8 +186,9 @@ pf_close_shard(PfShard *ps)
 		CloseTransientFile(ps->fd);
 		ps->fd = -1;
 	}
-	while (ps->ncached > 0)
-		pfree(ps->cached[--ps->ncached]);
+	/* after the shard: closing it hands its buffers back to the pool */
+	pfc_buffer_pool_destroy(ps->pool);
+	ps->pool = NULL;
 }
 
 bool
@@ -270,7 +200,7 @@ pf_file_is_amudai(const char *path)
 
 	if (fd < 0)
 		return false;
-	result = pg_pread(fd, magic, 4, 0) == 4 && memcmp(magic, "amud", 4) == 0;
+	result = pfc_pread_exact(fd, magic, 4, 0) == 0 && memcmp(magic, "amud", 4) == 0;
 	CloseTransientFile(fd);
 	return result;
 }

@@ -54,6 +54,7 @@
 #include "utils/uuid.h"
 
 #include "fdw/amudai_fdw.h"
+#include "fdw/parquet_fdw.h"
 
 PG_FUNCTION_INFO_V1(parquet_fdw_write_amudai);
 
@@ -528,20 +529,6 @@ list_append(WriteColumn *c, Datum *values, bool *isnull, int natts, int col,
 	}
 }
 
-static void *
-write_alloc(void *ctx, size_t size)
-{
-	return MemoryContextAllocExtended((MemoryContext) ctx, Max(size, 1),
-									  MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
-}
-
-static void
-write_release(void *ctx, void *ptr)
-{
-	if (ptr != NULL)
-		pfree(ptr);
-}
-
 /* The file the shard goes to: the streaming writer's sink. */
 typedef struct WriteSink
 {
@@ -650,7 +637,7 @@ parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
 	WriteColumn *cols;
 	AmWriterColumn *wcols;
 	AmWriterOptions opts;
-	AmAllocator alloc;
+	PfcAllocator alloc;
 	AmError		err;
 	AmShardWriter *writer = NULL;
 	WriteSink	sink;
@@ -728,9 +715,7 @@ parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
 	 * string blocks also end at 1 MiB of values, see writer.c.
 	 */
 	opts.block_values = 65536;
-	alloc.alloc = write_alloc;
-	alloc.release = write_release;
-	alloc.ctx = wcxt;
+	alloc = pf_context_allocator(wcxt);
 	writer_columns(cols, natts, wcols);
 	am_error_clear(&err);
 	if (am_shard_writer_begin(&writer, wcols, (uint32) natts, &opts, &alloc,

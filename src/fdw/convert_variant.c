@@ -849,7 +849,7 @@ pf_variant_converter_fill(PfVariantConverter *vc, const PqColumnBatch *leaf_batc
 						  uint32 num_rows, Datum *values, bool *nulls, int stride)
 {
 	PvWalk		w;
-	PqAllocator alloc = pf_context_allocator(CurrentMemoryContext);
+	PfcAllocator alloc = pf_context_allocator(CurrentMemoryContext);
 	CdcByteView prev_md = {NULL, 0};
 	bool		have_prev = false;
 	bool		convert = database_needs_conversion();
@@ -884,7 +884,7 @@ pf_variant_converter_next(PfVariantConverter *vc, PfLeafPosition *leaves,
 						  bool *isnull)
 {
 	PvWalk		w;
-	PqAllocator alloc = pf_context_allocator(CurrentMemoryContext);
+	PfcAllocator alloc = pf_context_allocator(CurrentMemoryContext);
 	CdcByteView prev_md = {NULL, 0};
 	bool		have_prev = false;
 	Datum		d;

@@ -46,6 +46,7 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
+#include "common/file_read.h"
 #include "fdw/parquet_fdw.h"
 
 /* GUC parquet_fdw.footer_cache_size, in kB */
@@ -195,12 +196,11 @@ entry_open_fd(PfFooterEntry *e, PfFileIdentity *id_out)
 	return 0;
 }
 
-/* PqSource.read_at over the entry's file: exactly len bytes or an errno. */
+/* PfcSource.read_at over the entry's file: exactly len bytes or an errno. */
 static int
 entry_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
 {
 	PfFooterEntry *e = (PfFooterEntry *) ctx;
-	char	   *dst = (char *) buf;
 
 	if (e->fd < 0)
 	{
@@ -212,23 +212,7 @@ entry_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
 		if ((rc = entry_open_fd(e, NULL)) != 0)
 			return rc;
 	}
-	while (len > 0)
-	{
-		ssize_t		n = pg_pread(e->fd, dst, len, (off_t) offset);
-
-		if (n < 0)
-		{
-			if (errno == EINTR)
-				continue;
-			return errno;
-		}
-		if (n == 0)
-			return EIO;			/* the file shrank under us */
-		dst += n;
-		offset += n;
-		len -= n;
-	}
-	return 0;
+	return pfc_pread_exact(e->fd, buf, len, offset);
 }
 
 static void
@@ -299,8 +283,8 @@ entry_load(const char *path)
 {
 	MemoryContext cxt;
 	PfFooterEntry *e;
-	PqSource	source;
-	PqAllocator alloc;
+	PfcSource	source;
+	PfcAllocator alloc;
 	PqError		err;
 	PqStatus	status;
 	int			rc;

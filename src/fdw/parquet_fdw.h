@@ -397,8 +397,8 @@ typedef struct PfFile
 {
 	char	   *path;
 	int			fd;				/* unused: -1 (the cache entry's is used) */
-	PqSource	source;
-	PqAllocator alloc;
+	PfcSource	source;
+	PfcAllocator alloc;
 	PqFile	   *file;
 	const PqFileMeta *meta;
 	PfFooterEntry *entry;		/* the pinned footer cache entry */
@@ -451,10 +451,10 @@ extern void pf_merge_counts(const PfMerge *m, int *opened, int *open_max);
 extern void pf_explain_io(int64 bytes_read, const instr_time *decode_time,
 						  struct ExplainState *es);
 
-/* A PqAllocator over a memory context (alloc = MemoryContextAlloc, release = pfree). */
-extern PqAllocator pf_context_allocator(MemoryContext cxt);
+/* A PfcAllocator over a memory context (alloc = MemoryContextAlloc, release = pfree). */
+extern PfcAllocator pf_context_allocator(MemoryContext cxt);
 /* A pool of page buffers for a scan's column readers (buffer_pool.h). */
-extern struct PqBufferPool *pf_page_pool_create(MemoryContext cxt);
+extern struct PfcBufferPool *pf_page_pool_create(MemoryContext cxt);
 
 /* in convert.c: types and converters */
 
@@ -577,7 +577,7 @@ extern void pf_agg_explain_foreign_scan(ForeignScanState *node,
 
 /*
  * Page buffers a scan (plain or aggregating) keeps in its
- * parquet/buffer_pool.h pool for the next pages and row groups, at most.
+ * common/buffer_pool.h pool for the next pages and row groups, at most.
  */
 #define PF_PAGE_POOL_BYTES	((Size) 64 * 1024 * 1024)
 

@@ -787,7 +787,7 @@ probe_bloom(PruneProbe *probe, int leaf, uint32 *len)
 		if (chunk->has_bloom_filter && !chunk->is_encrypted &&
 			chunk->file_path == NULL)
 		{
-			PqAllocator alloc = pf_context_allocator(probe->cxt);
+			PfcAllocator alloc = pf_context_allocator(probe->cxt);
 			PqError		err;
 			uint8	   *bits = NULL;
 			uint32		n = 0;
@@ -817,7 +817,7 @@ probe_dictionary(PruneProbe *probe, int leaf)
 	probe_prepare(probe);
 	if (!probe->dict_read[leaf])
 	{
-		PqAllocator alloc = pf_context_allocator(probe->cxt);
+		PfcAllocator alloc = pf_context_allocator(probe->cxt);
 		PqError		err;
 		PqDictionary *d = NULL;
 
@@ -850,7 +850,7 @@ value_may_be_present(PruneProbe *probe, const PqSchemaNode *field, Oid coltype,
 		uint32		nbits;
 		const uint8 *bits = probe_bloom(probe, leaf, &nbits);
 
-		if (bits != NULL && !pq_bloom_check(bits, nbits, XXH64(bytes, len, 0)))
+		if (bits != NULL && !pfc_sbbf_probe(bits, nbits, XXH64(bytes, len, 0)))
 			return false;
 	}
 	if (probe->level >= PF_PRUNE_DICTIONARY)
@@ -1257,7 +1257,7 @@ qual_ranges(PfFile *pf, int rg, PfPruneQual *q, List *attnos,
 	const PqColumnChunkMeta *chunk;
 	PqColumnIndex *ci = NULL;
 	PqOffsetIndex *oi = NULL;
-	PqAllocator alloc;
+	PfcAllocator alloc;
 	PqError		err;
 	RowRanges	out;
 	Oid			deftyp;

@@ -8,7 +8,7 @@
  * (footer_cache.c), which also owns the descriptor reads go through and
  * closes it when the last user lets go (or at transaction end when an error
  * unwound a scan).  The format layer allocates from a memory context
- * through a PqAllocator, so the memory of readers goes away with the
+ * through a PfcAllocator, so the memory of readers goes away with the
  * context.
  *
  * IDENTIFICATION
@@ -20,10 +20,10 @@
 
 #include "utils/memutils.h"
 
+#include "common/buffer_pool.h"
 #include "fdw/parquet_fdw.h"
-#include "parquet/buffer_pool.h"
 
-/* PqAllocator callbacks over a memory context. */
+/* PfcAllocator callbacks over a memory context. */
 static void *
 pf_context_alloc(void *ctx, size_t size)
 {
@@ -45,12 +45,12 @@ pf_context_release(void *ctx, void *ptr)
 
 /*
  * pf_context_allocator
- *		A PqAllocator over memory context cxt.
+ *		A PfcAllocator over memory context cxt.
  */
-PqAllocator
+PfcAllocator
 pf_context_allocator(MemoryContext cxt)
 {
-	PqAllocator alloc;
+	PfcAllocator alloc;
 
 	alloc.alloc = pf_context_alloc;
 	alloc.release = pf_context_release;
@@ -60,14 +60,22 @@ pf_context_allocator(MemoryContext cxt)
 
 /*
  * pf_page_pool_create
- *		A scan's pool of page buffers (parquet/buffer_pool.h), living in
+ *		A scan's pool of page buffers (common/buffer_pool.h), living in
  *		cxt and keeping at most PF_PAGE_POOL_BYTES of released buffers.
  */
-PqBufferPool *
+PfcBufferPool *
 pf_page_pool_create(MemoryContext cxt)
 {
-	PqAllocator backing = pf_context_allocator(cxt);
-	PqBufferPool *pool = pq_buffer_pool_create(&backing, PF_PAGE_POOL_BYTES);
+	/* pages of any size; a buffer serves requests of at least half its size */
+	static const PfcBufferPoolLimits limits = {
+		.max_cached = PF_PAGE_POOL_BYTES,
+		.max_buffers = PFC_BUFFER_POOL_SLOTS,
+		.min_size = 0,
+		.max_size = SIZE_MAX,
+		.max_waste = 2,
+	};
+	PfcAllocator backing = pf_context_allocator(cxt);
+	PfcBufferPool *pool = pfc_buffer_pool_create(&backing, &limits);
 
 	if (pool == NULL)
 		ereport(ERROR,

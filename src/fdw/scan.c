@@ -74,7 +74,7 @@
 #include "utils/rel.h"
 
 #include "fdw/parquet_fdw.h"
-#include "parquet/buffer_pool.h"
+#include "common/buffer_pool.h"
 
 /* Rows decoded per batch (fewer for very wide projections, see below). */
 #define PF_BATCH_ROWS		4096
@@ -285,7 +285,7 @@ typedef struct PfScanState
 	instr_time	decode_time;	/* in the format layer's readers */
 	Size		peak_memory;	/* of scan_cxt and below, after each batch */
 	bool		late_decided;	/* late_qual set up (or found useless) */
-	PqBufferPool *page_pool;	/* page buffers reused across row groups */
+	PfcBufferPool *page_pool;	/* page buffers reused across row groups */
 	PfLateQual *late_qual;		/* the scan evaluates the quals, or NULL */
 	PfMerge    *merge;			/* rows in the declared order, or NULL */
 
@@ -1074,7 +1074,7 @@ next_rowgroup(PfScanState *st)
 		{
 			int			rg = st->work_rg[work];
 			const PqFileMeta *meta = st->file->meta;
-			PqAllocator alloc;
+			PfcAllocator alloc;
 			PqColumnReaderOptions ropts = {0};
 
 			ropts.verify_crc = st->verify_checksums;
@@ -1215,7 +1215,7 @@ read_batch(PfScanState *st)
 
 	while (st->rowgroup < 0 || st->rows_left <= 0 || !skip_to_row_range(st))
 	{
-		PqAllocator pool_alloc;
+		PfcAllocator pool_alloc;
 
 		if (st->rowgroup >= 0)
 			close_rowgroup(st);
@@ -1229,7 +1229,7 @@ read_batch(PfScanState *st)
 		 */
 		if (st->page_pool == NULL)
 			st->page_pool = pf_page_pool_create(st->scan_cxt);
-		pool_alloc = pq_buffer_pool_allocator(st->page_pool);
+		pool_alloc = pfc_buffer_pool_allocator(st->page_pool);
 		for (int s = 0; s < st->nslots; s++)
 			if (st->readers[s])
 				(void) pq_column_reader_set_page_allocator(st->readers[s],

@@ -58,9 +58,9 @@ typedef struct LevelSource
 struct PqColumnReader
 {
 	PqFile	   *file;
-	const PqSource *source;
-	PqAllocator alloc;
-	PqAllocator page_alloc;		/* page bodies and what pages own (may be a
+	const PfcSource *source;
+	PfcAllocator alloc;
+	PfcAllocator page_alloc;		/* page bodies and what pages own (may be a
 								 * pool shared across readers) */
 	bool		verify_crc;
 	int			row_group;
@@ -1053,7 +1053,7 @@ skip_values_in_place(PqColumnReader *r, uint32_t n)
 PqStatus
 pq_column_reader_open(PqColumnReader **reader, PqFile *file, int row_group,
 					  int leaf, const PqColumnReaderOptions *options,
-					  const PqAllocator *alloc, PqError *err)
+					  const PfcAllocator *alloc, PqError *err)
 {
 	const PqFileMeta *meta = pq_file_meta(file);
 	const PqColumnChunkMeta *chunk;
@@ -1427,7 +1427,7 @@ pq_column_reader_skip(PqColumnReader *r, uint64_t rows, PqError *err)
 }
 
 bool
-pq_column_reader_set_page_allocator(PqColumnReader *r, const PqAllocator *alloc)
+pq_column_reader_set_page_allocator(PqColumnReader *r, const PfcAllocator *alloc)
 {
 	/* only before anything was allocated with the previous one */
 	if (r->next_page != 0 || r->page_loaded || r->have_dict ||

@@ -84,11 +84,11 @@ truncated:
 
 PqStatus
 pq_read_dictionary(PqFile *file, int row_group, int leaf,
-				   const PqAllocator *alloc, PqDictionary **dict,
+				   const PfcAllocator *alloc, PqDictionary **dict,
 				   PqError *err)
 {
 	const PqFileMeta *meta = pq_file_meta(file);
-	const PqSource *source = pq_file_source(file);
+	const PfcSource *source = pq_file_source(file);
 	const PqColumnChunkMeta *chunk;
 	const PqSchemaNode *node;
 	PqPageHeader header;
@@ -105,7 +105,7 @@ pq_read_dictionary(PqFile *file, int row_group, int leaf,
 
 	*dict = NULL;
 	if (alloc == NULL)
-		alloc = &pq_malloc_allocator;
+		alloc = &pfc_malloc_allocator;
 	if (row_group < 0 || row_group >= meta->num_row_groups ||
 		leaf < 0 || leaf >= meta->num_leaves ||
 		leaf >= meta->row_groups[row_group].num_columns)
@@ -231,7 +231,7 @@ pq_read_dictionary(PqFile *file, int row_group, int leaf,
 void
 pq_dictionary_free(PqDictionary *dict)
 {
-	PqAllocator alloc;
+	PfcAllocator alloc;
 
 	if (dict == NULL)
 		return;

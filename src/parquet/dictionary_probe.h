@@ -32,7 +32,7 @@ typedef struct PqDictionary
 	uint32_t	num_values;
 	const PqBytes *values;
 	/* private: what pq_dictionary_free releases */
-	PqAllocator alloc;
+	PfcAllocator alloc;
 	void	   *body;
 } PqDictionary;
 
@@ -51,7 +51,7 @@ typedef struct PqDictionary
  * any error as "cannot tell".
  */
 PqStatus	pq_read_dictionary(PqFile *file, int row_group, int leaf,
-							   const PqAllocator *alloc,
+							   const PfcAllocator *alloc,
 							   PqDictionary **dict, PqError *err);
 
 void		pq_dictionary_free(PqDictionary *dict);

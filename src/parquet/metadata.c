@@ -53,7 +53,7 @@
 
 struct PqFile
 {
-	PqSource	source;
+	PfcSource	source;
 	PqArena		arena;
 	PqFileMeta	meta;
 };
@@ -69,24 +69,8 @@ struct PqArenaChunk
 	uint64_t	pad;			/* keeps the payload 16-byte aligned */
 };
 
-static void *
-malloc_alloc(void *ctx, size_t size)
-{
-	(void) ctx;
-	return malloc(size > 0 ? size : 1);
-}
-
-static void
-malloc_release(void *ctx, void *ptr)
-{
-	(void) ctx;
-	free(ptr);
-}
-
-const PqAllocator pq_malloc_allocator = {malloc_alloc, malloc_release, NULL};
-
 void
-pq_arena_init(PqArena *arena, const PqAllocator *alloc)
+pq_arena_init(PqArena *arena, const PfcAllocator *alloc)
 {
 	memset(arena, 0, sizeof(*arena));
 	arena->alloc = *alloc;
@@ -1315,7 +1299,7 @@ validate_meta(PqFileMeta *meta, const RawFooter *raw, const RowGroupAux *aux,
  */
 
 static PqStatus
-read_exact(const PqSource *src, uint64_t offset, void *buf, size_t len,
+read_exact(const PfcSource *src, uint64_t offset, void *buf, size_t len,
 		   PqError *err)
 {
 	int			rc = src->read_at(src->ctx, offset, buf, len);
@@ -1345,7 +1329,7 @@ read_le32(const uint8_t *p)
  * temporary; the arena keeps only the footer's exact bytes.
  */
 static PqStatus
-read_footer(const PqSource *source, const PqAllocator *alloc, PqArena *arena,
+read_footer(const PfcSource *source, const PfcAllocator *alloc, PqArena *arena,
 			uint8_t **footer_out, uint32_t *footer_len_out, PqError *err)
 {
 	size_t		probe_len = source->size < FOOTER_PROBE_SIZE ?
@@ -1418,8 +1402,8 @@ done:
 }
 
 PqStatus
-pq_file_open(PqFile **file_out, const PqSource *source,
-			 const PqAllocator *alloc, PqError *err)
+pq_file_open(PqFile **file_out, const PfcSource *source,
+			 const PfcAllocator *alloc, PqError *err)
 {
 	PqError		local_err;
 	PqArena		arena;
@@ -1442,7 +1426,7 @@ pq_file_open(PqFile **file_out, const PqSource *source,
 	}
 	*file_out = NULL;
 	if (alloc == NULL)
-		alloc = &pq_malloc_allocator;
+		alloc = &pfc_malloc_allocator;
 
 	if (source->size < PQ_MIN_FILE_SIZE)
 	{
@@ -1518,7 +1502,7 @@ pq_file_meta(const PqFile *file)
 	return &file->meta;
 }
 
-const PqSource *
+const PfcSource *
 pq_file_source(const PqFile *file)
 {
 	return &file->source;

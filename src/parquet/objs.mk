@@ -10,4 +10,3 @@ PARQUET_OBJS += src/parquet/page.o
 PARQUET_OBJS += src/parquet/column_reader.o
 PARQUET_OBJS += src/parquet/dictionary_probe.o
 PARQUET_OBJS += src/parquet/variant.o
-PARQUET_OBJS += src/parquet/buffer_pool.o

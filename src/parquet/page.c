@@ -20,8 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <zlib.h>
-
+#include "common/crc32.h"
 #include "compress/compress.h"
 #include "parquet/thrift.h"
 
@@ -299,7 +298,7 @@ check_header(const PqPageHeader *h, uint64_t available, PqError *err)
 }
 
 PqStatus
-pq_page_read_header(const PqSource *source, const PqAllocator *alloc,
+pq_page_read_header(const PfcSource *source, const PfcAllocator *alloc,
 					uint64_t offset, uint64_t limit, PqPageHeader *header,
 					PqError *err)
 {
@@ -383,7 +382,7 @@ codec_max_ratio(int codec)
 }
 
 static void *
-alloc_padded(const PqAllocator *alloc, size_t len, PqError *err)
+alloc_padded(const PfcAllocator *alloc, size_t len, PqError *err)
 {
 	void	   *p = alloc->alloc(alloc->ctx, len + CDC_INPUT_PADDING);
 
@@ -399,7 +398,7 @@ alloc_padded(const PqAllocator *alloc, size_t len, PqError *err)
 }
 
 PqStatus
-pq_page_read_body(const PqSource *source, const PqAllocator *alloc,
+pq_page_read_body(const PfcSource *source, const PfcAllocator *alloc,
 				  int codec, uint64_t offset, const PqPageHeader *header,
 				  bool verify_crc, PqPage *page, PqError *err)
 {
@@ -440,16 +439,8 @@ pq_page_read_body(const PqSource *source, const PqAllocator *alloc,
 	/* The CRC covers the page bytes as stored, after the header. */
 	if (verify_crc && header->has_crc)
 	{
-		uint32_t	crc = (uint32_t) crc32(0L, Z_NULL, 0);
-		size_t		done = 0;
+		uint32_t	crc = pfc_crc32(stored, stored_len);
 
-		while (done < stored_len)
-		{
-			uInt		n = (stored_len - done > 0x40000000) ? 0x40000000 : (uInt) (stored_len - done);
-
-			crc = (uint32_t) crc32(crc, stored + done, n);
-			done += n;
-		}
 		if (crc != header->crc)
 		{
 			alloc->release(alloc->ctx, stored);
@@ -529,7 +520,7 @@ pq_page_read_body(const PqSource *source, const PqAllocator *alloc,
 }
 
 void
-pq_page_release(PqPage *page, const PqAllocator *alloc)
+pq_page_release(PqPage *page, const PfcAllocator *alloc)
 {
 	if (page->body != NULL)
 		alloc->release(alloc->ctx, page->body);

@@ -5,14 +5,14 @@
  *
  * A column chunk is a run of pages, each a Thrift-compact PageHeader
  * followed by compressed_page_size bytes.  page.c reads one page at a time
- * through the PqSource: it decodes the header from a bounded window, checks
+ * through the PfcSource: it decodes the header from a bounded window, checks
  * every size against the chunk's byte range, reads the body, verifies the
  * CRC32 of the stored (compressed) bytes when asked, and decompresses.  For
  * DATA_PAGE_V2 the repetition and definition levels are stored uncompressed
  * before the (possibly compressed) values, so the body comes back as
  * levels + decompressed values in one contiguous buffer.
  *
- * Bodies are allocated through the caller's PqAllocator with
+ * Bodies are allocated through the caller's PfcAllocator with
  * CDC_INPUT_PADDING readable bytes after them, as the codec layer requires.
  *
  * IDENTIFICATION
@@ -108,7 +108,7 @@ PqStatus	pq_page_header_decode(const uint8_t *buf, size_t len,
  * range, so header->compressed_size bytes follow the header within it.
  * Large headers (long statistics) are read through alloc.
  */
-PqStatus	pq_page_read_header(const PqSource *source, const PqAllocator *alloc,
+PqStatus	pq_page_read_header(const PfcSource *source, const PfcAllocator *alloc,
 								uint64_t offset, uint64_t limit,
 								PqPageHeader *header, PqError *err);
 
@@ -118,12 +118,12 @@ PqStatus	pq_page_read_header(const PqSource *source, const PqAllocator *alloc,
  * `codec` (a CmpCodec).  On success page->body is owned by the caller, to be
  * given back with pq_page_release().
  */
-PqStatus	pq_page_read_body(const PqSource *source, const PqAllocator *alloc,
+PqStatus	pq_page_read_body(const PfcSource *source, const PfcAllocator *alloc,
 							  int codec, uint64_t offset,
 							  const PqPageHeader *header, bool verify_crc,
 							  PqPage *page, PqError *err);
 
-void		pq_page_release(PqPage *page, const PqAllocator *alloc);
+void		pq_page_release(PqPage *page, const PfcAllocator *alloc);
 
 /* printf-style helper filling err (status and message). */
 void		pq_page_error(PqError *err, PqStatus status, const char *fmt,...)

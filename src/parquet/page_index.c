@@ -132,7 +132,7 @@ union_member(ThriftReader *r)
  */
 
 PqStatus
-pq_column_index_decode(const uint8_t *buf, size_t len, const PqAllocator *alloc,
+pq_column_index_decode(const uint8_t *buf, size_t len, const PfcAllocator *alloc,
 					   PqColumnIndex **index, PqError *err)
 {
 	PqArena		arena;
@@ -151,7 +151,7 @@ pq_column_index_decode(const uint8_t *buf, size_t len, const PqAllocator *alloc,
 
 	*index = NULL;
 	pq_error_clear(err);
-	pq_arena_init(&arena, alloc ? alloc : &pq_malloc_allocator);
+	pq_arena_init(&arena, alloc ? alloc : &pfc_malloc_allocator);
 	box = pq_arena_calloc(&arena, 1, sizeof(ColumnIndexBox));
 	copy = box ? pq_arena_alloc(&arena, len) : NULL;
 	if (copy == NULL)
@@ -323,7 +323,7 @@ decode_page_location(ThriftReader *r, PqPageLocation *loc)
 }
 
 PqStatus
-pq_offset_index_decode(const uint8_t *buf, size_t len, const PqAllocator *alloc,
+pq_offset_index_decode(const uint8_t *buf, size_t len, const PfcAllocator *alloc,
 					   PqOffsetIndex **index, PqError *err)
 {
 	PqArena		arena;
@@ -339,7 +339,7 @@ pq_offset_index_decode(const uint8_t *buf, size_t len, const PqAllocator *alloc,
 
 	*index = NULL;
 	pq_error_clear(err);
-	pq_arena_init(&arena, alloc ? alloc : &pq_malloc_allocator);
+	pq_arena_init(&arena, alloc ? alloc : &pfc_malloc_allocator);
 	box = pq_arena_calloc(&arena, 1, sizeof(OffsetIndexBox));
 	if (box == NULL)
 	{
@@ -503,57 +503,6 @@ pq_bloom_filter_header_decode(const uint8_t *buf, size_t len,
 	return PQ_OK;
 }
 
-static const uint32_t bloom_salt[8] = {
-	0x47b6137bU, 0x44974d91U, 0x8824ad5bU, 0xa2b7289dU,
-	0x705495c7U, 0x2df1424bU, 0x9efc4947U, 0x5c6bfb31U
-};
-
-static inline const uint8_t *
-bloom_block(const uint8_t *bitset, uint32_t len, uint64_t hash)
-{
-	uint64_t	num_blocks = len / 32;
-
-	return bitset + 32 * (((hash >> 32) * num_blocks) >> 32);
-}
-
-bool
-pq_bloom_check(const uint8_t *bitset, uint32_t len, uint64_t hash)
-{
-	const uint8_t *block;
-	uint32_t	key = (uint32_t) hash;
-
-	if (len < 32)
-		return true;			/* no filter to consult: maybe present */
-	block = bloom_block(bitset, len, hash);
-	for (int i = 0; i < 8; i++)
-	{
-		const uint8_t *w = block + 4 * i;
-		uint32_t	word = (uint32_t) w[0] | (uint32_t) w[1] << 8 |
-			(uint32_t) w[2] << 16 | (uint32_t) w[3] << 24;
-
-		if ((word & (1u << ((key * bloom_salt[i]) >> 27))) == 0)
-			return false;
-	}
-	return true;
-}
-
-void
-pq_bloom_insert(uint8_t *bitset, uint32_t len, uint64_t hash)
-{
-	uint8_t    *block;
-	uint32_t	key = (uint32_t) hash;
-
-	if (len < 32)
-		return;
-	block = (uint8_t *) bloom_block(bitset, len, hash);
-	for (int i = 0; i < 8; i++)
-	{
-		unsigned	bit = (key * bloom_salt[i]) >> 27;
-
-		block[4 * i + bit / 8] |= (uint8_t) (1u << (bit % 8));
-	}
-}
-
 /* ----------------------------------------------------------------
  * Reading from a file
  * ----------------------------------------------------------------
@@ -591,10 +540,10 @@ chunk_of(PqFile *file, int row_group, int leaf, PqError *err)
 
 /* Read len bytes at offset into a fresh buffer from alloc. */
 static uint8_t *
-read_block(PqFile *file, const PqAllocator *alloc, uint64_t offset, size_t len,
+read_block(PqFile *file, const PfcAllocator *alloc, uint64_t offset, size_t len,
 		   PqError *err)
 {
-	const PqSource *src = pq_file_source(file);
+	const PfcSource *src = pq_file_source(file);
 	uint8_t    *buf = alloc->alloc(alloc->ctx, len > 0 ? len : 1);
 	int			rc;
 
@@ -625,7 +574,7 @@ set_position(PqError *err, int row_group, int leaf)
 
 PqStatus
 pq_read_column_index(PqFile *file, int row_group, int leaf,
-					 const PqAllocator *alloc, PqColumnIndex **index,
+					 const PfcAllocator *alloc, PqColumnIndex **index,
 					 PqError *err)
 {
 	const PqColumnChunkMeta *cc = chunk_of(file, row_group, leaf, err);
@@ -644,7 +593,7 @@ pq_read_column_index(PqFile *file, int row_group, int leaf,
 		return err->status;
 	}
 	if (alloc == NULL)
-		alloc = &pq_malloc_allocator;
+		alloc = &pfc_malloc_allocator;
 	buf = read_block(file, alloc, (uint64_t) cc->column_index_offset,
 					 (size_t) cc->column_index_length, err);
 	if (buf == NULL)
@@ -689,7 +638,7 @@ pq_read_column_index(PqFile *file, int row_group, int leaf,
 
 PqStatus
 pq_read_offset_index(PqFile *file, int row_group, int leaf,
-					 const PqAllocator *alloc, PqOffsetIndex **index,
+					 const PfcAllocator *alloc, PqOffsetIndex **index,
 					 PqError *err)
 {
 	const PqColumnChunkMeta *cc = chunk_of(file, row_group, leaf, err);
@@ -709,7 +658,7 @@ pq_read_offset_index(PqFile *file, int row_group, int leaf,
 		return err->status;
 	}
 	if (alloc == NULL)
-		alloc = &pq_malloc_allocator;
+		alloc = &pfc_malloc_allocator;
 	buf = read_block(file, alloc, (uint64_t) cc->offset_index_offset,
 					 (size_t) cc->offset_index_length, err);
 	if (buf == NULL)
@@ -760,7 +709,7 @@ pq_read_offset_index(PqFile *file, int row_group, int leaf,
 
 PqStatus
 pq_read_bloom_filter(PqFile *file, int row_group, int leaf,
-					 const PqAllocator *alloc, uint8_t **bitset,
+					 const PfcAllocator *alloc, uint8_t **bitset,
 					 uint32_t *len, PqError *err)
 {
 	const PqColumnChunkMeta *cc = chunk_of(file, row_group, leaf, err);
@@ -782,7 +731,7 @@ pq_read_bloom_filter(PqFile *file, int row_group, int leaf,
 		return err->status;
 	}
 	if (alloc == NULL)
-		alloc = &pq_malloc_allocator;
+		alloc = &pfc_malloc_allocator;
 
 	/* Bytes the filter may use: its stated length, else up to the footer. */
 	avail = pq_file_data_end(file) - (uint64_t) cc->bloom_filter_offset;

@@ -5,10 +5,10 @@
  *	  and split-block bloom filters.
  *
  * Plain C11, no PostgreSQL.  Decoders take a caller-owned byte buffer and a
- * PqAllocator; a decoded index owns one arena (value bytes are copied), so
+ * PfcAllocator; a decoded index owns one arena (value bytes are copied), so
  * the buffer may be released at once, and one *_free() call releases it.
  * The pq_read_* helpers fetch the bytes of one column chunk's structure
- * through the file's PqSource at the offsets pq_file_open() validated.
+ * through the file's PfcSource at the offsets pq_file_open() validated.
  *
  * Validation: ColumnIndex lists must agree in length and boundary_order be
  * known, and (pq_read_column_index) bounds of non-null pages of fixed-width
@@ -26,6 +26,7 @@
 #ifndef PQ_PAGE_INDEX_H
 #define PQ_PAGE_INDEX_H
 
+#include "common/sbbf.h"
 #include "parquet/parquet.h"
 
 #ifdef __cplusplus
@@ -80,12 +81,12 @@ typedef struct PqBloomFilterHeader
 } PqBloomFilterHeader;
 
 PqStatus	pq_column_index_decode(const uint8_t *buf, size_t len,
-								   const PqAllocator *alloc,
+								   const PfcAllocator *alloc,
 								   PqColumnIndex **index, PqError *err);
 void		pq_column_index_free(PqColumnIndex *index);
 
 PqStatus	pq_offset_index_decode(const uint8_t *buf, size_t len,
-								   const PqAllocator *alloc,
+								   const PfcAllocator *alloc,
 								   PqOffsetIndex **index, PqError *err);
 void		pq_offset_index_free(PqOffsetIndex *index);
 
@@ -95,25 +96,20 @@ PqStatus	pq_bloom_filter_header_decode(const uint8_t *buf, size_t len,
 										  PqError *err);
 
 /*
- * Split-block bloom filter (parquet BloomFilter.md): may the set contain
- * the value whose xxHash64 (seed 0, over its plain encoding without length
- * prefix) is hash?  false means certainly absent.  len must be a non-zero
- * multiple of 32.
+ * The bitset is a split-block Bloom filter (common/sbbf.h): Parquet hashes
+ * a value's plain encoding without length prefix with pfc_sbbf_hash_xxh64.
  */
-bool		pq_bloom_check(const uint8_t *bitset, uint32_t len, uint64_t hash);
-/* Add a hash (for writers and tests). */
-void		pq_bloom_insert(uint8_t *bitset, uint32_t len, uint64_t hash);
 
 /* Structures of one column chunk of an open file. */
 PqStatus	pq_read_column_index(PqFile *file, int row_group, int leaf,
-								 const PqAllocator *alloc,
+								 const PfcAllocator *alloc,
 								 PqColumnIndex **index, PqError *err);
 PqStatus	pq_read_offset_index(PqFile *file, int row_group, int leaf,
-								 const PqAllocator *alloc,
+								 const PfcAllocator *alloc,
 								 PqOffsetIndex **index, PqError *err);
 /* The bitset, allocated with alloc (release it with alloc->release). */
 PqStatus	pq_read_bloom_filter(PqFile *file, int row_group, int leaf,
-								 const PqAllocator *alloc,
+								 const PfcAllocator *alloc,
 								 uint8_t **bitset, uint32_t *len,
 								 PqError *err);
 

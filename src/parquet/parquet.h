@@ -3,8 +3,8 @@
  * parquet.h
  *	  Contracts of the Parquet format layer: footer, schema, column readers.
  *
- * Plain C11, no PostgreSQL.  The layer reads through a PqSource (read-at
- * callback) and allocates only through a PqAllocator the caller supplies, so
+ * Plain C11, no PostgreSQL.  The layer reads through a PfcSource (read-at
+ * callback) and allocates only through a PfcAllocator the caller supplies, so
  * the FDW can put everything in memory contexts and unit tests can use malloc.
  * Functions return a PqStatus and fill a PqError; they never abort or
  * longjmp (the allocator may longjmp on out-of-memory, as palloc does; the
@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "codec/codec.h"
+#include "common/common.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -68,27 +69,7 @@ typedef struct PqError
 
 void		pq_error_clear(PqError *err);
 
-typedef struct PqSource
-{
-	/* Read exactly len bytes at offset into buf; return 0 or an errno. */
-	int			(*read_at) (void *ctx, uint64_t offset, void *buf, size_t len);
-	uint64_t	size;			/* file size in bytes */
-	void	   *ctx;
-} PqSource;
-
-typedef struct PqAllocator
-{
-	/* Uninitialized memory aligned to at least 8 bytes.  It may longjmp on
-	 * out-of-memory (as palloc does) or return NULL; the layer turns NULL into
-	 * PQ_ERR_IO with sys_errno = ENOMEM. */
-	void	   *(*alloc) (void *ctx, size_t size);
-	/* Release one allocation; may be a no-op (arena-style owners). */
-	void		(*release) (void *ctx, void *ptr);
-	void	   *ctx;
-} PqAllocator;
-
-/* A malloc-backed allocator for tools and tests (release = free). */
-extern const PqAllocator pq_malloc_allocator;
+/* Sources (PfcSource) and allocators (PfcAllocator) are common/common.h's. */
 
 /* ----------------------------------------------------------------
  * Types
@@ -284,8 +265,8 @@ typedef struct PqFile PqFile;
  * ("PARE") gives PQ_ERR_UNSUPPORTED.  Every count, offset and size in the
  * metadata is checked against the file size here, so readers can trust them.
  */
-PqStatus	pq_file_open(PqFile **file, const PqSource *source,
-						 const PqAllocator *alloc, PqError *err);
+PqStatus	pq_file_open(PqFile **file, const PfcSource *source,
+						 const PfcAllocator *alloc, PqError *err);
 const PqFileMeta *pq_file_meta(const PqFile *file);
 
 /*
@@ -297,7 +278,7 @@ const PqFileMeta *pq_file_meta(const PqFile *file);
  */
 void		pq_column_chunk_range(const PqColumnChunkMeta *chunk,
 								  uint64_t *start, uint64_t *length);
-const PqSource *pq_file_source(const PqFile *file);
+const PfcSource *pq_file_source(const PqFile *file);
 void		pq_file_close(PqFile *file);
 
 /* Human-readable names, for inspection functions and messages. */
@@ -353,7 +334,7 @@ typedef struct PqColumnReader PqColumnReader;
 PqStatus	pq_column_reader_open(PqColumnReader **reader, PqFile *file,
 								  int row_group, int leaf,
 								  const PqColumnReaderOptions *options,
-								  const PqAllocator *alloc, PqError *err);
+								  const PfcAllocator *alloc, PqError *err);
 
 /*
  * Take the buffers of pages (stored and decompressed bodies, dictionary
@@ -363,7 +344,7 @@ PqStatus	pq_column_reader_open(PqColumnReader **reader, PqFile *file,
  * changes nothing) later.  alloc must outlive the reader.
  */
 bool		pq_column_reader_set_page_allocator(PqColumnReader *reader,
-												const PqAllocator *alloc);
+												const PfcAllocator *alloc);
 
 /*
  * Decode the next rows (at most max_rows, fewer only at the end of the row

@@ -48,7 +48,7 @@ enum
 };
 
 /*
- * Bump allocator over PqAllocator chunks: everything a PqFile owns is freed
+ * Bump allocator over PfcAllocator chunks: everything a PqFile owns is freed
  * at once by pq_arena_release().  pq_arena_alloc() returns 8-byte aligned
  * memory, or NULL when the allocator returned NULL.
  */
@@ -56,13 +56,13 @@ typedef struct PqArenaChunk PqArenaChunk;
 
 typedef struct PqArena
 {
-	PqAllocator alloc;
+	PfcAllocator alloc;
 	PqArenaChunk *chunks;
 	uint8_t    *cur;
 	size_t		left;
 } PqArena;
 
-void		pq_arena_init(PqArena *arena, const PqAllocator *alloc);
+void		pq_arena_init(PqArena *arena, const PfcAllocator *alloc);
 void	   *pq_arena_alloc(PqArena *arena, size_t size);
 /* Zeroed array of n elements of size bytes; NULL on overflow or OOM. */
 void	   *pq_arena_calloc(PqArena *arena, size_t n, size_t size);

@@ -57,7 +57,7 @@ enum
  * ----------------------------------------------------------------
  */
 void
-pq_strbuf_init(PqStrBuf *buf, const PqAllocator *alloc, size_t max_len)
+pq_strbuf_init(PqStrBuf *buf, const PfcAllocator *alloc, size_t max_len)
 {
 	memset(buf, 0, sizeof(*buf));
 	buf->alloc = *alloc;

@@ -6,7 +6,7 @@
  *	  JSON writers the shredding reassembly uses for typed Parquet values.
  *
  * Plain C11, no PostgreSQL.  Output goes to a PqStrBuf, a growable buffer
- * over the caller's PqAllocator.  Every input byte is bounds-checked: hostile
+ * over the caller's PfcAllocator.  Every input byte is bounds-checked: hostile
  * bytes give PQ_ERR_CORRUPT (or PQ_ERR_UNSUPPORTED for a metadata version or
  * primitive type this build does not know), never an out-of-bounds access.
  * Nesting is bounded by PQ_VARIANT_MAX_DEPTH, and every object or array
@@ -65,10 +65,10 @@ typedef struct PqStrBuf
 	size_t		cap;
 	size_t		max_len;		/* longest text accepted */
 	PqStatus	status;
-	PqAllocator alloc;
+	PfcAllocator alloc;
 } PqStrBuf;
 
-void		pq_strbuf_init(PqStrBuf *buf, const PqAllocator *alloc, size_t max_len);
+void		pq_strbuf_init(PqStrBuf *buf, const PfcAllocator *alloc, size_t max_len);
 /* Empty the text (keeps the storage) and clear the status. */
 void		pq_strbuf_reset(PqStrBuf *buf);
 /* Drop the text after the first len bytes (len <= buf->len). */

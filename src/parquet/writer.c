@@ -24,8 +24,8 @@
 #include <math.h>
 #include <string.h>
 
-#include <xxhash.h>
-
+#include "common/crc32.h"
+#include "common/sbbf.h"
 #include "compress/compress.h"
 #include "parquet/page_index.h"
 #include "parquet/pq_internal.h"
@@ -75,7 +75,7 @@ typedef enum StatOrder
 	ORD_BYTES_SIGNED			/* big-endian two's complement (DECIMAL) */
 } StatOrder;
 
-/* A growable byte buffer whose memory comes from the PqAllocator. */
+/* A growable byte buffer whose memory comes from the PfcAllocator. */
 typedef struct ByteBuf
 {
 	uint8_t    *data;
@@ -191,7 +191,7 @@ typedef struct WColumn
 
 struct PqWriter
 {
-	PqAllocator alloc;
+	PfcAllocator alloc;
 	PqSink		sink;
 	PqWriterOptions options;
 	int			num_columns;
@@ -281,7 +281,7 @@ buf_free(PqWriter *w, ByteBuf *b)
 	memset(b, 0, sizeof(*b));
 }
 
-/* Realloc-style hook for the Thrift writer, over the PqAllocator: each block
+/* Realloc-style hook for the Thrift writer, over the PfcAllocator: each block
  * carries its size in front so growing can copy it. */
 static void *
 thrift_grow(void *ctx, void *old, size_t new_size)
@@ -308,36 +308,6 @@ thrift_grow(void *ctx, void *old, size_t new_size)
 		wr_release(w, (uint8_t *) old - 16);
 	}
 	return nb + 16;
-}
-
-/* ----------------------------------------------------------------
- * CRC-32 (reflected polynomial 0xEDB88320), table built on first use
- * ----------------------------------------------------------------
- */
-static uint32_t crc_table[256];
-static bool crc_table_ready;
-
-uint32_t
-pq_crc32(const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-	uint32_t	crc = 0xFFFFFFFFu;
-
-	if (!crc_table_ready)
-	{
-		for (uint32_t i = 0; i < 256; i++)
-		{
-			uint32_t	c = i;
-
-			for (int k = 0; k < 8; k++)
-				c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-			crc_table[i] = c;
-		}
-		crc_table_ready = true;
-	}
-	for (size_t i = 0; i < len; i++)
-		crc = crc_table[(crc ^ p[i]) & 0xFF] ^ (crc >> 8);
-	return crc ^ 0xFFFFFFFFu;
 }
 
 /* ----------------------------------------------------------------
@@ -1138,21 +1108,7 @@ emit_page(PqWriter *w, ByteBuf *dst, int page_type, const uint8_t *levels,
 	if (w->options.write_crc)
 	{
 		/* the CRC covers the page's bytes as stored: v2 levels included */
-		crc = pq_crc32(levels, levels_len);
-		if (levels_len > 0)
-		{
-			/* continue over the values: recompute over the concatenation */
-			w->body_buf.len = 0;
-			if (!buf_append(w, &w->body_buf, levels, levels_len) ||
-				!buf_append(w, &w->body_buf, stored, stored_len))
-			{
-				pq_error_oom(err);
-				return err->status;
-			}
-			crc = pq_crc32(w->body_buf.data, w->body_buf.len);
-		}
-		else
-			crc = pq_crc32(stored, stored_len);
+		crc = pfc_crc32_update(pfc_crc32(levels, levels_len), stored, stored_len);
 	}
 
 	thrift_writer_reset(tw);
@@ -1408,7 +1364,6 @@ write_data_page(PqWriter *w, const WColumn *col, const int16_t *def,
 			pq_error_oom(err);
 			return err->status;
 		}
-		/* emit_page uses body_buf only for v2 CRCs (levels_len > 0) */
 		st = emit_page(w, &cs->pages, PAGE_DATA, NULL, 0, body->data, body->len,
 					   sub, &cs->uncompressed, err);
 	}
@@ -1427,7 +1382,7 @@ write_data_page(PqWriter *w, const WColumn *col, const int16_t *def,
 			uint32_t	l;
 
 			value_at(pv, i, &p, &l);
-			pq_bloom_insert(cs->bloom, cs->bloom_len, XXH64(p, l, 0));
+			pfc_sbbf_insert(cs->bloom, cs->bloom_len, pfc_sbbf_hash_xxh64(p, l));
 		}
 	if (!stats_update(w, col, cs, minp, minl, maxp, maxl) ||
 		(w->options.write_page_index &&
@@ -1724,7 +1679,7 @@ wr_strdup(PqWriter *w, const char *s)
 PqStatus
 pq_writer_open(PqWriter **writer, const PqWriteColumn *columns,
 			   int num_columns, const PqWriterOptions *options,
-			   const PqSink *sink, const PqAllocator *alloc, PqError *err)
+			   const PqSink *sink, const PfcAllocator *alloc, PqError *err)
 {
 	PqWriter   *w;
 

@@ -4,7 +4,7 @@
  *	  Contract of the Parquet writer: flat columns and one level of LIST.
  *
  * Plain C11, no PostgreSQL, same rules as parquet.h: status codes and a
- * PqError, memory only through a PqAllocator, bytes out only through a
+ * PqError, memory only through a PfcAllocator, bytes out only through a
  * PqSink callback.  Used by tests, fuzz seeds and (later) export.
  *
  * Schema: a list of top-level columns, each either a primitive leaf of any
@@ -144,7 +144,7 @@ typedef struct PqWriter PqWriter;
  */
 PqStatus	pq_writer_open(PqWriter **writer, const PqWriteColumn *columns,
 						   int num_columns, const PqWriterOptions *options,
-						   const PqSink *sink, const PqAllocator *alloc,
+						   const PqSink *sink, const PfcAllocator *alloc,
 						   PqError *err);
 
 /*
@@ -193,9 +193,6 @@ PqStatus	pq_list_levels(const PqWriteColumn *column, uint32_t num_rows,
 						   const bool *element_is_null, int16_t *def_levels,
 						   int16_t *rep_levels, int64_t *value_index,
 						   uint32_t *num_values, PqError *err);
-
-/* CRC-32 (ISO-HDLC, as zlib's crc32()) of buf, as the page header stores it. */
-uint32_t	pq_crc32(const void *buf, size_t len);
 
 #ifdef __cplusplus
 }

@@ -98,10 +98,10 @@ test_context_release(void *ctx, void *ptr)
 		pfree(ptr);
 }
 
-PqAllocator
+PfcAllocator
 pf_context_allocator(MemoryContext cxt)
 {
-	PqAllocator alloc;
+	PfcAllocator alloc;
 
 	alloc.alloc = test_context_alloc;
 	alloc.release = test_context_release;

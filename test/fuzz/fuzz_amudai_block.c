@@ -45,9 +45,9 @@ decode_values(const uint8_t *sec, size_t len, unsigned type, size_t count,
 		uint8_t    *a = malloc(count * w + 1);
 		uint8_t    *b = malloc(count * w + 1);
 		AmStatus	s1 = am_decode_numeric(sec, len, (AmNumType) type, count, a,
-										   &am_malloc_allocator, &err);
+										   &pfc_malloc_allocator, &err);
 		AmStatus	s2 = am_decode_numeric(sec, len, (AmNumType) type, count, b,
-										   &am_malloc_allocator, &err);
+										   &pfc_malloc_allocator, &err);
 
 		if (s1 != s2 || (s1 == AM_OK && memcmp(a, b, count * w) != 0))
 			abort();
@@ -59,7 +59,7 @@ decode_values(const uint8_t *sec, size_t len, unsigned type, size_t count,
 		AmBinaryValues v;
 		uint32_t	fw = fixed_widths[type - 10];
 		AmStatus	st = am_decode_binary(sec, len, count, fw, present,
-										  &am_malloc_allocator, &v, &err);
+										  &pfc_malloc_allocator, &v, &err);
 
 		if (st == AM_OK)
 		{
@@ -81,7 +81,7 @@ decode_values(const uint8_t *sec, size_t len, unsigned type, size_t count,
 
 				(void) sink;
 			}
-			am_binary_values_free(&v, &am_malloc_allocator);
+			am_binary_values_free(&v, &pfc_malloc_allocator);
 		}
 	}
 }
@@ -107,7 +107,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		AmRangeIndex ri;
 		AmError		err;
 
-		if (am_range_index_parse(in, len, data[1] % 17, &am_malloc_allocator,
+		if (am_range_index_parse(in, len, data[1] % 17, &pfc_malloc_allocator,
 								 &ri, &err) == AM_OK)
 		{
 			/* first and last bytes of both arrays must be readable */
@@ -118,7 +118,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 				(void) sink;
 			}
-			am_range_index_free(&ri, &am_malloc_allocator);
+			am_range_index_free(&ri, &pfc_malloc_allocator);
 		}
 	}
 	else if (data[0] & 0x80)

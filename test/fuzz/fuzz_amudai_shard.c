@@ -50,7 +50,7 @@ fuzz_read_at(void *ctx, uint64_t off, void *buf, size_t len)
 }
 
 static int
-fuzz_open(void *ctx, const char *url, size_t url_len, AmSource *out)
+fuzz_open(void *ctx, const char *url, size_t url_len, PfcSource *out)
 {
 	(void) url;
 	(void) url_len;
@@ -61,7 +61,7 @@ fuzz_open(void *ctx, const char *url, size_t url_len, AmSource *out)
 }
 
 static void
-fuzz_close(void *ctx, AmSource *s)
+fuzz_close(void *ctx, PfcSource *s)
 {
 	(void) ctx;
 	(void) s;
@@ -107,7 +107,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	FuzzFile	file;
-	AmSource	src;
+	PfcSource	src;
 	AmResolver	res;
 	AmShard    *shard;
 	AmError		err;
@@ -122,7 +122,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	res.open = fuzz_open;
 	res.close = fuzz_close;
 	res.ctx = &file;
-	if (am_shard_open(&shard, &src, &res, &am_malloc_allocator, &err) == AM_OK)
+	if (am_shard_open(&shard, &src, &res, &pfc_malloc_allocator, &err) == AM_OK)
 	{
 		const AmSchema *schema = am_shard_schema(shard);
 		uint32_t	nfields = schema->schema_id_count < MAX_FIELDS ?

@@ -135,11 +135,11 @@ check_batch(const PqLeaf *leaf, const PqColumnBatch *b, uint32_t max_rows)
 }
 
 static void
-read_all(const uint8_t *data, size_t size, const PqAllocator *alloc,
+read_all(const uint8_t *data, size_t size, const PfcAllocator *alloc,
 		 uint32_t batch_rows)
 {
 	MemFile		mem = {data, size};
-	PqSource	source = {mem_read_at, size, &mem};
+	PfcSource	source = {mem_read_at, size, &mem};
 	PqFile	   *file;
 	PqError		err;
 	PqStatus	s;
@@ -191,11 +191,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 12)
 		return 0;
 	batch_rows = data[size - 1] ? data[size - 1] : 1024;
-	read_all(data, size, &pq_malloc_allocator, batch_rows);
+	read_all(data, size, &pfc_malloc_allocator, batch_rows);
 
 	{
 		FailingAlloc fa = {.calls_left = (long) (data[size / 2] % 64)};
-		PqAllocator alloc = {failing_alloc, failing_release, &fa};
+		PfcAllocator alloc = {failing_alloc, failing_release, &fa};
 
 		read_all(data, size, &alloc, batch_rows);
 	}

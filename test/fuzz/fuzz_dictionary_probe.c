@@ -66,10 +66,10 @@ failing_release(void *ctx, void *ptr)
 static volatile uint8_t sink;
 
 static void
-probe_all(const uint8_t *data, size_t size, const PqAllocator *alloc)
+probe_all(const uint8_t *data, size_t size, const PfcAllocator *alloc)
 {
 	MemFile		m = {data, size};
-	PqSource	source = {mem_read_at, size, &m};
+	PfcSource	source = {mem_read_at, size, &m};
 	PqFile	   *file = NULL;
 	PqError		err;
 	const PqFileMeta *meta;
@@ -109,11 +109,11 @@ probe_all(const uint8_t *data, size_t size, const PqAllocator *alloc)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	probe_all(data, size, &pq_malloc_allocator);
+	probe_all(data, size, &pfc_malloc_allocator);
 	if (size > 0)
 	{
 		FailingAlloc fa = {.calls_left = (long) (data[size / 2] % 64)};
-		PqAllocator alloc = {failing_alloc, failing_release, &fa};
+		PfcAllocator alloc = {failing_alloc, failing_release, &fa};
 
 		probe_all(data, size, &alloc);
 	}

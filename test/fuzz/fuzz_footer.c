@@ -186,10 +186,10 @@ check_meta(const PqFileMeta *m, uint64_t file_size)
 }
 
 static void
-open_once(const uint8_t *file, size_t len, const PqAllocator *alloc, bool may_oom)
+open_once(const uint8_t *file, size_t len, const PfcAllocator *alloc, bool may_oom)
 {
 	MemFile		m = {file, len};
-	PqSource	src = {mem_read_at, len, &m};
+	PfcSource	src = {mem_read_at, len, &m};
 	PqFile	   *pf = NULL;
 	PqError		err;
 	PqStatus	st;
@@ -223,7 +223,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t    *file;
 	size_t		len;
 	FailingAlloc fa;
-	PqAllocator failing = {failing_alloc, failing_release, &fa};
+	PfcAllocator failing = {failing_alloc, failing_release, &fa};
 
 	if (size >= 4 && memcmp(data, "PAR1", 4) == 0)
 	{
@@ -244,7 +244,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(file + len - 4, "PAR1", 4);
 	}
 
-	open_once(file, len, &pq_malloc_allocator, false);
+	open_once(file, len, &pfc_malloc_allocator, false);
 
 	/* Fail at the n-th allocation; n from the input so runs differ. */
 	fa.calls_left = size > 0 ? data[size - 1] % 6 : 0;

@@ -110,7 +110,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						uint64_t	h = 0;
 
 						memcpy(&h, buf, len < 8 ? len : 8);
-						sink ^= pq_bloom_check(buf + hdr.header_length, blen, h);
+						sink ^= pfc_sbbf_probe(buf + hdr.header_length, blen, h);
 					}
 				}
 				else if (st != PQ_ERR_CORRUPT && st != PQ_ERR_UNSUPPORTED)

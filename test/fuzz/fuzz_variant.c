@@ -173,7 +173,7 @@ decode(const PqVariantMetadata *md, const uint8_t *v, size_t len, char **text,
 
 	*text = NULL;
 	pq_error_clear(err);
-	pq_strbuf_init(&buf, &pq_malloc_allocator, (size_t) 64 << 20);
+	pq_strbuf_init(&buf, &pfc_malloc_allocator, (size_t) 64 << 20);
 	st = pq_variant_to_json(md, v, len, &buf, err);
 	if (st == PQ_OK)
 		*text = strdup(buf.data ? buf.data : "");

@@ -120,7 +120,7 @@ main(int argc, char **argv)
 	opt.write_page_index = true;
 	opt.codec = CMP_ZSTD;
 	opt.created_by = "parquet_fdw gen_pageindex";
-	if (pq_writer_open(&w, cols, 5, &opt, &sink, &pq_malloc_allocator, &err) != PQ_OK)
+	if (pq_writer_open(&w, cols, 5, &opt, &sink, &pfc_malloc_allocator, &err) != PQ_OK)
 		return fail("open", &err);
 
 	for (int r = 0; r < groups; r++)

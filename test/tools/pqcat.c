@@ -148,7 +148,7 @@ dump_column(PqFile *file, int rg, int leaf, uint32_t batch_rows, bool verify_crc
 	uint64_t	row = 0;
 
 	if (pq_column_reader_open(&reader, file, rg, leaf, &options,
-							  &pq_malloc_allocator, &err) != PQ_OK)
+							  &pfc_malloc_allocator, &err) != PQ_OK)
 		goto fail;
 	for (;;)
 	{
@@ -208,7 +208,7 @@ main(int argc, char **argv)
 	bool		verify_crc = false;
 	int			fd;
 	struct stat st;
-	PqSource	source;
+	PfcSource	source;
 	PqFile	   *file;
 	PqError		err;
 	const PqFileMeta *meta;
@@ -237,7 +237,7 @@ main(int argc, char **argv)
 	source.read_at = fd_read_at;
 	source.size = (uint64_t) st.st_size;
 	source.ctx = &fd;
-	if (pq_file_open(&file, &source, &pq_malloc_allocator, &err) != PQ_OK)
+	if (pq_file_open(&file, &source, &pfc_malloc_allocator, &err) != PQ_OK)
 	{
 		fprintf(stderr, "pqcat: %s\n", err.message);
 		return 1;

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * amudai_test_util.h
- *	  Helpers for the Amudai unit tests: an in-memory AmSource and resolver,
+ *	  Helpers for the Amudai unit tests: an in-memory PfcSource and resolver,
  *	  a growable byte vector, and a tiny protobuf encoder.
  *
  * The encoder here is deliberately separate from src/amudai/protobuf.c, so
@@ -198,10 +198,10 @@ mem_read_at(void *ctx, uint64_t off, void *buf, size_t len)
 	return 0;
 }
 
-static inline AmSource
+static inline PfcSource
 mem_source(MemFile *f)
 {
-	AmSource	s;
+	PfcSource	s;
 
 	s.read_at = mem_read_at;
 	s.size = f->len;
@@ -220,7 +220,7 @@ typedef struct MemDir
 } MemDir;
 
 static inline int
-memdir_open(void *ctx, const char *url, size_t url_len, AmSource *out)
+memdir_open(void *ctx, const char *url, size_t url_len, PfcSource *out)
 {
 	MemDir	   *d = ctx;
 
@@ -235,7 +235,7 @@ memdir_open(void *ctx, const char *url, size_t url_len, AmSource *out)
 }
 
 static inline void
-memdir_close(void *ctx, AmSource *s)
+memdir_close(void *ctx, PfcSource *s)
 {
 	MemDir	   *d = ctx;
 

@@ -118,7 +118,7 @@ test_block_map_appendix_a(void)
 
 	appendix_a_map(&m);
 	UNIT_CHECK(m.len == 112);
-	st = am_block_map_parse(m.data, m.len, 48, &am_malloc_allocator, &map, &err);
+	st = am_block_map_parse(m.data, m.len, 48, &pfc_malloc_allocator, &map, &err);
 	UNIT_CHECKF(st == AM_OK, "%s", err.message);
 	if (st == AM_OK)
 	{
@@ -129,10 +129,10 @@ test_block_map_appendix_a(void)
 		UNIT_CHECK(map.byte_offsets[0] == 0 && map.byte_offsets[1] == 40);
 		UNIT_CHECK(am_block_map_find(&map, 0) == 0);
 		UNIT_CHECK(am_block_map_find(&map, 2) == 0);
-		am_block_map_free(&map, &am_malloc_allocator);
+		am_block_map_free(&map, &pfc_malloc_allocator);
 	}
 	/* the data section (48 bytes) must hold the blocks (40 bytes) */
-	st = am_block_map_parse(m.data, m.len, 39, &am_malloc_allocator, &map, &err);
+	st = am_block_map_parse(m.data, m.len, 39, &pfc_malloc_allocator, &map, &err);
 	UNIT_CHECK(st == AM_ERR_CORRUPT);
 	tb_free(&m);
 }
@@ -148,7 +148,7 @@ test_block_map_segments(void)
 	static const uint64_t bexp[4] = {0, 16, 40, 1040};
 
 	two_segment_map(&m);
-	st = am_block_map_parse(m.data, m.len, 1040, &am_malloc_allocator, &map, &err);
+	st = am_block_map_parse(m.data, m.len, 1040, &pfc_malloc_allocator, &map, &err);
 	UNIT_CHECKF(st == AM_OK, "%s", err.message);
 	if (st == AM_OK)
 	{
@@ -164,7 +164,7 @@ test_block_map_segments(void)
 		UNIT_CHECK(am_block_map_find(&map, 11) == 1);
 		UNIT_CHECK(am_block_map_find(&map, 12) == 2);
 		UNIT_CHECK(am_block_map_find(&map, 311) == 2);
-		am_block_map_free(&map, &am_malloc_allocator);
+		am_block_map_free(&map, &pfc_malloc_allocator);
 	}
 
 	/* every byte flip gives either a consistent map or an error */
@@ -172,21 +172,21 @@ test_block_map_segments(void)
 		for (int bit = 0; bit < 8; bit++)
 		{
 			m.data[i] ^= (uint8_t) (1 << bit);
-			st = am_block_map_parse(m.data, m.len, 1040, &am_malloc_allocator, &map, &err);
+			st = am_block_map_parse(m.data, m.len, 1040, &pfc_malloc_allocator, &map, &err);
 			if (st == AM_OK)
 			{
 				/* only padding bytes may change without an error */
 				UNIT_CHECKF(map.logical_offsets[map.block_count] == map.value_count &&
 							map.byte_offsets[map.block_count] == map.data_size,
 							"flip at %zu accepted inconsistently", i);
-				am_block_map_free(&map, &am_malloc_allocator);
+				am_block_map_free(&map, &pfc_malloc_allocator);
 			}
 			m.data[i] ^= (uint8_t) (1 << bit);
 		}
 	/* truncations */
 	for (size_t n = 0; n < m.len; n += 8)
 		UNIT_CHECK(am_block_map_parse(m.data + m.len - n, n, 1040,
-									  &am_malloc_allocator, &map, &err) != AM_OK);
+									  &pfc_malloc_allocator, &map, &err) != AM_OK);
 	tb_free(&m);
 }
 
@@ -212,7 +212,7 @@ test_block_map_wide(void)
 	tb_u64(&m, 1);
 	tb_u64(&m, 1024);
 	tb_u64(&m, 16 + 8 * 70000);
-	st = am_block_map_parse(m.data, m.len, 16 + 8 * 70000, &am_malloc_allocator, &map, &err);
+	st = am_block_map_parse(m.data, m.len, 16 + 8 * 70000, &pfc_malloc_allocator, &map, &err);
 	UNIT_CHECKF(st == AM_OK, "%s", err.message);
 	if (st == AM_OK)
 	{
@@ -221,7 +221,7 @@ test_block_map_wide(void)
 		UNIT_CHECK(am_block_map_find(&map, 0) == 0);
 		UNIT_CHECK(am_block_map_find(&map, 1) == 1);
 		UNIT_CHECK(am_block_map_find(&map, 1000) == 1);
-		am_block_map_free(&map, &am_malloc_allocator);
+		am_block_map_free(&map, &pfc_malloc_allocator);
 	}
 	tb_free(&m);
 
@@ -230,10 +230,10 @@ test_block_map_wide(void)
 	tb_u64(&m, 0);				/* segment_record_offsets [0] */
 	tb_zeros(&m, 40);			/* footer: all counts 0 */
 	UNIT_CHECK(m.len == 56);
-	st = am_block_map_parse(m.data, m.len, 0, &am_malloc_allocator, &map, &err);
+	st = am_block_map_parse(m.data, m.len, 0, &pfc_malloc_allocator, &map, &err);
 	UNIT_CHECKF(st == AM_OK && map.block_count == 0, "%s", err.message);
 	if (st == AM_OK)
-		am_block_map_free(&map, &am_malloc_allocator);
+		am_block_map_free(&map, &pfc_malloc_allocator);
 	tb_free(&m);
 }
 

@@ -17,7 +17,7 @@
 
 #include "amudai/amudai_int.h"
 
-static const AmAllocator *A = &am_malloc_allocator;
+static const PfcAllocator *A = &pfc_malloc_allocator;
 
 static AmBytes
 bytes_of(const void *p, size_t n)

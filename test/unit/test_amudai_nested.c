@@ -544,7 +544,7 @@ test_nested(void)
 	TBuf		f = {0};
 	MemFile		root;
 	MemDir		dir;
-	AmSource	src;
+	PfcSource	src;
 	AmResolver	res;
 	AmShard    *shard;
 	AmError		err;
@@ -586,7 +586,7 @@ test_nested(void)
 	res.close = memdir_close;
 	res.ctx = &dir;
 
-	st = am_shard_open(&shard, &src, &res, &am_malloc_allocator, &err);
+	st = am_shard_open(&shard, &src, &res, &pfc_malloc_allocator, &err);
 	UNIT_CHECKF(st == AM_OK, "open: %s", err.message);
 	if (st != AM_OK)
 		goto out;
@@ -710,14 +710,14 @@ test_nested(void)
 	UNIT_CHECK(dir.closed == 1);
 
 	/* without a resolver the stripe file is unsupported */
-	UNIT_CHECK(am_shard_open(&shard, &src, NULL, &am_malloc_allocator, &err) == AM_OK);
+	UNIT_CHECK(am_shard_open(&shard, &src, NULL, &pfc_malloc_allocator, &err) == AM_OK);
 	UNIT_CHECK(am_field_reader_open(&fr, shard, 0, 0, &err) == AM_ERR_UNSUPPORTED);
 	UNIT_CHECK(err.stripe == 0 && err.field == 0);
 	am_shard_close(shard);
 
 	/* a missing stripe file is an I/O error */
 	dir.names[0] = "other";
-	UNIT_CHECK(am_shard_open(&shard, &src, &res, &am_malloc_allocator, &err) == AM_OK);
+	UNIT_CHECK(am_shard_open(&shard, &src, &res, &pfc_malloc_allocator, &err) == AM_OK);
 	UNIT_CHECK(am_field_reader_open(&fr, shard, 0, 0, &err) == AM_ERR_IO &&
 			   err.sys_errno == ENOENT);
 	am_shard_close(shard);

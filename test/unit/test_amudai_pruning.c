@@ -142,29 +142,29 @@ test_range_index(void)
 	tb_put(&buf, p2.data, p2.len);
 	tb_pad_to(&buf, 64);
 
-	UNIT_CHECKF(am_range_index_parse(buf.data, buf.len, 4, &am_malloc_allocator, &ri, &err) == AM_OK,
+	UNIT_CHECKF(am_range_index_parse(buf.data, buf.len, 4, &pfc_malloc_allocator, &ri, &err) == AM_OK,
 				"%s", err.message);
 	UNIT_CHECK(ri.basic_type == AM_TYPE_INT32 && ri.span == 600 && ri.block_rows == 256 &&
 			   ri.blocks == 3);
 	UNIT_CHECK(ri.mins && memcmp(ri.mins, mins, 12) == 0);
 	UNIT_CHECK(ri.maxs && memcmp(ri.maxs, maxs, 12) == 0);
 	UNIT_CHECK(ri.invalid && memcmp(ri.invalid, invalid, 6) == 0);
-	am_range_index_free(&ri, &am_malloc_allocator);
+	am_range_index_free(&ri, &pfc_malloc_allocator);
 
 	/* a wrong element size does not match the payload */
-	UNIT_CHECK(am_range_index_parse(buf.data, buf.len, 8, &am_malloc_allocator, &ri, &err) == AM_ERR_CORRUPT);
+	UNIT_CHECK(am_range_index_parse(buf.data, buf.len, 8, &pfc_malloc_allocator, &ri, &err) == AM_ERR_CORRUPT);
 	/* corrupt checksum of the max payload */
 	buf.data[40 + p0.len + 10] ^= 1;
-	UNIT_CHECK(am_range_index_parse(buf.data, buf.len, 4, &am_malloc_allocator, &ri, &err) == AM_ERR_CHECKSUM);
+	UNIT_CHECK(am_range_index_parse(buf.data, buf.len, 4, &pfc_malloc_allocator, &ri, &err) == AM_ERR_CHECKSUM);
 	buf.data[40 + p0.len + 10] ^= 1;
 	/* truncations */
 	for (size_t n = 0; n < 40 + p0.len + p1.len + p2.len; n += 5)
-		UNIT_CHECK(am_range_index_parse(buf.data, n, 4, &am_malloc_allocator, &ri, &err) != AM_OK);
+		UNIT_CHECK(am_range_index_parse(buf.data, n, 4, &pfc_malloc_allocator, &ri, &err) != AM_OK);
 	/* without the invalid counts */
 	memset(buf.data + 28, 0, 8);
-	UNIT_CHECK(am_range_index_parse(buf.data, buf.len, 4, &am_malloc_allocator, &ri, &err) == AM_OK &&
+	UNIT_CHECK(am_range_index_parse(buf.data, buf.len, 4, &pfc_malloc_allocator, &ri, &err) == AM_OK &&
 			   ri.invalid == NULL);
-	am_range_index_free(&ri, &am_malloc_allocator);
+	am_range_index_free(&ri, &pfc_malloc_allocator);
 	tb_free(&p0);
 	tb_free(&p1);
 	tb_free(&p2);

@@ -234,7 +234,7 @@ check_indexes(const uint8_t *file, const AmWriterColumn *c,
 			return;
 		UNIT_CHECK(rb->buffer.start % 64 == 0 && !rb->has_block_map);
 		st = am_range_index_parse(file + rb->buffer.start, rb->buffer.end - rb->buffer.start,
-								  width, &am_malloc_allocator, &ri, &err);
+								  width, &pfc_malloc_allocator, &ri, &err);
 		UNIT_CHECKF(st == AM_OK, "%s: %s", c->name, err.message);
 		if (st != AM_OK)
 			return;
@@ -377,7 +377,7 @@ check_indexes(const uint8_t *file, const AmWriterColumn *c,
 			UNIT_CHECKF(ok, "%s: range index block %llu", c->name, (unsigned long long) blk);
 		}
 		index_checks++;
-		am_range_index_free(&ri, &am_malloc_allocator);
+		am_range_index_free(&ri, &pfc_malloc_allocator);
 	}
 
 	/* Bloom filters: strings, binary, Guid, fixed-size binary */
@@ -465,13 +465,13 @@ read_all(const uint8_t *file, size_t len, const AmWriterColumn *cs, int ncols,
 		 uint64_t rows, uint64_t stripe_rows, bool constants)
 {
 	MemFile		mf = {file, len, 0};
-	AmSource	src = mem_source(&mf);
+	PfcSource	src = mem_source(&mf);
 	AmShard    *shard;
 	AmError		err;
 	AmStatus	st;
 	uint64_t	seed = 99;
 
-	st = am_shard_open(&shard, &src, NULL, &am_malloc_allocator, &err);
+	st = am_shard_open(&shard, &src, NULL, &pfc_malloc_allocator, &err);
 	UNIT_CHECKF(st == AM_OK, "open: %s", err.message);
 	if (st != AM_OK)
 		return;
@@ -565,7 +565,7 @@ test_roundtrip(bool constants)
 	AmError		err;
 	AmStatus	st;
 
-	st = am_write_shard(cols, NCOLS, ROWS, &opt, &am_malloc_allocator, &file, &len, &err);
+	st = am_write_shard(cols, NCOLS, ROWS, &opt, &pfc_malloc_allocator, &file, &len, &err);
 	UNIT_CHECKF(st == AM_OK, "write: %s", err.message);
 	if (st != AM_OK)
 		return;
@@ -588,7 +588,7 @@ test_segments(void)
 		{"s", AM_TYPE_STRING, false, 0, AM_ENC_PLAIN, D.str_bytes, D.str_off, NULL},
 	};
 
-	UNIT_CHECK(am_write_shard(c, 2, 2100, &opt, &am_malloc_allocator, &file, &len, &err) == AM_OK);
+	UNIT_CHECK(am_write_shard(c, 2, 2100, &opt, &pfc_malloc_allocator, &file, &len, &err) == AM_OK);
 	read_all(file, len, c, 2, 2100, 2100, false);
 	free(file);
 }
@@ -607,7 +607,7 @@ test_small_and_seeds(void)
 		char		name[64];
 
 		opt.detect_constants = c % 2 == 0;
-		if (am_write_shard(&cols[c], 1, 10, &opt, &am_malloc_allocator, &file, &len, &err) != AM_OK)
+		if (am_write_shard(&cols[c], 1, 10, &opt, &pfc_malloc_allocator, &file, &len, &err) != AM_OK)
 		{
 			UNIT_CHECKF(false, "%s: %s", cols[c].name, err.message);
 			continue;
@@ -617,13 +617,13 @@ test_small_and_seeds(void)
 		read_all(file, len, &cols[c], 1, 10, 6, opt.detect_constants);
 		free(file);
 	}
-	UNIT_CHECK(am_write_shard(cols, 2, 0, NULL, &am_malloc_allocator, &file, &len, &err) == AM_OK);
+	UNIT_CHECK(am_write_shard(cols, 2, 0, NULL, &pfc_malloc_allocator, &file, &len, &err) == AM_OK);
 	{
 		MemFile		mf = {file, len, 0};
-		AmSource	src = mem_source(&mf);
+		PfcSource	src = mem_source(&mf);
 		AmShard    *shard;
 
-		UNIT_CHECK(am_shard_open(&shard, &src, NULL, &am_malloc_allocator, &err) == AM_OK);
+		UNIT_CHECK(am_shard_open(&shard, &src, NULL, &pfc_malloc_allocator, &err) == AM_OK);
 		if (err.status == AM_OK)
 		{
 			UNIT_CHECK(am_shard_directory(shard)->total_record_count == 0);
@@ -652,7 +652,7 @@ test_lists(void)
 	size_t		len = 0;
 	AmError		err;
 	MemFile		mf;
-	AmSource	src;
+	PfcSource	src;
 	AmShard    *shard;
 
 	loff[0] = 0;
@@ -665,19 +665,19 @@ test_lists(void)
 	{
 		AmWriterOptions small = {4, 6, true};
 
-		if (am_write_shard(c, 2, 12, &small, &am_malloc_allocator, &file, &len, &err) == AM_OK)
+		if (am_write_shard(c, 2, 12, &small, &pfc_malloc_allocator, &file, &len, &err) == AM_OK)
 		{
 			t_dump_seed("writer_lists", NULL, 0, file, len);
 			free(file);
 		}
 	}
-	UNIT_CHECKF(am_write_shard(c, 2, ROWS, &opt, &am_malloc_allocator, &file, &len, &err) == AM_OK,
+	UNIT_CHECKF(am_write_shard(c, 2, ROWS, &opt, &pfc_malloc_allocator, &file, &len, &err) == AM_OK,
 				"%s", err.message);
 	mf.data = file;
 	mf.len = len;
 	mf.fail_errno = 0;
 	src = mem_source(&mf);
-	if (am_shard_open(&shard, &src, NULL, &am_malloc_allocator, &err) != AM_OK)
+	if (am_shard_open(&shard, &src, NULL, &pfc_malloc_allocator, &err) != AM_OK)
 	{
 		UNIT_CHECKF(false, "open: %s", err.message);
 		free(file);
@@ -741,7 +741,7 @@ shard_size(const AmWriterColumn *c)
 	size_t		len = 0;
 	AmError		err;
 
-	if (am_write_shard(c, 1, ROWS, &opt, &am_malloc_allocator, &file, &len, &err) != AM_OK)
+	if (am_write_shard(c, 1, ROWS, &opt, &pfc_malloc_allocator, &file, &len, &err) != AM_OK)
 		return 0;
 	free(file);
 	return len;
@@ -804,7 +804,7 @@ test_auto(void)
 	memcpy(autos, cols, sizeof(autos));
 	for (int c = 0; c < NCOLS; c++)
 		autos[c].encoding = AM_WRITER_ENC_AUTO;
-	st = am_write_shard(autos, NCOLS, ROWS, &opt, &am_malloc_allocator, &file, &len, &err);
+	st = am_write_shard(autos, NCOLS, ROWS, &opt, &pfc_malloc_allocator, &file, &len, &err);
 	UNIT_CHECKF(st == AM_OK, "write auto: %s", err.message);
 	if (st == AM_OK)
 		read_all(file, len, autos, NCOLS, ROWS, 1000, true);
@@ -845,7 +845,7 @@ test_labels_and_float_stats(void)
 	size_t		len = 0;
 	AmError		err;
 	MemFile		mf;
-	AmSource	src;
+	PfcSource	src;
 	AmShard    *shard = NULL;
 	AmStripeFieldDescriptor sfd;
 	bool		present = false;
@@ -871,12 +871,12 @@ test_labels_and_float_stats(void)
 	d2v[2].kind = AM_DECIMAL_NAN;
 	for (int i = 0; i < 3; i++)
 		UNIT_CHECK(am_decimal128_encode(&d2v[i], dec2 + 16 * i, &err) == AM_OK);
-	UNIT_CHECK(am_write_shard(c, 4, 3, &opt, &am_malloc_allocator, &file, &len, &err) == AM_OK);
+	UNIT_CHECK(am_write_shard(c, 4, 3, &opt, &pfc_malloc_allocator, &file, &len, &err) == AM_OK);
 	mf.data = file;
 	mf.len = len;
 	mf.fail_errno = 0;
 	src = mem_source(&mf);
-	UNIT_CHECK(am_shard_open(&shard, &src, NULL, &am_malloc_allocator, &err) == AM_OK);
+	UNIT_CHECK(am_shard_open(&shard, &src, NULL, &pfc_malloc_allocator, &err) == AM_OK);
 	if (shard != NULL)
 	{
 		const AmSchema *schema = am_shard_schema(shard);
@@ -934,7 +934,7 @@ test_big_strings(void)
 	size_t		len = 0;
 	AmError		err;
 	MemFile		mf;
-	AmSource	src;
+	PfcSource	src;
 	AmShard    *shard = NULL;
 	AmFieldReader *reader = NULL;
 	AmColumnBatch batch;
@@ -946,12 +946,12 @@ test_big_strings(void)
 		bytes[i] = (uint8_t) ('a' + (i * 7 + i / 13) % 26);
 	for (int i = 0; i <= N; i++)
 		offsets[i] = (uint64_t) i * LEN;
-	UNIT_CHECK(am_write_shard(&c, 1, N, &opt, &am_malloc_allocator, &file, &len, &err) == AM_OK);
+	UNIT_CHECK(am_write_shard(&c, 1, N, &opt, &pfc_malloc_allocator, &file, &len, &err) == AM_OK);
 	mf.data = file;
 	mf.len = len;
 	mf.fail_errno = 0;
 	src = mem_source(&mf);
-	UNIT_CHECK(am_shard_open(&shard, &src, NULL, &am_malloc_allocator, &err) == AM_OK);
+	UNIT_CHECK(am_shard_open(&shard, &src, NULL, &pfc_malloc_allocator, &err) == AM_OK);
 	if (shard != NULL)
 	{
 		UNIT_CHECK(am_shard_stripe_field(shard, 0, 0, &present, &sfd, &anchor, &err) == AM_OK);
@@ -1035,9 +1035,9 @@ test_streaming(void)
 	AmStatus	st;
 	AmWriterColumn view[NCOLS];
 
-	UNIT_CHECK(am_write_shard(cols, NCOLS, ROWS, &opt, &am_malloc_allocator,
+	UNIT_CHECK(am_write_shard(cols, NCOLS, ROWS, &opt, &pfc_malloc_allocator,
 							  &whole, &whole_len, &err) == AM_OK);
-	st = am_shard_writer_begin(&sw, cols, NCOLS, &opt, &am_malloc_allocator,
+	st = am_shard_writer_begin(&sw, cols, NCOLS, &opt, &pfc_malloc_allocator,
 							   sink_write, &sink, &err);
 	UNIT_CHECKF(st == AM_OK, "begin: %s", err.message);
 	for (uint64_t first = 0; st == AM_OK && first < ROWS; first += 1000)
@@ -1068,12 +1068,12 @@ test_streaming(void)
 	/* shard-level descriptors: merged counts and ranges */
 	{
 		MemFile		mf = {whole, whole_len, 0};
-		AmSource	src = mem_source(&mf);
+		PfcSource	src = mem_source(&mf);
 		AmShard    *shard = NULL;
 		AmFieldDescriptor fd;
 		bool		present;
 
-		UNIT_CHECK(am_shard_open(&shard, &src, NULL, &am_malloc_allocator, &err) == AM_OK);
+		UNIT_CHECK(am_shard_open(&shard, &src, NULL, &pfc_malloc_allocator, &err) == AM_OK);
 		for (int c = 0; shard != NULL && c < NCOLS; c++)
 		{
 			uint64_t	nulls = 0;
@@ -1112,7 +1112,7 @@ test_streaming(void)
 	free(sink.data);
 	memset(&sink, 0, sizeof(sink));
 	sink.fail_after = 2;
-	st = am_shard_writer_begin(&sw, cols, NCOLS, &opt, &am_malloc_allocator,
+	st = am_shard_writer_begin(&sw, cols, NCOLS, &opt, &pfc_malloc_allocator,
 							   sink_write, &sink, &err);
 	for (uint64_t first = 0; st == AM_OK && first < ROWS; first += 1000)
 		st = am_shard_writer_add_stripe(sw, cols, ROWS - first < 1000 ? ROWS - first : 1000, &err);
@@ -1189,7 +1189,7 @@ test_indexes(void)
 		size_t		len = 0;
 		AmStatus	st;
 
-		st = am_write_shard(c, 7, IROWS, &opt, &am_malloc_allocator, &file, &len, &err);
+		st = am_write_shard(c, 7, IROWS, &opt, &pfc_malloc_allocator, &file, &len, &err);
 		UNIT_CHECKF(st == AM_OK, "write: %s", err.message);
 		if (st != AM_OK)
 			return;

@@ -239,13 +239,13 @@ static AmStatus
 open_bytes(const uint8_t *data, size_t len, AmShard **shard, AmError *err)
 {
 	static MemFile mf;
-	AmSource	src;
+	PfcSource	src;
 
 	mf.data = data;
 	mf.len = len;
 	mf.fail_errno = 0;
 	src = mem_source(&mf);
-	return am_shard_open(shard, &src, NULL, &am_malloc_allocator, err);
+	return am_shard_open(shard, &src, NULL, &pfc_malloc_allocator, err);
 }
 
 static void
@@ -477,7 +477,7 @@ test_io_error(void)
 	TBuf		f = {0};
 	ExampleOffsets off;
 	MemFile		mf;
-	AmSource	src;
+	PfcSource	src;
 	AmShard    *shard;
 	AmError		err;
 
@@ -486,7 +486,7 @@ test_io_error(void)
 	mf.len = f.len;
 	mf.fail_errno = EACCES;
 	src = mem_source(&mf);
-	UNIT_CHECK(am_shard_open(&shard, &src, NULL, &am_malloc_allocator, &err) == AM_ERR_IO);
+	UNIT_CHECK(am_shard_open(&shard, &src, NULL, &pfc_malloc_allocator, &err) == AM_ERR_IO);
 	UNIT_CHECK(err.sys_errno == EACCES);
 	tb_free(&f);
 }

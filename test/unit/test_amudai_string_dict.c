@@ -28,7 +28,7 @@ test_small(void)
 	AmStringDict d;
 	AmError		err;
 
-	UNIT_CHECK(am_string_dict_build(&am_malloc_allocator, bytes, off, nulls, 9, 9,
+	UNIT_CHECK(am_string_dict_build(&pfc_malloc_allocator, bytes, off, nulls, 9, 9,
 									&d, &err) == AM_OK);
 	UNIT_CHECKF(d.count == 5, "%u entries", d.count);
 	for (int i = 0; i < 9 && d.count == 5; i++)
@@ -38,26 +38,26 @@ test_small(void)
 		UNIT_CHECK(d.first[0] == 0 && d.first[1] == 1 && d.first[2] == 2 &&
 				   d.first[3] == 5 && d.first[4] == 7);
 	}
-	am_string_dict_free(&am_malloc_allocator, &d);
+	am_string_dict_free(&pfc_malloc_allocator, &d);
 	UNIT_CHECK(d.codes == NULL && d.first == NULL && d.count == 0);
 
 	/* five distinct values with room for four: no dictionary */
-	UNIT_CHECK(am_string_dict_build(&am_malloc_allocator, bytes, off, nulls, 9, 4,
+	UNIT_CHECK(am_string_dict_build(&pfc_malloc_allocator, bytes, off, nulls, 9, 4,
 									&d, &err) == AM_OK);
 	UNIT_CHECK(d.count == 0 && d.codes == NULL && d.first == NULL);
 	/* exactly enough room */
-	UNIT_CHECK(am_string_dict_build(&am_malloc_allocator, bytes, off, nulls, 9, 5,
+	UNIT_CHECK(am_string_dict_build(&pfc_malloc_allocator, bytes, off, nulls, 9, 5,
 									&d, &err) == AM_OK);
 	UNIT_CHECK(d.count == 5);
-	am_string_dict_free(&am_malloc_allocator, &d);
+	am_string_dict_free(&pfc_malloc_allocator, &d);
 	/* all null, and no values */
 	{
 		static const uint8_t all[] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
 
-		UNIT_CHECK(am_string_dict_build(&am_malloc_allocator, bytes, off, all, 9, 9,
+		UNIT_CHECK(am_string_dict_build(&pfc_malloc_allocator, bytes, off, all, 9, 9,
 										&d, &err) == AM_OK);
 		UNIT_CHECK(d.count == 0 && d.codes == NULL);
-		UNIT_CHECK(am_string_dict_build(&am_malloc_allocator, bytes, off, NULL, 0, 9,
+		UNIT_CHECK(am_string_dict_build(&pfc_malloc_allocator, bytes, off, NULL, 0, 9,
 										&d, &err) == AM_OK);
 		UNIT_CHECK(d.count == 0 && d.codes == NULL);
 	}
@@ -83,7 +83,7 @@ test_many(void)
 								  (unsigned) (unit_rand(&seed) % DISTINCT));
 	}
 	off[N] = at;
-	UNIT_CHECK(am_string_dict_build(&am_malloc_allocator, bytes, off, NULL, N, N / 2,
+	UNIT_CHECK(am_string_dict_build(&pfc_malloc_allocator, bytes, off, NULL, N, N / 2,
 									&d, &err) == AM_OK);
 	UNIT_CHECKF(d.count == DISTINCT, "%u entries", d.count);
 	for (int i = 0; i < N && d.count > 0; i++)
@@ -100,8 +100,8 @@ test_many(void)
 	for (uint32_t e = 1; e < d.count; e++)
 		bad += d.first[e] <= d.first[e - 1];
 	UNIT_CHECKF(bad == 0, "entries not in order of first appearance");
-	am_string_dict_free(&am_malloc_allocator, &d);
-	UNIT_CHECK(am_string_dict_build(&am_malloc_allocator, bytes, off, NULL, N, DISTINCT - 1,
+	am_string_dict_free(&pfc_malloc_allocator, &d);
+	UNIT_CHECK(am_string_dict_build(&pfc_malloc_allocator, bytes, off, NULL, N, DISTINCT - 1,
 									&d, &err) == AM_OK);
 	UNIT_CHECK(d.count == 0);
 	free(bytes);

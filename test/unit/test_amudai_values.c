@@ -22,7 +22,7 @@
 #include <math.h>
 #include <zstd.h>
 
-static const AmAllocator *A = &am_malloc_allocator;
+static const PfcAllocator *A = &pfc_malloc_allocator;
 
 /* Decode a numeric section and compare with expect (n values of size). */
 static void

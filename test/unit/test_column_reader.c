@@ -296,7 +296,7 @@ build_file(const TestColumn *col, const TestPage *pages, int num_pages,
 typedef struct Opened
 {
 	MemFile		mem;
-	PqSource	source;
+	PfcSource	source;
 	PqFile	   *file;
 	PqColumnReader *reader;
 	PqError		err;
@@ -314,13 +314,13 @@ open_reader(Opened *o, const TestColumn *col, const TestPage *pages, int n,
 	o->source.ctx = &o->mem;
 	o->reader = NULL;
 	o->file = NULL;
-	if (pq_file_open(&o->file, &o->source, &pq_malloc_allocator, &o->err) != PQ_OK)
+	if (pq_file_open(&o->file, &o->source, &pfc_malloc_allocator, &o->err) != PQ_OK)
 	{
 		fprintf(stderr, "open failed: %s\n", o->err.message);
 		return false;
 	}
 	if (pq_column_reader_open(&o->reader, o->file, 0, 0, &options,
-							  &pq_malloc_allocator, &o->err) != PQ_OK)
+							  &pfc_malloc_allocator, &o->err) != PQ_OK)
 	{
 		fprintf(stderr, "reader open failed: %s\n", o->err.message);
 		return false;
@@ -1109,7 +1109,7 @@ check_corpus_file(const char *dir, const char *name, bool bad_data)
 	char		csv_path[1100];
 	FILE	   *f;
 	struct stat st;
-	PqSource	source;
+	PfcSource	source;
 	PqFile	   *file;
 	PqError		err;
 	PqStatus	s;
@@ -1132,7 +1132,7 @@ check_corpus_file(const char *dir, const char *name, bool bad_data)
 	source.read_at = file_read_at;
 	source.size = (uint64_t) st.st_size;
 	source.ctx = f;
-	s = pq_file_open(&file, &source, &pq_malloc_allocator, &err);
+	s = pq_file_open(&file, &source, &pfc_malloc_allocator, &err);
 	if (s != PQ_OK)
 	{
 		/* only encrypted footers and bad data may fail to open */
@@ -1173,7 +1173,7 @@ check_corpus_file(const char *dir, const char *name, bool bad_data)
 			PqColumnBatch b;
 
 			s = pq_column_reader_open(&reader, file, rg, leaf, &options,
-									  &pq_malloc_allocator, &err);
+									  &pfc_malloc_allocator, &err);
 			while (s == PQ_OK)
 			{
 				/* odd batch sizes cut across pages and rows */

@@ -100,7 +100,7 @@ write_file(MemBuf *m, int32_t codec, bool v2)
 	opt.data_page_v2 = v2;
 	opt.page_row_limit = 100;
 	opt.dictionary_max_entries = 50;
-	UNIT_CHECK(pq_writer_open(&w, c, 3, &opt, &sink, &pq_malloc_allocator, &err) == PQ_OK);
+	UNIT_CHECK(pq_writer_open(&w, c, 3, &opt, &sink, &pfc_malloc_allocator, &err) == PQ_OK);
 	for (int rg = 0; rg < 2; rg++)
 	{
 		PqColumnBatch b;
@@ -135,7 +135,7 @@ static void
 check_file(int32_t codec, bool v2)
 {
 	MemBuf		m = {0};
-	PqSource	src;
+	PfcSource	src;
 	PqFile	   *file = NULL;
 	PqError		err;
 
@@ -143,7 +143,7 @@ check_file(int32_t codec, bool v2)
 	src.read_at = mem_read_at;
 	src.size = m.len;
 	src.ctx = &m;
-	UNIT_CHECK(pq_file_open(&file, &src, &pq_malloc_allocator, &err) == PQ_OK);
+	UNIT_CHECK(pq_file_open(&file, &src, &pfc_malloc_allocator, &err) == PQ_OK);
 	if (file == NULL)
 		return;
 
@@ -199,7 +199,7 @@ check_file(int32_t codec, bool v2)
 		uint64_t	start;
 		uint64_t	length;
 
-		UNIT_CHECK(pq_file_open(&file, &src, &pq_malloc_allocator, &err) == PQ_OK);
+		UNIT_CHECK(pq_file_open(&file, &src, &pfc_malloc_allocator, &err) == PQ_OK);
 		meta = pq_file_meta(file);
 		pq_column_chunk_range(&meta->row_groups[0].columns[0], &start, &length);
 		for (uint64_t k = 0; k < 16 && start + k < m.len; k++)

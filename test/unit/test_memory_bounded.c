@@ -32,7 +32,7 @@
  *-------------------------------------------------------------------------
  */
 #include "compress/compress.h"
-#include "parquet/buffer_pool.h"
+#include "common/buffer_pool.h"
 #include "parquet/parquet.h"
 #include "parquet/writer.h"
 
@@ -207,7 +207,7 @@ write_file(int codec, MemFile *out)
 	opts.page_row_limit = 1000;	/* five pages per chunk */
 
 	pq_error_clear(&err);
-	if (pq_writer_open(&w, cols, NUM_COLUMNS, &opts, &sink, &pq_malloc_allocator,
+	if (pq_writer_open(&w, cols, NUM_COLUMNS, &opts, &sink, &pfc_malloc_allocator,
 					   &err) != PQ_OK)
 		ok = false;
 	for (int rg = 0; ok && rg < NUM_ROW_GROUPS; rg++)
@@ -260,19 +260,19 @@ write_file(int codec, MemFile *out)
 static void
 read_file(int codec, MemFile *m, bool use_pool)
 {
-	PqSource	src = {mem_read_at, m->len, m};
+	PfcSource	src = {mem_read_at, m->len, m};
 	PqFile	   *file = NULL;
 	PqError		err;
 	Counter		counter = {0};
-	PqAllocator alloc = {count_alloc, count_release, &counter};
+	PfcAllocator alloc = {count_alloc, count_release, &counter};
 	size_t		first_peak = 0;
 	size_t		worst_peak = 0;
 	int			worst_rg = -1;
 	bool		lib_set = false;
 	CmpMemoryStats lib_after_first = {0};
 	int64_t		rows = 0;
-	PqBufferPool *pool = NULL;
-	PqAllocator pool_alloc;
+	PfcBufferPool *pool = NULL;
+	PfcAllocator pool_alloc;
 	size_t		kept_after_first = 0;	/* most kept after one of the first ten */
 	int64_t		sum_id = 0,
 				want_id = 0;
@@ -288,7 +288,7 @@ read_file(int codec, MemFile *m, bool use_pool)
 				want_nulls = 0;
 
 	pq_error_clear(&err);
-	if (pq_file_open(&file, &src, &pq_malloc_allocator, &err) != PQ_OK)
+	if (pq_file_open(&file, &src, &pfc_malloc_allocator, &err) != PQ_OK)
 	{
 		UNIT_CHECKF(false, "%s: open: %s", cmp_codec_name(codec), err.message);
 		return;
@@ -296,11 +296,20 @@ read_file(int codec, MemFile *m, bool use_pool)
 	UNIT_CHECK(pq_file_meta(file)->num_row_groups == NUM_ROW_GROUPS);
 	if (use_pool)
 	{
-		pool = pq_buffer_pool_create(&alloc, 64 * 1024 * 1024);
+		/* the limits the FDW gives a scan's page pool (fdw/reader.c) */
+		static const PfcBufferPoolLimits limits = {
+			.max_cached = 64 * 1024 * 1024,
+			.max_buffers = PFC_BUFFER_POOL_SLOTS,
+			.min_size = 0,
+			.max_size = SIZE_MAX,
+			.max_waste = 2,
+		};
+
+		pool = pfc_buffer_pool_create(&alloc, &limits);
 		UNIT_CHECK(pool != NULL);
 		if (pool == NULL)
 			return;
-		pool_alloc = pq_buffer_pool_allocator(pool);
+		pool_alloc = pfc_buffer_pool_allocator(pool);
 	}
 
 	for (int rg = 0; rg < NUM_ROW_GROUPS; rg++)
@@ -410,8 +419,8 @@ read_file(int codec, MemFile *m, bool use_pool)
 	UNIT_CHECK(nulls == want_nulls);
 	if (use_pool)
 	{
-		UNIT_CHECK(pq_buffer_pool_cached(pool) > 0);
-		pq_buffer_pool_destroy(pool);
+		UNIT_CHECK(pfc_buffer_pool_cached(pool) > 0);
+		pfc_buffer_pool_destroy(pool);
 		UNIT_CHECKF(counter.live == 0, "%s: %zu bytes left after the pool",
 					cmp_codec_name(codec), counter.live);
 	}

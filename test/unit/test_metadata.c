@@ -57,14 +57,14 @@ static PqStatus
 open_mem(const uint8_t *data, size_t len, PqFile **file, PqError *err)
 {
 	static MemFile m;
-	PqSource	src;
+	PfcSource	src;
 
 	m.data = data;
 	m.len = len;
 	src.read_at = mem_read_at;
 	src.size = len;
 	src.ctx = &m;
-	return pq_file_open(file, &src, &pq_malloc_allocator, err);
+	return pq_file_open(file, &src, &pfc_malloc_allocator, err);
 }
 
 /* ----------------------------------------------------------------
@@ -810,13 +810,13 @@ test_out_of_memory(void)
 	static uint8_t buf[8192];
 	size_t		len = build_file(buf, sizeof(buf), DMG_NONE);
 	MemFile		mf = {buf, len};
-	PqSource	src = {mem_read_at, len, &mf};
+	PfcSource	src = {mem_read_at, len, &mf};
 	bool		succeeded = false;
 
 	for (int k = 0; k < 64 && !succeeded; k++)
 	{
 		CountingAlloc ca = {k, 0, 0};
-		PqAllocator alloc = {counting_alloc, counting_release, &ca};
+		PfcAllocator alloc = {counting_alloc, counting_release, &ca};
 		PqFile	   *file = NULL;
 		PqError		err;
 		PqStatus	st = pq_file_open(&file, &src, &alloc, &err);
@@ -1149,7 +1149,7 @@ check_file(const char *root, const char *rel, char **col_lines, int ncol,
 {
 	char		path[4096];
 	DiskFile	df;
-	PqSource	src;
+	PfcSource	src;
 	PqFile	   *file = NULL;
 	PqError		err;
 	PqStatus	st;
@@ -1171,7 +1171,7 @@ check_file(const char *root, const char *rel, char **col_lines, int ncol,
 	src.read_at = disk_read_at;
 	src.ctx = &df;
 	src.size = (uint64_t) sb.st_size;
-	st = pq_file_open(&file, &src, &pq_malloc_allocator, &err);
+	st = pq_file_open(&file, &src, &pfc_malloc_allocator, &err);
 
 	for (int i = 0; i < nman; i++)
 	{

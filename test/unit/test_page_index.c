@@ -70,7 +70,7 @@ test_column_index(void)
 	uint8_t		buf[64];
 
 	UNIT_CHECK(pq_column_index_decode(column_index_bytes, sizeof(column_index_bytes),
-									  &pq_malloc_allocator, &ci, &err) == PQ_OK);
+									  &pfc_malloc_allocator, &ci, &err) == PQ_OK);
 	if (ci == NULL)
 		return;
 	UNIT_CHECK(ci->num_pages == 2);
@@ -202,12 +202,12 @@ test_bloom(void)
 	 * key * salt = 0, bit 0 of each of its eight words.
 	 */
 	memset(bits, 0, sizeof(bits));
-	UNIT_CHECK(!pq_bloom_check(bits, 32, 0));
+	UNIT_CHECK(!pfc_sbbf_probe(bits, 32, 0));
 	for (int i = 0; i < 8; i++)
 		bits[4 * i] = 0x01;
-	UNIT_CHECK(pq_bloom_check(bits, 32, 0));
+	UNIT_CHECK(pfc_sbbf_probe(bits, 32, 0));
 	bits[4 * 7] = 0;
-	UNIT_CHECK(!pq_bloom_check(bits, 32, 0));
+	UNIT_CHECK(!pfc_sbbf_probe(bits, 32, 0));
 	/*
 	 * hash 0x80000000_00000001 with 2 blocks: block (0x80000000 * 2) >> 32 = 1;
 	 * key 1, so bit (salt_i >> 27) of word i: salts' top five bits are
@@ -220,23 +220,23 @@ test_bloom(void)
 		for (int i = 0; i < 8; i++)
 			bits[32 + 4 * i + bit[i] / 8] |= (uint8_t) (1u << (bit[i] % 8));
 	}
-	UNIT_CHECK(pq_bloom_check(bits, 64, UINT64_C(0x8000000000000001)));
-	UNIT_CHECK(!pq_bloom_check(bits, 64, UINT64_C(0x0000000000000001)));
+	UNIT_CHECK(pfc_sbbf_probe(bits, 64, UINT64_C(0x8000000000000001)));
+	UNIT_CHECK(!pfc_sbbf_probe(bits, 64, UINT64_C(0x0000000000000001)));
 	{
 		uint8_t		again[64] = {0};
 
-		pq_bloom_insert(again, 64, UINT64_C(0x8000000000000001));
+		pfc_sbbf_insert(again, 64, UINT64_C(0x8000000000000001));
 		UNIT_CHECK_MEM(again, bits, 64);
 	}
 
 	/* Inserted hashes are always found; few others are. */
 	memset(bits, 0, sizeof(bits));
 	for (int i = 0; i < 200; i++)
-		pq_bloom_insert(bits, sizeof(bits), XXH64(&i, sizeof(i), 0));
+		pfc_sbbf_insert(bits, sizeof(bits), XXH64(&i, sizeof(i), 0));
 	for (int i = 0; i < 200; i++)
-		UNIT_CHECK(pq_bloom_check(bits, sizeof(bits), XXH64(&i, sizeof(i), 0)));
+		UNIT_CHECK(pfc_sbbf_probe(bits, sizeof(bits), XXH64(&i, sizeof(i), 0)));
 	for (int i = 0; i < 10000; i++)
-		fp += pq_bloom_check(bits, sizeof(bits), unit_rand(&seed));
+		fp += pfc_sbbf_probe(bits, sizeof(bits), unit_rand(&seed));
 	UNIT_CHECKF(fp < 200, "%d false positives in 10000", fp);
 }
 
@@ -368,7 +368,7 @@ check_file_indexes(const char *root, const char *rel, IndexStats *is)
 	char		path[8192];
 	DiskFile	df;
 	struct stat sb;
-	PqSource	src;
+	PfcSource	src;
 	PqFile	   *file;
 	PqError		err;
 	const PqFileMeta *m;
@@ -565,7 +565,7 @@ check_bloom_corpus(const char *root, IndexStats *is)
 	char		path[4096];
 	DiskFile	df;
 	struct stat sb;
-	PqSource	src;
+	PfcSource	src;
 	PqFile	   *file;
 	PqError		err;
 	uint8_t    *bits = NULL;
@@ -601,7 +601,7 @@ check_bloom_corpus(const char *root, IndexStats *is)
 			if (is_null)
 				continue;
 			values++;
-			found += pq_bloom_check(bits, len, XXH64(value, strlen(value), 0));
+			found += pfc_sbbf_probe(bits, len, XXH64(value, strlen(value), 0));
 		}
 		UNIT_CHECKF(values > 0 && found == values, "bloom found %d of %d values", found, values);
 		is->bloom_values = found;
@@ -611,7 +611,7 @@ check_bloom_corpus(const char *root, IndexStats *is)
 			char		probe[32];
 
 			snprintf(probe, sizeof(probe), "absent-%d", i);
-			absent_hits += pq_bloom_check(bits, len, XXH64(probe, strlen(probe), 0));
+			absent_hits += pfc_sbbf_probe(bits, len, XXH64(probe, strlen(probe), 0));
 		}
 		UNIT_CHECKF(absent_hits < 100, "%d of 1000 absent values pass the filter", absent_hits);
 	}

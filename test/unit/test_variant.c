@@ -46,7 +46,7 @@ to_json(const uint8_t *md, size_t md_len, const uint8_t *v, size_t len,
 	st = pq_variant_metadata_parse(md, md_len, &meta, &err);
 	if (st == PQ_OK)
 	{
-		pq_strbuf_init(&buf, &pq_malloc_allocator, 1 << 20);
+		pq_strbuf_init(&buf, &pfc_malloc_allocator, 1 << 20);
 		st = pq_variant_to_json(&meta, v, len, &buf, &err);
 		if (st == PQ_OK)
 			snprintf(result, sizeof(result), "%s", buf.data ? buf.data : "");
@@ -354,7 +354,7 @@ test_hostile(void)
 		const uint8_t s[] = {0x1D, 'i', 'c', 'e', 'b', 'e', 'r', 'g'};
 
 		pq_variant_metadata_parse(MD_EMPTY, sizeof(MD_EMPTY), &md, &err);
-		pq_strbuf_init(&buf, &pq_malloc_allocator, 5);
+		pq_strbuf_init(&buf, &pfc_malloc_allocator, 5);
 		UNIT_CHECK(pq_variant_to_json(&md, s, sizeof(s), &buf, &err) == PQ_ERR_CORRUPT);
 		pq_strbuf_free(&buf);
 	}
@@ -366,7 +366,7 @@ write_with(void (*fn) (PqStrBuf *, const void *), const void *arg)
 	static char result[512];
 	PqStrBuf	buf;
 
-	pq_strbuf_init(&buf, &pq_malloc_allocator, 1 << 20);
+	pq_strbuf_init(&buf, &pfc_malloc_allocator, 1 << 20);
 	fn(&buf, arg);
 	snprintf(result, sizeof(result), "%s", buf.status == PQ_OK && buf.data ? buf.data : "(error)");
 	pq_strbuf_free(&buf);
@@ -437,7 +437,7 @@ test_writers(void)
 		const uint8_t too_big[17] = {0x01};
 		const uint8_t sign_mismatch[17] = {0xFF, 0x00};
 
-		pq_strbuf_init(&buf, &pq_malloc_allocator, 1 << 20);
+		pq_strbuf_init(&buf, &pfc_malloc_allocator, 1 << 20);
 		UNIT_CHECK(pq_json_decimal_be(&buf, minus_one, 1, 2) && strcmp(buf.data, "-0.01") == 0);
 		pq_strbuf_reset(&buf);
 		UNIT_CHECK(pq_json_decimal_be(&buf, big, 17, 0) &&

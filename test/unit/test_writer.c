@@ -25,6 +25,7 @@
  *
  *-------------------------------------------------------------------------
  */
+#include "common/crc32.h"
 #include "compress/compress.h"
 #include "parquet/page_index.h"
 #include "parquet/parquet.h"
@@ -86,12 +87,12 @@ mem_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
 static PqStatus
 open_mem(MemBuf *m, PqFile **file, PqError *err)
 {
-	PqSource	src;
+	PfcSource	src;
 
 	src.read_at = mem_read_at;
 	src.size = m->len;
 	src.ctx = m;
-	return pq_file_open(file, &src, &pq_malloc_allocator, err);
+	return pq_file_open(file, &src, &pfc_malloc_allocator, err);
 }
 
 /* ----------------------------------------------------------------
@@ -739,7 +740,7 @@ write_dataset(const Variant *v, MemBuf *out, PqError *err)
 	opt.write_page_index = v->page_index;
 	opt.num_key_values = 2;
 	opt.key_values = kv;
-	st = pq_writer_open(&w, cols, NUM_COLS, &opt, &sink, &pq_malloc_allocator, err);
+	st = pq_writer_open(&w, cols, NUM_COLS, &opt, &sink, &pfc_malloc_allocator, err);
 	for (int first = 0; st == PQ_OK && first < v->num_rows; first += v->rows_per_group)
 	{
 		uint32_t	n = (uint32_t) (v->num_rows - first < v->rows_per_group ?
@@ -1230,7 +1231,7 @@ check_page_index(const Variant *v, MemBuf *m)
 			UNIT_CHECK(cc->has_offset_index);
 			UNIT_CHECKF(cc->has_column_index == ordered, "%s col %s: column index %d",
 						v->name, cols[c].name, cc->has_column_index);
-			UNIT_CHECKF(pq_read_offset_index(f, g, c, &pq_malloc_allocator, &oi, &err) == PQ_OK,
+			UNIT_CHECKF(pq_read_offset_index(f, g, c, &pfc_malloc_allocator, &oi, &err) == PQ_OK,
 						"%s rg %d col %d: %s", v->name, g, c, err.message);
 			if (oi == NULL)
 				continue;
@@ -1248,7 +1249,7 @@ check_page_index(const Variant *v, MemBuf *m)
 			}
 			multi_page_chunks += oi->num_pages > 1;
 			if (ordered &&
-				pq_read_column_index(f, g, c, &pq_malloc_allocator, &ci, &err) == PQ_OK)
+				pq_read_column_index(f, g, c, &pfc_malloc_allocator, &ci, &err) == PQ_OK)
 			{
 				UNIT_CHECK(ci->num_pages == oi->num_pages && ci->has_null_counts);
 				for (uint32_t k = 0; k < ci->num_pages && k < oi->num_pages; k++)
@@ -1320,7 +1321,7 @@ check_bloom_filters(const Variant *v, MemBuf *m)
 			UNIT_CHECK(cc->has_bloom_filter == (cols[c].bloom_filter_bytes > 0));
 			if (!cc->has_bloom_filter)
 				continue;
-			UNIT_CHECKF(pq_read_bloom_filter(f, g, c, &pq_malloc_allocator, &bits, &len, &err) == PQ_OK,
+			UNIT_CHECKF(pq_read_bloom_filter(f, g, c, &pfc_malloc_allocator, &bits, &len, &err) == PQ_OK,
 						"%s rg %d col %d: %s", v->name, g, c, err.message);
 			if (bits == NULL)
 				continue;
@@ -1335,14 +1336,14 @@ check_bloom_filters(const Variant *v, MemBuf *m)
 					for (int j = 0; j < list_length(c, i); j++)
 					{
 						l = (uint32_t) sprintf((char *) val, "a%d", j);
-						UNIT_CHECK(pq_bloom_check(bits, len, XXH64(val, l, 0)));
+						UNIT_CHECK(pfc_sbbf_probe(bits, len, XXH64(val, l, 0)));
 					}
 					continue;
 				}
 				if (row_is_null(c, i))
 					continue;
 				l = row_value(c, i, val);
-				UNIT_CHECKF(pq_bloom_check(bits, len, XXH64(val, l, 0)),
+				UNIT_CHECKF(pfc_sbbf_probe(bits, len, XXH64(val, l, 0)),
 							"%s rg %d col %s row %lld missing from the bloom filter",
 							v->name, g, cols[c].name, (long long) i);
 			}
@@ -1374,7 +1375,7 @@ check_bloom_filters(const Variant *v, MemBuf *m)
 				}
 				else
 					l = (uint32_t) sprintf((char *) val, "absent-%d", k);
-				false_pos += pq_bloom_check(bits, len, XXH64(val, l, 0));
+				false_pos += pfc_sbbf_probe(bits, len, XXH64(val, l, 0));
 			}
 			UNIT_CHECKF(false_pos < 100, "%s rg %d col %s: %d false positives in 1000",
 						v->name, g, cols[c].name, false_pos);
@@ -1448,7 +1449,7 @@ check_with_reader(const Variant *v, MemBuf *m)
 			int64_t		row = first;
 			int			width = fixed_width(&cols[c]);
 
-			UNIT_CHECKF(pq_column_reader_open(&r, f, g, c, &ro, &pq_malloc_allocator, &err) == PQ_OK,
+			UNIT_CHECKF(pq_column_reader_open(&r, f, g, c, &ro, &pfc_malloc_allocator, &err) == PQ_OK,
 						"%s rg %d col %d: %s", v->name, g, c, err.message);
 			if (r == NULL)
 				continue;
@@ -1545,15 +1546,15 @@ test_crc32(void)
 	uint64_t	seed = 42;
 	uint8_t		buf[4099];
 
-	UNIT_CHECK(pq_crc32("123456789", 9) == 0xCBF43926u);	/* the CRC-32 check value */
-	UNIT_CHECK(pq_crc32("", 0) == 0);
+	UNIT_CHECK(pfc_crc32("123456789", 9) == 0xCBF43926u);	/* the CRC-32 check value */
+	UNIT_CHECK(pfc_crc32("", 0) == 0);
 	for (int t = 0; t < 50; t++)
 	{
 		size_t		n = (size_t) (unit_rand(&seed) % sizeof(buf));
 
 		for (size_t i = 0; i < n; i++)
 			buf[i] = (uint8_t) unit_rand(&seed);
-		UNIT_CHECK(pq_crc32(buf, n) == (uint32_t) crc32(0L, buf, (uInt) n));
+		UNIT_CHECK(pfc_crc32(buf, n) == (uint32_t) crc32(0L, buf, (uInt) n));
 	}
 }
 
@@ -1634,40 +1635,40 @@ test_contract_errors(void)
 	/* annotations that do not fit the physical type */
 	c[0] = simple_col("x", PQ_INT64, PQ_OPTIONAL);
 	c[0].logical = lt_kind(PQ_LT_DATE);
-	UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pq_malloc_allocator, &err) ==
+	UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pfc_malloc_allocator, &err) ==
 			   PQ_ERR_INVALID_ARGUMENT && err.column == 0);
 	pq_writer_free(w);
 	c[0] = simple_col("x", PQ_INT32, PQ_OPTIONAL);
 	c[0].logical = lt_dec(10, 2);
-	UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pq_malloc_allocator, &err) ==
+	UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pfc_malloc_allocator, &err) ==
 			   PQ_ERR_INVALID_ARGUMENT);
 	pq_writer_free(w);
 	c[0] = simple_col("x", PQ_FIXED_LEN_BYTE_ARRAY, PQ_OPTIONAL);
 	c[0].type_length = 4;
 	c[0].logical = lt_dec(10, 2);	/* 4 bytes hold 9 digits */
-	UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pq_malloc_allocator, &err) ==
+	UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pfc_malloc_allocator, &err) ==
 			   PQ_ERR_INVALID_ARGUMENT);
 	pq_writer_free(w);
 	c[0].logical = lt_dec(9, 2);
-	UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pq_malloc_allocator, &err) == PQ_OK);
+	UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pfc_malloc_allocator, &err) == PQ_OK);
 	pq_writer_free(w);
 	c[0] = simple_col("x", PQ_DOUBLE, PQ_OPTIONAL);
 	c[0].encoding = PQ_WRITE_DELTA_BINARY_PACKED;
-	UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pq_malloc_allocator, &err) ==
+	UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pfc_malloc_allocator, &err) ==
 			   PQ_ERR_INVALID_ARGUMENT);
 	pq_writer_free(w);
 	c[0] = simple_col("x", PQ_BOOLEAN, PQ_OPTIONAL);
 	c[0].encoding = PQ_WRITE_BYTE_STREAM_SPLIT;
-	UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pq_malloc_allocator, &err) ==
+	UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pfc_malloc_allocator, &err) ==
 			   PQ_ERR_INVALID_ARGUMENT);
 	pq_writer_free(w);
 	c[0] = simple_col("x", PQ_INT32, PQ_REPEATED);
-	UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pq_malloc_allocator, &err) ==
+	UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pfc_malloc_allocator, &err) ==
 			   PQ_ERR_INVALID_ARGUMENT);
 	pq_writer_free(w);
 	opt.codec = CMP_LZO;
 	c[0] = simple_col("x", PQ_INT32, PQ_OPTIONAL);
-	UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pq_malloc_allocator, &err) ==
+	UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pfc_malloc_allocator, &err) ==
 			   PQ_ERR_UNSUPPORTED);
 	pq_writer_free(w);
 	opt.codec = CMP_UNCOMPRESSED;
@@ -1680,7 +1681,7 @@ test_contract_errors(void)
 	b.values = vals;
 	b.is_null = nulls;
 	m.len = 0;
-	UNIT_CHECK(pq_writer_open(&w, c, 2, &opt, &sink, &pq_malloc_allocator, &err) == PQ_OK);
+	UNIT_CHECK(pq_writer_open(&w, c, 2, &opt, &sink, &pfc_malloc_allocator, &err) == PQ_OK);
 	UNIT_CHECK(pq_writer_write_column(w, 0, &b, &err) == PQ_ERR_INVALID_ARGUMENT);
 	b.is_null = NULL;
 	UNIT_CHECK(pq_writer_write_column(w, 1, &b, &err) == PQ_OK);
@@ -1691,7 +1692,7 @@ test_contract_errors(void)
 	/* a sink that fails: PQ_ERR_IO with its errno, then everything refuses */
 	m.len = 0;
 	m.fail_after = 10;
-	UNIT_CHECK(pq_writer_open(&w, c, 2, &opt, &sink, &pq_malloc_allocator, &err) == PQ_OK);
+	UNIT_CHECK(pq_writer_open(&w, c, 2, &opt, &sink, &pfc_malloc_allocator, &err) == PQ_OK);
 	UNIT_CHECK(pq_writer_write_column(w, 0, &b, &err) == PQ_OK);
 	UNIT_CHECK(pq_writer_write_column(w, 1, &b, &err) == PQ_ERR_IO && err.sys_errno == ENOSPC);
 	UNIT_CHECK(pq_writer_close(w, &err) == PQ_ERR_INVALID_ARGUMENT);
@@ -1720,7 +1721,7 @@ test_float_stats(void)
 	pq_writer_options_init(&opt);
 	c[0] = simple_col("d", PQ_DOUBLE, PQ_REQUIRED);
 	c[1] = simple_col("f", PQ_FLOAT, PQ_REQUIRED);
-	UNIT_CHECK(pq_writer_open(&w, c, 2, &opt, &sink, &pq_malloc_allocator, &err) == PQ_OK);
+	UNIT_CHECK(pq_writer_open(&w, c, 2, &opt, &sink, &pfc_malloc_allocator, &err) == PQ_OK);
 	memset(&b, 0, sizeof(b));
 	b.num_rows = 4;
 	b.values = d;
@@ -1768,7 +1769,7 @@ test_truncated_stats(void)
 	c[0] = simple_col("s", PQ_BYTE_ARRAY, PQ_REQUIRED);
 	c[0].logical = lt_kind(PQ_LT_STRING);
 	c[1] = simple_col("x", PQ_BYTE_ARRAY, PQ_REQUIRED);
-	UNIT_CHECK(pq_writer_open(&w, c, 2, &opt, &sink, &pq_malloc_allocator, &err) == PQ_OK);
+	UNIT_CHECK(pq_writer_open(&w, c, 2, &opt, &sink, &pfc_malloc_allocator, &err) == PQ_OK);
 	memset(&b, 0, sizeof(b));
 	b.num_rows = 3;
 	b.values = v;
@@ -1780,7 +1781,7 @@ test_truncated_stats(void)
 	pq_writer_free(w);
 
 	m.len = 0;
-	UNIT_CHECK(pq_writer_open(&w, c, 2, &opt, &sink, &pq_malloc_allocator, &err) == PQ_OK);
+	UNIT_CHECK(pq_writer_open(&w, c, 2, &opt, &sink, &pfc_malloc_allocator, &err) == PQ_OK);
 	b.num_rows = 2;
 	b.values = v;
 	UNIT_CHECK(pq_writer_write_column(w, 0, &b, &err) == PQ_OK);
@@ -1812,7 +1813,7 @@ test_truncated_stats(void)
 		c[0].type_length = 16;
 		c[0].logical = lt_kind(PQ_LT_UUID);
 		m.len = 0;
-		UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pq_malloc_allocator, &err) == PQ_OK);
+		UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pfc_malloc_allocator, &err) == PQ_OK);
 		memset(&ub, 0, sizeof(ub));
 		ub.num_rows = 2;
 		ub.values = u;
@@ -1852,7 +1853,7 @@ test_crc_detects_damage(void)
 	pq_writer_options_init(&opt);
 	opt.write_crc = true;
 	c[0] = simple_col("x", PQ_INT64, PQ_REQUIRED);
-	UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pq_malloc_allocator, &err) == PQ_OK);
+	UNIT_CHECK(pq_writer_open(&w, c, 1, &opt, &sink, &pfc_malloc_allocator, &err) == PQ_OK);
 	memset(&b, 0, sizeof(b));
 	b.num_rows = 100;
 	b.values = vals;
@@ -1867,12 +1868,12 @@ test_crc_detects_damage(void)
 
 		/* the last byte of the chunk is the last value's high byte */
 		m.data[cc->data_page_offset + cc->total_compressed_size - 1] ^= 0x40;
-		UNIT_CHECK(pq_column_reader_open(&r, f, 0, 0, &ro, &pq_malloc_allocator, &err) == PQ_OK);
+		UNIT_CHECK(pq_column_reader_open(&r, f, 0, 0, &ro, &pfc_malloc_allocator, &err) == PQ_OK);
 		UNIT_CHECK(r && pq_column_reader_read(r, 100, &b, &err) == PQ_ERR_CHECKSUM);
 		pq_column_reader_close(r);
 		ro.verify_crc = false;
 		r = NULL;
-		UNIT_CHECK(pq_column_reader_open(&r, f, 0, 0, &ro, &pq_malloc_allocator, &err) == PQ_OK);
+		UNIT_CHECK(pq_column_reader_open(&r, f, 0, 0, &ro, &pfc_malloc_allocator, &err) == PQ_OK);
 		UNIT_CHECK(r && pq_column_reader_read(r, 100, &b, &err) == PQ_OK && b.num_rows == 100 &&
 				   ((const int64_t *) b.values)[99] == (297 ^ (INT64_C(0x40) << 56)));
 		pq_column_reader_close(r);
@@ -1902,7 +1903,7 @@ test_empty_files(void)
 		PqFile	   *f = NULL;
 
 		m.fail_after = -1;
-		UNIT_CHECK(pq_writer_open(&w, c, 2, &opt, &sink, &pq_malloc_allocator, &err) == PQ_OK);
+		UNIT_CHECK(pq_writer_open(&w, c, 2, &opt, &sink, &pfc_malloc_allocator, &err) == PQ_OK);
 		if (groups == 1)
 			UNIT_CHECK(pq_writer_end_row_group(w, &err) == PQ_OK);
 		UNIT_CHECK(pq_writer_close(w, &err) == PQ_OK);
@@ -1923,7 +1924,7 @@ test_empty_files(void)
 				UNIT_CHECK(fm->row_groups[0].num_rows == 0);
 				for (int col = 0; col < 2; col++)
 				{
-					UNIT_CHECK(pq_column_reader_open(&r, f, 0, col, &ro, &pq_malloc_allocator, &err) == PQ_OK);
+					UNIT_CHECK(pq_column_reader_open(&r, f, 0, col, &ro, &pfc_malloc_allocator, &err) == PQ_OK);
 					UNIT_CHECK(r && pq_column_reader_read(r, 10, &b, &err) == PQ_OK && b.num_rows == 0);
 					pq_column_reader_close(r);
 					r = NULL;
