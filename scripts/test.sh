@@ -3,7 +3,8 @@
 #
 #   scripts/test.sh
 #
-# Stages: deps, build+install, unit tests, fuzz-corpus replay (ASan+UBSan),
+# Stages: deps, build+install, unit tests, the unit tests again under
+# ASan+UBSan, fuzz-corpus replay (ASan+UBSan),
 # pg_regress against a throwaway PostgreSQL 15, the corpus conformance
 # harness (test/conformance), and the generated-file conformance run
 # (test/generated/generate.sh, when it exists).  Each stage prints
@@ -103,6 +104,25 @@ if ls test/unit/test_*.c >/dev/null 2>&1; then
 	fi
 else
 	stage_result unit 0 0
+fi
+
+# ---------------------------------------------------------------- unit-san
+banner "unit tests (ASan+UBSan)"
+if ls test/unit/test_*.c >/dev/null 2>&1; then
+	make -C test run-unit-san >"$LOGDIR/unit-san.log" 2>&1
+	rc=$?
+	grep -E 'ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error|SUMMARY|FAIL|exited|^unit-san:' "$LOGDIR/unit-san.log" | tail -n 40
+	c=$(counts_from "$LOGDIR/unit-san.log" '^unit-san:')
+	if [ -z "$c" ]; then
+		tail -n 40 "$LOGDIR/unit-san.log"
+		stage_result unit-san 0 1
+	else
+		set -- $c
+		f=$2; [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1
+		stage_result unit-san "$1" "$f"
+	fi
+else
+	stage_result unit-san 0 0
 fi
 
 # ---------------------------------------------------------------- fuzz replay
