@@ -89,6 +89,20 @@ else
 	stage_result build 0 1
 fi
 
+# ---------------------------------------------------------------- warnings
+# The pure-C layers build with -Werror (top Makefile); src/fdw's warnings,
+# which PostgreSQL's headers could make compiler-dependent, fail here.
+banner "compiler warnings (extension build)"
+if [ $BUILD_OK = 1 ]; then
+	compiled=$(grep -cE ' -c -o [^ ]+\.o ' "$LOGDIR/build.log")
+	nwarn=$(grep -cE 'warning:' "$LOGDIR/build.log")
+	grep -E 'warning:' "$LOGDIR/build.log" | head -n 40
+	echo "warnings: $nwarn in $compiled compiler runs (an up-to-date build compiles nothing)"
+	if [ "$nwarn" -eq 0 ]; then stage_result warnings 1 0; else stage_result warnings 0 "$nwarn"; fi
+else
+	echo "warnings: build failed"
+fi
+
 # ---------------------------------------------------------------- unit
 banner "unit tests"
 if ls test/unit/test_*.c >/dev/null 2>&1; then
