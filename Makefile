@@ -38,7 +38,8 @@ include $(PGXS)
 
 # The pure-C layers include no PostgreSQL header: any warning there is an
 # error.  (src/fdw's warnings are counted by scripts/test.sh's warnings stage.)
-$(CODEC_OBJS) $(COMPRESS_OBJS) $(PARQUET_OBJS) $(AMUDAI_OBJS): override CFLAGS += -Werror
+# (COMMON_OBJS: src/common, once its objs.mk is included above.)
+$(COMMON_OBJS) $(CODEC_OBJS) $(COMPRESS_OBJS) $(PARQUET_OBJS) $(AMUDAI_OBJS): override CFLAGS += -Werror
 
 # Kernel files carry their ISA in per-function target attributes; none of
 # them (nor anything else) is built with -march=native.
