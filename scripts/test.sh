@@ -103,6 +103,20 @@ else
 	echo "warnings: build failed"
 fi
 
+# ---------------------------------------------------------------- symbols
+# Every global symbol of a pure-C layer carries its layer's prefix.
+banner "layer prefixes of global symbols"
+if [ $BUILD_OK = 1 ]; then
+	scripts/check_symbols.sh >"$LOGDIR/symbols.log" 2>&1
+	rc=$?
+	grep -vE '^symbols:' "$LOGDIR/symbols.log" | head -n 40
+	c=$(counts_from "$LOGDIR/symbols.log" '^symbols:')
+	if [ -z "$c" ]; then stage_result symbols 0 1
+	else set -- $c; f=$2; [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1; stage_result symbols "$1" "$f"; fi
+else
+	echo "symbols: build failed"
+fi
+
 # ---------------------------------------------------------------- unit
 banner "unit tests"
 if ls test/unit/test_*.c >/dev/null 2>&1; then
