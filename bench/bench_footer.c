@@ -151,102 +151,102 @@ walk(const char *dir_path)
 }
 
 static void
-write_i32(ThriftWriter *w, int16_t fid, int32_t v)
+write_i32(PqThriftWriter *w, int16_t fid, int32_t v)
 {
-	thrift_write_field(w, fid, THRIFT_I32);
-	thrift_write_i32(w, v);
+	pq_thrift_write_field(w, fid, PQ_THRIFT_I32);
+	pq_thrift_write_i32(w, v);
 }
 
 static void
-write_i64(ThriftWriter *w, int16_t fid, int64_t v)
+write_i64(PqThriftWriter *w, int16_t fid, int64_t v)
 {
-	thrift_write_field(w, fid, THRIFT_I64);
-	thrift_write_i64(w, v);
+	pq_thrift_write_field(w, fid, PQ_THRIFT_I64);
+	pq_thrift_write_i64(w, v);
 }
 
 /* "PAR1", COLS * RGS chunks of 100 bytes, footer, length, "PAR1". */
 static uint8_t *
 build_wide_file(size_t *len_out, size_t *footer_len)
 {
-	ThriftWriter w;
+	PqThriftWriter w;
 	int64_t		data_len = (int64_t) COLS * RGS * 100;
 	uint8_t    *file;
 	size_t		len;
 	char		name[32];
 
-	thrift_writer_init(&w);
-	thrift_write_struct_begin(&w);
+	pq_thrift_writer_init(&w);
+	pq_thrift_write_struct_begin(&w);
 	write_i32(&w, 1, 2);
-	thrift_write_field(&w, 2, THRIFT_LIST);
-	thrift_write_list_begin(&w, THRIFT_STRUCT, COLS + 1);
-	thrift_write_struct_begin(&w);
-	thrift_write_field(&w, 4, THRIFT_BINARY);
-	thrift_write_binary(&w, "schema", 6);
+	pq_thrift_write_field(&w, 2, PQ_THRIFT_LIST);
+	pq_thrift_write_list_begin(&w, PQ_THRIFT_STRUCT, COLS + 1);
+	pq_thrift_write_struct_begin(&w);
+	pq_thrift_write_field(&w, 4, PQ_THRIFT_BINARY);
+	pq_thrift_write_binary(&w, "schema", 6);
 	write_i32(&w, 5, COLS);
-	thrift_write_struct_end(&w);
+	pq_thrift_write_struct_end(&w);
 	for (int c = 0; c < COLS; c++)
 	{
-		thrift_write_struct_begin(&w);
+		pq_thrift_write_struct_begin(&w);
 		write_i32(&w, 1, 2);
 		write_i32(&w, 3, 1);
 		snprintf(name, sizeof(name), "column_%d", c);
-		thrift_write_field(&w, 4, THRIFT_BINARY);
-		thrift_write_binary(&w, name, (uint32_t) strlen(name));
-		thrift_write_struct_end(&w);
+		pq_thrift_write_field(&w, 4, PQ_THRIFT_BINARY);
+		pq_thrift_write_binary(&w, name, (uint32_t) strlen(name));
+		pq_thrift_write_struct_end(&w);
 	}
 	write_i64(&w, 3, (int64_t) RGS * 1000);
-	thrift_write_field(&w, 4, THRIFT_LIST);
-	thrift_write_list_begin(&w, THRIFT_STRUCT, RGS);
+	pq_thrift_write_field(&w, 4, PQ_THRIFT_LIST);
+	pq_thrift_write_list_begin(&w, PQ_THRIFT_STRUCT, RGS);
 	for (int rg = 0; rg < RGS; rg++)
 	{
-		thrift_write_struct_begin(&w);
-		thrift_write_field(&w, 1, THRIFT_LIST);
-		thrift_write_list_begin(&w, THRIFT_STRUCT, COLS);
+		pq_thrift_write_struct_begin(&w);
+		pq_thrift_write_field(&w, 1, PQ_THRIFT_LIST);
+		pq_thrift_write_list_begin(&w, PQ_THRIFT_STRUCT, COLS);
 		for (int c = 0; c < COLS; c++)
 		{
 			int64_t		off = 4 + ((int64_t) rg * COLS + c) * 100;
 			int64_t		v = rg * 1000;
 
-			thrift_write_struct_begin(&w);
+			pq_thrift_write_struct_begin(&w);
 			write_i64(&w, 2, off);
-			thrift_write_field(&w, 3, THRIFT_STRUCT);
-			thrift_write_struct_begin(&w);
+			pq_thrift_write_field(&w, 3, PQ_THRIFT_STRUCT);
+			pq_thrift_write_struct_begin(&w);
 			write_i32(&w, 1, 2);
-			thrift_write_field(&w, 2, THRIFT_LIST);
-			thrift_write_list_begin(&w, THRIFT_I32, 3);
-			thrift_write_i32(&w, 0);
-			thrift_write_i32(&w, 3);
-			thrift_write_i32(&w, 8);
-			thrift_write_field(&w, 3, THRIFT_LIST);
-			thrift_write_list_begin(&w, THRIFT_BINARY, 1);
-			thrift_write_binary(&w, name, (uint32_t) strlen(name));
+			pq_thrift_write_field(&w, 2, PQ_THRIFT_LIST);
+			pq_thrift_write_list_begin(&w, PQ_THRIFT_I32, 3);
+			pq_thrift_write_i32(&w, 0);
+			pq_thrift_write_i32(&w, 3);
+			pq_thrift_write_i32(&w, 8);
+			pq_thrift_write_field(&w, 3, PQ_THRIFT_LIST);
+			pq_thrift_write_list_begin(&w, PQ_THRIFT_BINARY, 1);
+			pq_thrift_write_binary(&w, name, (uint32_t) strlen(name));
 			write_i32(&w, 4, 1);
 			write_i64(&w, 5, 1000);
 			write_i64(&w, 6, 8000);
 			write_i64(&w, 7, 100);
 			write_i64(&w, 9, off);
-			thrift_write_field(&w, 12, THRIFT_STRUCT);
-			thrift_write_struct_begin(&w);
+			pq_thrift_write_field(&w, 12, PQ_THRIFT_STRUCT);
+			pq_thrift_write_struct_begin(&w);
 			write_i64(&w, 3, 0);
-			thrift_write_field(&w, 5, THRIFT_BINARY);
+			pq_thrift_write_field(&w, 5, PQ_THRIFT_BINARY);
 			v += 999;
-			thrift_write_binary(&w, &v, 8);
-			thrift_write_field(&w, 6, THRIFT_BINARY);
+			pq_thrift_write_binary(&w, &v, 8);
+			pq_thrift_write_field(&w, 6, PQ_THRIFT_BINARY);
 			v -= 999;
-			thrift_write_binary(&w, &v, 8);
-			thrift_write_struct_end(&w);
-			thrift_write_struct_end(&w);
+			pq_thrift_write_binary(&w, &v, 8);
+			pq_thrift_write_struct_end(&w);
+			pq_thrift_write_struct_end(&w);
 			write_i64(&w, 4, off + 90);
 			write_i32(&w, 5, 5);
 			write_i64(&w, 6, off + 95);
 			write_i32(&w, 7, 5);
-			thrift_write_struct_end(&w);
+			pq_thrift_write_struct_end(&w);
 		}
 		write_i64(&w, 2, (int64_t) COLS * 100);
 		write_i64(&w, 3, 1000);
-		thrift_write_struct_end(&w);
+		pq_thrift_write_struct_end(&w);
 	}
-	thrift_write_struct_end(&w);
+	pq_thrift_write_struct_end(&w);
 
 	len = 4 + (size_t) data_len + w.len + 8;
 	file = calloc(1, len);
@@ -257,7 +257,7 @@ build_wide_file(size_t *len_out, size_t *footer_len)
 	memcpy(file + len - 4, "PAR1", 4);
 	*len_out = len;
 	*footer_len = w.len;
-	thrift_writer_free(&w);
+	pq_thrift_writer_free(&w);
 	return file;
 }
 

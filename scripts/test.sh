@@ -3,17 +3,20 @@
 #
 #   scripts/test.sh
 #
-# Stages: deps, build+install, unit tests, fuzz-corpus replay (ASan+UBSan),
-# pg_regress against a throwaway PostgreSQL 15, the corpus conformance
-# harness (test/conformance), and the generated-file conformance run
-# (test/generated/generate.sh, when it exists).  Each stage prints
+# Stages: deps, build+install, unit tests, the unit tests again under
+# ASan+UBSan, fuzz-corpus replay (ASan+UBSan), pg_regress against a
+# throwaway PostgreSQL 15, the converter test module (test/fdw_convert), the
+# aggregate pushdown fuzzer (test/aggregate, fixed seed), the corpus
+# conformance harness (test/conformance), and the generated-file conformance
+# run (test/generated/generate.sh, when it exists).  Each stage prints
 # "stage <name>: N passed, N failed"; a stage that cannot run at all counts
 # as one failure; stages with no tests yet count zero.  The last line is
 # "N passed, N failed" and the exit status is non-zero if anything failed.
 #
 # Environment: PARQUET_TESTING_DIR (default <repo>/../shared/parquet-testing),
 # PG_CONFIG, CI (=true allows chmod o+rx on the clone's parent folders when
-# the server's OS user cannot read them), PF_SKIP_DEPS=1 (skip apt step).
+# the server's OS user cannot read them), PF_SKIP_DEPS=1 (skip apt step),
+# AGG_FUZZ_SEED / AGG_FUZZ_COUNT (agg-fuzz stage; default 1 / 1000).
 set -uo pipefail
 export PYTHONDONTWRITEBYTECODE=1
 
@@ -86,6 +89,34 @@ else
 	stage_result build 0 1
 fi
 
+# ---------------------------------------------------------------- warnings
+# The pure-C layers build with -Werror (top Makefile); src/fdw's warnings,
+# which PostgreSQL's headers could make compiler-dependent, fail here.
+banner "compiler warnings (extension build)"
+if [ $BUILD_OK = 1 ]; then
+	compiled=$(grep -cE ' -c -o [^ ]+\.o ' "$LOGDIR/build.log")
+	nwarn=$(grep -cE 'warning:' "$LOGDIR/build.log")
+	grep -E 'warning:' "$LOGDIR/build.log" | head -n 40
+	echo "warnings: $nwarn in $compiled compiler runs (an up-to-date build compiles nothing)"
+	if [ "$nwarn" -eq 0 ]; then stage_result warnings 1 0; else stage_result warnings 0 "$nwarn"; fi
+else
+	echo "warnings: build failed"
+fi
+
+# ---------------------------------------------------------------- symbols
+# Every global symbol of a pure-C layer carries its layer's prefix.
+banner "layer prefixes of global symbols"
+if [ $BUILD_OK = 1 ]; then
+	scripts/check_symbols.sh >"$LOGDIR/symbols.log" 2>&1
+	rc=$?
+	grep -vE '^symbols:' "$LOGDIR/symbols.log" | head -n 40
+	c=$(counts_from "$LOGDIR/symbols.log" '^symbols:')
+	if [ -z "$c" ]; then stage_result symbols 0 1
+	else set -- $c; f=$2; [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1; stage_result symbols "$1" "$f"; fi
+else
+	echo "symbols: build failed"
+fi
+
 # ---------------------------------------------------------------- unit
 banner "unit tests"
 if ls test/unit/test_*.c >/dev/null 2>&1; then
@@ -103,6 +134,25 @@ if ls test/unit/test_*.c >/dev/null 2>&1; then
 	fi
 else
 	stage_result unit 0 0
+fi
+
+# ---------------------------------------------------------------- unit-san
+banner "unit tests (ASan+UBSan)"
+if ls test/unit/test_*.c >/dev/null 2>&1; then
+	make -C test run-unit-san >"$LOGDIR/unit-san.log" 2>&1
+	rc=$?
+	grep -E 'ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error|SUMMARY|FAIL|exited|^unit-san:' "$LOGDIR/unit-san.log" | tail -n 40
+	c=$(counts_from "$LOGDIR/unit-san.log" '^unit-san:')
+	if [ -z "$c" ]; then
+		tail -n 40 "$LOGDIR/unit-san.log"
+		stage_result unit-san 0 1
+	else
+		set -- $c
+		f=$2; [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1
+		stage_result unit-san "$1" "$f"
+	fi
+else
+	stage_result unit-san 0 0
 fi
 
 # ---------------------------------------------------------------- fuzz replay
@@ -142,6 +192,8 @@ CLUSTER_OK=0
 need_cluster=0
 [ -s sql/schedule ] && need_cluster=1
 [ -f test/conformance/run_corpus.py ] && need_cluster=1
+[ -f test/fdw_convert/run.sh ] && need_cluster=1
+[ -f test/aggregate/agg_fuzz.py ] && need_cluster=1
 if [ $need_cluster = 1 ]; then
 	banner "throwaway PostgreSQL cluster"
 	if [ $BUILD_OK = 1 ] && pg_cluster_start; then
@@ -199,6 +251,62 @@ else
 		head -n 300 regression.diffs
 	fi
 	stage_result pg_regress "$p" "$f"
+fi
+
+# ---------------------------------------------------------------- fdw-convert
+# The converter test module (test/fdw_convert): each statement of
+# convert_test.sql is one check against convert_test.out.
+banner "fdw convert (test/fdw_convert)"
+if [ ! -f test/fdw_convert/run.sh ]; then
+	stage_result fdw-convert 0 0
+elif [ $CLUSTER_OK != 1 ]; then
+	stage_result fdw-convert 0 1
+else
+	sh test/fdw_convert/run.sh >"$LOGDIR/fdw_convert.log" 2>&1
+	rc=$?
+	c=$(counts_from "$LOGDIR/fdw_convert.log" '^convert test:')
+	if [ -z "$c" ]; then
+		tail -n 40 "$LOGDIR/fdw_convert.log"
+		stage_result fdw-convert 0 1
+	else
+		set -- $c
+		f=$2; [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1
+		if [ "$f" -ne 0 ]; then head -n 80 "$LOGDIR/fdw_convert.log" | cut -c1-400
+		else grep -E '^convert test:' "$LOGDIR/fdw_convert.log"; fi
+		stage_result fdw-convert "$1" "$f"
+	fi
+fi
+
+# ---------------------------------------------------------------- agg-fuzz
+# Differential fuzzer of the aggregate pushdown against PostgreSQL's own
+# aggregation (test/aggregate/agg_fuzz.py): a fixed seed and a bounded
+# number of queries (~30 s on a quiet machine), each one check.
+AGG_FUZZ_SEED=${AGG_FUZZ_SEED:-1}
+AGG_FUZZ_COUNT=${AGG_FUZZ_COUNT:-1000}
+banner "aggregate pushdown fuzz (seed $AGG_FUZZ_SEED, $AGG_FUZZ_COUNT queries)"
+if [ ! -f test/aggregate/agg_fuzz.py ]; then
+	stage_result agg-fuzz 0 0
+elif [ $CLUSTER_OK != 1 ]; then
+	stage_result agg-fuzz 0 1
+else
+	ensure_readable "$ROOT/data-aggregate" || true
+	ensure_readable "$ROOT/data" || true
+	python3 test/aggregate/agg_fuzz.py "$AGG_FUZZ_SEED" "$AGG_FUZZ_COUNT" |
+		psql -X -q -A -t >"$LOGDIR/agg_fuzz.log" 2>&1
+	rc=$?
+	# One line per query: "[not ]pushed, 0 differences" when both results
+	# agree; a difference names its query, an error has no result line.
+	p=$(grep -cE '^(pushed|not pushed), 0 differences$' "$LOGDIR/agg_fuzz.log")
+	pushed=$(grep -cE '^pushed, 0 differences$' "$LOGDIR/agg_fuzz.log")
+	f=$((AGG_FUZZ_COUNT - p))
+	[ "$f" -lt 0 ] && f=$((-f))
+	others=$(grep -vcE '^(pushed|not pushed), 0 differences$' "$LOGDIR/agg_fuzz.log")
+	if [ "$others" -ne 0 ] || [ $rc -ne 0 ]; then
+		grep -vE '^(pushed|not pushed), 0 differences$' "$LOGDIR/agg_fuzz.log" | head -n 30 | cut -c1-400
+		[ "$f" -eq 0 ] && f=1
+	fi
+	echo "agg-fuzz: $p queries agreed ($pushed of them pushed down), $f failed"
+	stage_result agg-fuzz "$p" "$f"
 fi
 
 # ---------------------------------------------------------------- conformance

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Run each unit test program given as an argument and sum their
-# "<name>: N passed, N failed" lines into one total line.
+# "<name>: N passed, N failed" lines into one total line, labelled
+# $UNIT_LABEL (default "unit").
 total_pass=0
 total_fail=0
 for bin in "$@"; do
@@ -17,5 +18,5 @@ for bin in "$@"; do
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
 done
-echo "unit: $total_pass passed, $total_fail failed"
+echo "${UNIT_LABEL:-unit}: $total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

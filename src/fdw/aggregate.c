@@ -1546,7 +1546,7 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	}
 	for (int fi = 0; fi < list_length(ps->filenames); fi++)
 	{
-		const char *path = (const char *) list_nth(ps->filenames, fi);
+		const char *filename = (const char *) list_nth(ps->filenames, fi);
 		MemoryContext tmp;
 		MemoryContext old;
 		PfFile	   *pf;
@@ -1559,12 +1559,12 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 									"parquet_fdw aggregate planning",
 									ALLOCSET_DEFAULT_SIZES);
 		old = MemoryContextSwitchTo(tmp);
-		pf = pf_open_file(path, tmp);
+		pf = pf_open_file(filename, tmp);
 
 		for (int i = 0; i < prog->ncols && fits; i++)
 		{
 			const PqSchemaNode *field =
-				pf_find_column_field(pf->meta, path, rel, prog->cols[i].attname,
+				pf_find_column_field(pf->meta, filename, rel, prog->cols[i].attname,
 									 prog->cols[i].field_name,
 									 opts->missing_columns_error);
 

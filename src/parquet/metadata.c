@@ -241,7 +241,7 @@ pq_error_oom(PqError *err)
 
 typedef struct Decoder
 {
-	ThriftReader r;
+	PqThriftReader r;
 	const uint8_t *buf;			/* start of the footer, for offsets */
 	PqArena    *arena;
 	bool		oom;
@@ -286,17 +286,17 @@ dec_calloc(Decoder *d, size_t n, size_t size)
 static bool
 get_int(Decoder *d, uint8_t type, int64_t *out)
 {
-	if (type == THRIFT_I16 || type == THRIFT_I32 || type == THRIFT_I64)
+	if (type == PQ_THRIFT_I16 || type == PQ_THRIFT_I32 || type == PQ_THRIFT_I64)
 	{
-		*out = thrift_i64(&d->r);
+		*out = pq_thrift_i64(&d->r);
 		return !d->r.failed;
 	}
-	if (type == THRIFT_I8)
+	if (type == PQ_THRIFT_I8)
 	{
-		*out = thrift_i8(&d->r);
+		*out = pq_thrift_i8(&d->r);
 		return !d->r.failed;
 	}
-	thrift_skip(&d->r, type);
+	pq_thrift_skip(&d->r, type);
 	return false;
 }
 
@@ -319,12 +319,12 @@ get_i32(Decoder *d, uint8_t type, int32_t *out)
 static bool
 get_bool(Decoder *d, uint8_t type, bool *out)
 {
-	if (type == THRIFT_BOOL_TRUE || type == THRIFT_BOOL_FALSE)
+	if (type == PQ_THRIFT_BOOL_TRUE || type == PQ_THRIFT_BOOL_FALSE)
 	{
-		*out = thrift_bool(&d->r, type);
+		*out = pq_thrift_bool(&d->r, type);
 		return !d->r.failed;
 	}
-	thrift_skip(&d->r, type);
+	pq_thrift_skip(&d->r, type);
 	return false;
 }
 
@@ -332,9 +332,9 @@ get_bool(Decoder *d, uint8_t type, bool *out)
 static bool
 get_binary(Decoder *d, uint8_t type, const uint8_t **data, uint32_t *len)
 {
-	if (type == THRIFT_BINARY)
-		return thrift_binary(&d->r, data, len);
-	thrift_skip(&d->r, type);
+	if (type == PQ_THRIFT_BINARY)
+		return pq_thrift_binary(&d->r, data, len);
+	pq_thrift_skip(&d->r, type);
 	return false;
 }
 
@@ -371,18 +371,18 @@ get_list(Decoder *d, uint8_t type, uint8_t want, uint32_t *count)
 	uint8_t		elem_type;
 
 	*count = 0;
-	if (type != THRIFT_LIST && type != THRIFT_SET)
+	if (type != PQ_THRIFT_LIST && type != PQ_THRIFT_SET)
 	{
-		thrift_skip(&d->r, type);
+		pq_thrift_skip(&d->r, type);
 		return false;
 	}
-	if (!thrift_list_begin(&d->r, &elem_type, count))
+	if (!pq_thrift_list_begin(&d->r, &elem_type, count))
 		return false;
 	if (elem_type == want ||
-		(want == THRIFT_I32 && (elem_type == THRIFT_I16 || elem_type == THRIFT_I64)))
+		(want == PQ_THRIFT_I32 && (elem_type == PQ_THRIFT_I16 || elem_type == PQ_THRIFT_I64)))
 		return true;
 	for (uint32_t i = 0; i < *count && !d->r.failed; i++)
-		thrift_skip(&d->r, elem_type);
+		pq_thrift_skip(&d->r, elem_type);
 	*count = 0;
 	return false;
 }
@@ -395,14 +395,14 @@ decode_union_member(Decoder *d)
 	uint8_t		type;
 	int16_t		member = 0;
 
-	thrift_struct_begin(&d->r);
-	while (thrift_field_next(&d->r, &fid, &type))
+	pq_thrift_struct_begin(&d->r);
+	while (pq_thrift_field_next(&d->r, &fid, &type))
 	{
-		if (member == 0 && type == THRIFT_STRUCT)
+		if (member == 0 && type == PQ_THRIFT_STRUCT)
 			member = fid;
-		thrift_skip(&d->r, type);
+		pq_thrift_skip(&d->r, type);
 	}
-	thrift_struct_end(&d->r);
+	pq_thrift_struct_end(&d->r);
 	return member;
 }
 
@@ -414,12 +414,12 @@ decode_time_type(Decoder *d, PqLogicalType *lt)
 	uint8_t		type;
 	bool		has_unit = false;
 
-	thrift_struct_begin(&d->r);
-	while (thrift_field_next(&d->r, &fid, &type))
+	pq_thrift_struct_begin(&d->r);
+	while (pq_thrift_field_next(&d->r, &fid, &type))
 	{
 		if (fid == 1)
 			get_bool(d, type, &lt->utc_adjusted);
-		else if (fid == 2 && type == THRIFT_STRUCT)
+		else if (fid == 2 && type == PQ_THRIFT_STRUCT)
 		{
 			int16_t		unit = decode_union_member(d);
 
@@ -428,9 +428,9 @@ decode_time_type(Decoder *d, PqLogicalType *lt)
 				lt->unit = (PqTimeUnit) (unit - 1);
 		}
 		else
-			thrift_skip(&d->r, type);
+			pq_thrift_skip(&d->r, type);
 	}
-	thrift_struct_end(&d->r);
+	pq_thrift_struct_end(&d->r);
 	if (!has_unit)
 		lt->kind = PQ_LT_OTHER;
 }
@@ -445,12 +445,12 @@ decode_logical_type(Decoder *d, PqLogicalType *lt)
 
 	memset(lt, 0, sizeof(*lt));
 	lt->kind = PQ_LT_OTHER;
-	thrift_struct_begin(&d->r);
-	while (thrift_field_next(&d->r, &fid, &type))
+	pq_thrift_struct_begin(&d->r);
+	while (pq_thrift_field_next(&d->r, &fid, &type))
 	{
-		if (seen || type != THRIFT_STRUCT)
+		if (seen || type != PQ_THRIFT_STRUCT)
 		{
-			thrift_skip(&d->r, type);
+			pq_thrift_skip(&d->r, type);
 			continue;
 		}
 		seen = true;
@@ -517,17 +517,17 @@ decode_logical_type(Decoder *d, PqLogicalType *lt)
 			int16_t		f;
 			uint8_t		t;
 
-			thrift_struct_begin(&d->r);
-			while (thrift_field_next(&d->r, &f, &t))
+			pq_thrift_struct_begin(&d->r);
+			while (pq_thrift_field_next(&d->r, &f, &t))
 			{
 				if (f == 1)
 					get_i32(d, t, &lt->scale);
 				else if (f == 2)
 					get_i32(d, t, &lt->precision);
 				else
-					thrift_skip(&d->r, t);
+					pq_thrift_skip(&d->r, t);
 			}
-			thrift_struct_end(&d->r);
+			pq_thrift_struct_end(&d->r);
 		}
 		else if (lt->kind == PQ_LT_TIME || lt->kind == PQ_LT_TIMESTAMP)
 			decode_time_type(d, lt);
@@ -538,17 +538,17 @@ decode_logical_type(Decoder *d, PqLogicalType *lt)
 			int64_t		width = 0;
 			bool		is_signed = false;
 
-			thrift_struct_begin(&d->r);
-			while (thrift_field_next(&d->r, &f, &t))
+			pq_thrift_struct_begin(&d->r);
+			while (pq_thrift_field_next(&d->r, &f, &t))
 			{
 				if (f == 1)
 					get_int(d, t, &width);
 				else if (f == 2)
 					get_bool(d, t, &is_signed);
 				else
-					thrift_skip(&d->r, t);
+					pq_thrift_skip(&d->r, t);
 			}
-			thrift_struct_end(&d->r);
+			pq_thrift_struct_end(&d->r);
 			if (width == 8 || width == 16 || width == 32 || width == 64)
 			{
 				lt->bit_width = (int8_t) width;
@@ -558,9 +558,9 @@ decode_logical_type(Decoder *d, PqLogicalType *lt)
 				lt->kind = PQ_LT_OTHER;
 		}
 		else
-			thrift_skip(&d->r, type);	/* members without parameters we use */
+			pq_thrift_skip(&d->r, type);	/* members without parameters we use */
 	}
-	thrift_struct_end(&d->r);
+	pq_thrift_struct_end(&d->r);
 }
 
 static void
@@ -572,8 +572,8 @@ decode_schema_element(Decoder *d, PqRawSchemaElement *e)
 	e->type_length = -1;
 	e->converted_type = -1;
 	e->field_id = -1;
-	thrift_struct_begin(&d->r);
-	while (thrift_field_next(&d->r, &fid, &type))
+	pq_thrift_struct_begin(&d->r);
+	while (pq_thrift_field_next(&d->r, &fid, &type))
 	{
 		switch (fid)
 		{
@@ -609,20 +609,20 @@ decode_schema_element(Decoder *d, PqRawSchemaElement *e)
 					e->field_id = -1;
 				break;
 			case 10:
-				if (type == THRIFT_STRUCT)
+				if (type == PQ_THRIFT_STRUCT)
 				{
 					decode_logical_type(d, &e->logical);
 					e->has_logical = true;
 				}
 				else
-					thrift_skip(&d->r, type);
+					pq_thrift_skip(&d->r, type);
 				break;
 			default:
-				thrift_skip(&d->r, type);
+				pq_thrift_skip(&d->r, type);
 				break;
 		}
 	}
-	thrift_struct_end(&d->r);
+	pq_thrift_struct_end(&d->r);
 	if (e->name == NULL && !d->r.failed)
 	{
 		/* name is required; keep going with an empty one for messages */
@@ -643,7 +643,7 @@ decode_key_values(Decoder *d, uint8_t type, int *num_out,
 	uint32_t	count;
 	PqKeyValue *kvs;
 
-	if (!get_list(d, type, THRIFT_STRUCT, &count))
+	if (!get_list(d, type, PQ_THRIFT_STRUCT, &count))
 		return;
 	kvs = dec_calloc(d, count, sizeof(PqKeyValue));
 	if (kvs == NULL)
@@ -653,17 +653,17 @@ decode_key_values(Decoder *d, uint8_t type, int *num_out,
 		int16_t		fid;
 		uint8_t		t;
 
-		thrift_struct_begin(&d->r);
-		while (thrift_field_next(&d->r, &fid, &t))
+		pq_thrift_struct_begin(&d->r);
+		while (pq_thrift_field_next(&d->r, &fid, &t))
 		{
 			if (fid == 1)
 				kvs[i].key = get_string(d, t, NULL);
 			else if (fid == 2)
 				kvs[i].value = get_string(d, t, &kvs[i].value_len);
 			else
-				thrift_skip(&d->r, t);
+				pq_thrift_skip(&d->r, t);
 		}
-		thrift_struct_end(&d->r);
+		pq_thrift_struct_end(&d->r);
 		if (kvs[i].key == NULL && !d->r.failed)
 		{
 			kvs[i].key = pq_arena_strndup(d->arena, (const uint8_t *) "", 0);
@@ -690,8 +690,8 @@ decode_statistics(Decoder *d, PqStatistics *st)
 	bool		has_legacy_min = false,
 				has_legacy_max = false;
 
-	thrift_struct_begin(&d->r);
-	while (thrift_field_next(&d->r, &fid, &type))
+	pq_thrift_struct_begin(&d->r);
+	while (pq_thrift_field_next(&d->r, &fid, &type))
 	{
 		switch (fid)
 		{
@@ -720,11 +720,11 @@ decode_statistics(Decoder *d, PqStatistics *st)
 				st->has_min_exact = get_bool(d, type, &st->min_exact);
 				break;
 			default:
-				thrift_skip(&d->r, type);
+				pq_thrift_skip(&d->r, type);
 				break;
 		}
 	}
-	thrift_struct_end(&d->r);
+	pq_thrift_struct_end(&d->r);
 
 	/* min_value/max_value win; the deprecated pair is a fallback. */
 	if (!st->has_min && has_legacy_min)
@@ -759,8 +759,8 @@ decode_column_meta(Decoder *d, PqColumnChunkMeta *cc, unsigned *seen)
 	uint8_t		type;
 	int32_t		i32;
 
-	thrift_struct_begin(&d->r);
-	while (thrift_field_next(&d->r, &fid, &type))
+	pq_thrift_struct_begin(&d->r);
+	while (pq_thrift_field_next(&d->r, &fid, &type))
 	{
 		switch (fid)
 		{
@@ -778,13 +778,13 @@ decode_column_meta(Decoder *d, PqColumnChunkMeta *cc, unsigned *seen)
 					uint32_t	count;
 					int32_t    *encs;
 
-					if (!get_list(d, type, THRIFT_I32, &count))
+					if (!get_list(d, type, PQ_THRIFT_I32, &count))
 						break;
 					encs = dec_calloc(d, count, sizeof(int32_t));
 					if (encs == NULL)
 						break;
 					for (uint32_t i = 0; i < count && !d->r.failed; i++)
-						encs[i] = thrift_i32(&d->r);
+						encs[i] = pq_thrift_i32(&d->r);
 					cc->encodings = encs;
 					cc->num_encodings = (int) count;
 					break;
@@ -820,13 +820,13 @@ decode_column_meta(Decoder *d, PqColumnChunkMeta *cc, unsigned *seen)
 					get_int(d, type, &cc->dictionary_page_offset);
 				break;
 			case 12:
-				if (type == THRIFT_STRUCT)
+				if (type == PQ_THRIFT_STRUCT)
 				{
 					decode_statistics(d, &cc->statistics);
 					cc->has_statistics = true;
 				}
 				else
-					thrift_skip(&d->r, type);
+					pq_thrift_skip(&d->r, type);
 				break;
 			case 14:
 				cc->has_bloom_filter = get_int(d, type, &cc->bloom_filter_offset);
@@ -836,11 +836,11 @@ decode_column_meta(Decoder *d, PqColumnChunkMeta *cc, unsigned *seen)
 				break;
 			default:
 				/* 3 path_in_schema, 13 encoding_stats, 16+ size/geo stats */
-				thrift_skip(&d->r, type);
+				pq_thrift_skip(&d->r, type);
 				break;
 		}
 	}
-	thrift_struct_end(&d->r);
+	pq_thrift_struct_end(&d->r);
 }
 
 static void
@@ -861,8 +861,8 @@ decode_column_chunk(Decoder *d, PqColumnChunkMeta *cc, bool *has_meta,
 	cc->bloom_filter_length = -1;
 	cc->offset_index_length = -1;
 	cc->column_index_length = -1;
-	thrift_struct_begin(&d->r);
-	while (thrift_field_next(&d->r, &fid, &type))
+	pq_thrift_struct_begin(&d->r);
+	while (pq_thrift_field_next(&d->r, &fid, &type))
 	{
 		switch (fid)
 		{
@@ -870,13 +870,13 @@ decode_column_chunk(Decoder *d, PqColumnChunkMeta *cc, bool *has_meta,
 				cc->file_path = get_string(d, type, NULL);
 				break;
 			case 3:
-				if (type == THRIFT_STRUCT)
+				if (type == PQ_THRIFT_STRUCT)
 				{
 					decode_column_meta(d, cc, seen);
 					*has_meta = true;
 				}
 				else
-					thrift_skip(&d->r, type);
+					pq_thrift_skip(&d->r, type);
 				break;
 			case 4:
 				has_oi_off = get_int(d, type, &oi_off);
@@ -893,15 +893,15 @@ decode_column_chunk(Decoder *d, PqColumnChunkMeta *cc, bool *has_meta,
 			case 8:				/* crypto_metadata */
 			case 9:				/* encrypted_column_metadata */
 				cc->is_encrypted = true;
-				thrift_skip(&d->r, type);
+				pq_thrift_skip(&d->r, type);
 				break;
 			default:
 				/* 2 file_offset (deprecated) */
-				thrift_skip(&d->r, type);
+				pq_thrift_skip(&d->r, type);
 				break;
 		}
 	}
-	thrift_struct_end(&d->r);
+	pq_thrift_struct_end(&d->r);
 
 	/* An index is usable only with both its offset and length. */
 	if (has_oi_off && has_oi_len)
@@ -928,8 +928,8 @@ decode_row_group(Decoder *d, PqRowGroupMeta *rg, bool **has_meta_out,
 	rg->total_compressed_size = -1;
 	rg->file_offset = -1;
 	rg->num_rows = -1;
-	thrift_struct_begin(&d->r);
-	while (thrift_field_next(&d->r, &fid, &type))
+	pq_thrift_struct_begin(&d->r);
+	while (pq_thrift_field_next(&d->r, &fid, &type))
 	{
 		switch (fid)
 		{
@@ -937,10 +937,10 @@ decode_row_group(Decoder *d, PqRowGroupMeta *rg, bool **has_meta_out,
 				{
 					uint32_t	count;
 
-					if (rg->columns != NULL || !get_list(d, type, THRIFT_STRUCT, &count))
+					if (rg->columns != NULL || !get_list(d, type, PQ_THRIFT_STRUCT, &count))
 					{
 						if (rg->columns != NULL)
-							thrift_skip(&d->r, type);
+							pq_thrift_skip(&d->r, type);
 						break;
 					}
 					rg->columns = dec_calloc(d, count, sizeof(PqColumnChunkMeta));
@@ -968,11 +968,11 @@ decode_row_group(Decoder *d, PqRowGroupMeta *rg, bool **has_meta_out,
 				break;
 			default:
 				/* 4 sorting_columns, 7 ordinal */
-				thrift_skip(&d->r, type);
+				pq_thrift_skip(&d->r, type);
 				break;
 		}
 	}
-	thrift_struct_end(&d->r);
+	pq_thrift_struct_end(&d->r);
 }
 
 /* Per row group: the has-meta and required-field masks of its chunks. */
@@ -990,8 +990,8 @@ decode_file_meta(Decoder *d, PqFileMeta *meta, RawFooter *raw,
 	uint8_t		type;
 	uint32_t	count;
 
-	thrift_struct_begin(&d->r);
-	while (thrift_field_next(&d->r, &fid, &type))
+	pq_thrift_struct_begin(&d->r);
+	while (pq_thrift_field_next(&d->r, &fid, &type))
 	{
 		switch (fid)
 		{
@@ -999,10 +999,10 @@ decode_file_meta(Decoder *d, PqFileMeta *meta, RawFooter *raw,
 				get_i32(d, type, &meta->version);
 				break;
 			case 2:
-				if (raw->has_schema || !get_list(d, type, THRIFT_STRUCT, &count))
+				if (raw->has_schema || !get_list(d, type, PQ_THRIFT_STRUCT, &count))
 				{
 					if (raw->has_schema)
-						thrift_skip(&d->r, type);
+						pq_thrift_skip(&d->r, type);
 					break;
 				}
 				raw->schema = dec_calloc(d, count, sizeof(PqRawSchemaElement));
@@ -1021,10 +1021,10 @@ decode_file_meta(Decoder *d, PqFileMeta *meta, RawFooter *raw,
 					PqRowGroupMeta *rgs;
 					RowGroupAux *aux;
 
-					if (raw->has_row_groups || !get_list(d, type, THRIFT_STRUCT, &count))
+					if (raw->has_row_groups || !get_list(d, type, PQ_THRIFT_STRUCT, &count))
 					{
 						if (raw->has_row_groups)
-							thrift_skip(&d->r, type);
+							pq_thrift_skip(&d->r, type);
 						break;
 					}
 					rgs = dec_calloc(d, count, sizeof(PqRowGroupMeta));
@@ -1046,10 +1046,10 @@ decode_file_meta(Decoder *d, PqFileMeta *meta, RawFooter *raw,
 				meta->created_by = get_string(d, type, NULL);
 				break;
 			case 7:
-				if (raw->has_column_orders || !get_list(d, type, THRIFT_STRUCT, &count))
+				if (raw->has_column_orders || !get_list(d, type, PQ_THRIFT_STRUCT, &count))
 				{
 					if (raw->has_column_orders)
-						thrift_skip(&d->r, type);
+						pq_thrift_skip(&d->r, type);
 					break;
 				}
 				raw->column_orders = dec_calloc(d, count, sizeof(uint8_t));
@@ -1067,11 +1067,11 @@ decode_file_meta(Decoder *d, PqFileMeta *meta, RawFooter *raw,
 				break;
 			default:
 				/* 8 encryption_algorithm, 9 footer_signing_key_metadata */
-				thrift_skip(&d->r, type);
+				pq_thrift_skip(&d->r, type);
 				break;
 		}
 	}
-	thrift_struct_end(&d->r);
+	pq_thrift_struct_end(&d->r);
 }
 
 /* ----------------------------------------------------------------
@@ -1452,7 +1452,7 @@ pq_file_open(PqFile **file_out, const PfcSource *source,
 
 	memset(&d, 0, sizeof(d));
 	memset(&raw, 0, sizeof(raw));
-	thrift_reader_init(&d.r, footer, footer_len);
+	pq_thrift_reader_init(&d.r, footer, footer_len);
 	d.buf = footer;
 	d.arena = &arena;
 	decode_file_meta(&d, &file->meta, &raw, &aux);
@@ -1467,7 +1467,7 @@ pq_file_open(PqFile **file_out, const PfcSource *source,
 		pq_error_set(err, PQ_ERR_CORRUPT, "invalid thrift encoding in the file footer");
 		snprintf(err->detail, sizeof(err->detail),
 				 "Decoding stopped at byte %zu of the %u-byte footer.",
-				 thrift_reader_offset(&d.r, footer), footer_len);
+				 pq_thrift_reader_offset(&d.r, footer), footer_len);
 		pq_arena_release(&arena);
 		return err->status;
 	}

@@ -42,37 +42,37 @@ pq_page_error(PqError *err, PqStatus status, const char *fmt,...)
 
 /* An i32 field of the expected type; anything else marks the reader failed. */
 static int32_t
-field_i32(ThriftReader *r, uint8_t type)
+field_i32(PqThriftReader *r, uint8_t type)
 {
-	if (type != THRIFT_I32)
+	if (type != PQ_THRIFT_I32)
 	{
 		r->failed = true;
 		return 0;
 	}
-	return thrift_i32(r);
+	return pq_thrift_i32(r);
 }
 
 static bool
-field_bool(ThriftReader *r, uint8_t type)
+field_bool(PqThriftReader *r, uint8_t type)
 {
-	if (type != THRIFT_BOOL_TRUE && type != THRIFT_BOOL_FALSE)
+	if (type != PQ_THRIFT_BOOL_TRUE && type != PQ_THRIFT_BOOL_FALSE)
 	{
 		r->failed = true;
 		return false;
 	}
-	return thrift_bool(r, type);
+	return pq_thrift_bool(r, type);
 }
 
 /* DataPageHeader (v1): 1 num_values, 2 encoding, 3 def enc, 4 rep enc. */
 static void
-decode_data_page_header(ThriftReader *r, PqPageHeader *h)
+decode_data_page_header(PqThriftReader *r, PqPageHeader *h)
 {
 	int16_t		fid;
 	uint8_t		type;
 	bool		seen[3] = {false, false, false};
 
-	thrift_struct_begin(r);
-	while (thrift_field_next(r, &fid, &type))
+	pq_thrift_struct_begin(r);
+	while (pq_thrift_field_next(r, &fid, &type))
 	{
 		switch (fid)
 		{
@@ -91,25 +91,25 @@ decode_data_page_header(ThriftReader *r, PqPageHeader *h)
 				h->rep_level_encoding = field_i32(r, type);
 				break;
 			default:
-				thrift_skip(r, type);
+				pq_thrift_skip(r, type);
 		}
 	}
-	thrift_struct_end(r);
+	pq_thrift_struct_end(r);
 	if (!seen[0] || !seen[1])
 		r->failed = true;
 }
 
 /* DataPageHeaderV2: 1 num_values .. 7 is_compressed. */
 static void
-decode_data_page_header_v2(ThriftReader *r, PqPageHeader *h)
+decode_data_page_header_v2(PqThriftReader *r, PqPageHeader *h)
 {
 	int16_t		fid;
 	uint8_t		type;
 	unsigned	seen = 0;
 
 	h->is_compressed = true;
-	thrift_struct_begin(r);
-	while (thrift_field_next(r, &fid, &type))
+	pq_thrift_struct_begin(r);
+	while (pq_thrift_field_next(r, &fid, &type))
 	{
 		switch (fid)
 		{
@@ -135,13 +135,13 @@ decode_data_page_header_v2(ThriftReader *r, PqPageHeader *h)
 				h->is_compressed = field_bool(r, type);
 				break;
 			default:
-				thrift_skip(r, type);
+				pq_thrift_skip(r, type);
 				continue;
 		}
 		if (fid <= 6)
 			seen |= 1u << fid;
 	}
-	thrift_struct_end(r);
+	pq_thrift_struct_end(r);
 	/* fields 1..6 are required */
 	if (seen != 0x7e)
 		r->failed = true;
@@ -149,14 +149,14 @@ decode_data_page_header_v2(ThriftReader *r, PqPageHeader *h)
 
 /* DictionaryPageHeader: 1 num_values, 2 encoding, 3 is_sorted. */
 static void
-decode_dictionary_page_header(ThriftReader *r, PqPageHeader *h)
+decode_dictionary_page_header(PqThriftReader *r, PqPageHeader *h)
 {
 	int16_t		fid;
 	uint8_t		type;
 	bool		seen[2] = {false, false};
 
-	thrift_struct_begin(r);
-	while (thrift_field_next(r, &fid, &type))
+	pq_thrift_struct_begin(r);
+	while (pq_thrift_field_next(r, &fid, &type))
 	{
 		switch (fid)
 		{
@@ -172,10 +172,10 @@ decode_dictionary_page_header(ThriftReader *r, PqPageHeader *h)
 				h->is_sorted = field_bool(r, type);
 				break;
 			default:
-				thrift_skip(r, type);
+				pq_thrift_skip(r, type);
 		}
 	}
-	thrift_struct_end(r);
+	pq_thrift_struct_end(r);
 	if (!seen[0] || !seen[1])
 		r->failed = true;
 }
@@ -184,7 +184,7 @@ PqStatus
 pq_page_header_decode(const uint8_t *buf, size_t len, PqPageHeader *h,
 					  PqError *err)
 {
-	ThriftReader r;
+	PqThriftReader r;
 	int16_t		fid;
 	uint8_t		type;
 	bool		has_type = false,
@@ -192,9 +192,9 @@ pq_page_header_decode(const uint8_t *buf, size_t len, PqPageHeader *h,
 				has_csize = false;
 
 	memset(h, 0, sizeof(*h));
-	thrift_reader_init(&r, buf, len);
-	thrift_struct_begin(&r);
-	while (thrift_field_next(&r, &fid, &type))
+	pq_thrift_reader_init(&r, buf, len);
+	pq_thrift_struct_begin(&r);
+	while (pq_thrift_field_next(&r, &fid, &type))
 	{
 		switch (fid)
 		{
@@ -217,7 +217,7 @@ pq_page_header_decode(const uint8_t *buf, size_t len, PqPageHeader *h,
 			case 5:
 			case 7:
 			case 8:
-				if (type != THRIFT_STRUCT)
+				if (type != PQ_THRIFT_STRUCT)
 				{
 					r.failed = true;
 					break;
@@ -236,21 +236,21 @@ pq_page_header_decode(const uint8_t *buf, size_t len, PqPageHeader *h,
 					h->has_sub_header = true;
 				}
 				else
-					thrift_skip(&r, type);
+					pq_thrift_skip(&r, type);
 				break;
 			default:
-				thrift_skip(&r, type);
+				pq_thrift_skip(&r, type);
 		}
 		if (r.failed)
 			break;
 	}
-	thrift_struct_end(&r);
+	pq_thrift_struct_end(&r);
 	if (r.failed || !has_type || !has_usize || !has_csize)
 	{
 		pq_page_error(err, PQ_ERR_CORRUPT, "malformed page header");
 		return PQ_ERR_CORRUPT;
 	}
-	h->header_len = (uint32_t) thrift_reader_offset(&r, buf);
+	h->header_len = (uint32_t) pq_thrift_reader_offset(&r, buf);
 	return PQ_OK;
 }
 

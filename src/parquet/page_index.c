@@ -60,7 +60,7 @@ typedef struct OffsetIndexBox
 static bool
 is_int_type(uint8_t type)
 {
-	return type == THRIFT_I16 || type == THRIFT_I32 || type == THRIFT_I64;
+	return type == PQ_THRIFT_I16 || type == PQ_THRIFT_I32 || type == PQ_THRIFT_I64;
 }
 
 /*
@@ -68,23 +68,23 @@ is_int_type(uint8_t type)
  * value and return false.
  */
 static bool
-begin_list(ThriftReader *r, uint8_t type, bool (*accept) (uint8_t),
+begin_list(PqThriftReader *r, uint8_t type, bool (*accept) (uint8_t),
 		   uint32_t *count)
 {
 	uint8_t		elem_type;
 
 	*count = 0;
-	if (type != THRIFT_LIST)
+	if (type != PQ_THRIFT_LIST)
 	{
-		thrift_skip(r, type);
+		pq_thrift_skip(r, type);
 		return false;
 	}
-	if (!thrift_list_begin(r, &elem_type, count))
+	if (!pq_thrift_list_begin(r, &elem_type, count))
 		return false;
 	if (accept(elem_type))
 		return true;
 	for (uint32_t i = 0; i < *count && !r->failed; i++)
-		thrift_skip(r, elem_type);
+		pq_thrift_skip(r, elem_type);
 	*count = 0;
 	return false;
 }
@@ -92,37 +92,37 @@ begin_list(ThriftReader *r, uint8_t type, bool (*accept) (uint8_t),
 static bool
 is_bool_type(uint8_t type)
 {
-	return type == THRIFT_BOOL_TRUE || type == THRIFT_BOOL_FALSE;
+	return type == PQ_THRIFT_BOOL_TRUE || type == PQ_THRIFT_BOOL_FALSE;
 }
 
 static bool
 is_binary_type(uint8_t type)
 {
-	return type == THRIFT_BINARY;
+	return type == PQ_THRIFT_BINARY;
 }
 
 static bool
 is_struct_type(uint8_t type)
 {
-	return type == THRIFT_STRUCT;
+	return type == PQ_THRIFT_STRUCT;
 }
 
 /* Which member of a union struct is set (0 if none). */
 static int16_t
-union_member(ThriftReader *r)
+union_member(PqThriftReader *r)
 {
 	int16_t		fid;
 	uint8_t		type;
 	int16_t		member = 0;
 
-	thrift_struct_begin(r);
-	while (thrift_field_next(r, &fid, &type))
+	pq_thrift_struct_begin(r);
+	while (pq_thrift_field_next(r, &fid, &type))
 	{
-		if (member == 0 && type == THRIFT_STRUCT)
+		if (member == 0 && type == PQ_THRIFT_STRUCT)
 			member = fid;
-		thrift_skip(r, type);
+		pq_thrift_skip(r, type);
 	}
-	thrift_struct_end(r);
+	pq_thrift_struct_end(r);
 	return member;
 }
 
@@ -138,7 +138,7 @@ pq_column_index_decode(const uint8_t *buf, size_t len, const PfcAllocator *alloc
 	PqArena		arena;
 	ColumnIndexBox *box;
 	uint8_t    *copy;
-	ThriftReader r;
+	PqThriftReader r;
 	int16_t		fid;
 	uint8_t		type;
 	uint32_t	n_null_pages = 0,
@@ -162,9 +162,9 @@ pq_column_index_decode(const uint8_t *buf, size_t len, const PfcAllocator *alloc
 	}
 	memcpy(copy, buf, len);
 
-	thrift_reader_init(&r, copy, len);
-	thrift_struct_begin(&r);
-	while (!oom && thrift_field_next(&r, &fid, &type))
+	pq_thrift_reader_init(&r, copy, len);
+	pq_thrift_struct_begin(&r);
+	while (!oom && pq_thrift_field_next(&r, &fid, &type))
 	{
 		uint32_t	count;
 
@@ -181,7 +181,7 @@ pq_column_index_decode(const uint8_t *buf, size_t len, const PfcAllocator *alloc
 						break;
 					}
 					for (uint32_t i = 0; i < count; i++)
-						v[i] = thrift_bool(&r, THRIFT_BOOL_TRUE);
+						v[i] = pq_thrift_bool(&r, PQ_THRIFT_BOOL_TRUE);
 					box->pub.null_pages = v;
 					n_null_pages = count;
 					seen[1] = true;
@@ -199,7 +199,7 @@ pq_column_index_decode(const uint8_t *buf, size_t len, const PfcAllocator *alloc
 						break;
 					}
 					for (uint32_t i = 0; i < count; i++)
-						thrift_binary(&r, &v[i].data, &v[i].len);
+						pq_thrift_binary(&r, &v[i].data, &v[i].len);
 					if (fid == 2)
 					{
 						box->pub.min_values = v;
@@ -216,11 +216,11 @@ pq_column_index_decode(const uint8_t *buf, size_t len, const PfcAllocator *alloc
 			case 4:
 				if (is_int_type(type))
 				{
-					order = thrift_i32(&r);
+					order = pq_thrift_i32(&r);
 					seen[4] = true;
 				}
 				else
-					thrift_skip(&r, type);
+					pq_thrift_skip(&r, type);
 				break;
 			case 5:
 				if (begin_list(&r, type, is_int_type, &count))
@@ -233,18 +233,18 @@ pq_column_index_decode(const uint8_t *buf, size_t len, const PfcAllocator *alloc
 						break;
 					}
 					for (uint32_t i = 0; i < count; i++)
-						v[i] = thrift_i64(&r);
+						v[i] = pq_thrift_i64(&r);
 					box->pub.null_counts = v;
 					n_null_counts = count;
 					seen[5] = true;
 				}
 				break;
 			default:
-				thrift_skip(&r, type);
+				pq_thrift_skip(&r, type);
 				break;
 		}
 	}
-	thrift_struct_end(&r);
+	pq_thrift_struct_end(&r);
 
 	if (oom)
 		pq_error_oom(err);
@@ -290,18 +290,18 @@ pq_column_index_free(PqColumnIndex *index)
  */
 
 static bool
-decode_page_location(ThriftReader *r, PqPageLocation *loc)
+decode_page_location(PqThriftReader *r, PqPageLocation *loc)
 {
 	int16_t		fid;
 	uint8_t		type;
 	unsigned	seen = 0;
 
-	thrift_struct_begin(r);
-	while (thrift_field_next(r, &fid, &type))
+	pq_thrift_struct_begin(r);
+	while (pq_thrift_field_next(r, &fid, &type))
 	{
 		if (fid >= 1 && fid <= 3 && is_int_type(type))
 		{
-			int64_t		v = thrift_i64(r);
+			int64_t		v = pq_thrift_i64(r);
 
 			seen |= 1u << fid;
 			if (fid == 1)
@@ -316,9 +316,9 @@ decode_page_location(ThriftReader *r, PqPageLocation *loc)
 				loc->first_row_index = v;
 		}
 		else
-			thrift_skip(r, type);
+			pq_thrift_skip(r, type);
 	}
-	thrift_struct_end(r);
+	pq_thrift_struct_end(r);
 	return seen == 0x0E;
 }
 
@@ -328,7 +328,7 @@ pq_offset_index_decode(const uint8_t *buf, size_t len, const PfcAllocator *alloc
 {
 	PqArena		arena;
 	OffsetIndexBox *box;
-	ThriftReader r;
+	PqThriftReader r;
 	int16_t		fid;
 	uint8_t		type;
 	bool		have_pages = false;
@@ -347,9 +347,9 @@ pq_offset_index_decode(const uint8_t *buf, size_t len, const PfcAllocator *alloc
 		return err->status;
 	}
 
-	thrift_reader_init(&r, buf, len);
-	thrift_struct_begin(&r);
-	while (!oom && thrift_field_next(&r, &fid, &type))
+	pq_thrift_reader_init(&r, buf, len);
+	pq_thrift_struct_begin(&r);
+	while (!oom && pq_thrift_field_next(&r, &fid, &type))
 	{
 		uint32_t	count;
 
@@ -378,15 +378,15 @@ pq_offset_index_decode(const uint8_t *buf, size_t len, const PfcAllocator *alloc
 				break;
 			}
 			for (uint32_t i = 0; i < count; i++)
-				v[i] = thrift_i64(&r);
+				v[i] = pq_thrift_i64(&r);
 			box->pub.unencoded_byte_array_data_bytes = v;
 			box->pub.has_unencoded_byte_array_data_bytes = true;
 			n_unenc = count;
 		}
 		else if (fid != 1 && fid != 2)
-			thrift_skip(&r, type);
+			pq_thrift_skip(&r, type);
 	}
-	thrift_struct_end(&r);
+	pq_thrift_struct_end(&r);
 
 	if (oom)
 		pq_error_oom(err);
@@ -454,7 +454,7 @@ PqStatus
 pq_bloom_filter_header_decode(const uint8_t *buf, size_t len,
 							  PqBloomFilterHeader *header, PqError *err)
 {
-	ThriftReader r;
+	PqThriftReader r;
 	int16_t		fid;
 	uint8_t		type;
 	int64_t		num_bytes = -1;
@@ -464,13 +464,13 @@ pq_bloom_filter_header_decode(const uint8_t *buf, size_t len,
 
 	pq_error_clear(err);
 	memset(header, 0, sizeof(*header));
-	thrift_reader_init(&r, buf, len);
-	thrift_struct_begin(&r);
-	while (thrift_field_next(&r, &fid, &type))
+	pq_thrift_reader_init(&r, buf, len);
+	pq_thrift_struct_begin(&r);
+	while (pq_thrift_field_next(&r, &fid, &type))
 	{
 		if (fid == 1 && is_int_type(type))
-			num_bytes = thrift_i32(&r);
-		else if (fid >= 2 && fid <= 4 && type == THRIFT_STRUCT)
+			num_bytes = pq_thrift_i32(&r);
+		else if (fid >= 2 && fid <= 4 && type == PQ_THRIFT_STRUCT)
 		{
 			int16_t		m = union_member(&r);
 
@@ -482,9 +482,9 @@ pq_bloom_filter_header_decode(const uint8_t *buf, size_t len,
 				compression = m;
 		}
 		else
-			thrift_skip(&r, type);
+			pq_thrift_skip(&r, type);
 	}
-	thrift_struct_end(&r);
+	pq_thrift_struct_end(&r);
 
 	if (r.failed)
 		pq_error_set(err, PQ_ERR_CORRUPT, "invalid thrift encoding in a bloom filter header");
@@ -499,7 +499,7 @@ pq_bloom_filter_header_decode(const uint8_t *buf, size_t len,
 	if (err->status != PQ_OK)
 		return err->status;
 	header->num_bytes = (uint32_t) num_bytes;
-	header->header_length = (uint32_t) thrift_reader_offset(&r, buf);
+	header->header_length = (uint32_t) pq_thrift_reader_offset(&r, buf);
 	return PQ_OK;
 }
 

@@ -19,14 +19,14 @@
  *	- a struct is its fields followed by a STOP byte (0).
  *
  * Design notes: the bool-in-header case needs one bit of state.  When
- * thrift_field_next() returns a bool field whose header says true it sets
- * pending_bool; thrift_bool() and thrift_skip() consume it instead of a
+ * pq_thrift_field_next() returns a bool field whose header says true it sets
+ * pending_bool; pq_thrift_bool() and pq_thrift_skip() consume it instead of a
  * byte.  Every other header or list read clears it, so a list element read
- * with THRIFT_BOOL_TRUE never mistakes a stale header for its value.
+ * with PQ_THRIFT_BOOL_TRUE never mistakes a stale header for its value.
  *
  * Every element of a list, set or map takes at least one byte, so a count
  * above the bytes left is rejected before any caller allocates for it.
- * Containers count against THRIFT_MAX_DEPTH as structs do, so thrift_skip()
+ * Containers count against PQ_THRIFT_MAX_DEPTH as structs do, so pq_thrift_skip()
  * cannot be driven into deep recursion.
  *
  * IDENTIFICATION
@@ -47,7 +47,7 @@
  */
 
 static inline bool
-reader_fail(ThriftReader *r)
+reader_fail(PqThriftReader *r)
 {
 	r->failed = true;
 	r->pending_bool = false;
@@ -55,7 +55,7 @@ reader_fail(ThriftReader *r)
 }
 
 static inline size_t
-reader_left(const ThriftReader *r)
+reader_left(const PqThriftReader *r)
 {
 	return (size_t) (r->end - r->pos);
 }
@@ -63,11 +63,11 @@ reader_left(const ThriftReader *r)
 static inline bool
 valid_value_type(uint8_t type)
 {
-	return type >= THRIFT_BOOL_TRUE && type <= THRIFT_STRUCT;
+	return type >= PQ_THRIFT_BOOL_TRUE && type <= PQ_THRIFT_STRUCT;
 }
 
 void
-thrift_reader_init(ThriftReader *r, const uint8_t *buf, size_t len)
+pq_thrift_reader_init(PqThriftReader *r, const uint8_t *buf, size_t len)
 {
 	memset(r, 0, sizeof(*r));
 	r->pos = buf;
@@ -75,13 +75,13 @@ thrift_reader_init(ThriftReader *r, const uint8_t *buf, size_t len)
 }
 
 size_t
-thrift_reader_offset(const ThriftReader *r, const uint8_t *buf)
+pq_thrift_reader_offset(const PqThriftReader *r, const uint8_t *buf)
 {
 	return (size_t) (r->pos - buf);
 }
 
 static bool
-read_varint(ThriftReader *r, uint64_t *out)
+read_varint(PqThriftReader *r, uint64_t *out)
 {
 	if (r->failed)
 		return false;
@@ -91,7 +91,7 @@ read_varint(ThriftReader *r, uint64_t *out)
 }
 
 static bool
-read_varint32(ThriftReader *r, uint32_t *out)
+read_varint32(PqThriftReader *r, uint32_t *out)
 {
 	if (r->failed)
 		return false;
@@ -101,7 +101,7 @@ read_varint32(ThriftReader *r, uint32_t *out)
 }
 
 static bool
-read_byte(ThriftReader *r, uint8_t *out)
+read_byte(PqThriftReader *r, uint8_t *out)
 {
 	if (r->failed)
 		return false;
@@ -111,11 +111,11 @@ read_byte(ThriftReader *r, uint8_t *out)
 	return true;
 }
 
-/* Enter a struct or container level; false beyond THRIFT_MAX_DEPTH. */
+/* Enter a struct or container level; false beyond PQ_THRIFT_MAX_DEPTH. */
 static bool
-depth_push(ThriftReader *r)
+depth_push(PqThriftReader *r)
 {
-	if (r->depth >= THRIFT_MAX_DEPTH)
+	if (r->depth >= PQ_THRIFT_MAX_DEPTH)
 		return reader_fail(r);
 	r->last_fid[r->depth] = 0;
 	r->depth++;
@@ -123,14 +123,14 @@ depth_push(ThriftReader *r)
 }
 
 static void
-depth_pop(ThriftReader *r)
+depth_pop(PqThriftReader *r)
 {
 	if (r->depth > 0)
 		r->depth--;
 }
 
 void
-thrift_struct_begin(ThriftReader *r)
+pq_thrift_struct_begin(PqThriftReader *r)
 {
 	r->pending_bool = false;
 	if (r->failed)
@@ -139,14 +139,14 @@ thrift_struct_begin(ThriftReader *r)
 }
 
 void
-thrift_struct_end(ThriftReader *r)
+pq_thrift_struct_end(PqThriftReader *r)
 {
 	r->pending_bool = false;
 	depth_pop(r);
 }
 
 bool
-thrift_field_next(ThriftReader *r, int16_t *fid, uint8_t *type)
+pq_thrift_field_next(PqThriftReader *r, int16_t *fid, uint8_t *type)
 {
 	uint8_t		header;
 	uint8_t		t;
@@ -159,7 +159,7 @@ thrift_field_next(ThriftReader *r, int16_t *fid, uint8_t *type)
 		return reader_fail(r);
 	if (!read_byte(r, &header))
 		return false;
-	if (header == THRIFT_STOP)
+	if (header == PQ_THRIFT_STOP)
 		return false;
 
 	t = header & 0x0F;
@@ -181,13 +181,13 @@ thrift_field_next(ThriftReader *r, int16_t *fid, uint8_t *type)
 	r->last_fid[r->depth - 1] = (int16_t) id;
 	*fid = (int16_t) id;
 	*type = t;
-	if (t == THRIFT_BOOL_TRUE)
+	if (t == PQ_THRIFT_BOOL_TRUE)
 		r->pending_bool = true;
 	return true;
 }
 
 bool
-thrift_bool(ThriftReader *r, uint8_t type)
+pq_thrift_bool(PqThriftReader *r, uint8_t type)
 {
 	uint8_t		byte;
 
@@ -198,9 +198,9 @@ thrift_bool(ThriftReader *r, uint8_t type)
 		r->pending_bool = false;
 		return true;
 	}
-	if (type == THRIFT_BOOL_FALSE)
+	if (type == PQ_THRIFT_BOOL_FALSE)
 		return false;			/* a false bool field: nothing to read */
-	if (type != THRIFT_BOOL_TRUE)
+	if (type != PQ_THRIFT_BOOL_TRUE)
 	{
 		reader_fail(r);
 		return false;
@@ -217,7 +217,7 @@ thrift_bool(ThriftReader *r, uint8_t type)
 }
 
 int8_t
-thrift_i8(ThriftReader *r)
+pq_thrift_i8(PqThriftReader *r)
 {
 	uint8_t		byte;
 
@@ -228,7 +228,7 @@ thrift_i8(ThriftReader *r)
 }
 
 int16_t
-thrift_i16(ThriftReader *r)
+pq_thrift_i16(PqThriftReader *r)
 {
 	uint32_t	raw;
 	int32_t		v;
@@ -246,7 +246,7 @@ thrift_i16(ThriftReader *r)
 }
 
 int32_t
-thrift_i32(ThriftReader *r)
+pq_thrift_i32(PqThriftReader *r)
 {
 	uint32_t	raw;
 
@@ -257,7 +257,7 @@ thrift_i32(ThriftReader *r)
 }
 
 int64_t
-thrift_i64(ThriftReader *r)
+pq_thrift_i64(PqThriftReader *r)
 {
 	uint64_t	raw;
 
@@ -268,7 +268,7 @@ thrift_i64(ThriftReader *r)
 }
 
 double
-thrift_double(ThriftReader *r)
+pq_thrift_double(PqThriftReader *r)
 {
 	uint64_t	bits = 0;
 	double		v;
@@ -289,7 +289,7 @@ thrift_double(ThriftReader *r)
 }
 
 bool
-thrift_binary(ThriftReader *r, const uint8_t **data, uint32_t *len)
+pq_thrift_binary(PqThriftReader *r, const uint8_t **data, uint32_t *len)
 {
 	uint32_t	n;
 
@@ -307,7 +307,7 @@ thrift_binary(ThriftReader *r, const uint8_t **data, uint32_t *len)
 }
 
 bool
-thrift_list_begin(ThriftReader *r, uint8_t *elem_type, uint32_t *count)
+pq_thrift_list_begin(PqThriftReader *r, uint8_t *elem_type, uint32_t *count)
 {
 	uint8_t		header;
 	uint8_t		t;
@@ -325,7 +325,7 @@ thrift_list_begin(ThriftReader *r, uint8_t *elem_type, uint32_t *count)
 	if (n == 15 && !read_varint32(r, &n))
 		return false;
 	/* Every element takes at least one byte (a double eight). */
-	if (n > reader_left(r) || (t == THRIFT_DOUBLE && n > reader_left(r) / 8))
+	if (n > reader_left(r) || (t == PQ_THRIFT_DOUBLE && n > reader_left(r) / 8))
 		return reader_fail(r);
 	*elem_type = t;
 	*count = n;
@@ -333,29 +333,29 @@ thrift_list_begin(ThriftReader *r, uint8_t *elem_type, uint32_t *count)
 }
 
 /* Skip one list/set element or map key/value of the given type. */
-static void skip_value(ThriftReader *r, uint8_t type, bool in_container);
+static void skip_value(PqThriftReader *r, uint8_t type, bool in_container);
 
 static void
-skip_struct(ThriftReader *r)
+skip_struct(PqThriftReader *r)
 {
 	int16_t		fid;
 	uint8_t		type;
 
 	if (!depth_push(r))
 		return;
-	while (thrift_field_next(r, &fid, &type))
+	while (pq_thrift_field_next(r, &fid, &type))
 		skip_value(r, type, false);
 	r->pending_bool = false;
 	depth_pop(r);
 }
 
 static void
-skip_list(ThriftReader *r)
+skip_list(PqThriftReader *r)
 {
 	uint8_t		elem_type;
 	uint32_t	count;
 
-	if (!thrift_list_begin(r, &elem_type, &count))
+	if (!pq_thrift_list_begin(r, &elem_type, &count))
 		return;
 	if (!depth_push(r))
 		return;
@@ -365,7 +365,7 @@ skip_list(ThriftReader *r)
 }
 
 static void
-skip_map(ThriftReader *r)
+skip_map(PqThriftReader *r)
 {
 	uint32_t	count;
 	uint8_t		kv = 0;
@@ -397,7 +397,7 @@ skip_map(ThriftReader *r)
 }
 
 static void
-skip_value(ThriftReader *r, uint8_t type, bool in_container)
+skip_value(PqThriftReader *r, uint8_t type, bool in_container)
 {
 	uint64_t	ignored;
 	uint8_t		byte;
@@ -408,37 +408,37 @@ skip_value(ThriftReader *r, uint8_t type, bool in_container)
 		return;
 	switch (type)
 	{
-		case THRIFT_BOOL_TRUE:
-		case THRIFT_BOOL_FALSE:
+		case PQ_THRIFT_BOOL_TRUE:
+		case PQ_THRIFT_BOOL_FALSE:
 			if (in_container)
 				read_byte(r, &byte);
 			r->pending_bool = false;
 			break;
-		case THRIFT_I8:
+		case PQ_THRIFT_I8:
 			read_byte(r, &byte);
 			break;
-		case THRIFT_I16:
-		case THRIFT_I32:
-		case THRIFT_I64:
+		case PQ_THRIFT_I16:
+		case PQ_THRIFT_I32:
+		case PQ_THRIFT_I64:
 			read_varint(r, &ignored);
 			break;
-		case THRIFT_DOUBLE:
+		case PQ_THRIFT_DOUBLE:
 			if (reader_left(r) < 8)
 				reader_fail(r);
 			else
 				r->pos += 8;
 			break;
-		case THRIFT_BINARY:
-			thrift_binary(r, &data, &len);
+		case PQ_THRIFT_BINARY:
+			pq_thrift_binary(r, &data, &len);
 			break;
-		case THRIFT_LIST:
-		case THRIFT_SET:
+		case PQ_THRIFT_LIST:
+		case PQ_THRIFT_SET:
 			skip_list(r);
 			break;
-		case THRIFT_MAP:
+		case PQ_THRIFT_MAP:
 			skip_map(r);
 			break;
-		case THRIFT_STRUCT:
+		case PQ_THRIFT_STRUCT:
 			skip_struct(r);
 			break;
 		default:
@@ -452,9 +452,9 @@ skip_value(ThriftReader *r, uint8_t type, bool in_container)
  * skipping it reads nothing.
  */
 void
-thrift_skip(ThriftReader *r, uint8_t type)
+pq_thrift_skip(PqThriftReader *r, uint8_t type)
 {
-	if (type == THRIFT_BOOL_TRUE && !r->pending_bool && !r->failed)
+	if (type == PQ_THRIFT_BOOL_TRUE && !r->pending_bool && !r->failed)
 	{
 		/* Not right after a bool field header: a list element byte. */
 		skip_value(r, type, true);
@@ -469,13 +469,13 @@ thrift_skip(ThriftReader *r, uint8_t type)
  */
 
 void
-thrift_writer_init(ThriftWriter *w)
+pq_thrift_writer_init(PqThriftWriter *w)
 {
 	memset(w, 0, sizeof(*w));
 }
 
 void
-thrift_writer_reset(ThriftWriter *w)
+pq_thrift_writer_reset(PqThriftWriter *w)
 {
 	w->len = 0;
 	w->failed = false;
@@ -483,7 +483,7 @@ thrift_writer_reset(ThriftWriter *w)
 }
 
 void
-thrift_writer_free(ThriftWriter *w)
+pq_thrift_writer_free(PqThriftWriter *w)
 {
 	if (w->buf != NULL)
 	{
@@ -499,7 +499,7 @@ thrift_writer_free(ThriftWriter *w)
 
 /* Make room for n more bytes; false (and failed) if allocation fails. */
 static bool
-writer_reserve(ThriftWriter *w, size_t n)
+writer_reserve(PqThriftWriter *w, size_t n)
 {
 	size_t		need;
 	size_t		cap;
@@ -533,23 +533,23 @@ writer_reserve(ThriftWriter *w, size_t n)
 }
 
 static void
-write_byte(ThriftWriter *w, uint8_t b)
+write_byte(PqThriftWriter *w, uint8_t b)
 {
 	if (writer_reserve(w, 1))
 		w->buf[w->len++] = b;
 }
 
 static void
-write_varint(ThriftWriter *w, uint64_t v)
+write_varint(PqThriftWriter *w, uint64_t v)
 {
 	if (writer_reserve(w, CDC_ULEB128_MAX_BYTES))
 		w->len += cdc_uleb128_write(w->buf + w->len, v);
 }
 
 void
-thrift_write_struct_begin(ThriftWriter *w)
+pq_thrift_write_struct_begin(PqThriftWriter *w)
 {
-	if (w->depth >= THRIFT_MAX_DEPTH)
+	if (w->depth >= PQ_THRIFT_MAX_DEPTH)
 	{
 		w->failed = true;
 		return;
@@ -558,15 +558,15 @@ thrift_write_struct_begin(ThriftWriter *w)
 }
 
 void
-thrift_write_struct_end(ThriftWriter *w)
+pq_thrift_write_struct_end(PqThriftWriter *w)
 {
-	write_byte(w, THRIFT_STOP);
+	write_byte(w, PQ_THRIFT_STOP);
 	if (w->depth > 0)
 		w->depth--;
 }
 
 void
-thrift_write_field(ThriftWriter *w, int16_t fid, uint8_t type)
+pq_thrift_write_field(PqThriftWriter *w, int16_t fid, uint8_t type)
 {
 	int32_t		delta;
 
@@ -587,25 +587,25 @@ thrift_write_field(ThriftWriter *w, int16_t fid, uint8_t type)
 }
 
 void
-thrift_write_bool_field(ThriftWriter *w, int16_t fid, bool value)
+pq_thrift_write_bool_field(PqThriftWriter *w, int16_t fid, bool value)
 {
-	thrift_write_field(w, fid, value ? THRIFT_BOOL_TRUE : THRIFT_BOOL_FALSE);
+	pq_thrift_write_field(w, fid, value ? PQ_THRIFT_BOOL_TRUE : PQ_THRIFT_BOOL_FALSE);
 }
 
 void
-thrift_write_i32(ThriftWriter *w, int32_t v)
+pq_thrift_write_i32(PqThriftWriter *w, int32_t v)
 {
 	write_varint(w, cdc_zigzag_encode32(v));
 }
 
 void
-thrift_write_i64(ThriftWriter *w, int64_t v)
+pq_thrift_write_i64(PqThriftWriter *w, int64_t v)
 {
 	write_varint(w, cdc_zigzag_encode64(v));
 }
 
 void
-thrift_write_double(ThriftWriter *w, double v)
+pq_thrift_write_double(PqThriftWriter *w, double v)
 {
 	uint64_t	bits;
 
@@ -617,7 +617,7 @@ thrift_write_double(ThriftWriter *w, double v)
 }
 
 void
-thrift_write_binary(ThriftWriter *w, const void *data, uint32_t len)
+pq_thrift_write_binary(PqThriftWriter *w, const void *data, uint32_t len)
 {
 	write_varint(w, len);
 	if (len > 0 && writer_reserve(w, len))
@@ -628,7 +628,7 @@ thrift_write_binary(ThriftWriter *w, const void *data, uint32_t len)
 }
 
 void
-thrift_write_list_begin(ThriftWriter *w, uint8_t elem_type, uint32_t count)
+pq_thrift_write_list_begin(PqThriftWriter *w, uint8_t elem_type, uint32_t count)
 {
 	if (count < 15)
 		write_byte(w, (uint8_t) ((count << 4) | (elem_type & 0x0F)));
@@ -640,20 +640,20 @@ thrift_write_list_begin(ThriftWriter *w, uint8_t elem_type, uint32_t count)
 }
 
 void
-thrift_write_i8(ThriftWriter *w, int8_t v)
+pq_thrift_write_i8(PqThriftWriter *w, int8_t v)
 {
 	write_byte(w, (uint8_t) v);
 }
 
 /* Bool list elements: 1 for true, 2 for false, as the reference library. */
 void
-thrift_write_bool_elem(ThriftWriter *w, bool v)
+pq_thrift_write_bool_elem(PqThriftWriter *w, bool v)
 {
-	write_byte(w, v ? THRIFT_BOOL_TRUE : THRIFT_BOOL_FALSE);
+	write_byte(w, v ? PQ_THRIFT_BOOL_TRUE : PQ_THRIFT_BOOL_FALSE);
 }
 
 void
-thrift_write_map_begin(ThriftWriter *w, uint8_t key_type, uint8_t value_type,
+pq_thrift_write_map_begin(PqThriftWriter *w, uint8_t key_type, uint8_t value_type,
 					   uint32_t count)
 {
 	write_varint(w, count);

@@ -210,7 +210,7 @@ struct PqWriter
 	int			row_groups_cap;
 	RowGroupMeta *row_groups;
 
-	ThriftWriter tw;
+	PqThriftWriter tw;
 
 	/* scratch reused across pages */
 	ByteBuf		levels_buf;
@@ -284,7 +284,7 @@ buf_free(PqWriter *w, ByteBuf *b)
 /* Realloc-style hook for the Thrift writer, over the PfcAllocator: each block
  * carries its size in front so growing can copy it. */
 static void *
-thrift_grow(void *ctx, void *old, size_t new_size)
+pq_thrift_grow(void *ctx, void *old, size_t new_size)
 {
 	PqWriter   *w = ctx;
 	uint8_t    *nb;
@@ -813,46 +813,46 @@ dict_lookup_add(PqWriter *w, const WColumn *col, ChunkState *cs,
  * ----------------------------------------------------------------
  */
 static void
-tw_i32(ThriftWriter *tw, int16_t fid, int32_t v)
+tw_i32(PqThriftWriter *tw, int16_t fid, int32_t v)
 {
-	thrift_write_field(tw, fid, THRIFT_I32);
-	thrift_write_i32(tw, v);
+	pq_thrift_write_field(tw, fid, PQ_THRIFT_I32);
+	pq_thrift_write_i32(tw, v);
 }
 
 static void
-tw_i64(ThriftWriter *tw, int16_t fid, int64_t v)
+tw_i64(PqThriftWriter *tw, int16_t fid, int64_t v)
 {
-	thrift_write_field(tw, fid, THRIFT_I64);
-	thrift_write_i64(tw, v);
+	pq_thrift_write_field(tw, fid, PQ_THRIFT_I64);
+	pq_thrift_write_i64(tw, v);
 }
 
 static void
-tw_binary(ThriftWriter *tw, int16_t fid, const void *data, uint32_t len)
+tw_binary(PqThriftWriter *tw, int16_t fid, const void *data, uint32_t len)
 {
-	thrift_write_field(tw, fid, THRIFT_BINARY);
-	thrift_write_binary(tw, data, len);
+	pq_thrift_write_field(tw, fid, PQ_THRIFT_BINARY);
+	pq_thrift_write_binary(tw, data, len);
 }
 
 static void
-tw_string(ThriftWriter *tw, int16_t fid, const char *s)
+tw_string(PqThriftWriter *tw, int16_t fid, const char *s)
 {
 	tw_binary(tw, fid, s, (uint32_t) strlen(s));
 }
 
 /* An empty struct as a field (the members of Thrift unions Parquet uses). */
 static void
-tw_empty_struct(ThriftWriter *tw, int16_t fid)
+tw_empty_struct(PqThriftWriter *tw, int16_t fid)
 {
-	thrift_write_field(tw, fid, THRIFT_STRUCT);
-	thrift_write_struct_begin(tw);
-	thrift_write_struct_end(tw);
+	pq_thrift_write_field(tw, fid, PQ_THRIFT_STRUCT);
+	pq_thrift_write_struct_begin(tw);
+	pq_thrift_write_struct_end(tw);
 }
 
 static void
-tw_struct_begin(ThriftWriter *tw, int16_t fid)
+tw_struct_begin(PqThriftWriter *tw, int16_t fid)
 {
-	thrift_write_field(tw, fid, THRIFT_STRUCT);
-	thrift_write_struct_begin(tw);
+	pq_thrift_write_field(tw, fid, PQ_THRIFT_STRUCT);
+	pq_thrift_write_struct_begin(tw);
 }
 
 /* ----------------------------------------------------------------
@@ -1085,7 +1085,7 @@ emit_page(PqWriter *w, ByteBuf *dst, int page_type, const uint8_t *levels,
 	size_t		stored_len = 0;
 	size_t		uncompressed = levels_len + values_len;
 	uint32_t	crc = 0;
-	ThriftWriter *tw = &w->tw;
+	PqThriftWriter *tw = &w->tw;
 	PqStatus	st;
 	bool		v2 = page_type == PAGE_DATA_V2;
 	bool		compress_values = !v2 || w->options.codec != CMP_UNCOMPRESSED;
@@ -1111,8 +1111,8 @@ emit_page(PqWriter *w, ByteBuf *dst, int page_type, const uint8_t *levels,
 		crc = pfc_crc32_update(pfc_crc32(levels, levels_len), stored, stored_len);
 	}
 
-	thrift_writer_reset(tw);
-	thrift_write_struct_begin(tw);
+	pq_thrift_writer_reset(tw);
+	pq_thrift_write_struct_begin(tw);
 	tw_i32(tw, 1, page_type);
 	tw_i32(tw, 2, (int32_t) uncompressed);
 	tw_i32(tw, 3, (int32_t) (levels_len + stored_len));
@@ -1125,14 +1125,14 @@ emit_page(PqWriter *w, ByteBuf *dst, int page_type, const uint8_t *levels,
 		tw_i32(tw, 2, sub[1]);	/* encoding */
 		tw_i32(tw, 3, ENC_RLE);
 		tw_i32(tw, 4, ENC_RLE);
-		thrift_write_struct_end(tw);
+		pq_thrift_write_struct_end(tw);
 	}
 	else if (page_type == PAGE_DICTIONARY)
 	{
 		tw_struct_begin(tw, 7);
 		tw_i32(tw, 1, sub[0]);	/* num_values */
 		tw_i32(tw, 2, ENC_PLAIN);
-		thrift_write_struct_end(tw);
+		pq_thrift_write_struct_end(tw);
 	}
 	else
 	{
@@ -1143,10 +1143,10 @@ emit_page(PqWriter *w, ByteBuf *dst, int page_type, const uint8_t *levels,
 		tw_i32(tw, 4, sub[1]);	/* encoding */
 		tw_i32(tw, 5, sub[4]);	/* definition_levels_byte_length */
 		tw_i32(tw, 6, sub[5]);	/* repetition_levels_byte_length */
-		thrift_write_bool_field(tw, 7, compress_values);
-		thrift_write_struct_end(tw);
+		pq_thrift_write_bool_field(tw, 7, compress_values);
+		pq_thrift_write_struct_end(tw);
 	}
-	thrift_write_struct_end(tw);
+	pq_thrift_write_struct_end(tw);
 	if (tw->failed)
 	{
 		pq_error_oom(err);
@@ -1742,8 +1742,8 @@ pq_writer_open(PqWriter **writer, const PqWriteColumn *columns,
 		w->options.dictionary_max_bytes = DEFAULT_DICT_BYTES;
 	if (w->options.created_by == NULL)
 		w->options.created_by = "parquet_fdw writer";
-	thrift_writer_init(&w->tw);
-	w->tw.grow = thrift_grow;
+	pq_thrift_writer_init(&w->tw);
+	w->tw.grow = pq_thrift_grow;
 	w->tw.grow_ctx = w;
 	w->current = -1;
 	*writer = w;
@@ -2027,16 +2027,16 @@ pq_writer_end_row_group(PqWriter *w, PqError *err)
  * ----------------------------------------------------------------
  */
 static void
-write_time_unit(ThriftWriter *tw, PqTimeUnit unit)
+write_time_unit(PqThriftWriter *tw, PqTimeUnit unit)
 {
 	tw_struct_begin(tw, 2);
 	tw_empty_struct(tw, unit == PQ_UNIT_MILLIS ? 1 : unit == PQ_UNIT_MICROS ? 2 : 3);
-	thrift_write_struct_end(tw);
+	pq_thrift_write_struct_end(tw);
 }
 
 /* SchemaElement.logicalType (field 10) and the matching converted_type. */
 static void
-write_leaf_annotation(ThriftWriter *tw, const PqWriteColumn *c)
+write_leaf_annotation(PqThriftWriter *tw, const PqWriteColumn *c)
 {
 	const PqLogicalType *lt = &c->logical;
 	int32_t		converted = -1;
@@ -2119,7 +2119,7 @@ write_leaf_annotation(ThriftWriter *tw, const PqWriteColumn *c)
 			tw_struct_begin(tw, 5);
 			tw_i32(tw, 1, lt->scale);
 			tw_i32(tw, 2, lt->precision);
-			thrift_write_struct_end(tw);
+			pq_thrift_write_struct_end(tw);
 			break;
 		case PQ_LT_DATE:
 			tw_empty_struct(tw, 6);
@@ -2127,16 +2127,16 @@ write_leaf_annotation(ThriftWriter *tw, const PqWriteColumn *c)
 		case PQ_LT_TIME:
 		case PQ_LT_TIMESTAMP:
 			tw_struct_begin(tw, lt->kind == PQ_LT_TIME ? 7 : 8);
-			thrift_write_bool_field(tw, 1, lt->utc_adjusted);
+			pq_thrift_write_bool_field(tw, 1, lt->utc_adjusted);
 			write_time_unit(tw, lt->unit);
-			thrift_write_struct_end(tw);
+			pq_thrift_write_struct_end(tw);
 			break;
 		case PQ_LT_INTEGER:
 			tw_struct_begin(tw, 10);
-			thrift_write_field(tw, 1, THRIFT_I8);
-			thrift_write_i8(tw, lt->bit_width);
-			thrift_write_bool_field(tw, 2, lt->is_signed);
-			thrift_write_struct_end(tw);
+			pq_thrift_write_field(tw, 1, PQ_THRIFT_I8);
+			pq_thrift_write_i8(tw, lt->bit_width);
+			pq_thrift_write_bool_field(tw, 2, lt->is_signed);
+			pq_thrift_write_struct_end(tw);
 			break;
 		case PQ_LT_NULL:
 			tw_empty_struct(tw, 11);
@@ -2156,23 +2156,23 @@ write_leaf_annotation(ThriftWriter *tw, const PqWriteColumn *c)
 		default:
 			break;
 	}
-	thrift_write_struct_end(tw);
+	pq_thrift_write_struct_end(tw);
 }
 
 static void
-write_schema(ThriftWriter *tw, const PqWriter *w)
+write_schema(PqThriftWriter *tw, const PqWriter *w)
 {
 	int			elements = 1;
 
 	for (int i = 0; i < w->num_columns; i++)
 		elements += w->columns[i].def.is_list ? 3 : 1;
-	thrift_write_field(tw, 2, THRIFT_LIST);
-	thrift_write_list_begin(tw, THRIFT_STRUCT, (uint32_t) elements);
+	pq_thrift_write_field(tw, 2, PQ_THRIFT_LIST);
+	pq_thrift_write_list_begin(tw, PQ_THRIFT_STRUCT, (uint32_t) elements);
 
-	thrift_write_struct_begin(tw);
+	pq_thrift_write_struct_begin(tw);
 	tw_string(tw, 4, "schema");
 	tw_i32(tw, 5, w->num_columns);
-	thrift_write_struct_end(tw);
+	pq_thrift_write_struct_end(tw);
 
 	for (int i = 0; i < w->num_columns; i++)
 	{
@@ -2181,7 +2181,7 @@ write_schema(ThriftWriter *tw, const PqWriter *w)
 
 		if (c->is_list)
 		{
-			thrift_write_struct_begin(tw);
+			pq_thrift_write_struct_begin(tw);
 			tw_i32(tw, 3, c->repetition);
 			tw_string(tw, 4, c->name);
 			tw_i32(tw, 5, 1);
@@ -2190,29 +2190,29 @@ write_schema(ThriftWriter *tw, const PqWriter *w)
 				tw_i32(tw, 9, c->field_id);
 			tw_struct_begin(tw, 10);
 			tw_empty_struct(tw, 3);
-			thrift_write_struct_end(tw);
-			thrift_write_struct_end(tw);
+			pq_thrift_write_struct_end(tw);
+			pq_thrift_write_struct_end(tw);
 
-			thrift_write_struct_begin(tw);
+			pq_thrift_write_struct_begin(tw);
 			tw_i32(tw, 3, PQ_REPEATED);
 			tw_string(tw, 4, "list");
 			tw_i32(tw, 5, 1);
-			thrift_write_struct_end(tw);
+			pq_thrift_write_struct_end(tw);
 			leaf_rep = c->element_repetition;
 		}
-		thrift_write_struct_begin(tw);
+		pq_thrift_write_struct_begin(tw);
 		tw_i32(tw, 1, c->physical);
 		if (c->physical == PQ_FIXED_LEN_BYTE_ARRAY)
 			tw_i32(tw, 2, c->type_length);
 		tw_i32(tw, 3, leaf_rep);
 		tw_string(tw, 4, c->is_list ? "element" : c->name);
 		write_leaf_annotation(tw, c);
-		thrift_write_struct_end(tw);
+		pq_thrift_write_struct_end(tw);
 	}
 }
 
 static void
-write_column_chunk(ThriftWriter *tw, const WColumn *col, const ChunkMeta *cm,
+write_column_chunk(PqThriftWriter *tw, const WColumn *col, const ChunkMeta *cm,
 				   int32_t codec, bool write_statistics)
 {
 	int32_t		encodings[16];
@@ -2224,26 +2224,26 @@ write_column_chunk(ThriftWriter *tw, const WColumn *col, const ChunkMeta *cm,
 		if ((cm->enc_mask & (1u << e)) || (e == ENC_RLE && cm->has_levels))
 			encodings[nenc++] = e;
 
-	thrift_write_struct_begin(tw);
+	pq_thrift_write_struct_begin(tw);
 	tw_i64(tw, 2, start);		/* file_offset: deprecated, the chunk's start */
 	tw_struct_begin(tw, 3);
 	tw_i32(tw, 1, col->def.physical);
-	thrift_write_field(tw, 2, THRIFT_LIST);
-	thrift_write_list_begin(tw, THRIFT_I32, (uint32_t) nenc);
+	pq_thrift_write_field(tw, 2, PQ_THRIFT_LIST);
+	pq_thrift_write_list_begin(tw, PQ_THRIFT_I32, (uint32_t) nenc);
 	for (int e = 0; e < nenc; e++)
-		thrift_write_i32(tw, encodings[e]);
-	thrift_write_field(tw, 3, THRIFT_LIST);
+		pq_thrift_write_i32(tw, encodings[e]);
+	pq_thrift_write_field(tw, 3, PQ_THRIFT_LIST);
 	if (col->def.is_list)
 	{
-		thrift_write_list_begin(tw, THRIFT_BINARY, 3);
-		thrift_write_binary(tw, col->def.name, (uint32_t) strlen(col->def.name));
-		thrift_write_binary(tw, "list", 4);
-		thrift_write_binary(tw, "element", 7);
+		pq_thrift_write_list_begin(tw, PQ_THRIFT_BINARY, 3);
+		pq_thrift_write_binary(tw, col->def.name, (uint32_t) strlen(col->def.name));
+		pq_thrift_write_binary(tw, "list", 4);
+		pq_thrift_write_binary(tw, "element", 7);
 	}
 	else
 	{
-		thrift_write_list_begin(tw, THRIFT_BINARY, 1);
-		thrift_write_binary(tw, col->def.name, (uint32_t) strlen(col->def.name));
+		pq_thrift_write_list_begin(tw, PQ_THRIFT_BINARY, 1);
+		pq_thrift_write_binary(tw, col->def.name, (uint32_t) strlen(col->def.name));
 	}
 	tw_i32(tw, 4, codec);
 	tw_i64(tw, 5, cm->num_values);
@@ -2261,17 +2261,17 @@ write_column_chunk(ThriftWriter *tw, const WColumn *col, const ChunkMeta *cm,
 		if (cm->has_min)
 			tw_binary(tw, 6, cm->min, cm->min_len);
 		if (cm->has_max)
-			thrift_write_bool_field(tw, 7, cm->max_exact);
+			pq_thrift_write_bool_field(tw, 7, cm->max_exact);
 		if (cm->has_min)
-			thrift_write_bool_field(tw, 8, cm->min_exact);
-		thrift_write_struct_end(tw);
+			pq_thrift_write_bool_field(tw, 8, cm->min_exact);
+		pq_thrift_write_struct_end(tw);
 	}
 	if (cm->bloom_total > 0)
 	{
 		tw_i64(tw, 14, cm->bloom_offset);
 		tw_i32(tw, 15, cm->bloom_total);
 	}
-	thrift_write_struct_end(tw);	/* ColumnMetaData */
+	pq_thrift_write_struct_end(tw);	/* ColumnMetaData */
 	if (cm->offset_index_length > 0)
 	{
 		tw_i64(tw, 4, cm->offset_index_offset);
@@ -2282,7 +2282,7 @@ write_column_chunk(ThriftWriter *tw, const WColumn *col, const ChunkMeta *cm,
 		tw_i64(tw, 6, cm->column_index_offset);
 		tw_i32(tw, 7, cm->column_index_length);
 	}
-	thrift_write_struct_end(tw);	/* ColumnChunk */
+	pq_thrift_write_struct_end(tw);	/* ColumnChunk */
 }
 
 /* Whether the non-null pages' bounds never decrease (or never increase). */
@@ -2334,7 +2334,7 @@ flush_struct(PqWriter *w, int64_t *off, int32_t *len, PqError *err)
 static PqStatus
 write_bloom_filters(PqWriter *w, PqError *err)
 {
-	ThriftWriter *tw = &w->tw;
+	PqThriftWriter *tw = &w->tw;
 	PqStatus	st;
 
 	for (int g = 0; g < w->num_row_groups; g++)
@@ -2345,19 +2345,19 @@ write_bloom_filters(PqWriter *w, PqError *err)
 
 			if (cm->bloom == NULL)
 				continue;
-			thrift_writer_reset(tw);
-			thrift_write_struct_begin(tw);
+			pq_thrift_writer_reset(tw);
+			pq_thrift_write_struct_begin(tw);
 			tw_i32(tw, 1, (int32_t) cm->bloom_len);
 			tw_struct_begin(tw, 2);
 			tw_empty_struct(tw, 1);		/* SPLIT BLOCK */
-			thrift_write_struct_end(tw);
+			pq_thrift_write_struct_end(tw);
 			tw_struct_begin(tw, 3);
 			tw_empty_struct(tw, 1);		/* XXHASH */
-			thrift_write_struct_end(tw);
+			pq_thrift_write_struct_end(tw);
 			tw_struct_begin(tw, 4);
 			tw_empty_struct(tw, 1);		/* UNCOMPRESSED */
-			thrift_write_struct_end(tw);
-			thrift_write_struct_end(tw);
+			pq_thrift_write_struct_end(tw);
+			pq_thrift_write_struct_end(tw);
 			if ((st = flush_struct(w, &cm->bloom_offset, &header_len, err)) != PQ_OK ||
 				(st = sink_write(w, cm->bloom, cm->bloom_len, err)) != PQ_OK)
 				return st;
@@ -2370,7 +2370,7 @@ write_bloom_filters(PqWriter *w, PqError *err)
 static PqStatus
 write_page_indexes(PqWriter *w, PqError *err)
 {
-	ThriftWriter *tw = &w->tw;
+	PqThriftWriter *tw = &w->tw;
 	PqStatus	st;
 
 	for (int g = 0; g < w->num_row_groups; g++)
@@ -2380,32 +2380,32 @@ write_page_indexes(PqWriter *w, PqError *err)
 
 			if (!cm->has_column_index || cm->num_page_recs == 0)
 				continue;
-			thrift_writer_reset(tw);
-			thrift_write_struct_begin(tw);
-			thrift_write_field(tw, 1, THRIFT_LIST);
-			thrift_write_list_begin(tw, THRIFT_BOOL_TRUE, (uint32_t) cm->num_page_recs);
+			pq_thrift_writer_reset(tw);
+			pq_thrift_write_struct_begin(tw);
+			pq_thrift_write_field(tw, 1, PQ_THRIFT_LIST);
+			pq_thrift_write_list_begin(tw, PQ_THRIFT_BOOL_TRUE, (uint32_t) cm->num_page_recs);
 			for (int i = 0; i < cm->num_page_recs; i++)
-				thrift_write_bool_elem(tw, cm->page_recs[i].null_page);
+				pq_thrift_write_bool_elem(tw, cm->page_recs[i].null_page);
 			for (int16_t fid = 2; fid <= 3; fid++)
 			{
-				thrift_write_field(tw, fid, THRIFT_LIST);
-				thrift_write_list_begin(tw, THRIFT_BINARY, (uint32_t) cm->num_page_recs);
+				pq_thrift_write_field(tw, fid, PQ_THRIFT_LIST);
+				pq_thrift_write_list_begin(tw, PQ_THRIFT_BINARY, (uint32_t) cm->num_page_recs);
 				for (int i = 0; i < cm->num_page_recs; i++)
 				{
 					const PageRec *r = &cm->page_recs[i];
 
 					if (fid == 2)
-						thrift_write_binary(tw, cm->page_bounds + r->min_off, r->min_len);
+						pq_thrift_write_binary(tw, cm->page_bounds + r->min_off, r->min_len);
 					else
-						thrift_write_binary(tw, cm->page_bounds + r->max_off, r->max_len);
+						pq_thrift_write_binary(tw, cm->page_bounds + r->max_off, r->max_len);
 				}
 			}
 			tw_i32(tw, 4, boundary_order(&w->columns[c], cm));
-			thrift_write_field(tw, 5, THRIFT_LIST);
-			thrift_write_list_begin(tw, THRIFT_I64, (uint32_t) cm->num_page_recs);
+			pq_thrift_write_field(tw, 5, PQ_THRIFT_LIST);
+			pq_thrift_write_list_begin(tw, PQ_THRIFT_I64, (uint32_t) cm->num_page_recs);
 			for (int i = 0; i < cm->num_page_recs; i++)
-				thrift_write_i64(tw, cm->page_recs[i].null_count);
-			thrift_write_struct_end(tw);
+				pq_thrift_write_i64(tw, cm->page_recs[i].null_count);
+			pq_thrift_write_struct_end(tw);
 			if ((st = flush_struct(w, &cm->column_index_offset, &cm->column_index_length,
 								   err)) != PQ_OK)
 				return st;
@@ -2417,19 +2417,19 @@ write_page_indexes(PqWriter *w, PqError *err)
 
 			if (cm->num_page_recs == 0)
 				continue;
-			thrift_writer_reset(tw);
-			thrift_write_struct_begin(tw);
-			thrift_write_field(tw, 1, THRIFT_LIST);
-			thrift_write_list_begin(tw, THRIFT_STRUCT, (uint32_t) cm->num_page_recs);
+			pq_thrift_writer_reset(tw);
+			pq_thrift_write_struct_begin(tw);
+			pq_thrift_write_field(tw, 1, PQ_THRIFT_LIST);
+			pq_thrift_write_list_begin(tw, PQ_THRIFT_STRUCT, (uint32_t) cm->num_page_recs);
 			for (int i = 0; i < cm->num_page_recs; i++)
 			{
-				thrift_write_struct_begin(tw);
+				pq_thrift_write_struct_begin(tw);
 				tw_i64(tw, 1, cm->page_recs[i].offset);
 				tw_i32(tw, 2, cm->page_recs[i].size);
 				tw_i64(tw, 3, cm->page_recs[i].first_row);
-				thrift_write_struct_end(tw);
+				pq_thrift_write_struct_end(tw);
 			}
-			thrift_write_struct_end(tw);
+			pq_thrift_write_struct_end(tw);
 			if ((st = flush_struct(w, &cm->offset_index_offset, &cm->offset_index_length,
 								   err)) != PQ_OK)
 				return st;
@@ -2440,7 +2440,7 @@ write_page_indexes(PqWriter *w, PqError *err)
 PqStatus
 pq_writer_close(PqWriter *w, PqError *err)
 {
-	ThriftWriter *tw;
+	PqThriftWriter *tw;
 	int64_t		total_rows = 0;
 	uint8_t		tail[8];
 	uint32_t	footer_len;
@@ -2460,16 +2460,16 @@ pq_writer_close(PqWriter *w, PqError *err)
 		return st;
 
 	tw = &w->tw;
-	thrift_writer_reset(tw);
-	thrift_write_struct_begin(tw);
+	pq_thrift_writer_reset(tw);
+	pq_thrift_write_struct_begin(tw);
 	tw_i32(tw, 1, w->options.data_page_v2 ? 2 : 1);
 	write_schema(tw, w);
 	for (int g = 0; g < w->num_row_groups; g++)
 		total_rows += w->row_groups[g].num_rows;
 	tw_i64(tw, 3, total_rows);
 
-	thrift_write_field(tw, 4, THRIFT_LIST);
-	thrift_write_list_begin(tw, THRIFT_STRUCT, (uint32_t) w->num_row_groups);
+	pq_thrift_write_field(tw, 4, PQ_THRIFT_LIST);
+	pq_thrift_write_list_begin(tw, PQ_THRIFT_STRUCT, (uint32_t) w->num_row_groups);
 	for (int g = 0; g < w->num_row_groups; g++)
 	{
 		const RowGroupMeta *rg = &w->row_groups[g];
@@ -2478,9 +2478,9 @@ pq_writer_close(PqWriter *w, PqError *err)
 		int64_t		first = rg->chunks[0].dictionary_page_offset >= 0 ?
 			rg->chunks[0].dictionary_page_offset : rg->chunks[0].data_page_offset;
 
-		thrift_write_struct_begin(tw);
-		thrift_write_field(tw, 1, THRIFT_LIST);
-		thrift_write_list_begin(tw, THRIFT_STRUCT, (uint32_t) w->num_columns);
+		pq_thrift_write_struct_begin(tw);
+		pq_thrift_write_field(tw, 1, PQ_THRIFT_LIST);
+		pq_thrift_write_list_begin(tw, PQ_THRIFT_STRUCT, (uint32_t) w->num_columns);
 		for (int c = 0; c < w->num_columns; c++)
 		{
 			write_column_chunk(tw, &w->columns[c], &rg->chunks[c], w->options.codec,
@@ -2492,37 +2492,37 @@ pq_writer_close(PqWriter *w, PqError *err)
 		tw_i64(tw, 3, rg->num_rows);
 		tw_i64(tw, 5, first);
 		tw_i64(tw, 6, compressed);
-		thrift_write_field(tw, 7, THRIFT_I16);
-		thrift_write_i32(tw, g);	/* i16 and i32 share the zigzag varint */
-		thrift_write_struct_end(tw);
+		pq_thrift_write_field(tw, 7, PQ_THRIFT_I16);
+		pq_thrift_write_i32(tw, g);	/* i16 and i32 share the zigzag varint */
+		pq_thrift_write_struct_end(tw);
 	}
 
 	if (w->options.num_key_values > 0)
 	{
-		thrift_write_field(tw, 5, THRIFT_LIST);
-		thrift_write_list_begin(tw, THRIFT_STRUCT, (uint32_t) w->options.num_key_values);
+		pq_thrift_write_field(tw, 5, PQ_THRIFT_LIST);
+		pq_thrift_write_list_begin(tw, PQ_THRIFT_STRUCT, (uint32_t) w->options.num_key_values);
 		for (int k = 0; k < w->options.num_key_values; k++)
 		{
 			const PqKeyValue *kv = &w->options.key_values[k];
 
-			thrift_write_struct_begin(tw);
+			pq_thrift_write_struct_begin(tw);
 			tw_string(tw, 1, kv->key);
 			if (kv->value != NULL)
 				tw_binary(tw, 2, kv->value, kv->value_len);
-			thrift_write_struct_end(tw);
+			pq_thrift_write_struct_end(tw);
 		}
 	}
 	tw_string(tw, 6, w->options.created_by);
 
-	thrift_write_field(tw, 7, THRIFT_LIST);
-	thrift_write_list_begin(tw, THRIFT_STRUCT, (uint32_t) w->num_columns);
+	pq_thrift_write_field(tw, 7, PQ_THRIFT_LIST);
+	pq_thrift_write_list_begin(tw, PQ_THRIFT_STRUCT, (uint32_t) w->num_columns);
 	for (int c = 0; c < w->num_columns; c++)
 	{
-		thrift_write_struct_begin(tw);
+		pq_thrift_write_struct_begin(tw);
 		tw_empty_struct(tw, 1);		/* TYPE_DEFINED_ORDER */
-		thrift_write_struct_end(tw);
+		pq_thrift_write_struct_end(tw);
 	}
-	thrift_write_struct_end(tw);
+	pq_thrift_write_struct_end(tw);
 	if (tw->failed || tw->len > UINT32_MAX)
 	{
 		pq_error_oom(err);
@@ -2583,7 +2583,7 @@ pq_writer_free(PqWriter *w)
 	buf_free(w, &w->comp_buf);
 	buf_free(w, &w->gather_buf);
 	buf_free(w, &w->u32_buf);
-	thrift_writer_free(&w->tw);
+	pq_thrift_writer_free(&w->tw);
 	if (w->columns != NULL)
 	{
 		for (int c = 0; c < w->num_columns; c++)

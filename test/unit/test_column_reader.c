@@ -7,7 +7,7 @@
  * Part one builds small files in memory: page bodies are bytes computed by
  * hand from the format and encoding specifications (the spec's worked
  * examples where it has them), page headers and footers are written with
- * the ThriftWriter.  Part two reads every file of the corpus and compares
+ * the PqThriftWriter.  Part two reads every file of the corpus and compares
  * flat columns of simple types value by value with DuckDB's CSV rendering
  * (FILE.expected.csv); it prints how many columns it verified.
  *
@@ -92,67 +92,67 @@ typedef struct TestColumn
 } TestColumn;
 
 static void
-write_page_header(ThriftWriter *w, const TestPage *p, size_t stored_len)
+write_page_header(PqThriftWriter *w, const TestPage *p, size_t stored_len)
 {
-	thrift_write_struct_begin(w);
-	thrift_write_field(w, 1, THRIFT_I32);
-	thrift_write_i32(w, p->type);
-	thrift_write_field(w, 2, THRIFT_I32);
-	thrift_write_i32(w, p->uncompressed_len ? p->uncompressed_len : (int32_t) stored_len);
-	thrift_write_field(w, 3, THRIFT_I32);
-	thrift_write_i32(w, (int32_t) stored_len);
+	pq_thrift_write_struct_begin(w);
+	pq_thrift_write_field(w, 1, PQ_THRIFT_I32);
+	pq_thrift_write_i32(w, p->type);
+	pq_thrift_write_field(w, 2, PQ_THRIFT_I32);
+	pq_thrift_write_i32(w, p->uncompressed_len ? p->uncompressed_len : (int32_t) stored_len);
+	pq_thrift_write_field(w, 3, PQ_THRIFT_I32);
+	pq_thrift_write_i32(w, (int32_t) stored_len);
 	if (p->crc)
 	{
 		uint32_t	crc = (uint32_t) crc32(0, p->body, (uInt) stored_len);
 
-		thrift_write_field(w, 4, THRIFT_I32);
-		thrift_write_i32(w, (int32_t) (p->crc == 1 ? crc : crc ^ 1));
+		pq_thrift_write_field(w, 4, PQ_THRIFT_I32);
+		pq_thrift_write_i32(w, (int32_t) (p->crc == 1 ? crc : crc ^ 1));
 	}
 	if (p->type == 0)
 	{
-		thrift_write_field(w, 5, THRIFT_STRUCT);
-		thrift_write_struct_begin(w);
-		thrift_write_field(w, 1, THRIFT_I32);
-		thrift_write_i32(w, p->num_values);
-		thrift_write_field(w, 2, THRIFT_I32);
-		thrift_write_i32(w, p->encoding);
-		thrift_write_field(w, 3, THRIFT_I32);
-		thrift_write_i32(w, 3);		/* RLE levels */
-		thrift_write_field(w, 4, THRIFT_I32);
-		thrift_write_i32(w, 3);
-		thrift_write_struct_end(w);
+		pq_thrift_write_field(w, 5, PQ_THRIFT_STRUCT);
+		pq_thrift_write_struct_begin(w);
+		pq_thrift_write_field(w, 1, PQ_THRIFT_I32);
+		pq_thrift_write_i32(w, p->num_values);
+		pq_thrift_write_field(w, 2, PQ_THRIFT_I32);
+		pq_thrift_write_i32(w, p->encoding);
+		pq_thrift_write_field(w, 3, PQ_THRIFT_I32);
+		pq_thrift_write_i32(w, 3);		/* RLE levels */
+		pq_thrift_write_field(w, 4, PQ_THRIFT_I32);
+		pq_thrift_write_i32(w, 3);
+		pq_thrift_write_struct_end(w);
 	}
 	else if (p->type == 2)
 	{
-		thrift_write_field(w, 7, THRIFT_STRUCT);
-		thrift_write_struct_begin(w);
-		thrift_write_field(w, 1, THRIFT_I32);
-		thrift_write_i32(w, p->num_values);
-		thrift_write_field(w, 2, THRIFT_I32);
-		thrift_write_i32(w, p->encoding);
-		thrift_write_struct_end(w);
+		pq_thrift_write_field(w, 7, PQ_THRIFT_STRUCT);
+		pq_thrift_write_struct_begin(w);
+		pq_thrift_write_field(w, 1, PQ_THRIFT_I32);
+		pq_thrift_write_i32(w, p->num_values);
+		pq_thrift_write_field(w, 2, PQ_THRIFT_I32);
+		pq_thrift_write_i32(w, p->encoding);
+		pq_thrift_write_struct_end(w);
 	}
 	else
 	{
-		thrift_write_field(w, 8, THRIFT_STRUCT);
-		thrift_write_struct_begin(w);
-		thrift_write_field(w, 1, THRIFT_I32);
-		thrift_write_i32(w, p->num_values);
-		thrift_write_field(w, 2, THRIFT_I32);
-		thrift_write_i32(w, p->num_nulls);
-		thrift_write_field(w, 3, THRIFT_I32);
-		thrift_write_i32(w, p->num_rows);
-		thrift_write_field(w, 4, THRIFT_I32);
-		thrift_write_i32(w, p->encoding);
-		thrift_write_field(w, 5, THRIFT_I32);
-		thrift_write_i32(w, p->def_len);
-		thrift_write_field(w, 6, THRIFT_I32);
-		thrift_write_i32(w, p->rep_len);
+		pq_thrift_write_field(w, 8, PQ_THRIFT_STRUCT);
+		pq_thrift_write_struct_begin(w);
+		pq_thrift_write_field(w, 1, PQ_THRIFT_I32);
+		pq_thrift_write_i32(w, p->num_values);
+		pq_thrift_write_field(w, 2, PQ_THRIFT_I32);
+		pq_thrift_write_i32(w, p->num_nulls);
+		pq_thrift_write_field(w, 3, PQ_THRIFT_I32);
+		pq_thrift_write_i32(w, p->num_rows);
+		pq_thrift_write_field(w, 4, PQ_THRIFT_I32);
+		pq_thrift_write_i32(w, p->encoding);
+		pq_thrift_write_field(w, 5, PQ_THRIFT_I32);
+		pq_thrift_write_i32(w, p->def_len);
+		pq_thrift_write_field(w, 6, PQ_THRIFT_I32);
+		pq_thrift_write_i32(w, p->rep_len);
 		if (p->v2_uncompressed)
-			thrift_write_bool_field(w, 7, false);
-		thrift_write_struct_end(w);
+			pq_thrift_write_bool_field(w, 7, false);
+		pq_thrift_write_struct_end(w);
 	}
-	thrift_write_struct_end(w);
+	pq_thrift_write_struct_end(w);
 }
 
 /*
@@ -164,7 +164,7 @@ build_file(const TestColumn *col, const TestPage *pages, int num_pages,
 		   int64_t num_rows)
 {
 	MemFile		m = {0};
-	ThriftWriter w;
+	PqThriftWriter w;
 	int64_t		num_values = 0;
 	int64_t		dict_offset = -1;
 	int64_t		data_offset = -1;
@@ -201,88 +201,88 @@ build_file(const TestColumn *col, const TestPage *pages, int num_pages,
 				data_offset = (int64_t) m.len;
 			num_values += p.num_values;
 		}
-		thrift_writer_init(&w);
+		pq_thrift_writer_init(&w);
 		write_page_header(&w, &p, stored_len);
 		mem_append(&m, w.buf, w.len);
-		thrift_writer_free(&w);
+		pq_thrift_writer_free(&w);
 		mem_append(&m, stored, stored_len);
 		free(stored);
 	}
 
-	thrift_writer_init(&w);
-	thrift_write_struct_begin(&w);
-	thrift_write_field(&w, 1, THRIFT_I32);
-	thrift_write_i32(&w, 1);
-	thrift_write_field(&w, 2, THRIFT_LIST);
-	thrift_write_list_begin(&w, THRIFT_STRUCT, 2);
-	thrift_write_struct_begin(&w);
-	thrift_write_field(&w, 4, THRIFT_BINARY);
-	thrift_write_binary(&w, "schema", 6);
-	thrift_write_field(&w, 5, THRIFT_I32);
-	thrift_write_i32(&w, 1);
-	thrift_write_struct_end(&w);
-	thrift_write_struct_begin(&w);
-	thrift_write_field(&w, 1, THRIFT_I32);
-	thrift_write_i32(&w, col->physical);
+	pq_thrift_writer_init(&w);
+	pq_thrift_write_struct_begin(&w);
+	pq_thrift_write_field(&w, 1, PQ_THRIFT_I32);
+	pq_thrift_write_i32(&w, 1);
+	pq_thrift_write_field(&w, 2, PQ_THRIFT_LIST);
+	pq_thrift_write_list_begin(&w, PQ_THRIFT_STRUCT, 2);
+	pq_thrift_write_struct_begin(&w);
+	pq_thrift_write_field(&w, 4, PQ_THRIFT_BINARY);
+	pq_thrift_write_binary(&w, "schema", 6);
+	pq_thrift_write_field(&w, 5, PQ_THRIFT_I32);
+	pq_thrift_write_i32(&w, 1);
+	pq_thrift_write_struct_end(&w);
+	pq_thrift_write_struct_begin(&w);
+	pq_thrift_write_field(&w, 1, PQ_THRIFT_I32);
+	pq_thrift_write_i32(&w, col->physical);
 	if (col->physical == PQ_FIXED_LEN_BYTE_ARRAY)
 	{
-		thrift_write_field(&w, 2, THRIFT_I32);
-		thrift_write_i32(&w, col->type_length);
+		pq_thrift_write_field(&w, 2, PQ_THRIFT_I32);
+		pq_thrift_write_i32(&w, col->type_length);
 	}
-	thrift_write_field(&w, 3, THRIFT_I32);
-	thrift_write_i32(&w, col->repetition);
-	thrift_write_field(&w, 4, THRIFT_BINARY);
-	thrift_write_binary(&w, "c", 1);
-	thrift_write_struct_end(&w);
-	thrift_write_field(&w, 3, THRIFT_I64);
-	thrift_write_i64(&w, num_rows);
-	thrift_write_field(&w, 4, THRIFT_LIST);
-	thrift_write_list_begin(&w, THRIFT_STRUCT, 1);
-	thrift_write_struct_begin(&w);	/* RowGroup */
-	thrift_write_field(&w, 1, THRIFT_LIST);
-	thrift_write_list_begin(&w, THRIFT_STRUCT, 1);
-	thrift_write_struct_begin(&w);	/* ColumnChunk */
-	thrift_write_field(&w, 2, THRIFT_I64);
-	thrift_write_i64(&w, chunk_start);
-	thrift_write_field(&w, 3, THRIFT_STRUCT);
-	thrift_write_struct_begin(&w);	/* ColumnMetaData */
-	thrift_write_field(&w, 1, THRIFT_I32);
-	thrift_write_i32(&w, col->physical);
-	thrift_write_field(&w, 2, THRIFT_LIST);
-	thrift_write_list_begin(&w, THRIFT_I32, 1);
-	thrift_write_i32(&w, 0);
-	thrift_write_field(&w, 3, THRIFT_LIST);
-	thrift_write_list_begin(&w, THRIFT_BINARY, 1);
-	thrift_write_binary(&w, "c", 1);
-	thrift_write_field(&w, 4, THRIFT_I32);
-	thrift_write_i32(&w, col->codec);
-	thrift_write_field(&w, 5, THRIFT_I64);
-	thrift_write_i64(&w, num_values);
-	thrift_write_field(&w, 6, THRIFT_I64);
-	thrift_write_i64(&w, (int64_t) m.len - chunk_start);
-	thrift_write_field(&w, 7, THRIFT_I64);
-	thrift_write_i64(&w, (int64_t) m.len - chunk_start);
-	thrift_write_field(&w, 9, THRIFT_I64);
+	pq_thrift_write_field(&w, 3, PQ_THRIFT_I32);
+	pq_thrift_write_i32(&w, col->repetition);
+	pq_thrift_write_field(&w, 4, PQ_THRIFT_BINARY);
+	pq_thrift_write_binary(&w, "c", 1);
+	pq_thrift_write_struct_end(&w);
+	pq_thrift_write_field(&w, 3, PQ_THRIFT_I64);
+	pq_thrift_write_i64(&w, num_rows);
+	pq_thrift_write_field(&w, 4, PQ_THRIFT_LIST);
+	pq_thrift_write_list_begin(&w, PQ_THRIFT_STRUCT, 1);
+	pq_thrift_write_struct_begin(&w);	/* RowGroup */
+	pq_thrift_write_field(&w, 1, PQ_THRIFT_LIST);
+	pq_thrift_write_list_begin(&w, PQ_THRIFT_STRUCT, 1);
+	pq_thrift_write_struct_begin(&w);	/* ColumnChunk */
+	pq_thrift_write_field(&w, 2, PQ_THRIFT_I64);
+	pq_thrift_write_i64(&w, chunk_start);
+	pq_thrift_write_field(&w, 3, PQ_THRIFT_STRUCT);
+	pq_thrift_write_struct_begin(&w);	/* ColumnMetaData */
+	pq_thrift_write_field(&w, 1, PQ_THRIFT_I32);
+	pq_thrift_write_i32(&w, col->physical);
+	pq_thrift_write_field(&w, 2, PQ_THRIFT_LIST);
+	pq_thrift_write_list_begin(&w, PQ_THRIFT_I32, 1);
+	pq_thrift_write_i32(&w, 0);
+	pq_thrift_write_field(&w, 3, PQ_THRIFT_LIST);
+	pq_thrift_write_list_begin(&w, PQ_THRIFT_BINARY, 1);
+	pq_thrift_write_binary(&w, "c", 1);
+	pq_thrift_write_field(&w, 4, PQ_THRIFT_I32);
+	pq_thrift_write_i32(&w, col->codec);
+	pq_thrift_write_field(&w, 5, PQ_THRIFT_I64);
+	pq_thrift_write_i64(&w, num_values);
+	pq_thrift_write_field(&w, 6, PQ_THRIFT_I64);
+	pq_thrift_write_i64(&w, (int64_t) m.len - chunk_start);
+	pq_thrift_write_field(&w, 7, PQ_THRIFT_I64);
+	pq_thrift_write_i64(&w, (int64_t) m.len - chunk_start);
+	pq_thrift_write_field(&w, 9, PQ_THRIFT_I64);
 	/* the dictionary-offset-zero quirk: data_page_offset is the dictionary */
-	thrift_write_i64(&w, col->dict_offset_zero && dict_offset >= 0 ? dict_offset : data_offset);
+	pq_thrift_write_i64(&w, col->dict_offset_zero && dict_offset >= 0 ? dict_offset : data_offset);
 	if (dict_offset >= 0)
 	{
-		thrift_write_field(&w, 11, THRIFT_I64);
-		thrift_write_i64(&w, col->dict_offset_zero ? 0 : dict_offset);
+		pq_thrift_write_field(&w, 11, PQ_THRIFT_I64);
+		pq_thrift_write_i64(&w, col->dict_offset_zero ? 0 : dict_offset);
 	}
-	thrift_write_struct_end(&w);
-	thrift_write_struct_end(&w);	/* ColumnChunk */
-	thrift_write_field(&w, 2, THRIFT_I64);
-	thrift_write_i64(&w, (int64_t) m.len - chunk_start);
-	thrift_write_field(&w, 3, THRIFT_I64);
-	thrift_write_i64(&w, num_rows);
-	thrift_write_struct_end(&w);	/* RowGroup */
-	thrift_write_struct_end(&w);	/* FileMetaData */
+	pq_thrift_write_struct_end(&w);
+	pq_thrift_write_struct_end(&w);	/* ColumnChunk */
+	pq_thrift_write_field(&w, 2, PQ_THRIFT_I64);
+	pq_thrift_write_i64(&w, (int64_t) m.len - chunk_start);
+	pq_thrift_write_field(&w, 3, PQ_THRIFT_I64);
+	pq_thrift_write_i64(&w, num_rows);
+	pq_thrift_write_struct_end(&w);	/* RowGroup */
+	pq_thrift_write_struct_end(&w);	/* FileMetaData */
 	if (w.failed)
 		abort();
 	mem_append(&m, w.buf, w.len);
 	footer_len = (uint32_t) w.len;
-	thrift_writer_free(&w);
+	pq_thrift_writer_free(&w);
 	{
 		uint8_t		len_le[4] = {footer_len & 0xff, (footer_len >> 8) & 0xff,
 		(footer_len >> 16) & 0xff, footer_len >> 24};

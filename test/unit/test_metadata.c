@@ -93,33 +93,33 @@ typedef enum Damage
 } Damage;
 
 static void
-write_string_field(ThriftWriter *w, int16_t fid, const char *s)
+write_string_field(PqThriftWriter *w, int16_t fid, const char *s)
 {
-	thrift_write_field(w, fid, THRIFT_BINARY);
-	thrift_write_binary(w, s, (uint32_t) strlen(s));
+	pq_thrift_write_field(w, fid, PQ_THRIFT_BINARY);
+	pq_thrift_write_binary(w, s, (uint32_t) strlen(s));
 }
 
 static void
-write_i32_field(ThriftWriter *w, int16_t fid, int32_t v)
+write_i32_field(PqThriftWriter *w, int16_t fid, int32_t v)
 {
-	thrift_write_field(w, fid, THRIFT_I32);
-	thrift_write_i32(w, v);
+	pq_thrift_write_field(w, fid, PQ_THRIFT_I32);
+	pq_thrift_write_i32(w, v);
 }
 
 static void
-write_i64_field(ThriftWriter *w, int16_t fid, int64_t v)
+write_i64_field(PqThriftWriter *w, int16_t fid, int64_t v)
 {
-	thrift_write_field(w, fid, THRIFT_I64);
-	thrift_write_i64(w, v);
+	pq_thrift_write_field(w, fid, PQ_THRIFT_I64);
+	pq_thrift_write_i64(w, v);
 }
 
 /* An empty struct as a union member (e.g. StringType, TypeDefinedOrder). */
 static void
-write_empty_member(ThriftWriter *w, int16_t fid)
+write_empty_member(PqThriftWriter *w, int16_t fid)
 {
-	thrift_write_field(w, fid, THRIFT_STRUCT);
-	thrift_write_struct_begin(w);
-	thrift_write_struct_end(w);
+	pq_thrift_write_field(w, fid, PQ_THRIFT_STRUCT);
+	pq_thrift_write_struct_begin(w);
+	pq_thrift_write_struct_end(w);
 }
 
 /*
@@ -133,44 +133,44 @@ write_empty_member(ThriftWriter *w, int16_t fid)
 static size_t
 build_file(uint8_t *out, size_t cap, Damage dmg)
 {
-	ThriftWriter w;
+	PqThriftWriter w;
 	size_t		n = 0;
 	const int	data_len = 100;
 
-	thrift_writer_init(&w);
-	thrift_write_struct_begin(&w);
+	pq_thrift_writer_init(&w);
+	pq_thrift_write_struct_begin(&w);
 	write_i32_field(&w, 1, 2);	/* version */
 
 	if (dmg != DMG_NO_SCHEMA)
 	{
 		int			nodes = dmg == DMG_DEEP_SCHEMA ? 201 : 5;
 
-		thrift_write_field(&w, 2, THRIFT_LIST);
-		thrift_write_list_begin(&w, THRIFT_STRUCT, (uint32_t) nodes);
+		pq_thrift_write_field(&w, 2, PQ_THRIFT_LIST);
+		pq_thrift_write_list_begin(&w, PQ_THRIFT_STRUCT, (uint32_t) nodes);
 		if (dmg == DMG_DEEP_SCHEMA)
 		{
 			for (int i = 0; i < 200; i++)
 			{
-				thrift_write_struct_begin(&w);
+				pq_thrift_write_struct_begin(&w);
 				write_string_field(&w, 4, "g");
 				write_i32_field(&w, 5, 1);
-				thrift_write_struct_end(&w);
+				pq_thrift_write_struct_end(&w);
 			}
-			thrift_write_struct_begin(&w);
+			pq_thrift_write_struct_begin(&w);
 			write_i32_field(&w, 1, 1);
 			write_i32_field(&w, 3, 1);
 			write_string_field(&w, 4, "x");
-			thrift_write_struct_end(&w);
+			pq_thrift_write_struct_end(&w);
 		}
 		else
 		{
 			/* root */
-			thrift_write_struct_begin(&w);
+			pq_thrift_write_struct_begin(&w);
 			write_string_field(&w, 4, "schema");
 			write_i32_field(&w, 5, dmg == DMG_CHILDREN_OVERRUN ? 5 : 2);
-			thrift_write_struct_end(&w);
+			pq_thrift_write_struct_end(&w);
 			/* id */
-			thrift_write_struct_begin(&w);
+			pq_thrift_write_struct_begin(&w);
 			write_i32_field(&w, 1, dmg == DMG_BAD_PHYSICAL || dmg == DMG_BAD_NAME ? 9 : 1);
 			write_i32_field(&w, 3, 0);
 			write_string_field(&w, 4, dmg == DMG_BAD_NAME ?
@@ -184,45 +184,45 @@ build_file(uint8_t *out, size_t cap, Damage dmg)
 			else
 				write_i32_field(&w, 6, 17); /* INT_32 */
 			write_i32_field(&w, 9, 42); /* field_id */
-			thrift_write_struct_end(&w);
+			pq_thrift_write_struct_end(&w);
 			/* tags */
-			thrift_write_struct_begin(&w);
+			pq_thrift_write_struct_begin(&w);
 			write_i32_field(&w, 3, 1);
 			write_string_field(&w, 4, "tags");
 			write_i32_field(&w, 5, 1);
 			write_i32_field(&w, 6, 3);	/* LIST */
-			thrift_write_struct_end(&w);
+			pq_thrift_write_struct_end(&w);
 			/* list */
-			thrift_write_struct_begin(&w);
+			pq_thrift_write_struct_begin(&w);
 			write_i32_field(&w, 3, 2);
 			write_string_field(&w, 4, "list");
 			write_i32_field(&w, 5, 1);
-			thrift_write_struct_end(&w);
+			pq_thrift_write_struct_end(&w);
 			/* element: BYTE_ARRAY, optional, UTF8 + LogicalType STRING */
-			thrift_write_struct_begin(&w);
+			pq_thrift_write_struct_begin(&w);
 			write_i32_field(&w, 1, 6);
 			write_i32_field(&w, 3, 1);
 			write_string_field(&w, 4, "element");
 			write_i32_field(&w, 6, 0);
-			thrift_write_field(&w, 10, THRIFT_STRUCT);
-			thrift_write_struct_begin(&w);
+			pq_thrift_write_field(&w, 10, PQ_THRIFT_STRUCT);
+			pq_thrift_write_struct_begin(&w);
 			write_empty_member(&w, 1);
-			thrift_write_struct_end(&w);
-			thrift_write_struct_end(&w);
+			pq_thrift_write_struct_end(&w);
+			pq_thrift_write_struct_end(&w);
 		}
 	}
 
 	write_i64_field(&w, 3, 7);	/* num_rows */
 
 	/* row_groups */
-	thrift_write_field(&w, 4, THRIFT_LIST);
-	thrift_write_list_begin(&w, THRIFT_STRUCT, 1);
-	thrift_write_struct_begin(&w);
+	pq_thrift_write_field(&w, 4, PQ_THRIFT_LIST);
+	pq_thrift_write_list_begin(&w, PQ_THRIFT_STRUCT, 1);
+	pq_thrift_write_struct_begin(&w);
 	{
 		int			ncols = dmg == DMG_EXTRA_COLUMN ? 3 : 2;
 
-		thrift_write_field(&w, 1, THRIFT_LIST);
-		thrift_write_list_begin(&w, THRIFT_STRUCT, (uint32_t) ncols);
+		pq_thrift_write_field(&w, 1, PQ_THRIFT_LIST);
+		pq_thrift_write_list_begin(&w, PQ_THRIFT_STRUCT, (uint32_t) ncols);
 		for (int c = 0; c < ncols; c++)
 		{
 			int64_t		start = 4 + 50 * (c % 2);
@@ -232,18 +232,18 @@ build_file(uint8_t *out, size_t cap, Damage dmg)
 				size = 51;
 			if (dmg == DMG_CHUNK_AT_ZERO && c == 0)
 				start = 2;
-			thrift_write_struct_begin(&w);
+			pq_thrift_write_struct_begin(&w);
 			write_i64_field(&w, 2, start);	/* file_offset */
-			thrift_write_field(&w, 3, THRIFT_STRUCT);
-			thrift_write_struct_begin(&w);
+			pq_thrift_write_field(&w, 3, PQ_THRIFT_STRUCT);
+			pq_thrift_write_struct_begin(&w);
 			write_i32_field(&w, 1, (c % 2 == 0) ? (dmg == DMG_TYPE_MISMATCH ? 2 : 1) : 6);
-			thrift_write_field(&w, 2, THRIFT_LIST);
-			thrift_write_list_begin(&w, THRIFT_I32, 2);
-			thrift_write_i32(&w, 0);	/* PLAIN */
-			thrift_write_i32(&w, 3);	/* RLE */
-			thrift_write_field(&w, 3, THRIFT_LIST);
-			thrift_write_list_begin(&w, THRIFT_BINARY, 1);
-			thrift_write_binary(&w, "x", 1);
+			pq_thrift_write_field(&w, 2, PQ_THRIFT_LIST);
+			pq_thrift_write_list_begin(&w, PQ_THRIFT_I32, 2);
+			pq_thrift_write_i32(&w, 0);	/* PLAIN */
+			pq_thrift_write_i32(&w, 3);	/* RLE */
+			pq_thrift_write_field(&w, 3, PQ_THRIFT_LIST);
+			pq_thrift_write_list_begin(&w, PQ_THRIFT_BINARY, 1);
+			pq_thrift_write_binary(&w, "x", 1);
 			write_i32_field(&w, 4, c == 0 ? 1 : 6);	/* SNAPPY, ZSTD */
 			write_i64_field(&w, 5, dmg == DMG_NEGATIVE_VALUES ? -1 : 7 + c);
 			write_i64_field(&w, 6, 80);
@@ -258,19 +258,19 @@ build_file(uint8_t *out, size_t cap, Damage dmg)
 				static const uint8_t two[4] = {2, 0, 0, 0};
 				uint32_t	vlen = dmg == DMG_SHORT_STATS ? 1 : 4;
 
-				thrift_write_field(&w, 12, THRIFT_STRUCT);
-				thrift_write_struct_begin(&w);
-				thrift_write_field(&w, 1, THRIFT_BINARY);
-				thrift_write_binary(&w, nine, vlen);
-				thrift_write_field(&w, 2, THRIFT_BINARY);
-				thrift_write_binary(&w, one, vlen);
+				pq_thrift_write_field(&w, 12, PQ_THRIFT_STRUCT);
+				pq_thrift_write_struct_begin(&w);
+				pq_thrift_write_field(&w, 1, PQ_THRIFT_BINARY);
+				pq_thrift_write_binary(&w, nine, vlen);
+				pq_thrift_write_field(&w, 2, PQ_THRIFT_BINARY);
+				pq_thrift_write_binary(&w, one, vlen);
 				write_i64_field(&w, 3, 0);
-				thrift_write_field(&w, 6, THRIFT_BINARY);
-				thrift_write_binary(&w, two, vlen);
-				thrift_write_bool_field(&w, 8, true);
-				thrift_write_struct_end(&w);
+				pq_thrift_write_field(&w, 6, PQ_THRIFT_BINARY);
+				pq_thrift_write_binary(&w, two, vlen);
+				pq_thrift_write_bool_field(&w, 8, true);
+				pq_thrift_write_struct_end(&w);
 			}
-			thrift_write_struct_end(&w);
+			pq_thrift_write_struct_end(&w);
 			if (c == 1)
 			{
 				/* column index at [90, 100), offset index at [80, 90) */
@@ -279,40 +279,40 @@ build_file(uint8_t *out, size_t cap, Damage dmg)
 				write_i64_field(&w, 6, dmg == DMG_COLUMN_INDEX_PAST ? 100 : 90);
 				write_i32_field(&w, 7, 10);
 			}
-			thrift_write_struct_end(&w);
+			pq_thrift_write_struct_end(&w);
 		}
 	}
 	write_i64_field(&w, 2, 160);
 	write_i64_field(&w, 3, dmg == DMG_NEGATIVE_ROWS ? -5 : 7);
-	thrift_write_struct_end(&w);
+	pq_thrift_write_struct_end(&w);
 
 	/* key_value_metadata: {"k": "v"}, {"nokey-value": absent} */
-	thrift_write_field(&w, 5, THRIFT_LIST);
-	thrift_write_list_begin(&w, THRIFT_STRUCT, 2);
-	thrift_write_struct_begin(&w);
+	pq_thrift_write_field(&w, 5, PQ_THRIFT_LIST);
+	pq_thrift_write_list_begin(&w, PQ_THRIFT_STRUCT, 2);
+	pq_thrift_write_struct_begin(&w);
 	write_string_field(&w, 1, "k");
 	write_string_field(&w, 2, "v");
-	thrift_write_struct_end(&w);
-	thrift_write_struct_begin(&w);
+	pq_thrift_write_struct_end(&w);
+	pq_thrift_write_struct_begin(&w);
 	write_string_field(&w, 1, "only-key");
-	thrift_write_struct_end(&w);
+	pq_thrift_write_struct_end(&w);
 
 	write_string_field(&w, 6, "unit test writer");
 
 	/* column_orders: TYPE_DEFINED_ORDER for both leaves */
-	thrift_write_field(&w, 7, THRIFT_LIST);
-	thrift_write_list_begin(&w, THRIFT_STRUCT, 2);
+	pq_thrift_write_field(&w, 7, PQ_THRIFT_LIST);
+	pq_thrift_write_list_begin(&w, PQ_THRIFT_STRUCT, 2);
 	for (int i = 0; i < 2; i++)
 	{
-		thrift_write_struct_begin(&w);
+		pq_thrift_write_struct_begin(&w);
 		write_empty_member(&w, 1);
-		thrift_write_struct_end(&w);
+		pq_thrift_write_struct_end(&w);
 	}
-	thrift_write_struct_end(&w);
+	pq_thrift_write_struct_end(&w);
 
 	if (w.failed || 4 + data_len + w.len + 8 > cap)
 	{
-		thrift_writer_free(&w);
+		pq_thrift_writer_free(&w);
 		return 0;
 	}
 	memcpy(out + n, "PAR1", 4);
@@ -327,7 +327,7 @@ build_file(uint8_t *out, size_t cap, Damage dmg)
 	out[n++] = (uint8_t) (w.len >> 24);
 	memcpy(out + n, "PAR1", 4);
 	n += 4;
-	thrift_writer_free(&w);
+	pq_thrift_writer_free(&w);
 	return n;
 }
 
@@ -607,24 +607,24 @@ static const TypeCase type_cases[] = {
 static size_t
 build_types_file(uint8_t *out, size_t cap)
 {
-	ThriftWriter w;
+	PqThriftWriter w;
 	size_t		ncases = sizeof(type_cases) / sizeof(type_cases[0]);
 	size_t		n = 0;
 
-	thrift_writer_init(&w);
-	thrift_write_struct_begin(&w);
+	pq_thrift_writer_init(&w);
+	pq_thrift_write_struct_begin(&w);
 	write_i32_field(&w, 1, 1);
-	thrift_write_field(&w, 2, THRIFT_LIST);
-	thrift_write_list_begin(&w, THRIFT_STRUCT, (uint32_t) ncases + 1);
-	thrift_write_struct_begin(&w);
+	pq_thrift_write_field(&w, 2, PQ_THRIFT_LIST);
+	pq_thrift_write_list_begin(&w, PQ_THRIFT_STRUCT, (uint32_t) ncases + 1);
+	pq_thrift_write_struct_begin(&w);
 	write_string_field(&w, 4, "root");
 	write_i32_field(&w, 5, (int32_t) ncases);
-	thrift_write_struct_end(&w);
+	pq_thrift_write_struct_end(&w);
 	for (size_t i = 0; i < ncases; i++)
 	{
 		const TypeCase *tc = &type_cases[i];
 
-		thrift_write_struct_begin(&w);
+		pq_thrift_write_struct_begin(&w);
 		write_i32_field(&w, 1, tc->physical);
 		if (tc->type_length >= 0)
 			write_i32_field(&w, 2, tc->type_length);
@@ -638,10 +638,10 @@ build_types_file(uint8_t *out, size_t cap)
 			write_i32_field(&w, 8, tc->precision);
 		if (tc->member != 0)
 		{
-			thrift_write_field(&w, 10, THRIFT_STRUCT);
-			thrift_write_struct_begin(&w);
-			thrift_write_field(&w, tc->member, THRIFT_STRUCT);
-			thrift_write_struct_begin(&w);
+			pq_thrift_write_field(&w, 10, PQ_THRIFT_STRUCT);
+			pq_thrift_write_struct_begin(&w);
+			pq_thrift_write_field(&w, tc->member, PQ_THRIFT_STRUCT);
+			pq_thrift_write_struct_begin(&w);
 			if (tc->member == 5)	/* DecimalType {1: scale, 2: precision} */
 			{
 				write_i32_field(&w, 1, tc->p1);
@@ -650,32 +650,32 @@ build_types_file(uint8_t *out, size_t cap)
 			else if (tc->member == 7 || tc->member == 8)
 			{
 				/* {1: isAdjustedToUTC, 2: TimeUnit {1 MILLIS|2 MICROS|3 NANOS}} */
-				thrift_write_bool_field(&w, 1, tc->p1 != 0);
-				thrift_write_field(&w, 2, THRIFT_STRUCT);
-				thrift_write_struct_begin(&w);
+				pq_thrift_write_bool_field(&w, 1, tc->p1 != 0);
+				pq_thrift_write_field(&w, 2, PQ_THRIFT_STRUCT);
+				pq_thrift_write_struct_begin(&w);
 				write_empty_member(&w, (int16_t) tc->p2);
-				thrift_write_struct_end(&w);
+				pq_thrift_write_struct_end(&w);
 			}
 			else if (tc->member == 10)
 			{
 				/* IntType {1: i8 bitWidth, 2: bool isSigned} */
-				thrift_write_field(&w, 1, THRIFT_I8);
-				thrift_write_i8(&w, (int8_t) tc->p1);
-				thrift_write_bool_field(&w, 2, tc->p2 != 0);
+				pq_thrift_write_field(&w, 1, PQ_THRIFT_I8);
+				pq_thrift_write_i8(&w, (int8_t) tc->p1);
+				pq_thrift_write_bool_field(&w, 2, tc->p2 != 0);
 			}
-			thrift_write_struct_end(&w);
-			thrift_write_struct_end(&w);
+			pq_thrift_write_struct_end(&w);
+			pq_thrift_write_struct_end(&w);
 		}
-		thrift_write_struct_end(&w);
+		pq_thrift_write_struct_end(&w);
 	}
 	write_i64_field(&w, 3, 0);
-	thrift_write_field(&w, 4, THRIFT_LIST);
-	thrift_write_list_begin(&w, THRIFT_STRUCT, 0);
-	thrift_write_struct_end(&w);
+	pq_thrift_write_field(&w, 4, PQ_THRIFT_LIST);
+	pq_thrift_write_list_begin(&w, PQ_THRIFT_STRUCT, 0);
+	pq_thrift_write_struct_end(&w);
 
 	if (w.failed || 4 + w.len + 8 > cap)
 	{
-		thrift_writer_free(&w);
+		pq_thrift_writer_free(&w);
 		return 0;
 	}
 	memcpy(out, "PAR1", 4);
@@ -686,7 +686,7 @@ build_types_file(uint8_t *out, size_t cap)
 		out[n++] = (uint8_t) (w.len >> (8 * i));
 	memcpy(out + n, "PAR1", 4);
 	n += 4;
-	thrift_writer_free(&w);
+	pq_thrift_writer_free(&w);
 	return n;
 }
 

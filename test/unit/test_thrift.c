@@ -7,7 +7,7 @@
  * compact protocol specification (thrift/doc/specs/thrift-compact-protocol.md),
  * not produced by our writer; the writer is checked against the same bytes
  * and by round trips.  Every truncation of a valid message must fail
- * cleanly, and nesting beyond THRIFT_MAX_DEPTH must fail.
+ * cleanly, and nesting beyond PQ_THRIFT_MAX_DEPTH must fail.
  *
  * IDENTIFICATION
  *	  test/unit/test_thrift.c
@@ -81,34 +81,34 @@ typedef struct FullResult
 static bool
 decode_full(const uint8_t *buf, size_t len, FullResult *res)
 {
-	ThriftReader r;
+	PqThriftReader r;
 	int16_t		fid;
 	uint8_t		type;
 
 	memset(res, 0, sizeof(*res));
-	thrift_reader_init(&r, buf, len);
-	thrift_struct_begin(&r);
-	while (thrift_field_next(&r, &fid, &type))
+	pq_thrift_reader_init(&r, buf, len);
+	pq_thrift_struct_begin(&r);
+	while (pq_thrift_field_next(&r, &fid, &type))
 	{
 		if (fid >= 0 && fid < 32)
 			res->seen |= 1u << fid;
 		switch (fid)
 		{
 			case 1:
-				res->f1 = thrift_i32(&r);
+				res->f1 = pq_thrift_i32(&r);
 				break;
 			case 2:
-				res->f2 = thrift_bool(&r, type);
+				res->f2 = pq_thrift_bool(&r, type);
 				break;
 			case 3:
-				res->f3 = thrift_bool(&r, type);
+				res->f3 = pq_thrift_bool(&r, type);
 				break;
 			case 5:
 				{
 					const uint8_t *d;
 					uint32_t	n;
 
-					if (thrift_binary(&r, &d, &n) && n <= sizeof(res->f5))
+					if (pq_thrift_binary(&r, &d, &n) && n <= sizeof(res->f5))
 					{
 						memcpy(res->f5, d, n);
 						res->f5_len = n;
@@ -116,25 +116,25 @@ decode_full(const uint8_t *buf, size_t len, FullResult *res)
 					break;
 				}
 			case 21:
-				res->f21 = thrift_i64(&r);
+				res->f21 = pq_thrift_i64(&r);
 				break;
 			case 4:
-				res->f4 = thrift_i16(&r);
+				res->f4 = pq_thrift_i16(&r);
 				break;
 			case 6:
-				res->f6 = thrift_double(&r);
+				res->f6 = pq_thrift_double(&r);
 				break;
 			case 7:
 				{
 					uint8_t		et;
 					uint32_t	n;
 
-					if (thrift_list_begin(&r, &et, &n) && et == THRIFT_I32)
+					if (pq_thrift_list_begin(&r, &et, &n) && et == PQ_THRIFT_I32)
 					{
 						res->f7_count = n;
 						for (uint32_t i = 0; i < n; i++)
 						{
-							int32_t		v = thrift_i32(&r);
+							int32_t		v = pq_thrift_i32(&r);
 
 							if (i < 3)
 								res->f7[i] = v;
@@ -147,15 +147,15 @@ decode_full(const uint8_t *buf, size_t len, FullResult *res)
 					int16_t		ifid;
 					uint8_t		itype;
 
-					thrift_struct_begin(&r);
-					while (thrift_field_next(&r, &ifid, &itype))
+					pq_thrift_struct_begin(&r);
+					while (pq_thrift_field_next(&r, &ifid, &itype))
 					{
-						if (ifid == 1 && itype == THRIFT_I8)
-							res->f8_inner = thrift_i8(&r);
+						if (ifid == 1 && itype == PQ_THRIFT_I8)
+							res->f8_inner = pq_thrift_i8(&r);
 						else
-							thrift_skip(&r, itype);
+							pq_thrift_skip(&r, itype);
 					}
-					thrift_struct_end(&r);
+					pq_thrift_struct_end(&r);
 					break;
 				}
 			case 10:
@@ -163,10 +163,10 @@ decode_full(const uint8_t *buf, size_t len, FullResult *res)
 					uint8_t		et;
 					uint32_t	n;
 
-					if (thrift_list_begin(&r, &et, &n))
+					if (pq_thrift_list_begin(&r, &et, &n))
 						for (uint32_t i = 0; i < n; i++)
 						{
-							bool		b = thrift_bool(&r, THRIFT_BOOL_TRUE);
+							bool		b = pq_thrift_bool(&r, PQ_THRIFT_BOOL_TRUE);
 
 							if (i < 2)
 								res->f10[i] = b;
@@ -174,17 +174,17 @@ decode_full(const uint8_t *buf, size_t len, FullResult *res)
 					break;
 				}
 			case 11:
-				res->f11 = thrift_i32(&r);
+				res->f11 = pq_thrift_i32(&r);
 				break;
 			default:
-				thrift_skip(&r, type);	/* 9: the map */
+				pq_thrift_skip(&r, type);	/* 9: the map */
 				break;
 		}
 	}
-	thrift_struct_end(&r);
+	pq_thrift_struct_end(&r);
 	if (r.failed)
 		return false;
-	return thrift_reader_offset(&r, buf) == len;
+	return pq_thrift_reader_offset(&r, buf) == len;
 }
 
 static void
@@ -221,16 +221,16 @@ test_full_message(void)
 
 	/* Skipping the whole struct as a value consumes exactly all of it. */
 	{
-		ThriftReader r;
+		PqThriftReader r;
 
-		thrift_reader_init(&r, full_message, sizeof(full_message));
-		thrift_skip(&r, THRIFT_STRUCT);
+		pq_thrift_reader_init(&r, full_message, sizeof(full_message));
+		pq_thrift_skip(&r, PQ_THRIFT_STRUCT);
 		UNIT_CHECK(!r.failed);
-		UNIT_CHECK(thrift_reader_offset(&r, full_message) == sizeof(full_message));
+		UNIT_CHECK(pq_thrift_reader_offset(&r, full_message) == sizeof(full_message));
 		for (size_t cut = 0; cut < sizeof(full_message); cut++)
 		{
-			thrift_reader_init(&r, full_message, cut);
-			thrift_skip(&r, THRIFT_STRUCT);
+			pq_thrift_reader_init(&r, full_message, cut);
+			pq_thrift_skip(&r, PQ_THRIFT_STRUCT);
 			UNIT_CHECKF(r.failed, "skip of a %zu-byte prefix succeeded", cut);
 		}
 	}
@@ -259,11 +259,11 @@ test_integers(void)
 
 	for (size_t i = 0; i < sizeof(i64_cases) / sizeof(i64_cases[0]); i++)
 	{
-		ThriftReader r;
+		PqThriftReader r;
 		int64_t		v;
 
-		thrift_reader_init(&r, i64_cases[i].bytes, i64_cases[i].len);
-		v = thrift_i64(&r);
+		pq_thrift_reader_init(&r, i64_cases[i].bytes, i64_cases[i].len);
+		v = pq_thrift_i64(&r);
 		UNIT_CHECKF(!r.failed && v == i64_cases[i].value, "i64 case %zu", i);
 		UNIT_CHECK(r.pos == r.end);
 	}
@@ -271,68 +271,68 @@ test_integers(void)
 	/* i32: INT32_MIN is zigzag 0xFFFFFFFF = FF FF FF FF 0F. */
 	{
 		static const uint8_t b[] = {0xFF, 0xFF, 0xFF, 0xFF, 0x0F};
-		ThriftReader r;
+		PqThriftReader r;
 
-		thrift_reader_init(&r, b, sizeof(b));
-		UNIT_CHECK(thrift_i32(&r) == INT32_MIN && !r.failed);
+		pq_thrift_reader_init(&r, b, sizeof(b));
+		UNIT_CHECK(pq_thrift_i32(&r) == INT32_MIN && !r.failed);
 	}
 	/* i32 beyond 32 bits (0x1_0000_0000) fails. */
 	{
 		static const uint8_t b[] = {0x80, 0x80, 0x80, 0x80, 0x10};
-		ThriftReader r;
+		PqThriftReader r;
 
-		thrift_reader_init(&r, b, sizeof(b));
-		(void) thrift_i32(&r);
+		pq_thrift_reader_init(&r, b, sizeof(b));
+		(void) pq_thrift_i32(&r);
 		UNIT_CHECK(r.failed);
 	}
 	/* 11-byte varint (overlong) fails as i64. */
 	{
 		static const uint8_t b[] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
 		0x80, 0x80, 0x80, 0x01};
-		ThriftReader r;
+		PqThriftReader r;
 
-		thrift_reader_init(&r, b, sizeof(b));
-		(void) thrift_i64(&r);
+		pq_thrift_reader_init(&r, b, sizeof(b));
+		(void) pq_thrift_i64(&r);
 		UNIT_CHECK(r.failed);
 	}
 	/* i16 out of range: zigzag(40000) = 80000 = 0x13880 -> 80 F1 04. */
 	{
 		static const uint8_t b[] = {0x80, 0xF1, 0x04};
-		ThriftReader r;
+		PqThriftReader r;
 
-		thrift_reader_init(&r, b, sizeof(b));
-		(void) thrift_i16(&r);
+		pq_thrift_reader_init(&r, b, sizeof(b));
+		(void) pq_thrift_i16(&r);
 		UNIT_CHECK(r.failed);
 	}
 	/* i16 in range: zigzag(-32768) = 65535 = FF FF 03. */
 	{
 		static const uint8_t b[] = {0xFF, 0xFF, 0x03};
-		ThriftReader r;
+		PqThriftReader r;
 
-		thrift_reader_init(&r, b, sizeof(b));
-		UNIT_CHECK(thrift_i16(&r) == INT16_MIN && !r.failed);
+		pq_thrift_reader_init(&r, b, sizeof(b));
+		UNIT_CHECK(pq_thrift_i16(&r) == INT16_MIN && !r.failed);
 	}
 	/* Failure latches: a later valid read still reports failure. */
 	{
 		static const uint8_t b[] = {0x80};
-		ThriftReader r;
+		PqThriftReader r;
 
-		thrift_reader_init(&r, b, sizeof(b));
-		(void) thrift_i32(&r);
+		pq_thrift_reader_init(&r, b, sizeof(b));
+		(void) pq_thrift_i32(&r);
 		UNIT_CHECK(r.failed);
 		r.pos = b;
-		(void) thrift_i8(&r);
+		(void) pq_thrift_i8(&r);
 		UNIT_CHECK(r.failed);
 	}
 	/* double -2.5 = 0xC004000000000000, little-endian. */
 	{
 		static const uint8_t b[] = {0, 0, 0, 0, 0, 0, 0x04, 0xC0};
-		ThriftReader r;
+		PqThriftReader r;
 
-		thrift_reader_init(&r, b, sizeof(b));
-		UNIT_CHECK(thrift_double(&r) == -2.5 && !r.failed);
-		thrift_reader_init(&r, b, 7);
-		(void) thrift_double(&r);
+		pq_thrift_reader_init(&r, b, sizeof(b));
+		UNIT_CHECK(pq_thrift_double(&r) == -2.5 && !r.failed);
+		pq_thrift_reader_init(&r, b, 7);
+		(void) pq_thrift_double(&r);
 		UNIT_CHECK(r.failed);
 	}
 }
@@ -344,7 +344,7 @@ test_lists(void)
 	/* 20 i8 elements: F3 14 then 20 bytes. */
 	{
 		uint8_t		b[22];
-		ThriftReader r;
+		PqThriftReader r;
 		uint8_t		et;
 		uint32_t	n;
 		bool		ok = true;
@@ -353,40 +353,40 @@ test_lists(void)
 		b[1] = 0x14;
 		for (int i = 0; i < 20; i++)
 			b[2 + i] = (uint8_t) (i * 3);
-		thrift_reader_init(&r, b, sizeof(b));
-		UNIT_CHECK(thrift_list_begin(&r, &et, &n));
-		UNIT_CHECK(et == THRIFT_I8 && n == 20);
+		pq_thrift_reader_init(&r, b, sizeof(b));
+		UNIT_CHECK(pq_thrift_list_begin(&r, &et, &n));
+		UNIT_CHECK(et == PQ_THRIFT_I8 && n == 20);
 		for (uint32_t i = 0; i < n; i++)
-			ok &= thrift_i8(&r) == (int8_t) (i * 3);
+			ok &= pq_thrift_i8(&r) == (int8_t) (i * 3);
 		UNIT_CHECK(ok && !r.failed && r.pos == r.end);
 
 		/* One element short: the count exceeds the bytes left. */
-		thrift_reader_init(&r, b, sizeof(b) - 1);
-		UNIT_CHECK(!thrift_list_begin(&r, &et, &n) && r.failed);
+		pq_thrift_reader_init(&r, b, sizeof(b) - 1);
+		UNIT_CHECK(!pq_thrift_list_begin(&r, &et, &n) && r.failed);
 	}
 	/* A count of 2^31 with a handful of bytes is rejected up front. */
 	{
 		static const uint8_t b[] = {0xF5, 0x80, 0x80, 0x80, 0x80, 0x08, 0x02};
-		ThriftReader r;
+		PqThriftReader r;
 		uint8_t		et;
 		uint32_t	n;
 
-		thrift_reader_init(&r, b, sizeof(b));
-		UNIT_CHECK(!thrift_list_begin(&r, &et, &n));
+		pq_thrift_reader_init(&r, b, sizeof(b));
+		UNIT_CHECK(!pq_thrift_list_begin(&r, &et, &n));
 		UNIT_CHECK(r.failed && n == 0);
 	}
 	/* Doubles take 8 bytes each: 2 doubles in 15 bytes is too few. */
 	{
 		uint8_t		b[16] = {0x27};	/* count 2, doubles */
-		ThriftReader r;
+		PqThriftReader r;
 		uint8_t		et;
 		uint32_t	n;
 
-		thrift_reader_init(&r, b, 16);
-		UNIT_CHECK(!thrift_list_begin(&r, &et, &n));
+		pq_thrift_reader_init(&r, b, 16);
+		UNIT_CHECK(!pq_thrift_list_begin(&r, &et, &n));
 		b[0] = 0x17;			/* one double in 15 bytes is fine */
-		thrift_reader_init(&r, b, 16);
-		UNIT_CHECK(thrift_list_begin(&r, &et, &n) && n == 1 && et == THRIFT_DOUBLE);
+		pq_thrift_reader_init(&r, b, 16);
+		UNIT_CHECK(pq_thrift_list_begin(&r, &et, &n) && n == 1 && et == PQ_THRIFT_DOUBLE);
 	}
 	/* Type nibble 13..15 or 0 is invalid in a list header. */
 	{
@@ -394,55 +394,55 @@ test_lists(void)
 
 		for (size_t i = 0; i < sizeof(bad); i++)
 		{
-			ThriftReader r;
+			PqThriftReader r;
 			uint8_t		et;
 			uint32_t	n;
 			uint8_t		b[4] = {bad[i], 0, 0, 0};
 
-			thrift_reader_init(&r, b, sizeof(b));
-			UNIT_CHECKF(!thrift_list_begin(&r, &et, &n), "list header %02x", bad[i]);
+			pq_thrift_reader_init(&r, b, sizeof(b));
+			UNIT_CHECKF(!pq_thrift_list_begin(&r, &et, &n), "list header %02x", bad[i]);
 		}
 	}
 	/* A set is skipped like a list: set<binary> {"a","bc"} = 28 01 61 02 62 63. */
 	{
 		static const uint8_t b[] = {0x28, 0x01, 0x61, 0x02, 0x62, 0x63, 0xEE};
-		ThriftReader r;
+		PqThriftReader r;
 
-		thrift_reader_init(&r, b, sizeof(b));
-		thrift_skip(&r, THRIFT_SET);
+		pq_thrift_reader_init(&r, b, sizeof(b));
+		pq_thrift_skip(&r, PQ_THRIFT_SET);
 		UNIT_CHECK(!r.failed && r.pos == b + 6);
 	}
 	/* Empty map is one zero byte; a map with a bad key type fails. */
 	{
 		static const uint8_t empty[] = {0x00};
 		static const uint8_t bad[] = {0x01, 0xD5, 0x00, 0x00};
-		ThriftReader r;
+		PqThriftReader r;
 
-		thrift_reader_init(&r, empty, 1);
-		thrift_skip(&r, THRIFT_MAP);
+		pq_thrift_reader_init(&r, empty, 1);
+		pq_thrift_skip(&r, PQ_THRIFT_MAP);
 		UNIT_CHECK(!r.failed && r.pos == r.end);
-		thrift_reader_init(&r, bad, sizeof(bad));
-		thrift_skip(&r, THRIFT_MAP);
+		pq_thrift_reader_init(&r, bad, sizeof(bad));
+		pq_thrift_skip(&r, PQ_THRIFT_MAP);
 		UNIT_CHECK(r.failed);
 	}
 	/* Map count beyond the bytes left (2 per entry minimum). */
 	{
 		static const uint8_t b[] = {0x03, 0x33, 0x01, 0x02, 0x03, 0x04};
-		ThriftReader r;
+		PqThriftReader r;
 
-		thrift_reader_init(&r, b, sizeof(b));
-		thrift_skip(&r, THRIFT_MAP);
+		pq_thrift_reader_init(&r, b, sizeof(b));
+		pq_thrift_skip(&r, PQ_THRIFT_MAP);
 		UNIT_CHECK(r.failed);
 	}
 	/* Binary longer than the buffer. */
 	{
 		static const uint8_t b[] = {0x05, 'a', 'b'};
-		ThriftReader r;
+		PqThriftReader r;
 		const uint8_t *d;
 		uint32_t	n;
 
-		thrift_reader_init(&r, b, sizeof(b));
-		UNIT_CHECK(!thrift_binary(&r, &d, &n) && r.failed && d == NULL);
+		pq_thrift_reader_init(&r, b, sizeof(b));
+		UNIT_CHECK(!pq_thrift_binary(&r, &d, &n) && r.failed && d == NULL);
 	}
 }
 
@@ -453,96 +453,96 @@ test_field_headers(void)
 	/* Field 1 i32 5, then field 1 again via long form (type 5, id zigzag 2). */
 	{
 		static const uint8_t b[] = {0x15, 0x0A, 0x05, 0x02, 0x0C, 0x00};
-		ThriftReader r;
+		PqThriftReader r;
 		int16_t		fid;
 		uint8_t		type;
 
-		thrift_reader_init(&r, b, sizeof(b));
-		thrift_struct_begin(&r);
-		UNIT_CHECK(thrift_field_next(&r, &fid, &type) && fid == 1 && type == THRIFT_I32);
-		UNIT_CHECK(thrift_i32(&r) == 5);
-		UNIT_CHECK(thrift_field_next(&r, &fid, &type) && fid == 1 && type == THRIFT_I32);
-		UNIT_CHECK(thrift_i32(&r) == 6);
-		UNIT_CHECK(!thrift_field_next(&r, &fid, &type) && !r.failed);
-		thrift_struct_end(&r);
+		pq_thrift_reader_init(&r, b, sizeof(b));
+		pq_thrift_struct_begin(&r);
+		UNIT_CHECK(pq_thrift_field_next(&r, &fid, &type) && fid == 1 && type == PQ_THRIFT_I32);
+		UNIT_CHECK(pq_thrift_i32(&r) == 5);
+		UNIT_CHECK(pq_thrift_field_next(&r, &fid, &type) && fid == 1 && type == PQ_THRIFT_I32);
+		UNIT_CHECK(pq_thrift_i32(&r) == 6);
+		UNIT_CHECK(!pq_thrift_field_next(&r, &fid, &type) && !r.failed);
+		pq_thrift_struct_end(&r);
 		UNIT_CHECK(r.depth == 0 && r.pos == r.end);
 	}
 	/* Delta 15 is the largest short form: field 15 = F5. */
 	{
 		static const uint8_t b[] = {0xF5, 0x02, 0x00};
-		ThriftReader r;
+		PqThriftReader r;
 		int16_t		fid;
 		uint8_t		type;
 
-		thrift_reader_init(&r, b, sizeof(b));
-		thrift_struct_begin(&r);
-		UNIT_CHECK(thrift_field_next(&r, &fid, &type) && fid == 15);
-		UNIT_CHECK(thrift_i32(&r) == 1);
-		UNIT_CHECK(!thrift_field_next(&r, &fid, &type) && !r.failed);
+		pq_thrift_reader_init(&r, b, sizeof(b));
+		pq_thrift_struct_begin(&r);
+		UNIT_CHECK(pq_thrift_field_next(&r, &fid, &type) && fid == 15);
+		UNIT_CHECK(pq_thrift_i32(&r) == 1);
+		UNIT_CHECK(!pq_thrift_field_next(&r, &fid, &type) && !r.failed);
 	}
 	/* Type nibbles 13, 14, 15 are invalid. */
 	for (uint8_t t = 13; t <= 15; t++)
 	{
 		uint8_t		b[3] = {(uint8_t) (0x10 | t), 0, 0};
-		ThriftReader r;
+		PqThriftReader r;
 		int16_t		fid;
 		uint8_t		type;
 
-		thrift_reader_init(&r, b, sizeof(b));
-		thrift_struct_begin(&r);
-		UNIT_CHECK(!thrift_field_next(&r, &fid, &type) && r.failed);
+		pq_thrift_reader_init(&r, b, sizeof(b));
+		pq_thrift_struct_begin(&r);
+		UNIT_CHECK(!pq_thrift_field_next(&r, &fid, &type) && r.failed);
 	}
 	/* Long-form field id 40000 does not fit i16. */
 	{
 		static const uint8_t b[] = {0x05, 0x80, 0xF1, 0x04, 0x00, 0x00};
-		ThriftReader r;
+		PqThriftReader r;
 		int16_t		fid;
 		uint8_t		type;
 
-		thrift_reader_init(&r, b, sizeof(b));
-		thrift_struct_begin(&r);
-		UNIT_CHECK(!thrift_field_next(&r, &fid, &type) && r.failed);
+		pq_thrift_reader_init(&r, b, sizeof(b));
+		pq_thrift_struct_begin(&r);
+		UNIT_CHECK(!pq_thrift_field_next(&r, &fid, &type) && r.failed);
 	}
 	/* Empty input: the field header itself is missing. */
 	{
-		ThriftReader r;
+		PqThriftReader r;
 		int16_t		fid;
 		uint8_t		type;
 
-		thrift_reader_init(&r, full_message, 0);
-		thrift_struct_begin(&r);
-		UNIT_CHECK(!thrift_field_next(&r, &fid, &type) && r.failed);
+		pq_thrift_reader_init(&r, full_message, 0);
+		pq_thrift_struct_begin(&r);
+		UNIT_CHECK(!pq_thrift_field_next(&r, &fid, &type) && r.failed);
 	}
 	/* A skipped true bool field reads nothing; the next field follows. */
 	{
 		static const uint8_t b[] = {0x11, 0x15, 0x08, 0x00};
-		ThriftReader r;
+		PqThriftReader r;
 		int16_t		fid;
 		uint8_t		type;
 
-		thrift_reader_init(&r, b, sizeof(b));
-		thrift_struct_begin(&r);
-		UNIT_CHECK(thrift_field_next(&r, &fid, &type) && type == THRIFT_BOOL_TRUE);
-		thrift_skip(&r, type);
-		UNIT_CHECK(thrift_field_next(&r, &fid, &type) && fid == 2);
-		UNIT_CHECK(thrift_i32(&r) == 4);
-		UNIT_CHECK(!thrift_field_next(&r, &fid, &type) && !r.failed);
+		pq_thrift_reader_init(&r, b, sizeof(b));
+		pq_thrift_struct_begin(&r);
+		UNIT_CHECK(pq_thrift_field_next(&r, &fid, &type) && type == PQ_THRIFT_BOOL_TRUE);
+		pq_thrift_skip(&r, type);
+		UNIT_CHECK(pq_thrift_field_next(&r, &fid, &type) && fid == 2);
+		UNIT_CHECK(pq_thrift_i32(&r) == 4);
+		UNIT_CHECK(!pq_thrift_field_next(&r, &fid, &type) && !r.failed);
 	}
 	/* Bool list elements other than 0, 1, 2 are rejected. */
 	{
 		static const uint8_t b[] = {0x11, 0x07};
-		ThriftReader r;
+		PqThriftReader r;
 		uint8_t		et;
 		uint32_t	n;
 
-		thrift_reader_init(&r, b, sizeof(b));
-		UNIT_CHECK(thrift_list_begin(&r, &et, &n) && n == 1);
-		(void) thrift_bool(&r, THRIFT_BOOL_TRUE);
+		pq_thrift_reader_init(&r, b, sizeof(b));
+		UNIT_CHECK(pq_thrift_list_begin(&r, &et, &n) && n == 1);
+		(void) pq_thrift_bool(&r, PQ_THRIFT_BOOL_TRUE);
 		UNIT_CHECK(r.failed);
 	}
 }
 
-/* Nesting deeper than THRIFT_MAX_DEPTH fails instead of recursing. */
+/* Nesting deeper than PQ_THRIFT_MAX_DEPTH fails instead of recursing. */
 static void
 test_depth(void)
 {
@@ -551,25 +551,25 @@ test_depth(void)
 	{
 	NEST = 100};
 	uint8_t		b[2 * NEST + 1];
-	ThriftReader r;
+	PqThriftReader r;
 	size_t		n = 0;
 
 	for (int i = 0; i < NEST; i++)
 		b[n++] = 0x1C;
 	for (int i = 0; i <= NEST; i++)
 		b[n++] = 0x00;
-	thrift_reader_init(&r, b, n);
-	thrift_skip(&r, THRIFT_STRUCT);
+	pq_thrift_reader_init(&r, b, n);
+	pq_thrift_skip(&r, PQ_THRIFT_STRUCT);
 	UNIT_CHECK(r.failed);
 
-	/* THRIFT_MAX_DEPTH - 1 nested fields inside the top struct still pass. */
+	/* PQ_THRIFT_MAX_DEPTH - 1 nested fields inside the top struct still pass. */
 	n = 0;
-	for (int i = 0; i < THRIFT_MAX_DEPTH - 1; i++)
+	for (int i = 0; i < PQ_THRIFT_MAX_DEPTH - 1; i++)
 		b[n++] = 0x1C;
-	for (int i = 0; i < THRIFT_MAX_DEPTH; i++)
+	for (int i = 0; i < PQ_THRIFT_MAX_DEPTH; i++)
 		b[n++] = 0x00;
-	thrift_reader_init(&r, b, n);
-	thrift_skip(&r, THRIFT_STRUCT);
+	pq_thrift_reader_init(&r, b, n);
+	pq_thrift_skip(&r, PQ_THRIFT_STRUCT);
 	UNIT_CHECK(!r.failed && r.pos == r.end && r.depth == 0);
 
 	/* Lists of lists count too: 200 x (list of 1 list) = 19 19 ... */
@@ -578,8 +578,8 @@ test_depth(void)
 
 		for (int i = 0; i < 200; i++)
 			lb[i] = 0x19;
-		thrift_reader_init(&r, lb, sizeof(lb));
-		thrift_skip(&r, THRIFT_LIST);
+		pq_thrift_reader_init(&r, lb, sizeof(lb));
+		pq_thrift_skip(&r, PQ_THRIFT_LIST);
 		UNIT_CHECK(r.failed);
 	}
 }
@@ -588,49 +588,49 @@ test_depth(void)
 static void
 test_writer(void)
 {
-	ThriftWriter w;
+	PqThriftWriter w;
 
-	thrift_writer_init(&w);
-	thrift_write_struct_begin(&w);
-	thrift_write_field(&w, 1, THRIFT_I32);
-	thrift_write_i32(&w, 150);
-	thrift_write_bool_field(&w, 2, true);
-	thrift_write_bool_field(&w, 3, false);
-	thrift_write_field(&w, 5, THRIFT_BINARY);
-	thrift_write_binary(&w, "abc", 3);
-	thrift_write_field(&w, 21, THRIFT_I64);
-	thrift_write_i64(&w, -1);
-	thrift_write_field(&w, 4, THRIFT_I16);
-	thrift_write_i32(&w, -300);
-	thrift_write_field(&w, 6, THRIFT_DOUBLE);
-	thrift_write_double(&w, 1.0);
-	thrift_write_field(&w, 7, THRIFT_LIST);
-	thrift_write_list_begin(&w, THRIFT_I32, 3);
-	thrift_write_i32(&w, 1);
-	thrift_write_i32(&w, -1);
-	thrift_write_i32(&w, 2);
-	thrift_write_field(&w, 8, THRIFT_STRUCT);
-	thrift_write_struct_begin(&w);
-	thrift_write_field(&w, 1, THRIFT_I8);
-	thrift_write_i8(&w, -2);
-	thrift_write_struct_end(&w);
-	thrift_write_field(&w, 9, THRIFT_MAP);
-	thrift_write_map_begin(&w, THRIFT_I32, THRIFT_BINARY, 1);
-	thrift_write_i32(&w, 1);
-	thrift_write_binary(&w, "x", 1);
-	thrift_write_field(&w, 10, THRIFT_LIST);
-	thrift_write_list_begin(&w, THRIFT_BOOL_TRUE, 2);
-	thrift_write_bool_elem(&w, true);
-	thrift_write_bool_elem(&w, false);
-	thrift_write_field(&w, 11, THRIFT_I32);
-	thrift_write_i32(&w, INT32_MAX);
-	thrift_write_struct_end(&w);
+	pq_thrift_writer_init(&w);
+	pq_thrift_write_struct_begin(&w);
+	pq_thrift_write_field(&w, 1, PQ_THRIFT_I32);
+	pq_thrift_write_i32(&w, 150);
+	pq_thrift_write_bool_field(&w, 2, true);
+	pq_thrift_write_bool_field(&w, 3, false);
+	pq_thrift_write_field(&w, 5, PQ_THRIFT_BINARY);
+	pq_thrift_write_binary(&w, "abc", 3);
+	pq_thrift_write_field(&w, 21, PQ_THRIFT_I64);
+	pq_thrift_write_i64(&w, -1);
+	pq_thrift_write_field(&w, 4, PQ_THRIFT_I16);
+	pq_thrift_write_i32(&w, -300);
+	pq_thrift_write_field(&w, 6, PQ_THRIFT_DOUBLE);
+	pq_thrift_write_double(&w, 1.0);
+	pq_thrift_write_field(&w, 7, PQ_THRIFT_LIST);
+	pq_thrift_write_list_begin(&w, PQ_THRIFT_I32, 3);
+	pq_thrift_write_i32(&w, 1);
+	pq_thrift_write_i32(&w, -1);
+	pq_thrift_write_i32(&w, 2);
+	pq_thrift_write_field(&w, 8, PQ_THRIFT_STRUCT);
+	pq_thrift_write_struct_begin(&w);
+	pq_thrift_write_field(&w, 1, PQ_THRIFT_I8);
+	pq_thrift_write_i8(&w, -2);
+	pq_thrift_write_struct_end(&w);
+	pq_thrift_write_field(&w, 9, PQ_THRIFT_MAP);
+	pq_thrift_write_map_begin(&w, PQ_THRIFT_I32, PQ_THRIFT_BINARY, 1);
+	pq_thrift_write_i32(&w, 1);
+	pq_thrift_write_binary(&w, "x", 1);
+	pq_thrift_write_field(&w, 10, PQ_THRIFT_LIST);
+	pq_thrift_write_list_begin(&w, PQ_THRIFT_BOOL_TRUE, 2);
+	pq_thrift_write_bool_elem(&w, true);
+	pq_thrift_write_bool_elem(&w, false);
+	pq_thrift_write_field(&w, 11, PQ_THRIFT_I32);
+	pq_thrift_write_i32(&w, INT32_MAX);
+	pq_thrift_write_struct_end(&w);
 
 	UNIT_CHECK(!w.failed && w.depth == 0);
 	UNIT_CHECK(w.len == sizeof(full_message));
 	if (w.len == sizeof(full_message))
 		UNIT_CHECK_MEM(w.buf, full_message, w.len);
-	thrift_writer_free(&w);
+	pq_thrift_writer_free(&w);
 }
 
 /* Random round trips: writer -> reader for many field layouts. */
@@ -642,8 +642,8 @@ test_round_trip(void)
 
 	for (int iter = 0; iter < 2000; iter++)
 	{
-		ThriftWriter w;
-		ThriftReader r;
+		PqThriftWriter w;
+		PqThriftReader r;
 		int16_t		fids[24];
 		uint8_t		kinds[24];
 		int64_t		vals[24];
@@ -653,8 +653,8 @@ test_round_trip(void)
 		int16_t		rfid;
 		uint8_t		rtype;
 
-		thrift_writer_init(&w);
-		thrift_write_struct_begin(&w);
+		pq_thrift_writer_init(&w);
+		pq_thrift_write_struct_begin(&w);
 		for (int i = 0; i < nfields; i++)
 		{
 			uint64_t	x = unit_rand(&seed);
@@ -670,32 +670,32 @@ test_round_trip(void)
 			switch (kinds[i])
 			{
 				case 0:
-					thrift_write_field(&w, fid, THRIFT_I32);
-					thrift_write_i32(&w, (int32_t) vals[i]);
+					pq_thrift_write_field(&w, fid, PQ_THRIFT_I32);
+					pq_thrift_write_i32(&w, (int32_t) vals[i]);
 					break;
 				case 1:
-					thrift_write_field(&w, fid, THRIFT_I64);
-					thrift_write_i64(&w, vals[i]);
+					pq_thrift_write_field(&w, fid, PQ_THRIFT_I64);
+					pq_thrift_write_i64(&w, vals[i]);
 					break;
 				case 2:
-					thrift_write_bool_field(&w, fid, vals[i] & 1);
+					pq_thrift_write_bool_field(&w, fid, vals[i] & 1);
 					break;
 				case 3:
-					thrift_write_field(&w, fid, THRIFT_BINARY);
-					thrift_write_binary(&w, &vals[i], (uint32_t) (x % 9));
+					pq_thrift_write_field(&w, fid, PQ_THRIFT_BINARY);
+					pq_thrift_write_binary(&w, &vals[i], (uint32_t) (x % 9));
 					break;
 				case 4:
-					thrift_write_field(&w, fid, THRIFT_DOUBLE);
-					thrift_write_double(&w, (double) vals[i] / 3.0);
+					pq_thrift_write_field(&w, fid, PQ_THRIFT_DOUBLE);
+					pq_thrift_write_double(&w, (double) vals[i] / 3.0);
 					break;
 			}
 		}
-		thrift_write_struct_end(&w);
+		pq_thrift_write_struct_end(&w);
 
-		thrift_reader_init(&r, w.buf, w.len);
-		thrift_struct_begin(&r);
+		pq_thrift_reader_init(&r, w.buf, w.len);
+		pq_thrift_struct_begin(&r);
 		k = 0;
-		while (thrift_field_next(&r, &rfid, &rtype))
+		while (pq_thrift_field_next(&r, &rfid, &rtype))
 		{
 			if (k >= nfields || rfid != fids[k])
 			{
@@ -705,55 +705,55 @@ test_round_trip(void)
 			switch (kinds[k])
 			{
 				case 0:
-					all_ok &= rtype == THRIFT_I32 && thrift_i32(&r) == (int32_t) vals[k];
+					all_ok &= rtype == PQ_THRIFT_I32 && pq_thrift_i32(&r) == (int32_t) vals[k];
 					break;
 				case 1:
-					all_ok &= rtype == THRIFT_I64 && thrift_i64(&r) == vals[k];
+					all_ok &= rtype == PQ_THRIFT_I64 && pq_thrift_i64(&r) == vals[k];
 					break;
 				case 2:
-					all_ok &= thrift_bool(&r, rtype) == (bool) (vals[k] & 1);
+					all_ok &= pq_thrift_bool(&r, rtype) == (bool) (vals[k] & 1);
 					break;
 				case 3:
 					{
 						const uint8_t *d;
 						uint32_t	n;
 
-						all_ok &= rtype == THRIFT_BINARY && thrift_binary(&r, &d, &n) &&
+						all_ok &= rtype == PQ_THRIFT_BINARY && pq_thrift_binary(&r, &d, &n) &&
 							memcmp(d, &vals[k], n) == 0;
 						break;
 					}
 				case 4:
-					all_ok &= rtype == THRIFT_DOUBLE &&
-						thrift_double(&r) == (double) vals[k] / 3.0;
+					all_ok &= rtype == PQ_THRIFT_DOUBLE &&
+						pq_thrift_double(&r) == (double) vals[k] / 3.0;
 					break;
 			}
 			k++;
 		}
-		thrift_struct_end(&r);
+		pq_thrift_struct_end(&r);
 		all_ok &= !r.failed && k == nfields && r.pos == r.end;
-		thrift_writer_free(&w);
+		pq_thrift_writer_free(&w);
 	}
 	UNIT_CHECK(all_ok);
 
 	/* Long list count form round trip. */
 	{
-		ThriftWriter w;
-		ThriftReader r;
+		PqThriftWriter w;
+		PqThriftReader r;
 		uint8_t		et;
 		uint32_t	n;
 		bool		ok = true;
 
-		thrift_writer_init(&w);
-		thrift_write_list_begin(&w, THRIFT_I64, 1000);
+		pq_thrift_writer_init(&w);
+		pq_thrift_write_list_begin(&w, PQ_THRIFT_I64, 1000);
 		for (int i = 0; i < 1000; i++)
-			thrift_write_i64(&w, (int64_t) i * -123456789);
+			pq_thrift_write_i64(&w, (int64_t) i * -123456789);
 		UNIT_CHECK(w.buf[0] == 0xF6 && w.buf[1] == 0xE8 && w.buf[2] == 0x07);
-		thrift_reader_init(&r, w.buf, w.len);
-		UNIT_CHECK(thrift_list_begin(&r, &et, &n) && et == THRIFT_I64 && n == 1000);
+		pq_thrift_reader_init(&r, w.buf, w.len);
+		UNIT_CHECK(pq_thrift_list_begin(&r, &et, &n) && et == PQ_THRIFT_I64 && n == 1000);
 		for (int i = 0; i < 1000; i++)
-			ok &= thrift_i64(&r) == (int64_t) i * -123456789;
+			ok &= pq_thrift_i64(&r) == (int64_t) i * -123456789;
 		UNIT_CHECK(ok && !r.failed && r.pos == r.end);
-		thrift_writer_free(&w);
+		pq_thrift_writer_free(&w);
 	}
 }
 
@@ -783,38 +783,38 @@ limited_grow(void *ctx, void *old, size_t new_size)
 static void
 test_writer_growth(void)
 {
-	ThriftWriter w;
+	PqThriftWriter w;
 	GrowCtx		g = {0, 1 << 20};
-	ThriftReader r;
+	PqThriftReader r;
 	uint8_t		et;
 	uint32_t	n;
 	bool		ok = true;
 
-	thrift_writer_init(&w);
+	pq_thrift_writer_init(&w);
 	w.grow = limited_grow;
 	w.grow_ctx = &g;
-	thrift_write_list_begin(&w, THRIFT_I32, 5000);
+	pq_thrift_write_list_begin(&w, PQ_THRIFT_I32, 5000);
 	for (int i = 0; i < 5000; i++)
-		thrift_write_i32(&w, i * 7919);
+		pq_thrift_write_i32(&w, i * 7919);
 	UNIT_CHECK(!w.failed && g.calls > 1);
-	thrift_reader_init(&r, w.buf, w.len);
-	UNIT_CHECK(thrift_list_begin(&r, &et, &n) && n == 5000);
+	pq_thrift_reader_init(&r, w.buf, w.len);
+	UNIT_CHECK(pq_thrift_list_begin(&r, &et, &n) && n == 5000);
 	for (int i = 0; i < 5000; i++)
-		ok &= thrift_i32(&r) == i * 7919;
+		ok &= pq_thrift_i32(&r) == i * 7919;
 	UNIT_CHECK(ok && r.pos == r.end);
 
 	/* reset keeps the buffer; a refused growth latches failed */
-	thrift_writer_reset(&w);
+	pq_thrift_writer_reset(&w);
 	UNIT_CHECK(w.len == 0 && w.buf != NULL);
 	g.limit = w.cap;
 	{
 		static uint8_t big[1 << 16];
 
 		for (int i = 0; i < 40 && !w.failed; i++)
-			thrift_write_binary(&w, big, sizeof(big));
+			pq_thrift_write_binary(&w, big, sizeof(big));
 	}
 	UNIT_CHECK(w.failed);
-	thrift_writer_free(&w);
+	pq_thrift_writer_free(&w);
 	UNIT_CHECK(w.buf == NULL && w.len == 0);
 }
 

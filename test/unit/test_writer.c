@@ -1125,48 +1125,48 @@ check_pages_and_crc(const Variant *v, MemBuf *m)
 
 			while (pos < end)
 			{
-				ThriftReader r;
+				PqThriftReader r;
 				int16_t		fid;
 				uint8_t		type;
 				int32_t		ptype = -1, csize = -1, crc = 0, nvals = 0;
 				bool		has_crc = false;
 
-				thrift_reader_init(&r, m->data + pos, (size_t) (end - pos));
-				thrift_struct_begin(&r);
-				while (thrift_field_next(&r, &fid, &type))
+				pq_thrift_reader_init(&r, m->data + pos, (size_t) (end - pos));
+				pq_thrift_struct_begin(&r);
+				while (pq_thrift_field_next(&r, &fid, &type))
 				{
-					if (fid == 1 && type == THRIFT_I32)
-						ptype = thrift_i32(&r);
-					else if (fid == 3 && type == THRIFT_I32)
-						csize = thrift_i32(&r);
-					else if (fid == 4 && type == THRIFT_I32)
+					if (fid == 1 && type == PQ_THRIFT_I32)
+						ptype = pq_thrift_i32(&r);
+					else if (fid == 3 && type == PQ_THRIFT_I32)
+						csize = pq_thrift_i32(&r);
+					else if (fid == 4 && type == PQ_THRIFT_I32)
 					{
-						crc = thrift_i32(&r);
+						crc = pq_thrift_i32(&r);
 						has_crc = true;
 					}
-					else if ((fid == 5 || fid == 8) && type == THRIFT_STRUCT)
+					else if ((fid == 5 || fid == 8) && type == PQ_THRIFT_STRUCT)
 					{
 						int16_t		f2;
 						uint8_t		t2;
 
-						thrift_struct_begin(&r);
-						while (thrift_field_next(&r, &f2, &t2))
+						pq_thrift_struct_begin(&r);
+						while (pq_thrift_field_next(&r, &f2, &t2))
 						{
-							if (f2 == 1 && t2 == THRIFT_I32)
-								nvals = thrift_i32(&r);
+							if (f2 == 1 && t2 == PQ_THRIFT_I32)
+								nvals = pq_thrift_i32(&r);
 							else
-								thrift_skip(&r, t2);
+								pq_thrift_skip(&r, t2);
 						}
-						thrift_struct_end(&r);
+						pq_thrift_struct_end(&r);
 					}
 					else
-						thrift_skip(&r, type);
+						pq_thrift_skip(&r, type);
 				}
-				thrift_struct_end(&r);
+				pq_thrift_struct_end(&r);
 				UNIT_CHECK(!r.failed && csize >= 0);
 				if (r.failed || csize < 0)
 					break;
-				pos += (int64_t) thrift_reader_offset(&r, m->data + pos);
+				pos += (int64_t) pq_thrift_reader_offset(&r, m->data + pos);
 				UNIT_CHECK(pos + csize <= end);
 				UNIT_CHECK(has_crc == v->crc);
 				if (has_crc)
