@@ -7,10 +7,9 @@
  * basic type, the default PostgreSQL type it maps to (format notes,
  * appendix B) and how to reach the declared type.  Each batch is decoded
  * by the field reader, then converted by one loop per kind (no per-row
- * type switch).  Declared types other than the default go through
- * PostgreSQL's cast from the default type, except DateTime to timestamp and
- * date, which are converted directly in UTC (a cast from timestamptz would
- * depend on the session's TimeZone).
+ * type switch).  Declared types other than the default are reached
+ * through the cast layer (cast.h), which also reads DateTime (a UTC
+ * instant) declared timestamp or date in UTC.
  *
  * Mapping: Boolean -> bool; Int8 -> int2; Int16 -> int2 (unsigned: int4);
  * Int32 -> int4 (unsigned: int8); Int64 -> int8 (unsigned: int8, values
@@ -49,6 +48,7 @@
 #include "utils/uuid.h"
 
 #include "fdw/amudai_fdw.h"
+#include "fdw/cast.h"
 #include "fdw/parquet_fdw.h"
 
 /* Ticks (100 ns) from 0001-01-01 to 1970-01-01, and 1970 to 2000 in us. */
@@ -66,21 +66,12 @@ typedef enum PfAmKind
 	PF_AM_TEXT,
 	PF_AM_BYTEA,
 	PF_AM_UUID,
-	PF_AM_TIMESTAMPTZ,			/* also timestamp: the same microseconds */
-	PF_AM_DATE,					/* DateTime declared as date */
+	PF_AM_TIMESTAMPTZ,
 	PF_AM_INTERVAL,
 	PF_AM_NUMERIC,				/* KustoDecimal */
 	PF_AM_ARRAY,
 	PF_AM_JSON					/* Struct, Map, FixedSizeList, nested List */
 } PfAmKind;
-
-/* How the default type reaches the declared one. */
-typedef enum PfAmCast
-{
-	PF_AM_CAST_NONE,
-	PF_AM_CAST_FUNC,
-	PF_AM_CAST_IO
-} PfAmCast;
 
 struct PfAmConverter
 {
@@ -89,17 +80,12 @@ struct PfAmConverter
 	PfAmKind	kind;
 	Oid			deftyp;			/* what kind produces */
 	const char *column_name;
+	bool		nested;			/* converts a List's or a Struct's children */
 
 	/* default -> declared */
-	PfAmCast	cast;
-	FmgrInfo	cast_fn;
-	int			cast_nargs;
+	Oid			typid;			/* declared */
 	int32		typmod;
-	FmgrInfo	out_fn;
-	FmgrInfo	in_fn;
-	Oid			in_ioparam;
-	bool		has_typmod_fn;	/* length coercion to the declared typmod */
-	FmgrInfo	typmod_fn;
+	PfCast	   *cast;			/* NULL: nothing to do */
 
 	/* PF_AM_UUID: the shard's Guids are in .NET order (first three groups LE) */
 	bool		guid_dotnet;
@@ -265,6 +251,48 @@ basic_type_name(AmBasicType t)
 	return (unsigned) t < lengthof(names) ? names[t] : "unknown";
 }
 
+/* "Int64 (KustoTimeSpan)": a field's type in the shard, for messages. */
+static char *
+describe_amudai_type(const AmSchemaNode *n)
+{
+	if (n->extension_label.len == 0)
+		return pstrdup(basic_type_name(n->basic_type));
+	return psprintf("%s (%.*s)", basic_type_name(n->basic_type),
+					(int) n->extension_label.len,
+					(const char *) n->extension_label.data);
+}
+
+/* The converters of a Struct's, Map's or nested List's children. */
+static void
+create_json_children(PfAmConverter *conv, const AmSchema *schema,
+					 MemoryContext cxt)
+{
+	const AmSchemaNode *n = conv->node;
+
+	conv->nchildren = (int) n->num_children;
+	conv->children = palloc0(sizeof(PfAmConverter *) * Max(1, n->num_children));
+	conv->child_names = palloc0(sizeof(char *) * Max(1, n->num_children));
+	for (uint32 k = 0; k < n->num_children; k++)
+	{
+		const AmSchemaNode *c = &schema->nodes[n->children[k]];
+		PfAmKind	ck;
+		Oid			ct;
+		bool		varlena;
+		Oid			outfn;
+
+		(void) node_kind(schema, c, &ck, &ct);
+		if (ck == PF_AM_ARRAY)
+			ct = JSONBOID;		/* inside JSON, lists are JSON arrays */
+		conv->children[k] = pf_amudai_converter_create(schema, n->children[k],
+													   ct, -1, conv->column_name,
+													   cxt);
+		conv->children[k]->nested = true;
+		conv->child_names[k] = pnstrdup((const char *) c->name.data, c->name.len);
+		getTypeOutputInfo(conv->children[k]->deftyp, &outfn, &varlena);
+		fmgr_info_cxt(outfn, &conv->children[k]->json_out, cxt);
+	}
+}
+
 PfAmConverter *
 pf_amudai_converter_create(const AmSchema *schema, uint32_t schema_id,
 						   Oid typid, int32 typmod, const char *column_name,
@@ -273,12 +301,15 @@ pf_amudai_converter_create(const AmSchema *schema, uint32_t schema_id,
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	PfAmConverter *conv = palloc0(sizeof(PfAmConverter));
 	const AmSchemaNode *n = &schema->nodes[schema_id];
-	Oid			funcid;
-	CoercionPathType path;
+	int32		decl_basemod = typmod;
+	Oid			decl_base = getBaseTypeAndTypmod(typid, &decl_basemod);
+	Oid			default_typid;
+	bool		no_path;
 
 	conv->schema_id = schema_id;
 	conv->node = n;
 	conv->column_name = pstrdup(column_name);
+	conv->typid = typid;
 	conv->typmod = typmod;
 	if (!node_kind(schema, n, &conv->kind, &conv->deftyp))
 		ereport(ERROR,
@@ -286,36 +317,16 @@ pf_amudai_converter_create(const AmSchema *schema, uint32_t schema_id,
 				 errmsg("column \"%s\" reads an Amudai field of type %s, which is not supported",
 						column_name, basic_type_name(n->basic_type)),
 				 errhint("Unions cannot be read.")));
+	default_typid = conv->deftyp;
 
 	/* a list declared jsonb: a JSON array, like nested lists */
-	if (conv->kind == PF_AM_ARRAY && typid == JSONBOID)
+	if (conv->kind == PF_AM_ARRAY && decl_base == JSONBOID)
 	{
 		conv->kind = PF_AM_JSON;
 		conv->deftyp = JSONBOID;
 	}
 	if (conv->kind == PF_AM_JSON)
-	{
-		conv->nchildren = (int) n->num_children;
-		conv->children = palloc0(sizeof(PfAmConverter *) * Max(1, n->num_children));
-		conv->child_names = palloc0(sizeof(char *) * Max(1, n->num_children));
-		for (uint32 k = 0; k < n->num_children; k++)
-		{
-			const AmSchemaNode *c = &schema->nodes[n->children[k]];
-			PfAmKind	ck;
-			Oid			ct;
-			bool		varlena;
-			Oid			outfn;
-
-			(void) node_kind(schema, c, &ck, &ct);
-			if (ck == PF_AM_ARRAY)
-				ct = JSONBOID;	/* inside JSON, lists are JSON arrays */
-			conv->children[k] = pf_amudai_converter_create(schema, n->children[k],
-														   ct, -1, column_name, cxt);
-			conv->child_names[k] = pnstrdup((const char *) c->name.data, c->name.len);
-			getTypeOutputInfo(conv->children[k]->deftyp, &outfn, &varlena);
-			fmgr_info_cxt(outfn, &conv->children[k]->json_out, cxt);
-		}
-	}
+		create_json_children(conv, schema, cxt);
 
 	if (conv->kind == PF_AM_ARRAY)
 	{
@@ -324,7 +335,7 @@ pf_amudai_converter_create(const AmSchema *schema, uint32_t schema_id,
 
 		/*
 		 * A declared array type: its elements are converted to the declared
-		 * element type (element by element, casts included).
+		 * element type (element by element, casts and domains included).
 		 */
 		if (OidIsValid(get_element_type(typid)))
 		{
@@ -332,65 +343,18 @@ pf_amudai_converter_create(const AmSchema *schema, uint32_t schema_id,
 			elemmod = typmod;
 			conv->deftyp = typid;
 			typmod = -1;		/* applied to the elements */
-			conv->typmod = -1;
 		}
 		conv->elem = pf_amudai_converter_create(schema, n->children[0], elemtyp,
 												elemmod, column_name, cxt);
+		conv->elem->nested = true;
 		get_typlenbyvalalign(elemtyp, &conv->elmlen, &conv->elmbyval,
 							 &conv->elmalign);
 	}
 
-	/* DateTime straight to timestamp (UTC wall clock) or date */
-	if (conv->kind == PF_AM_TIMESTAMPTZ && typid == TIMESTAMPOID)
-		conv->deftyp = TIMESTAMPOID;
-	else if (conv->kind == PF_AM_TIMESTAMPTZ && typid == DATEOID)
-	{
-		conv->kind = PF_AM_DATE;
-		conv->deftyp = DATEOID;
-	}
-
-	if (typid != conv->deftyp)
-	{
-		path = find_coercion_pathway(typid, conv->deftyp, COERCION_EXPLICIT,
-									 &funcid);
-		switch (path)
-		{
-			case COERCION_PATH_RELABELTYPE:
-				break;
-			case COERCION_PATH_FUNC:
-				conv->cast = PF_AM_CAST_FUNC;
-				fmgr_info_cxt(funcid, &conv->cast_fn, cxt);
-				conv->cast_nargs = get_func_nargs(funcid);
-				break;
-			case COERCION_PATH_COERCEVIAIO:
-				{
-					Oid			outfn,
-								infn;
-					bool		varlena;
-
-					conv->cast = PF_AM_CAST_IO;
-					getTypeOutputInfo(conv->deftyp, &outfn, &varlena);
-					getTypeInputInfo(typid, &infn, &conv->in_ioparam);
-					fmgr_info_cxt(outfn, &conv->out_fn, cxt);
-					fmgr_info_cxt(infn, &conv->in_fn, cxt);
-				}
-				break;
-			default:
-				ereport(ERROR,
-						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-						 errmsg("column \"%s\" of type %s cannot read an Amudai field of type %s",
-								column_name, format_type_be(typid),
-								basic_type_name(n->basic_type)),
-						 errhint("Declare the column as %s, or a type with a cast from it.",
-								 format_type_be(conv->deftyp))));
-		}
-	}
-	if (typmod >= 0 && conv->cast != PF_AM_CAST_IO &&
-		find_typmod_coercion_function(typid, &funcid) == COERCION_PATH_FUNC)
-	{
-		conv->has_typmod_fn = true;
-		fmgr_info_cxt(funcid, &conv->typmod_fn, cxt);
-	}
+	conv->cast = pf_cast_create(conv->deftyp, -1, typid, typmod, cxt, &no_path);
+	if (no_path)
+		pf_cast_not_supported(column_name, "Amudai", describe_amudai_type(n),
+							  default_typid, -1, conv->typid, conv->typmod);
 	MemoryContextSwitchTo(old);
 	return conv;
 }
@@ -871,7 +835,6 @@ fill_default(PfAmConverter *conv, const char *path, uint64 first,
 			}
 			break;
 		case PF_AM_TIMESTAMPTZ:
-		case PF_AM_DATE:
 			for (uint32 i = 0; i < count; i++)
 			{
 				uint64		ticks;
@@ -881,14 +844,7 @@ fill_default(PfAmConverter *conv, const char *path, uint64 first,
 					continue;
 				memcpy(&ticks, (const char *) b->values + (size_t) i * 8, 8);
 				us = ticks_to_pg_us(ticks, conv->column_name);
-				if (conv->kind == PF_AM_DATE)
-				{
-					int64		days = us / USECS_PER_DAY - (us % USECS_PER_DAY < 0 ? 1 : 0);
-
-					values[i] = DateADTGetDatum((DateADT) days);
-				}
-				else
-					values[i] = TimestampTzGetDatum(us);
+				values[i] = TimestampTzGetDatum(us);
 			}
 			break;
 		case PF_AM_INTERVAL:
@@ -963,6 +919,50 @@ fill_default(PfAmConverter *conv, const char *path, uint64 first,
 	}
 }
 
+/* What a failing cast was converting: the column, type and position. */
+typedef struct PfAmCastContext
+{
+	PfAmConverter *conv;
+	uint64		first;
+	int64		failed;			/* index in the batch, or -1 */
+} PfAmCastContext;
+
+static void
+cast_error_callback(void *arg)
+{
+	PfAmCastContext *ctx = (PfAmCastContext *) arg;
+	PfAmConverter *conv = ctx->conv;
+	char	   *typname = format_type_with_typemod(conv->typid, conv->typmod);
+
+	if (ctx->failed < 0)
+		errcontext("converting Amudai column \"%s\" to type %s",
+				   conv->column_name, typname);
+	else if (conv->nested)
+		errcontext("converting Amudai column \"%s\" to type %s, element %llu of stripe %u",
+				   conv->column_name, typname,
+				   (unsigned long long) (ctx->first + ctx->failed), conv->stripe);
+	else
+		errcontext("converting Amudai column \"%s\" to type %s, row %llu of stripe %u",
+				   conv->column_name, typname,
+				   (unsigned long long) (ctx->first + ctx->failed), conv->stripe);
+}
+
+/* Default-type Datums of a batch to the declared type, in place. */
+static void
+cast_batch(PfAmConverter *conv, uint64 first, uint32 count, Datum *values,
+		   bool *nulls)
+{
+	PfAmCastContext ctx = {conv, first, -1};
+	ErrorContextCallback errcb;
+
+	errcb.callback = cast_error_callback;
+	errcb.arg = &ctx;
+	errcb.previous = error_context_stack;
+	error_context_stack = &errcb;
+	pf_cast_apply(conv->cast, values, nulls, count, 1, &ctx.failed);
+	error_context_stack = errcb.previous;
+}
+
 void
 pf_amudai_converter_fill(PfAmConverter *conv, const char *path,
 						 uint64_t first, uint32 count, Datum *values,
@@ -980,31 +980,8 @@ pf_amudai_converter_fill(PfAmConverter *conv, const char *path,
 				 errmsg("Amudai field of column \"%s\" gave %zu positions, %u were asked",
 						conv->column_name, batch.count, count)));
 	fill_default(conv, path, first, &batch, count, values, nulls);
-
-	/* the declared type, when it is not the default one */
-	if (conv->cast == PF_AM_CAST_FUNC)
-	{
-		for (uint32 i = 0; i < count; i++)
-			if (!nulls[i])
-				values[i] = conv->cast_nargs >= 2 ?
-					FunctionCall3(&conv->cast_fn, values[i],
-								  Int32GetDatum(conv->typmod), BoolGetDatum(true)) :
-					FunctionCall1(&conv->cast_fn, values[i]);
-	}
-	else if (conv->cast == PF_AM_CAST_IO)
-	{
-		for (uint32 i = 0; i < count; i++)
-			if (!nulls[i])
-				values[i] = InputFunctionCall(&conv->in_fn,
-											  OutputFunctionCall(&conv->out_fn, values[i]),
-											  conv->in_ioparam, conv->typmod);
-	}
-	if (conv->has_typmod_fn && conv->cast != PF_AM_CAST_FUNC)
-		for (uint32 i = 0; i < count; i++)
-			if (!nulls[i])
-				values[i] = FunctionCall3(&conv->typmod_fn, values[i],
-										  Int32GetDatum(conv->typmod),
-										  BoolGetDatum(true));
+	if (conv->cast != NULL)
+		cast_batch(conv, first, count, values, nulls);
 }
 
 bool

@@ -17,10 +17,8 @@
  *	  record assembler that walks all the field's leaves together and builds
  *	  one jsonb value per row.
  *
- * A declared type other than the default is reached through PostgreSQL's own
- * cast from the default type (function, binary relabeling or I/O), applied
- * column-at-a-time after the fill, followed by the declared typmod's length
- * coercion and domain checks.
+ * A declared type other than the default is reached from the default type
+ * through the cast layer (cast.h), applied column-at-a-time after the fill.
  *
  * Default mapping (see pf_default_type):
  *	BOOLEAN bool; INT32 int4; INT64 int8; INT(8|16,signed) int2;
@@ -62,6 +60,7 @@
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
+#include "fdw/cast.h"
 #include "fdw/parquet_fdw.h"
 
 /* Microseconds between 1970-01-01 and 2000-01-01 (PostgreSQL's epoch). */
@@ -82,33 +81,6 @@ typedef struct PfScalar PfScalar;
 typedef void (*PfScalarFill) (const PfScalar *sc, const void *vals,
 							  const bool *is_null, uint32 n,
 							  Datum *values, bool *nulls, int stride);
-
-/* How a Datum of the default type is cast to the declared type. */
-typedef enum PfCastMethod
-{
-	PF_CAST_NONE = 0,			/* same type, nothing to do */
-	PF_CAST_FUNC,				/* cast function */
-	PF_CAST_IO,					/* output then input function */
-	PF_CAST_POPULATE			/* jsonb to a composite: jsonb_populate_record */
-} PfCastMethod;
-
-typedef struct PfCast
-{
-	PfCastMethod method;
-	FmgrInfo	func;			/* PF_CAST_FUNC */
-	int			func_nargs;
-	int32		target_typmod;
-	FmgrInfo	out_func;		/* PF_CAST_IO */
-	FmgrInfo	in_func;
-	Oid			in_ioparam;
-	bool		has_typmod_func;	/* declared typmod's length coercion */
-	FmgrInfo	typmod_func;
-	int			typmod_nargs;
-	Oid			domain_type;	/* declared domain, or InvalidOid */
-	void	   *domain_extra;
-	MemoryContext cxt;
-	bool		active;			/* anything to do at all */
-} PfCast;
 
 /* How a leaf Datum of the default type renders inside jsonb. */
 typedef enum PfJsonCategory
@@ -212,10 +184,10 @@ struct PfConverter
 	int			num_leaves;
 	int		   *leaves;			/* indexes into meta->leaves */
 	PfScalar   *scalars;		/* one per leaf */
-	PfCast		cast;			/* default type -> declared type */
+	PfCast	   *cast;			/* default type -> declared type, or NULL */
 
 	/* PF_CONV_LIST */
-	PfCast		elem_cast;		/* element default -> declared element */
+	PfCast	   *elem_cast;		/* element default -> declared element, or NULL */
 	Oid			elem_typid;		/* element type of the built arrays */
 	int16		elem_len;
 	bool		elem_byval;
@@ -1611,199 +1583,23 @@ describe_parquet_type(const PqSchemaNode *node)
 	return psprintf("%s (%s)", phys, pq_logical_kind_name(node->logical.kind));
 }
 
-static void pg_attribute_noreturn()
-no_cast_error(const PqSchemaNode *field, const char *column_name,
-			  Oid deftyp, int32 defmod, Oid typid, int32 typmod)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("column \"%s\" of Parquet type %s cannot be read as type %s",
-					column_name, describe_parquet_type(field),
-					format_type_with_typemod(typid, typmod)),
-			 errdetail("There is no cast from %s, the default type for this Parquet type, to %s.",
-					   format_type_with_typemod(deftyp, defmod),
-					   format_type_be(typid)),
-			 errhint("Declare the column as %s or as a type %s can be cast to.",
-					 format_type_with_typemod(deftyp, defmod),
-					 format_type_be(deftyp))));
-}
-
 /*
- * Prepare the cast from (src, srcmod) to the declared (dst, dstmod): the cast
- * pathway is looked up once, as for an explicit cast, and the declared typmod
- * is then enforced as on assignment (too long varchar values are errors,
- * numerics are rounded).  Domains are checked after the cast to their base.
- * Returns false when there is no cast.
+ * The cast from (src, srcmod) to the declared (dst, dstmod), or NULL when
+ * there is nothing to do; no cast at all is an error naming the column.
  */
-static bool
-setup_cast(PfCast *c, Oid src, int32 srcmod, Oid dst, int32 dstmod,
-		   MemoryContext cxt)
+static PfCast *
+plan_cast(PfConverter *conv, Oid src, int32 srcmod, Oid dst, int32 dstmod,
+		  MemoryContext cxt)
 {
-	Oid			base;
-	int32		basemod = dstmod;
-	Oid			funcid = InvalidOid;
-	CoercionPathType path;
+	bool		no_path;
+	PfCast	   *c = pf_cast_create(src, srcmod, dst, dstmod, cxt, &no_path);
 
-	memset(c, 0, sizeof(*c));
-	c->cxt = cxt;
-	c->target_typmod = dstmod;
-
-	base = getBaseTypeAndTypmod(dst, &basemod);
-	if (base != dst)
-	{
-		c->domain_type = dst;
-		dstmod = basemod;
-		c->target_typmod = basemod;
-	}
-
-	if (base == src)
-		path = COERCION_PATH_RELABELTYPE;
-	else
-		path = find_coercion_pathway(base, src, COERCION_EXPLICIT, &funcid);
-
-	switch (path)
-	{
-		case COERCION_PATH_RELABELTYPE:
-			c->method = PF_CAST_NONE;
-			break;
-		case COERCION_PATH_FUNC:
-			c->method = PF_CAST_FUNC;
-			fmgr_info_cxt(funcid, &c->func, cxt);
-			c->func_nargs = get_func_nargs(funcid);
-			break;
-		case COERCION_PATH_COERCEVIAIO:
-			{
-				Oid			outfn;
-				Oid			infn;
-				bool		isvarlena;
-
-				c->method = PF_CAST_IO;
-				getTypeOutputInfo(src, &outfn, &isvarlena);
-				getTypeInputInfo(base, &infn, &c->in_ioparam);
-				fmgr_info_cxt(outfn, &c->out_func, cxt);
-				fmgr_info_cxt(infn, &c->in_func, cxt);
-				break;
-			}
-		default:
-			return false;
-	}
-
-	/* length coercion of the declared typmod, unless the cast applied it */
-	if (dstmod >= 0 && !(base == src && dstmod == srcmod) &&
-		!(c->method == PF_CAST_FUNC && c->func_nargs >= 2))
-	{
-		Oid			tmfunc = InvalidOid;
-
-		if (find_typmod_coercion_function(base, &tmfunc) == COERCION_PATH_FUNC)
-		{
-			c->has_typmod_func = true;
-			fmgr_info_cxt(tmfunc, &c->typmod_func, cxt);
-			c->typmod_nargs = get_func_nargs(tmfunc);
-		}
-	}
-
-	c->active = c->method != PF_CAST_NONE || c->has_typmod_func ||
-		OidIsValid(c->domain_type);
-	return true;
-}
-
-/*
- * Prepare jsonb -> composite type dst: jsonb_populate_record(NULL::dst, v),
- * which matches object keys to attribute names and converts each field
- * (nested composites and arrays included) through its input function.  The
- * function learns the record type from its call expression, so a dummy one
- * is attached to the FmgrInfo.
- */
-static void
-setup_populate(PfCast *c, Oid dst, MemoryContext cxt)
-{
-	MemoryContext old = MemoryContextSwitchTo(cxt);
-	Oid			base;
-	int32		basemod = -1;
-
-	memset(c, 0, sizeof(*c));
-	c->cxt = cxt;
-	base = getBaseTypeAndTypmod(dst, &basemod);
-	if (base != dst)
-		c->domain_type = dst;
-	c->method = PF_CAST_POPULATE;
-	c->target_typmod = -1;
-	fmgr_info_cxt(F_JSONB_POPULATE_RECORD, &c->func, cxt);
-	c->func.fn_expr = (Node *)
-		makeFuncExpr(F_JSONB_POPULATE_RECORD, base,
-					 list_make2(makeNullConst(base, -1, InvalidOid),
-								makeNullConst(JSONBOID, -1, InvalidOid)),
-					 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
-	c->active = true;
-	MemoryContextSwitchTo(old);
-}
-
-/* Apply a prepared cast in place to n Datums. */
-static void
-apply_cast(PfCast *c, Datum *values, bool *nulls, uint32 n, int stride)
-{
-	if (!c->active)
-		return;
-	for (uint32 i = 0; i < n; i++)
-	{
-		size_t		k = (size_t) i * stride;
-
-		if (!nulls[k])
-		{
-			Datum		v = values[k];
-
-			switch (c->method)
-			{
-				case PF_CAST_FUNC:
-					if (c->func_nargs >= 3)
-						v = FunctionCall3(&c->func, v,
-										  Int32GetDatum(c->target_typmod),
-										  BoolGetDatum(false));
-					else if (c->func_nargs == 2)
-						v = FunctionCall2(&c->func, v,
-										  Int32GetDatum(c->target_typmod));
-					else
-						v = FunctionCall1(&c->func, v);
-					break;
-				case PF_CAST_IO:
-					v = InputFunctionCall(&c->in_func,
-										  OutputFunctionCall(&c->out_func, v),
-										  c->in_ioparam, -1);
-					break;
-				case PF_CAST_POPULATE:
-					{
-						LOCAL_FCINFO(fcinfo, 2);
-
-						InitFunctionCallInfoData(*fcinfo, &c->func, 2,
-												 InvalidOid, NULL, NULL);
-						fcinfo->args[0].value = (Datum) 0;
-						fcinfo->args[0].isnull = true;
-						fcinfo->args[1].value = v;
-						fcinfo->args[1].isnull = false;
-						v = FunctionCallInvoke(fcinfo);
-						if (fcinfo->isnull)
-							nulls[k] = true;
-						break;
-					}
-				case PF_CAST_NONE:
-					break;
-			}
-			if (c->has_typmod_func)
-			{
-				if (c->typmod_nargs >= 3)
-					v = FunctionCall3(&c->typmod_func, v,
-									  Int32GetDatum(c->target_typmod),
-									  BoolGetDatum(false));
-				else
-					v = FunctionCall2(&c->typmod_func, v,
-									  Int32GetDatum(c->target_typmod));
-			}
-			values[k] = v;
-		}
-		if (OidIsValid(c->domain_type))
-			domain_check(values[k], nulls[k], c->domain_type,
-						 &c->domain_extra, c->cxt);
-	}
+	if (no_path)
+		pf_cast_not_supported(conv->column_name, "Parquet",
+							  describe_parquet_type(conv->field),
+							  conv->default_typid, conv->default_typmod,
+							  conv->typid, conv->typmod);
+	return c;
 }
 
 /* ----------------------------------------------------------------
@@ -1906,7 +1702,7 @@ fill_scalar_column(PfConverter *conv, const PqColumnBatch *batches,
 	cur_batch.n = num_rows;
 	sc->fill(sc, b->values, b->is_null, num_rows, values, nulls, stride);
 	cur_batch.vals = NULL;
-	apply_cast(&conv->cast, values, nulls, num_rows, stride);
+	pf_cast_apply(conv->cast, values, nulls, num_rows, stride, &cur_batch.failed);
 }
 
 /* ----------------------------------------------------------------
@@ -1936,7 +1732,7 @@ fill_list_column(PfConverter *conv, const PqColumnBatch *batches,
 
 	/* convert every element value at once */
 	sc->fill(sc, b->values, NULL, nv, ev, en, 1);
-	apply_cast(&conv->elem_cast, ev, en, nv, 1);
+	pf_cast_apply(conv->elem_cast, ev, en, nv, 1, NULL);
 
 	for (uint32 r = 0; r < num_rows; r++)
 	{
@@ -1992,7 +1788,7 @@ fill_list_column(PfConverter *conv, const PqColumnBatch *batches,
 	pfree(en);
 	pfree(buf);
 	pfree(bnull);
-	apply_cast(&conv->cast, values, nulls, num_rows, stride);
+	pf_cast_apply(conv->cast, values, nulls, num_rows, stride, &cur_batch.failed);
 }
 
 /* ----------------------------------------------------------------
@@ -2560,7 +2356,7 @@ fill_json_column(PfConverter *conv, const PqColumnBatch *batches,
 		if (w.cur[i].pos != batches[i].num_levels)
 			levels_corrupt(conv->column_name);
 
-	apply_cast(&conv->cast, values, nulls, num_rows, stride);
+	pf_cast_apply(conv->cast, values, nulls, num_rows, stride, &cur_batch.failed);
 }
 
 /* VARIANT group: reassembled to jsonb by convert_variant.c, then the cast. */
@@ -2570,7 +2366,7 @@ fill_variant_column(PfConverter *conv, const PqColumnBatch *batches,
 {
 	pf_variant_converter_fill(conv->variant, batches, num_rows, values, nulls,
 							  stride);
-	apply_cast(&conv->cast, values, nulls, num_rows, stride);
+	pf_cast_apply(conv->cast, values, nulls, num_rows, stride, &cur_batch.failed);
 }
 
 /* ----------------------------------------------------------------
@@ -2631,9 +2427,7 @@ pf_converter_create(const PqFileMeta *meta, const PqSchemaNode *field,
 		conv->fill = fill_variant_column;
 		conv->variant = pf_variant_converter_create(meta, field, conv->column_name,
 													cxt);
-		if (!setup_cast(&conv->cast, JSONBOID, -1, typid, typmod, cxt))
-			no_cast_error(field, column_name, conv->default_typid,
-						  conv->default_typmod, typid, typmod);
+		conv->cast = plan_cast(conv, JSONBOID, -1, typid, typmod, cxt);
 		MemoryContextSwitchTo(old);
 		return conv;
 	}
@@ -2658,22 +2452,16 @@ pf_converter_create(const PqFileMeta *meta, const PqSchemaNode *field,
 		{
 			read_as_text(&conv->scalars[0], decl_elem);
 			/* declared array: cast elements, build arrays of the declared type */
-			if (!setup_cast(&conv->elem_cast, sc->typid, sc->typmod,
-							decl_elem, typmod, cxt))
-				no_cast_error(field, column_name, conv->default_typid,
-							  conv->default_typmod, typid, typmod);
+			conv->elem_cast = plan_cast(conv, sc->typid, sc->typmod,
+										decl_elem, typmod, cxt);
 			conv->elem_typid = decl_elem;
-			memset(&conv->cast, 0, sizeof(PfCast));
 		}
 		else
 		{
 			/* arrays of the default type, then a cast of the whole array */
 			conv->elem_typid = sc->typid;
-			memset(&conv->elem_cast, 0, sizeof(PfCast));
-			if (!setup_cast(&conv->cast, conv->default_typid, conv->default_typmod,
-							typid, typmod, cxt))
-				no_cast_error(field, column_name, conv->default_typid,
-							  conv->default_typmod, typid, typmod);
+			conv->cast = plan_cast(conv, conv->default_typid,
+								   conv->default_typmod, typid, typmod, cxt);
 		}
 		get_typlenbyvalalign(conv->elem_typid, &conv->elem_len,
 							 &conv->elem_byval, &conv->elem_align);
@@ -2691,10 +2479,9 @@ pf_converter_create(const PqFileMeta *meta, const PqSchemaNode *field,
 		Assert(next == conv->num_leaves);
 		if (!field->is_leaf && get_typtype(decl_base) == TYPTYPE_COMPOSITE &&
 			conv->root->kind == PF_NODE_STRUCT)
-			setup_populate(&conv->cast, typid, cxt);
-		else if (!setup_cast(&conv->cast, JSONBOID, -1, typid, typmod, cxt))
-			no_cast_error(field, column_name, conv->default_typid,
-						  conv->default_typmod, typid, typmod);
+			conv->cast = pf_cast_create_populate(typid, cxt);
+		else
+			conv->cast = plan_cast(conv, JSONBOID, -1, typid, typmod, cxt);
 		MemoryContextSwitchTo(old);
 		return conv;
 	}
@@ -2706,16 +2493,12 @@ pf_converter_create(const PqFileMeta *meta, const PqSchemaNode *field,
 	 */
 	if (read_as_text(&conv->scalars[0], decl_base))
 	{
-		if (!setup_cast(&conv->cast, TEXTOID, -1, typid, typmod, cxt))
-			no_cast_error(field, column_name, conv->default_typid,
-						  conv->default_typmod, typid, typmod);
+		conv->cast = plan_cast(conv, TEXTOID, -1, typid, typmod, cxt);
 		MemoryContextSwitchTo(old);
 		return conv;
 	}
-	if (!setup_cast(&conv->cast, conv->default_typid, conv->default_typmod,
-					typid, typmod, cxt))
-		no_cast_error(field, column_name, conv->default_typid,
-					  conv->default_typmod, typid, typmod);
+	conv->cast = plan_cast(conv, conv->default_typid, conv->default_typmod,
+						   typid, typmod, cxt);
 	MemoryContextSwitchTo(old);
 	return conv;
 }

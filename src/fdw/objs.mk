@@ -1,6 +1,7 @@
 # Objects of src/fdw/ (kept explicit, one line per file).
 FDW_OBJS =
 FDW_OBJS += src/fdw/convert.o
+FDW_OBJS += src/fdw/cast.o
 FDW_OBJS += src/fdw/inspect.o
 FDW_OBJS += src/fdw/fdw.o
 FDW_OBJS += src/fdw/option.o
