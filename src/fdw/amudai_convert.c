@@ -670,6 +670,191 @@ fill_json(PfAmConverter *conv, const char *path, uint64 first,
 	}
 }
 
+/* Integers of any width and signedness as int2, int4 or int8. */
+static void
+fill_ints(PfAmConverter *conv, const AmColumnBatch *b, uint32 count,
+		  Datum *values)
+{
+	int64	   *ints;
+
+	/* the common same-width cases straight to Datums */
+	if (conv->node->is_signed && b->value_width == 8 && conv->kind == PF_AM_INT8)
+	{
+		for (uint32 i = 0; i < count; i++)
+		{
+			int64		v;
+
+			memcpy(&v, (const char *) b->values + (size_t) i * 8, 8);
+			values[i] = Int64GetDatum(v);
+		}
+		return;
+	}
+	if (conv->node->is_signed && b->value_width == 4 && conv->kind == PF_AM_INT4)
+	{
+		for (uint32 i = 0; i < count; i++)
+		{
+			int32		v;
+
+			memcpy(&v, (const char *) b->values + (size_t) i * 4, 4);
+			values[i] = Int32GetDatum(v);
+		}
+		return;
+	}
+	ints = palloc(sizeof(int64) * Max(count, 1));
+	load_ints(conv, b, count, ints);
+	if (conv->kind == PF_AM_INT2)
+		for (uint32 i = 0; i < count; i++)
+			values[i] = Int16GetDatum((int16) ints[i]);
+	else if (conv->kind == PF_AM_INT4)
+		for (uint32 i = 0; i < count; i++)
+			values[i] = Int32GetDatum((int32) ints[i]);
+	else
+		for (uint32 i = 0; i < count; i++)
+			values[i] = Int64GetDatum(ints[i]);
+	pfree(ints);
+}
+
+/*
+ * String and Binary values as text or bytea: one allocation for the batch's
+ * varlenas; strings that are all ASCII without NUL need no per-value
+ * encoding check.
+ */
+static void
+fill_strings(PfAmConverter *conv, const AmColumnBatch *b, uint32 count,
+			 Datum *values, const bool *nulls)
+{
+	bool		text = conv->kind == PF_AM_TEXT;
+	bool		utf8 = GetDatabaseEncoding() == PG_UTF8;
+	bool		ascii = true;
+	Size		total = 0;
+	char	   *arena;
+
+	if (text && b->offsets)
+	{
+		const uint8_t *p = b->bytes + b->offsets[0];
+		const uint8_t *end = b->bytes + b->offsets[count];
+		uint8_t		bad = 0;
+
+		for (; p < end; p++)
+			bad |= (uint8_t) (*p - 1) >= 0x7F;
+		ascii = bad == 0;
+	}
+	for (uint32 i = 0; i < count; i++)
+		if (!nulls[i])
+			total += INTALIGN(VARHDRSZ +
+							  (b->offsets ? b->offsets[i + 1] - b->offsets[i] :
+							   b->value_width));
+	arena = MemoryContextAllocHuge(CurrentMemoryContext, Max(total, 1));
+	for (uint32 i = 0; i < count; i++)
+	{
+		const char *src;
+		size_t		len;
+		struct varlena *v;
+
+		if (nulls[i])
+			continue;
+		if (b->offsets)
+		{
+			src = (const char *) b->bytes + b->offsets[i];
+			len = (size_t) (b->offsets[i + 1] - b->offsets[i]);
+		}
+		else
+		{
+			src = (const char *) b->values + (size_t) i * b->value_width;
+			len = b->value_width;
+		}
+		if (text && !ascii)
+		{
+			if (!utf8)
+			{
+				/* converted text may be longer: its own palloc */
+				values[i] = PointerGetDatum(cstring_to_text(pg_any_to_server(src, (int) len, PG_UTF8)));
+				continue;
+			}
+			(void) pg_verifymbstr(src, (int) len, false);
+		}
+		v = (struct varlena *) arena;
+		SET_VARSIZE(v, VARHDRSZ + len);
+		memcpy(VARDATA(v), src, len);
+		arena += INTALIGN(VARHDRSZ + len);
+		values[i] = PointerGetDatum(v);
+	}
+}
+
+/* Guids as uuid, in the shard's byte order (guid_byte_order). */
+static void
+fill_uuids(PfAmConverter *conv, const AmColumnBatch *b, uint32 count,
+		   Datum *values, const bool *nulls)
+{
+	for (uint32 i = 0; i < count; i++)
+	{
+		pg_uuid_t  *u;
+
+		if (nulls[i])
+			continue;
+		u = palloc(sizeof(pg_uuid_t));
+		memcpy(u->data, (const char *) b->values + (size_t) i * 16, 16);
+		if (conv->guid_dotnet)
+		{
+			/* .NET: Data1 (4 bytes), Data2 and Data3 (2 each) LE */
+			static const uint8 from[16] = {3, 2, 1, 0, 5, 4, 7, 6,
+			8, 9, 10, 11, 12, 13, 14, 15};
+			uint8		t[16];
+
+			for (int k = 0; k < 16; k++)
+				t[k] = u->data[from[k]];
+			memcpy(u->data, t, 16);
+		}
+		values[i] = UUIDPGetDatum(u);
+	}
+}
+
+/* Lists as arrays: the elements converted at once, then one array per row. */
+static void
+fill_arrays(PfAmConverter *conv, const char *path, const AmColumnBatch *b,
+			uint32 count, Datum *values, const bool *nulls)
+{
+	uint64		lo = b->offsets[0];
+	uint64		hi = b->offsets[count];
+	Datum	   *ev;
+	bool	   *en;
+	Oid			elemtyp = get_element_type(conv->deftyp);
+
+	if (hi < lo || hi > am_field_reader_position_count(conv->elem->reader))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("invalid Amudai shard \"%s\": list offsets of column \"%s\" point beyond the list elements",
+						path, conv->column_name),
+				 errdetail("Offsets up to %llu, %llu elements.",
+						   (unsigned long long) hi,
+						   (unsigned long long) am_field_reader_position_count(conv->elem->reader))));
+	if (hi - lo > (uint64) MaxAllocSize / sizeof(Datum))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("lists of column \"%s\" hold too many elements for one batch",
+						conv->column_name)));
+	ev = palloc(sizeof(Datum) * Max(hi - lo, 1));
+	en = palloc(sizeof(bool) * Max(hi - lo, 1));
+	if (hi > lo)
+		pf_amudai_converter_fill(conv->elem, path, lo, (uint32) (hi - lo),
+								 ev, en);
+	for (uint32 i = 0; i < count; i++)
+	{
+		int			dims[1];
+		int			lbs[1] = {1};
+		uint64		s = b->offsets[i] - lo;
+
+		if (nulls[i])
+			continue;
+		dims[0] = (int) (b->offsets[i + 1] - b->offsets[i]);
+		values[i] = PointerGetDatum(construct_md_array(ev + s, en + s, 1,
+													   dims, lbs, elemtyp,
+													   conv->elmlen,
+													   conv->elmbyval,
+													   conv->elmalign));
+	}
+}
+
 /* Fill values[]/nulls[] with the default-type Datums of a batch. */
 static void
 fill_default(PfAmConverter *conv, const char *path, uint64 first,
@@ -689,44 +874,7 @@ fill_default(PfAmConverter *conv, const char *path, uint64 first,
 		case PF_AM_INT2:
 		case PF_AM_INT4:
 		case PF_AM_INT8:
-			/* the common same-width cases straight to Datums */
-			if (conv->node->is_signed && b->value_width == 8 && conv->kind == PF_AM_INT8)
-			{
-				for (uint32 i = 0; i < count; i++)
-				{
-					int64		v;
-
-					memcpy(&v, (const char *) b->values + (size_t) i * 8, 8);
-					values[i] = Int64GetDatum(v);
-				}
-				break;
-			}
-			if (conv->node->is_signed && b->value_width == 4 && conv->kind == PF_AM_INT4)
-			{
-				for (uint32 i = 0; i < count; i++)
-				{
-					int32		v;
-
-					memcpy(&v, (const char *) b->values + (size_t) i * 4, 4);
-					values[i] = Int32GetDatum(v);
-				}
-				break;
-			}
-			{
-				int64	   *ints = palloc(sizeof(int64) * Max(count, 1));
-
-				load_ints(conv, b, count, ints);
-				if (conv->kind == PF_AM_INT2)
-					for (uint32 i = 0; i < count; i++)
-						values[i] = Int16GetDatum((int16) ints[i]);
-				else if (conv->kind == PF_AM_INT4)
-					for (uint32 i = 0; i < count; i++)
-						values[i] = Int32GetDatum((int32) ints[i]);
-				else
-					for (uint32 i = 0; i < count; i++)
-						values[i] = Int64GetDatum(ints[i]);
-				pfree(ints);
-			}
+			fill_ints(conv, b, count, values);
 			break;
 		case PF_AM_FLOAT4:
 			for (uint32 i = 0; i < count; i++)
@@ -748,91 +896,10 @@ fill_default(PfAmConverter *conv, const char *path, uint64 first,
 			break;
 		case PF_AM_TEXT:
 		case PF_AM_BYTEA:
-			{
-				/*
-				 * One allocation for the batch's varlenas; strings that are
-				 * all ASCII without NUL need no per-value encoding check.
-				 */
-				bool		text = conv->kind == PF_AM_TEXT;
-				bool		utf8 = GetDatabaseEncoding() == PG_UTF8;
-				bool		ascii = true;
-				Size		total = 0;
-				char	   *arena;
-
-				if (text && b->offsets)
-				{
-					const uint8_t *p = b->bytes + b->offsets[0];
-					const uint8_t *end = b->bytes + b->offsets[count];
-					uint8_t		bad = 0;
-
-					for (; p < end; p++)
-						bad |= (uint8_t) (*p - 1) >= 0x7F;
-					ascii = bad == 0;
-				}
-				for (uint32 i = 0; i < count; i++)
-					if (!nulls[i])
-						total += INTALIGN(VARHDRSZ +
-										  (b->offsets ? b->offsets[i + 1] - b->offsets[i] :
-										   b->value_width));
-				arena = MemoryContextAllocHuge(CurrentMemoryContext, Max(total, 1));
-				for (uint32 i = 0; i < count; i++)
-				{
-					const char *src;
-					size_t		len;
-					struct varlena *v;
-
-					if (nulls[i])
-						continue;
-					if (b->offsets)
-					{
-						src = (const char *) b->bytes + b->offsets[i];
-						len = (size_t) (b->offsets[i + 1] - b->offsets[i]);
-					}
-					else
-					{
-						src = (const char *) b->values + (size_t) i * b->value_width;
-						len = b->value_width;
-					}
-					if (text && !ascii)
-					{
-						if (!utf8)
-						{
-							/* converted text may be longer: its own palloc */
-							values[i] = PointerGetDatum(cstring_to_text(pg_any_to_server(src, (int) len, PG_UTF8)));
-							continue;
-						}
-						(void) pg_verifymbstr(src, (int) len, false);
-					}
-					v = (struct varlena *) arena;
-					SET_VARSIZE(v, VARHDRSZ + len);
-					memcpy(VARDATA(v), src, len);
-					arena += INTALIGN(VARHDRSZ + len);
-					values[i] = PointerGetDatum(v);
-				}
-			}
+			fill_strings(conv, b, count, values, nulls);
 			break;
 		case PF_AM_UUID:
-			for (uint32 i = 0; i < count; i++)
-			{
-				pg_uuid_t  *u;
-
-				if (nulls[i])
-					continue;
-				u = palloc(sizeof(pg_uuid_t));
-				memcpy(u->data, (const char *) b->values + (size_t) i * 16, 16);
-				if (conv->guid_dotnet)
-				{
-					/* .NET: Data1 (4 bytes), Data2 and Data3 (2 each) LE */
-					static const uint8 from[16] = {3, 2, 1, 0, 5, 4, 7, 6,
-					8, 9, 10, 11, 12, 13, 14, 15};
-					uint8		t[16];
-
-					for (int k = 0; k < 16; k++)
-						t[k] = u->data[from[k]];
-					memcpy(u->data, t, 16);
-				}
-				values[i] = UUIDPGetDatum(u);
-			}
+			fill_uuids(conv, b, count, values, nulls);
 			break;
 		case PF_AM_TIMESTAMPTZ:
 			for (uint32 i = 0; i < count; i++)
@@ -873,48 +940,7 @@ fill_default(PfAmConverter *conv, const char *path, uint64 first,
 			fill_json(conv, path, first, b, count, values, nulls);
 			break;
 		case PF_AM_ARRAY:
-			{
-				/* the lists' elements, converted at once, then one array per row */
-				uint64		lo = b->offsets[0];
-				uint64		hi = b->offsets[count];
-				Datum	   *ev;
-				bool	   *en;
-				Oid			elemtyp = get_element_type(conv->deftyp);
-
-				if (hi < lo || hi > am_field_reader_position_count(conv->elem->reader))
-					ereport(ERROR,
-							(errcode(ERRCODE_DATA_CORRUPTED),
-							 errmsg("invalid Amudai shard \"%s\": list offsets of column \"%s\" point beyond the list elements",
-									path, conv->column_name),
-							 errdetail("Offsets up to %llu, %llu elements.",
-									   (unsigned long long) hi,
-									   (unsigned long long) am_field_reader_position_count(conv->elem->reader))));
-				if (hi - lo > (uint64) MaxAllocSize / sizeof(Datum))
-					ereport(ERROR,
-							(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-							 errmsg("lists of column \"%s\" hold too many elements for one batch",
-									conv->column_name)));
-				ev = palloc(sizeof(Datum) * Max(hi - lo, 1));
-				en = palloc(sizeof(bool) * Max(hi - lo, 1));
-				if (hi > lo)
-					pf_amudai_converter_fill(conv->elem, path, lo, (uint32) (hi - lo),
-											 ev, en);
-				for (uint32 i = 0; i < count; i++)
-				{
-					int			dims[1];
-					int			lbs[1] = {1};
-					uint64		s = b->offsets[i] - lo;
-
-					if (nulls[i])
-						continue;
-					dims[0] = (int) (b->offsets[i + 1] - b->offsets[i]);
-					values[i] = PointerGetDatum(construct_md_array(ev + s, en + s, 1,
-																   dims, lbs, elemtyp,
-																   conv->elmlen,
-																   conv->elmbyval,
-																   conv->elmalign));
-				}
-			}
+			fill_arrays(conv, path, b, count, values, nulls);
 			break;
 	}
 }
