@@ -150,13 +150,13 @@ EXCEPTION WHEN OTHERS THEN
   RETURN NEXT SQLSTATE || ': ' || regexp_replace(msg, '/[^"]*/', '', 'g');
 END $$;
 CREATE FOREIGN TABLE am_cast (id numeric, i2 bigint, ts date, tstz timestamp,
-                              num numeric(10,1), f4 float8, s varchar(3))
+                              num numeric(10,1), f4 float8, s varchar(6))
   SERVER am_srv OPTIONS (filename :'shard');
 SELECT count(*) AS differences FROM (
   (SELECT * FROM am_cast EXCEPT ALL
-   SELECT id, i2, ts::date, tstz AT TIME ZONE 'UTC', num::numeric(10,1), f4, s::varchar(3) FROM am_src)
+   SELECT id, i2, ts::date, tstz AT TIME ZONE 'UTC', num::numeric(10,1), f4, s::varchar(6) FROM am_src)
   UNION ALL
-  (SELECT id, i2, ts::date, tstz AT TIME ZONE 'UTC', num::numeric(10,1), f4, s::varchar(3) FROM am_src
+  (SELECT id, i2, ts::date, tstz AT TIME ZONE 'UTC', num::numeric(10,1), f4, s::varchar(6) FROM am_src
    EXCEPT ALL SELECT * FROM am_cast)) x;
 SELECT * FROM am_cast WHERE id IN (1, 20480) ORDER BY id;
 -- a type without a cast from the shard's

@@ -7,10 +7,9 @@
  * basic type, the default PostgreSQL type it maps to (format notes,
  * appendix B) and how to reach the declared type.  Each batch is decoded
  * by the field reader, then converted by one loop per kind (no per-row
- * type switch).  Declared types other than the default go through
- * PostgreSQL's cast from the default type, except DateTime to timestamp and
- * date, which are converted directly in UTC (a cast from timestamptz would
- * depend on the session's TimeZone).
+ * type switch).  Declared types other than the default are reached
+ * through the cast layer (cast.h), which also reads DateTime (a UTC
+ * instant) declared timestamp or date in UTC.
  *
  * Mapping: Boolean -> bool; Int8 -> int2; Int16 -> int2 (unsigned: int4);
  * Int32 -> int4 (unsigned: int8); Int64 -> int8 (unsigned: int8, values
@@ -49,6 +48,7 @@
 #include "utils/uuid.h"
 
 #include "fdw/amudai_fdw.h"
+#include "fdw/cast.h"
 #include "fdw/parquet_fdw.h"
 
 /* Ticks (100 ns) from 0001-01-01 to 1970-01-01, and 1970 to 2000 in us. */
@@ -66,21 +66,12 @@ typedef enum PfAmKind
 	PF_AM_TEXT,
 	PF_AM_BYTEA,
 	PF_AM_UUID,
-	PF_AM_TIMESTAMPTZ,			/* also timestamp: the same microseconds */
-	PF_AM_DATE,					/* DateTime declared as date */
+	PF_AM_TIMESTAMPTZ,
 	PF_AM_INTERVAL,
 	PF_AM_NUMERIC,				/* KustoDecimal */
 	PF_AM_ARRAY,
 	PF_AM_JSON					/* Struct, Map, FixedSizeList, nested List */
 } PfAmKind;
-
-/* How the default type reaches the declared one. */
-typedef enum PfAmCast
-{
-	PF_AM_CAST_NONE,
-	PF_AM_CAST_FUNC,
-	PF_AM_CAST_IO
-} PfAmCast;
 
 struct PfAmConverter
 {
@@ -89,17 +80,12 @@ struct PfAmConverter
 	PfAmKind	kind;
 	Oid			deftyp;			/* what kind produces */
 	const char *column_name;
+	bool		nested;			/* converts a List's or a Struct's children */
 
 	/* default -> declared */
-	PfAmCast	cast;
-	FmgrInfo	cast_fn;
-	int			cast_nargs;
+	Oid			typid;			/* declared */
 	int32		typmod;
-	FmgrInfo	out_fn;
-	FmgrInfo	in_fn;
-	Oid			in_ioparam;
-	bool		has_typmod_fn;	/* length coercion to the declared typmod */
-	FmgrInfo	typmod_fn;
+	PfCast	   *cast;			/* NULL: nothing to do */
 
 	/* PF_AM_UUID: the shard's Guids are in .NET order (first three groups LE) */
 	bool		guid_dotnet;
@@ -265,6 +251,48 @@ basic_type_name(AmBasicType t)
 	return (unsigned) t < lengthof(names) ? names[t] : "unknown";
 }
 
+/* "Int64 (KustoTimeSpan)": a field's type in the shard, for messages. */
+static char *
+describe_amudai_type(const AmSchemaNode *n)
+{
+	if (n->extension_label.len == 0)
+		return pstrdup(basic_type_name(n->basic_type));
+	return psprintf("%s (%.*s)", basic_type_name(n->basic_type),
+					(int) n->extension_label.len,
+					(const char *) n->extension_label.data);
+}
+
+/* The converters of a Struct's, Map's or nested List's children. */
+static void
+create_json_children(PfAmConverter *conv, const AmSchema *schema,
+					 MemoryContext cxt)
+{
+	const AmSchemaNode *n = conv->node;
+
+	conv->nchildren = (int) n->num_children;
+	conv->children = palloc0(sizeof(PfAmConverter *) * Max(1, n->num_children));
+	conv->child_names = palloc0(sizeof(char *) * Max(1, n->num_children));
+	for (uint32 k = 0; k < n->num_children; k++)
+	{
+		const AmSchemaNode *c = &schema->nodes[n->children[k]];
+		PfAmKind	ck;
+		Oid			ct;
+		bool		varlena;
+		Oid			outfn;
+
+		(void) node_kind(schema, c, &ck, &ct);
+		if (ck == PF_AM_ARRAY)
+			ct = JSONBOID;		/* inside JSON, lists are JSON arrays */
+		conv->children[k] = pf_amudai_converter_create(schema, n->children[k],
+													   ct, -1, conv->column_name,
+													   cxt);
+		conv->children[k]->nested = true;
+		conv->child_names[k] = pnstrdup((const char *) c->name.data, c->name.len);
+		getTypeOutputInfo(conv->children[k]->deftyp, &outfn, &varlena);
+		fmgr_info_cxt(outfn, &conv->children[k]->json_out, cxt);
+	}
+}
+
 PfAmConverter *
 pf_amudai_converter_create(const AmSchema *schema, uint32_t schema_id,
 						   Oid typid, int32 typmod, const char *column_name,
@@ -273,12 +301,15 @@ pf_amudai_converter_create(const AmSchema *schema, uint32_t schema_id,
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	PfAmConverter *conv = palloc0(sizeof(PfAmConverter));
 	const AmSchemaNode *n = &schema->nodes[schema_id];
-	Oid			funcid;
-	CoercionPathType path;
+	int32		decl_basemod = typmod;
+	Oid			decl_base = getBaseTypeAndTypmod(typid, &decl_basemod);
+	Oid			default_typid;
+	bool		no_path;
 
 	conv->schema_id = schema_id;
 	conv->node = n;
 	conv->column_name = pstrdup(column_name);
+	conv->typid = typid;
 	conv->typmod = typmod;
 	if (!node_kind(schema, n, &conv->kind, &conv->deftyp))
 		ereport(ERROR,
@@ -286,36 +317,16 @@ pf_amudai_converter_create(const AmSchema *schema, uint32_t schema_id,
 				 errmsg("column \"%s\" reads an Amudai field of type %s, which is not supported",
 						column_name, basic_type_name(n->basic_type)),
 				 errhint("Unions cannot be read.")));
+	default_typid = conv->deftyp;
 
 	/* a list declared jsonb: a JSON array, like nested lists */
-	if (conv->kind == PF_AM_ARRAY && typid == JSONBOID)
+	if (conv->kind == PF_AM_ARRAY && decl_base == JSONBOID)
 	{
 		conv->kind = PF_AM_JSON;
 		conv->deftyp = JSONBOID;
 	}
 	if (conv->kind == PF_AM_JSON)
-	{
-		conv->nchildren = (int) n->num_children;
-		conv->children = palloc0(sizeof(PfAmConverter *) * Max(1, n->num_children));
-		conv->child_names = palloc0(sizeof(char *) * Max(1, n->num_children));
-		for (uint32 k = 0; k < n->num_children; k++)
-		{
-			const AmSchemaNode *c = &schema->nodes[n->children[k]];
-			PfAmKind	ck;
-			Oid			ct;
-			bool		varlena;
-			Oid			outfn;
-
-			(void) node_kind(schema, c, &ck, &ct);
-			if (ck == PF_AM_ARRAY)
-				ct = JSONBOID;	/* inside JSON, lists are JSON arrays */
-			conv->children[k] = pf_amudai_converter_create(schema, n->children[k],
-														   ct, -1, column_name, cxt);
-			conv->child_names[k] = pnstrdup((const char *) c->name.data, c->name.len);
-			getTypeOutputInfo(conv->children[k]->deftyp, &outfn, &varlena);
-			fmgr_info_cxt(outfn, &conv->children[k]->json_out, cxt);
-		}
-	}
+		create_json_children(conv, schema, cxt);
 
 	if (conv->kind == PF_AM_ARRAY)
 	{
@@ -324,7 +335,7 @@ pf_amudai_converter_create(const AmSchema *schema, uint32_t schema_id,
 
 		/*
 		 * A declared array type: its elements are converted to the declared
-		 * element type (element by element, casts included).
+		 * element type (element by element, casts and domains included).
 		 */
 		if (OidIsValid(get_element_type(typid)))
 		{
@@ -332,65 +343,18 @@ pf_amudai_converter_create(const AmSchema *schema, uint32_t schema_id,
 			elemmod = typmod;
 			conv->deftyp = typid;
 			typmod = -1;		/* applied to the elements */
-			conv->typmod = -1;
 		}
 		conv->elem = pf_amudai_converter_create(schema, n->children[0], elemtyp,
 												elemmod, column_name, cxt);
+		conv->elem->nested = true;
 		get_typlenbyvalalign(elemtyp, &conv->elmlen, &conv->elmbyval,
 							 &conv->elmalign);
 	}
 
-	/* DateTime straight to timestamp (UTC wall clock) or date */
-	if (conv->kind == PF_AM_TIMESTAMPTZ && typid == TIMESTAMPOID)
-		conv->deftyp = TIMESTAMPOID;
-	else if (conv->kind == PF_AM_TIMESTAMPTZ && typid == DATEOID)
-	{
-		conv->kind = PF_AM_DATE;
-		conv->deftyp = DATEOID;
-	}
-
-	if (typid != conv->deftyp)
-	{
-		path = find_coercion_pathway(typid, conv->deftyp, COERCION_EXPLICIT,
-									 &funcid);
-		switch (path)
-		{
-			case COERCION_PATH_RELABELTYPE:
-				break;
-			case COERCION_PATH_FUNC:
-				conv->cast = PF_AM_CAST_FUNC;
-				fmgr_info_cxt(funcid, &conv->cast_fn, cxt);
-				conv->cast_nargs = get_func_nargs(funcid);
-				break;
-			case COERCION_PATH_COERCEVIAIO:
-				{
-					Oid			outfn,
-								infn;
-					bool		varlena;
-
-					conv->cast = PF_AM_CAST_IO;
-					getTypeOutputInfo(conv->deftyp, &outfn, &varlena);
-					getTypeInputInfo(typid, &infn, &conv->in_ioparam);
-					fmgr_info_cxt(outfn, &conv->out_fn, cxt);
-					fmgr_info_cxt(infn, &conv->in_fn, cxt);
-				}
-				break;
-			default:
-				ereport(ERROR,
-						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-						 errmsg("column \"%s\" of type %s cannot read an Amudai field of type %s",
-								column_name, format_type_be(typid),
-								basic_type_name(n->basic_type)),
-						 errhint("Declare the column as %s, or a type with a cast from it.",
-								 format_type_be(conv->deftyp))));
-		}
-	}
-	if (typmod >= 0 && conv->cast != PF_AM_CAST_IO &&
-		find_typmod_coercion_function(typid, &funcid) == COERCION_PATH_FUNC)
-	{
-		conv->has_typmod_fn = true;
-		fmgr_info_cxt(funcid, &conv->typmod_fn, cxt);
-	}
+	conv->cast = pf_cast_create(conv->deftyp, -1, typid, typmod, cxt, &no_path);
+	if (no_path)
+		pf_cast_not_supported(column_name, "Amudai", describe_amudai_type(n),
+							  default_typid, -1, conv->typid, conv->typmod);
 	MemoryContextSwitchTo(old);
 	return conv;
 }
@@ -706,6 +670,191 @@ fill_json(PfAmConverter *conv, const char *path, uint64 first,
 	}
 }
 
+/* Integers of any width and signedness as int2, int4 or int8. */
+static void
+fill_ints(PfAmConverter *conv, const AmColumnBatch *b, uint32 count,
+		  Datum *values)
+{
+	int64	   *ints;
+
+	/* the common same-width cases straight to Datums */
+	if (conv->node->is_signed && b->value_width == 8 && conv->kind == PF_AM_INT8)
+	{
+		for (uint32 i = 0; i < count; i++)
+		{
+			int64		v;
+
+			memcpy(&v, (const char *) b->values + (size_t) i * 8, 8);
+			values[i] = Int64GetDatum(v);
+		}
+		return;
+	}
+	if (conv->node->is_signed && b->value_width == 4 && conv->kind == PF_AM_INT4)
+	{
+		for (uint32 i = 0; i < count; i++)
+		{
+			int32		v;
+
+			memcpy(&v, (const char *) b->values + (size_t) i * 4, 4);
+			values[i] = Int32GetDatum(v);
+		}
+		return;
+	}
+	ints = palloc(sizeof(int64) * Max(count, 1));
+	load_ints(conv, b, count, ints);
+	if (conv->kind == PF_AM_INT2)
+		for (uint32 i = 0; i < count; i++)
+			values[i] = Int16GetDatum((int16) ints[i]);
+	else if (conv->kind == PF_AM_INT4)
+		for (uint32 i = 0; i < count; i++)
+			values[i] = Int32GetDatum((int32) ints[i]);
+	else
+		for (uint32 i = 0; i < count; i++)
+			values[i] = Int64GetDatum(ints[i]);
+	pfree(ints);
+}
+
+/*
+ * String and Binary values as text or bytea: one allocation for the batch's
+ * varlenas; strings that are all ASCII without NUL need no per-value
+ * encoding check.
+ */
+static void
+fill_strings(PfAmConverter *conv, const AmColumnBatch *b, uint32 count,
+			 Datum *values, const bool *nulls)
+{
+	bool		text = conv->kind == PF_AM_TEXT;
+	bool		utf8 = GetDatabaseEncoding() == PG_UTF8;
+	bool		ascii = true;
+	Size		total = 0;
+	char	   *arena;
+
+	if (text && b->offsets)
+	{
+		const uint8_t *p = b->bytes + b->offsets[0];
+		const uint8_t *end = b->bytes + b->offsets[count];
+		uint8_t		bad = 0;
+
+		for (; p < end; p++)
+			bad |= (uint8_t) (*p - 1) >= 0x7F;
+		ascii = bad == 0;
+	}
+	for (uint32 i = 0; i < count; i++)
+		if (!nulls[i])
+			total += INTALIGN(VARHDRSZ +
+							  (b->offsets ? b->offsets[i + 1] - b->offsets[i] :
+							   b->value_width));
+	arena = MemoryContextAllocHuge(CurrentMemoryContext, Max(total, 1));
+	for (uint32 i = 0; i < count; i++)
+	{
+		const char *src;
+		size_t		len;
+		struct varlena *v;
+
+		if (nulls[i])
+			continue;
+		if (b->offsets)
+		{
+			src = (const char *) b->bytes + b->offsets[i];
+			len = (size_t) (b->offsets[i + 1] - b->offsets[i]);
+		}
+		else
+		{
+			src = (const char *) b->values + (size_t) i * b->value_width;
+			len = b->value_width;
+		}
+		if (text && !ascii)
+		{
+			if (!utf8)
+			{
+				/* converted text may be longer: its own palloc */
+				values[i] = PointerGetDatum(cstring_to_text(pg_any_to_server(src, (int) len, PG_UTF8)));
+				continue;
+			}
+			(void) pg_verifymbstr(src, (int) len, false);
+		}
+		v = (struct varlena *) arena;
+		SET_VARSIZE(v, VARHDRSZ + len);
+		memcpy(VARDATA(v), src, len);
+		arena += INTALIGN(VARHDRSZ + len);
+		values[i] = PointerGetDatum(v);
+	}
+}
+
+/* Guids as uuid, in the shard's byte order (guid_byte_order). */
+static void
+fill_uuids(PfAmConverter *conv, const AmColumnBatch *b, uint32 count,
+		   Datum *values, const bool *nulls)
+{
+	for (uint32 i = 0; i < count; i++)
+	{
+		pg_uuid_t  *u;
+
+		if (nulls[i])
+			continue;
+		u = palloc(sizeof(pg_uuid_t));
+		memcpy(u->data, (const char *) b->values + (size_t) i * 16, 16);
+		if (conv->guid_dotnet)
+		{
+			/* .NET: Data1 (4 bytes), Data2 and Data3 (2 each) LE */
+			static const uint8 from[16] = {3, 2, 1, 0, 5, 4, 7, 6,
+			8, 9, 10, 11, 12, 13, 14, 15};
+			uint8		t[16];
+
+			for (int k = 0; k < 16; k++)
+				t[k] = u->data[from[k]];
+			memcpy(u->data, t, 16);
+		}
+		values[i] = UUIDPGetDatum(u);
+	}
+}
+
+/* Lists as arrays: the elements converted at once, then one array per row. */
+static void
+fill_arrays(PfAmConverter *conv, const char *path, const AmColumnBatch *b,
+			uint32 count, Datum *values, const bool *nulls)
+{
+	uint64		lo = b->offsets[0];
+	uint64		hi = b->offsets[count];
+	Datum	   *ev;
+	bool	   *en;
+	Oid			elemtyp = get_element_type(conv->deftyp);
+
+	if (hi < lo || hi > am_field_reader_position_count(conv->elem->reader))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("invalid Amudai shard \"%s\": list offsets of column \"%s\" point beyond the list elements",
+						path, conv->column_name),
+				 errdetail("Offsets up to %llu, %llu elements.",
+						   (unsigned long long) hi,
+						   (unsigned long long) am_field_reader_position_count(conv->elem->reader))));
+	if (hi - lo > (uint64) MaxAllocSize / sizeof(Datum))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("lists of column \"%s\" hold too many elements for one batch",
+						conv->column_name)));
+	ev = palloc(sizeof(Datum) * Max(hi - lo, 1));
+	en = palloc(sizeof(bool) * Max(hi - lo, 1));
+	if (hi > lo)
+		pf_amudai_converter_fill(conv->elem, path, lo, (uint32) (hi - lo),
+								 ev, en);
+	for (uint32 i = 0; i < count; i++)
+	{
+		int			dims[1];
+		int			lbs[1] = {1};
+		uint64		s = b->offsets[i] - lo;
+
+		if (nulls[i])
+			continue;
+		dims[0] = (int) (b->offsets[i + 1] - b->offsets[i]);
+		values[i] = PointerGetDatum(construct_md_array(ev + s, en + s, 1,
+													   dims, lbs, elemtyp,
+													   conv->elmlen,
+													   conv->elmbyval,
+													   conv->elmalign));
+	}
+}
+
 /* Fill values[]/nulls[] with the default-type Datums of a batch. */
 static void
 fill_default(PfAmConverter *conv, const char *path, uint64 first,
@@ -725,44 +874,7 @@ fill_default(PfAmConverter *conv, const char *path, uint64 first,
 		case PF_AM_INT2:
 		case PF_AM_INT4:
 		case PF_AM_INT8:
-			/* the common same-width cases straight to Datums */
-			if (conv->node->is_signed && b->value_width == 8 && conv->kind == PF_AM_INT8)
-			{
-				for (uint32 i = 0; i < count; i++)
-				{
-					int64		v;
-
-					memcpy(&v, (const char *) b->values + (size_t) i * 8, 8);
-					values[i] = Int64GetDatum(v);
-				}
-				break;
-			}
-			if (conv->node->is_signed && b->value_width == 4 && conv->kind == PF_AM_INT4)
-			{
-				for (uint32 i = 0; i < count; i++)
-				{
-					int32		v;
-
-					memcpy(&v, (const char *) b->values + (size_t) i * 4, 4);
-					values[i] = Int32GetDatum(v);
-				}
-				break;
-			}
-			{
-				int64	   *ints = palloc(sizeof(int64) * Max(count, 1));
-
-				load_ints(conv, b, count, ints);
-				if (conv->kind == PF_AM_INT2)
-					for (uint32 i = 0; i < count; i++)
-						values[i] = Int16GetDatum((int16) ints[i]);
-				else if (conv->kind == PF_AM_INT4)
-					for (uint32 i = 0; i < count; i++)
-						values[i] = Int32GetDatum((int32) ints[i]);
-				else
-					for (uint32 i = 0; i < count; i++)
-						values[i] = Int64GetDatum(ints[i]);
-				pfree(ints);
-			}
+			fill_ints(conv, b, count, values);
 			break;
 		case PF_AM_FLOAT4:
 			for (uint32 i = 0; i < count; i++)
@@ -784,94 +896,12 @@ fill_default(PfAmConverter *conv, const char *path, uint64 first,
 			break;
 		case PF_AM_TEXT:
 		case PF_AM_BYTEA:
-			{
-				/*
-				 * One allocation for the batch's varlenas; strings that are
-				 * all ASCII without NUL need no per-value encoding check.
-				 */
-				bool		text = conv->kind == PF_AM_TEXT;
-				bool		utf8 = GetDatabaseEncoding() == PG_UTF8;
-				bool		ascii = true;
-				Size		total = 0;
-				char	   *arena;
-
-				if (text && b->offsets)
-				{
-					const uint8_t *p = b->bytes + b->offsets[0];
-					const uint8_t *end = b->bytes + b->offsets[count];
-					uint8_t		bad = 0;
-
-					for (; p < end; p++)
-						bad |= (uint8_t) (*p - 1) >= 0x7F;
-					ascii = bad == 0;
-				}
-				for (uint32 i = 0; i < count; i++)
-					if (!nulls[i])
-						total += INTALIGN(VARHDRSZ +
-										  (b->offsets ? b->offsets[i + 1] - b->offsets[i] :
-										   b->value_width));
-				arena = MemoryContextAllocHuge(CurrentMemoryContext, Max(total, 1));
-				for (uint32 i = 0; i < count; i++)
-				{
-					const char *src;
-					size_t		len;
-					struct varlena *v;
-
-					if (nulls[i])
-						continue;
-					if (b->offsets)
-					{
-						src = (const char *) b->bytes + b->offsets[i];
-						len = (size_t) (b->offsets[i + 1] - b->offsets[i]);
-					}
-					else
-					{
-						src = (const char *) b->values + (size_t) i * b->value_width;
-						len = b->value_width;
-					}
-					if (text && !ascii)
-					{
-						if (!utf8)
-						{
-							/* converted text may be longer: its own palloc */
-							values[i] = PointerGetDatum(cstring_to_text(pg_any_to_server(src, (int) len, PG_UTF8)));
-							continue;
-						}
-						(void) pg_verifymbstr(src, (int) len, false);
-					}
-					v = (struct varlena *) arena;
-					SET_VARSIZE(v, VARHDRSZ + len);
-					memcpy(VARDATA(v), src, len);
-					arena += INTALIGN(VARHDRSZ + len);
-					values[i] = PointerGetDatum(v);
-				}
-			}
+			fill_strings(conv, b, count, values, nulls);
 			break;
 		case PF_AM_UUID:
-			for (uint32 i = 0; i < count; i++)
-			{
-				pg_uuid_t  *u;
-
-				if (nulls[i])
-					continue;
-				u = palloc(sizeof(pg_uuid_t));
-				memcpy(u->data, (const char *) b->values + (size_t) i * 16, 16);
-				if (conv->guid_dotnet)
-				{
-					/* .NET: Data1 (4 bytes), Data2 and Data3 (2 each) LE */
-					static const uint8 from[16] = {3, 2, 1, 0, 5, 4, 7, 6,
-					8, 9, 10, 11, 12, 13, 14, 15};
-					uint8		t[16];
-
-					for (int k = 0; k < 16; k++)
-						t[k] = u->data[from[k]];
-					memcpy(u->data, t, 16);
-				}
-				values[i] = UUIDPGetDatum(u);
-			}
+			fill_uuids(conv, b, count, values, nulls);
 			break;
 		case PF_AM_TIMESTAMPTZ:
-		case PF_AM_DATE:
 			for (uint32 i = 0; i < count; i++)
 			{
 				uint64		ticks;
@@ -881,14 +911,7 @@ fill_default(PfAmConverter *conv, const char *path, uint64 first,
 					continue;
 				memcpy(&ticks, (const char *) b->values + (size_t) i * 8, 8);
 				us = ticks_to_pg_us(ticks, conv->column_name);
-				if (conv->kind == PF_AM_DATE)
-				{
-					int64		days = us / USECS_PER_DAY - (us % USECS_PER_DAY < 0 ? 1 : 0);
-
-					values[i] = DateADTGetDatum((DateADT) days);
-				}
-				else
-					values[i] = TimestampTzGetDatum(us);
+				values[i] = TimestampTzGetDatum(us);
 			}
 			break;
 		case PF_AM_INTERVAL:
@@ -917,50 +940,53 @@ fill_default(PfAmConverter *conv, const char *path, uint64 first,
 			fill_json(conv, path, first, b, count, values, nulls);
 			break;
 		case PF_AM_ARRAY:
-			{
-				/* the lists' elements, converted at once, then one array per row */
-				uint64		lo = b->offsets[0];
-				uint64		hi = b->offsets[count];
-				Datum	   *ev;
-				bool	   *en;
-				Oid			elemtyp = get_element_type(conv->deftyp);
-
-				if (hi < lo || hi > am_field_reader_position_count(conv->elem->reader))
-					ereport(ERROR,
-							(errcode(ERRCODE_DATA_CORRUPTED),
-							 errmsg("invalid Amudai shard \"%s\": list offsets of column \"%s\" point beyond the list elements",
-									path, conv->column_name),
-							 errdetail("Offsets up to %llu, %llu elements.",
-									   (unsigned long long) hi,
-									   (unsigned long long) am_field_reader_position_count(conv->elem->reader))));
-				if (hi - lo > (uint64) MaxAllocSize / sizeof(Datum))
-					ereport(ERROR,
-							(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-							 errmsg("lists of column \"%s\" hold too many elements for one batch",
-									conv->column_name)));
-				ev = palloc(sizeof(Datum) * Max(hi - lo, 1));
-				en = palloc(sizeof(bool) * Max(hi - lo, 1));
-				if (hi > lo)
-					pf_amudai_converter_fill(conv->elem, path, lo, (uint32) (hi - lo),
-											 ev, en);
-				for (uint32 i = 0; i < count; i++)
-				{
-					int			dims[1];
-					int			lbs[1] = {1};
-					uint64		s = b->offsets[i] - lo;
-
-					if (nulls[i])
-						continue;
-					dims[0] = (int) (b->offsets[i + 1] - b->offsets[i]);
-					values[i] = PointerGetDatum(construct_md_array(ev + s, en + s, 1,
-																   dims, lbs, elemtyp,
-																   conv->elmlen,
-																   conv->elmbyval,
-																   conv->elmalign));
-				}
-			}
+			fill_arrays(conv, path, b, count, values, nulls);
 			break;
 	}
+}
+
+/* What a failing cast was converting: the column, type and position. */
+typedef struct PfAmCastContext
+{
+	PfAmConverter *conv;
+	uint64		first;
+	int64		failed;			/* index in the batch, or -1 */
+} PfAmCastContext;
+
+static void
+cast_error_callback(void *arg)
+{
+	PfAmCastContext *ctx = (PfAmCastContext *) arg;
+	PfAmConverter *conv = ctx->conv;
+	char	   *typname = format_type_with_typemod(conv->typid, conv->typmod);
+
+	if (ctx->failed < 0)
+		errcontext("converting Amudai column \"%s\" to type %s",
+				   conv->column_name, typname);
+	else if (conv->nested)
+		errcontext("converting Amudai column \"%s\" to type %s, element %llu of stripe %u",
+				   conv->column_name, typname,
+				   (unsigned long long) (ctx->first + ctx->failed), conv->stripe);
+	else
+		errcontext("converting Amudai column \"%s\" to type %s, row %llu of stripe %u",
+				   conv->column_name, typname,
+				   (unsigned long long) (ctx->first + ctx->failed), conv->stripe);
+}
+
+/* Default-type Datums of a batch to the declared type, in place. */
+static void
+cast_batch(PfAmConverter *conv, uint64 first, uint32 count, Datum *values,
+		   bool *nulls)
+{
+	PfAmCastContext ctx = {conv, first, -1};
+	ErrorContextCallback errcb;
+
+	errcb.callback = cast_error_callback;
+	errcb.arg = &ctx;
+	errcb.previous = error_context_stack;
+	error_context_stack = &errcb;
+	pf_cast_apply(conv->cast, values, nulls, count, 1, &ctx.failed);
+	error_context_stack = errcb.previous;
 }
 
 void
@@ -980,31 +1006,8 @@ pf_amudai_converter_fill(PfAmConverter *conv, const char *path,
 				 errmsg("Amudai field of column \"%s\" gave %zu positions, %u were asked",
 						conv->column_name, batch.count, count)));
 	fill_default(conv, path, first, &batch, count, values, nulls);
-
-	/* the declared type, when it is not the default one */
-	if (conv->cast == PF_AM_CAST_FUNC)
-	{
-		for (uint32 i = 0; i < count; i++)
-			if (!nulls[i])
-				values[i] = conv->cast_nargs >= 2 ?
-					FunctionCall3(&conv->cast_fn, values[i],
-								  Int32GetDatum(conv->typmod), BoolGetDatum(true)) :
-					FunctionCall1(&conv->cast_fn, values[i]);
-	}
-	else if (conv->cast == PF_AM_CAST_IO)
-	{
-		for (uint32 i = 0; i < count; i++)
-			if (!nulls[i])
-				values[i] = InputFunctionCall(&conv->in_fn,
-											  OutputFunctionCall(&conv->out_fn, values[i]),
-											  conv->in_ioparam, conv->typmod);
-	}
-	if (conv->has_typmod_fn && conv->cast != PF_AM_CAST_FUNC)
-		for (uint32 i = 0; i < count; i++)
-			if (!nulls[i])
-				values[i] = FunctionCall3(&conv->typmod_fn, values[i],
-										  Int32GetDatum(conv->typmod),
-										  BoolGetDatum(true));
+	if (conv->cast != NULL)
+		cast_batch(conv, first, count, values, nulls);
 }
 
 bool

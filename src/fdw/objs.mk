@@ -1,6 +1,14 @@
 # Objects of src/fdw/ (kept explicit, one line per file).
 FDW_OBJS =
 FDW_OBJS += src/fdw/convert.o
+FDW_OBJS += src/fdw/convert_errors.o
+FDW_OBJS += src/fdw/convert_mapping.o
+FDW_OBJS += src/fdw/convert_scalar.o
+FDW_OBJS += src/fdw/convert_decimal.o
+FDW_OBJS += src/fdw/convert_temporal.o
+FDW_OBJS += src/fdw/convert_list.o
+FDW_OBJS += src/fdw/convert_nested.o
+FDW_OBJS += src/fdw/cast.o
 FDW_OBJS += src/fdw/inspect.o
 FDW_OBJS += src/fdw/fdw.o
 FDW_OBJS += src/fdw/option.o

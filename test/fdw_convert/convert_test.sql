@@ -30,6 +30,12 @@ SELECT t('ts_ms','timestamp'), t('ts_us','timestamp');
 SELECT t('ts_ns','timestamp');
 SELECT t('ts_ns_utc','timestamptz');
 SELECT t('ts_ns_utc','timestamp');
+-- a UTC-adjusted timestamp declared timestamp or date reads in UTC whatever
+-- the session's TimeZone (the cast layer's direct path)
+SET timezone = 'America/New_York';
+SELECT t('ts_ns_utc','timestamp');
+SELECT t('ts_ns_utc','date');
+SET timezone = UTC;
 SELECT t('time_ms','time'), t('time_ms_utc','timetz');
 SELECT t('time_us_utc','timetz');
 SELECT t('time_ns','time');
