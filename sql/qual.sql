@@ -63,7 +63,7 @@ CREATE FUNCTION qual_explain(query text) RETURNS SETOF text LANGUAGE plpgsql AS 
 DECLARE ln text;
 BEGIN
   FOR ln IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query LOOP
-    CONTINUE WHEN ln !~ '(Row Groups|Run-Time|Pushdown|Filter:|Scan)';
+    CONTINUE WHEN ln !~ '(Row Groups|Run-Time|Pushdown|Pushed|Filter:|Scan)';
     CONTINUE WHEN ln ~ 'Row Groups Read';
     RETURN NEXT regexp_replace(ln, '/[^ ,"]*/', '', 'g');
   END LOOP;
@@ -232,12 +232,11 @@ SELECT l_returnflag, l_linestatus, sum(l_quantity) AS sum_qty,
 FROM $T
 WHERE l_shipdate <= date '1998-12-01' - interval '90 day'
 GROUP BY l_returnflag, l_linestatus$$, 'agg');
-EXPLAIN (COSTS OFF)
+SELECT qual_explain($$
 SELECT l_returnflag, l_linestatus, sum(l_quantity) AS sum_qty, count(*) AS count_order
 FROM agg
 WHERE l_shipdate <= date '1998-12-01' - interval '90 day'
-GROUP BY l_returnflag, l_linestatus
-ORDER BY l_returnflag, l_linestatus;
+GROUP BY l_returnflag, l_linestatus$$);
 SELECT l_returnflag, l_linestatus, sum(l_quantity) AS sum_qty, count(*) AS count_order
 FROM agg
 WHERE l_shipdate <= date '1998-12-01' - interval '90 day'
@@ -245,3 +244,5 @@ GROUP BY l_returnflag, l_linestatus
 ORDER BY l_returnflag, l_linestatus;
 
 DROP SERVER qual_srv CASCADE;
+DROP TABLE rg_heap, agg_heap, rgv_heap;
+DROP FUNCTION qual_same(text, text), qual_explain(text);
