@@ -183,6 +183,10 @@ PREPARE ga(bigint[]) AS SELECT count(*) FROM rg WHERE id = ANY ($1);
 EXECUTE ga(ARRAY[5, NULL, 20000]);
 EXECUTE ga(ARRAY[NULL]::bigint[]);
 SELECT qual_explain('EXECUTE ga(ARRAY[5, NULL, 20000])');
+SET parquet_fdw.enable_aggregate_pushdown = off;
+PREPARE gb(bigint[]) AS SELECT count(*) FROM rg WHERE id = ANY ($1);
+SELECT qual_explain('EXECUTE gb(ARRAY[5, NULL, 20000])');
+RESET parquet_fdw.enable_aggregate_pushdown;
 PREPARE gq(timestamp) AS SELECT count(*), sum(l_quantity) FROM agg WHERE l_shipdate <= $1;
 EXECUTE gq('1995-06-01 12:00');
 SELECT count(*), sum(l_quantity) FROM agg_heap WHERE l_shipdate <= '1995-06-01 12:00'::timestamp;
@@ -209,6 +213,9 @@ SELECT qual_explain('SELECT count(*) FROM rg WHERE (id < 100 AND grp = 0) OR (id
 SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE b', 'agg');
 SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE NOT b', 'agg');
 SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE b IS NOT TRUE', 'agg');
+SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE b IS TRUE', 'agg');
+SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE NOT (b IS NOT FALSE)', 'agg');
+SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE b IS FALSE AND i2 IN (-15000, -14997, -14000.0)', 'agg');
 
 -- ===== LIKE 'prefix%': pruning only, under C and non-C collations
 SELECT qual_same('SELECT id FROM $T WHERE s LIKE ''s001%''', 'rg');

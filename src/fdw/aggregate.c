@@ -79,6 +79,7 @@
 #include "parser/parsetree.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/date.h"
 #include "utils/datum.h"
 #include "utils/float.h"
@@ -245,7 +246,7 @@ typedef struct PfAggFilter
 #define PF_FILTER_CMP		0	/* column op value */
 #define PF_FILTER_IS_NULL	1
 #define PF_FILTER_NOT_NULL	2
-#define PF_FILTER_IN		3	/* column = ANY (constant array) */
+#define PF_FILTER_IN		3	/* column = ANY (array) */
 
 /* A group key column's values, coded 1..n (0 is NULL). */
 typedef struct PfKeyDict
@@ -892,6 +893,37 @@ filter_set_from_qual(PfAggFilter *f, const PfAggCol *col)
 	return false;
 }
 
+/*
+ * Set an IN filter's elements from its qual's same-type form: each an
+ * equality filter; NULL elements, and elements no column value can equal,
+ * match nothing.
+ */
+static bool
+filter_set_in_from_qual(PfAggFilter *f, const PfAggCol *col)
+{
+	PfQual	   *q = f->qual;
+
+	f->nvals = 0;
+	f->never = false;
+	if (q->norm == PF_NORM_NONE)
+		return false;
+	f->vals = palloc0(sizeof(PfAggFilter) * Max(1, q->norm_num_elems));
+	for (int i = 0; i < q->norm_num_elems; i++)
+	{
+		PfAggFilter *v = &f->vals[f->nvals];
+
+		v->col = f->col;
+		v->strategy = v->orig_strategy = BTEqualStrategyNumber;
+		v->inputcollid = q->collation;
+		if (!filter_set_value(v, col, q->norm_type, q->norm_elems[i], false))
+			return false;
+		if (!v->never)
+			f->nvals++;
+	}
+	f->never = (f->nvals == 0);
+	return true;
+}
+
 /* The operator's name as the clause reads, the column on the left. */
 static char *
 filter_op_name(Expr *clause, PfQual *q)
@@ -956,38 +988,31 @@ compile_filter(PfCompile *c, Expr *clause, PfAggFilter *f)
 	}
 	if (q->in_list)
 	{
-		/* each element an equality filter; NULL elements match nothing */
-		if (!q->value_known || q->norm == PF_NORM_NONE)
-			return false;
 		f->kind = PF_FILTER_IN;
 		f->strategy = f->orig_strategy = BTEqualStrategyNumber;
-		f->valtype = q->norm_type;
-		f->vals = palloc0(sizeof(PfAggFilter) * Max(1, q->norm_num_elems));
-		for (int i = 0; i < q->norm_num_elems; i++)
+		f->valtype = pf_qual_same_type(q);
+		if (!OidIsValid(f->valtype) || !filter_type_ok(f, col, f->valtype))
+			return false;
+		if (!q->value_known)
 		{
-			PfAggFilter *v = &f->vals[f->nvals];
-
-			v->col = f->col;
-			v->strategy = v->orig_strategy = BTEqualStrategyNumber;
-			v->inputcollid = q->collation;
-			if (!filter_set_value(v, col, q->norm_type, q->norm_elems[i], false))
-				return false;
-			if (!v->never)
-				f->nvals++;		/* an element no column value can equal */
+			f->param_expr = q->expr;
+			f->text = psprintf("%s = ANY (%s)", name, filter_value_text(q->expr));
+			return true;
 		}
-		f->never = (f->nvals == 0);
 		f->text = psprintf("%s IN (%d values)", name,
 						   ArrayGetNItems(ARR_NDIM(DatumGetArrayTypeP(q->value)),
 										  ARR_DIMS(DatumGetArrayTypeP(q->value))));
-		return true;
+		return filter_set_in_from_qual(f, col);
 	}
 
 	f->strategy = f->orig_strategy = q->strategy;
-	if (IsA(clause, Var) || is_notclause(clause))
-		f->text = psprintf("%s%s", IsA(clause, Var) ? "" : "NOT ", name);
-	else
+	if (IsA(clause, OpExpr))
 		f->text = psprintf("%s %s %s", name, filter_op_name(clause, q),
 						   filter_value_text(q->expr));
+	else if (q->cmpproc == F_BTBOOLCMP)
+		f->text = psprintf("%s%s", DatumGetBool(q->value) ? "" : "NOT ", name);
+	else
+		return false;			/* NOT (x op v): left to PostgreSQL */
 	if (q->value_known)
 		return filter_set_from_qual(f, col);
 
@@ -1603,9 +1628,8 @@ pf_agg_get_foreign_plan(PlannerInfo *root, RelOptInfo *upperrel,
 	{
 		PfQual	   *q = pf_qual_classify((Node *) lfirst(lc), rti);
 
-		/* as compile_filter: a comparison whose value is not known yet */
-		if (q != NULL && !q->is_bool && !q->is_null_test && !q->in_list &&
-			!q->value_known)
+		/* as compile_filter: a comparison or IN whose value is not known yet */
+		if (q != NULL && !q->is_bool && !q->is_null_test && !q->value_known)
 			param_exprs = lappend(param_exprs, q->expr);
 	}
 	foreach(lc, ps->filenames)
@@ -3482,7 +3506,8 @@ rowgroup_filtered_out(PfAggScanState *st, int rg)
 		s = &rgm->columns[leaf].statistics;
 		if (s->has_null_count && s->null_count >= rgm->num_rows)
 			return true;		/* all null: no comparison holds */
-		if (f->any_not_null || f->kind != PF_FILTER_CMP ||
+		if (f->any_not_null ||
+			(f->kind != PF_FILTER_CMP && f->kind != PF_FILTER_IN) ||
 			(col->kind != PF_COL_INT && col->kind != PF_COL_DATE &&
 			 col->kind != PF_COL_DEC))
 			continue;
@@ -3493,6 +3518,16 @@ rowgroup_filtered_out(PfAggScanState *st, int rg)
 			continue;
 		min = le_int64(s->min, s->min_len);
 		max = le_int64(s->max, s->max_len);
+		if (f->kind == PF_FILTER_IN)
+		{
+			/* every element outside [min, max] */
+			excluded = true;
+			for (int k = 0; k < f->nvals && excluded; k++)
+				excluded = f->vals[k].ival < min || f->vals[k].ival > max;
+			if (excluded)
+				return true;
+			continue;
+		}
 		switch (f->strategy)
 		{
 			case BTLessStrategyNumber:
@@ -3888,7 +3923,9 @@ evaluate_param_filters(PfAggScanState *st)
 		pf_qual_evaluate(filter->qual, (ExprState *) lfirst(ls),
 						 st->param_econtext, st->param_cxt);
 		ls = lnext(st->param_states, ls);
-		if (!filter_set_from_qual(filter, &prog->cols[filter->col]))
+		if (!(filter->kind == PF_FILTER_IN ?
+			  filter_set_in_from_qual(filter, &prog->cols[filter->col]) :
+			  filter_set_from_qual(filter, &prog->cols[filter->col])))
 			elog(ERROR, "parquet_fdw: aggregate pushdown cannot compare column \"%s\" with its parameter",
 				 prog->cols[filter->col].attname);
 	}

@@ -31,6 +31,7 @@
 #include "catalog/pg_type.h"
 #include "commands/defrem.h"
 #include "executor/executor.h"
+#include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
@@ -447,6 +448,22 @@ classify(Node *clause, Index relid, bool negate)
 	}
 	if (is_rel_column(clause, relid) && ((Var *) clause)->vartype == BOOLOID)
 		return classify_bool_column((Var *) clause, negate);
+	if (IsA(clause, BooleanTest) &&
+		is_rel_column((Node *) ((BooleanTest *) clause)->arg, relid))
+	{
+		/*
+		 * "flag IS TRUE" is "flag = true" (both false for NULL), and so is
+		 * "NOT (flag IS NOT TRUE)"; IS NOT TRUE itself holds for NULL.
+		 */
+		BoolTestType t = ((BooleanTest *) clause)->booltesttype;
+		Var		   *var = (Var *) ((BooleanTest *) clause)->arg;
+
+		if (!negate && (t == IS_TRUE || t == IS_FALSE))
+			return classify_bool_column(var, t == IS_FALSE);
+		if (negate && (t == IS_NOT_TRUE || t == IS_NOT_FALSE))
+			return classify_bool_column(var, t == IS_NOT_FALSE);
+		return NULL;
+	}
 	if (IsA(clause, NullTest) && !((NullTest *) clause)->argisrow)
 	{
 		NullTest   *nt = (NullTest *) clause;
@@ -785,9 +802,11 @@ normalize(PfQual *q)
 		{
 			int			s;
 			Datum		v;
-			PfQualNorm	n = same_type_form(q, BTEqualStrategyNumber,
-										   q->elems[i], &s, &v, &q->norm_type);
+			PfQualNorm	n;
 
+			CHECK_FOR_INTERRUPTS();
+			n = same_type_form(q, BTEqualStrategyNumber, q->elems[i], &s, &v,
+							   &q->norm_type);
 			if (n == PF_NORM_NONE)
 				return;
 			if (n == PF_NORM_CMP)
