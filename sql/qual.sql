@@ -15,28 +15,28 @@
 -- rows in 4 row groups, i2/i4/i8 sorted, b boolean, l_shipdate a date.
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set rg :abs_srcdir '/data/rowgroups.parquet'
-\set agg :abs_srcdir '/data-aggregate/aggregate.parquet'
+\set q_rg :abs_srcdir '/data/rowgroups.parquet'
+\set q_agg :abs_srcdir '/data-aggregate/aggregate.parquet'
 SET datestyle = 'ISO, YMD';
 SET timezone = 'UTC';
 SET extra_float_digits = 0;
 
 CREATE SERVER qual_srv FOREIGN DATA WRAPPER parquet_fdw;
-CREATE FOREIGN TABLE rg (id bigint, grp int, n int, d date, ts timestamp,
+CREATE FOREIGN TABLE q_rg (id bigint, grp int, n int, d date, ts timestamp,
                          f float8, s text)
-  SERVER qual_srv OPTIONS (filename :'rg');
-CREATE FOREIGN TABLE agg (
+  SERVER qual_srv OPTIONS (filename :'q_rg');
+CREATE FOREIGN TABLE q_agg (
     l_orderkey bigint, l_quantity numeric(15,2), l_extendedprice numeric(15,2),
     l_discount numeric(15,2), l_tax numeric(15,2), l_returnflag text,
     l_linestatus text, l_shipdate date, q2 numeric(9,2), wide numeric(38,4),
     i2 smallint, i4 int, i8 bigint, f4 real, f8 float8, fn float8, b boolean)
-  SERVER qual_srv OPTIONS (filename :'agg');
-CREATE FOREIGN TABLE rgv (id bigint, s varchar(10))
-  SERVER qual_srv OPTIONS (filename :'rg');
+  SERVER qual_srv OPTIONS (filename :'q_agg');
+CREATE FOREIGN TABLE q_rgv (id bigint, s varchar(10))
+  SERVER qual_srv OPTIONS (filename :'q_rg');
 SET parquet_fdw.enable_aggregate_pushdown = off;
-CREATE TABLE rg_heap AS SELECT * FROM rg;
-CREATE TABLE agg_heap AS SELECT * FROM agg;
-CREATE TABLE rgv_heap AS SELECT * FROM rgv;
+CREATE TABLE q_rg_heap AS SELECT * FROM q_rg;
+CREATE TABLE q_agg_heap AS SELECT * FROM q_agg;
+CREATE TABLE q_rgv_heap AS SELECT * FROM q_rgv;
 RESET parquet_fdw.enable_aggregate_pushdown;
 
 -- q with $T replaced by the foreign table, then by the heap table
@@ -70,98 +70,98 @@ BEGIN
 END $$;
 
 -- ===== date against timestamp: exact bounds, midnight matters
-SELECT qual_same('SELECT id FROM $T WHERE d <= timestamp ''2024-01-05 12:00''', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE d < timestamp ''2024-01-05 00:00''', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE d < timestamp ''2024-01-05 00:00:00.000001''', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE d <= timestamp ''2024-01-05 00:00''', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE d >= timestamp ''2024-08-20 00:00:01''', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE d > timestamp ''2024-08-20''', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE d = timestamp ''2024-02-01''', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE d = timestamp ''2024-02-01 00:00:01''', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE d <> timestamp ''2024-02-01''', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE d < timestamp ''infinity''', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE d > timestamp ''-infinity'' AND d < ''2024-01-03''', 'rg');
-SELECT qual_explain('SELECT count(*) FROM rg WHERE d < timestamp ''2024-01-05 00:00''');
+SELECT qual_same('SELECT id FROM $T WHERE d <= timestamp ''2024-01-05 12:00''', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE d < timestamp ''2024-01-05 00:00''', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE d < timestamp ''2024-01-05 00:00:00.000001''', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE d <= timestamp ''2024-01-05 00:00''', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE d >= timestamp ''2024-08-20 00:00:01''', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE d > timestamp ''2024-08-20''', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE d = timestamp ''2024-02-01''', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE d = timestamp ''2024-02-01 00:00:01''', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE d <> timestamp ''2024-02-01''', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE d < timestamp ''infinity''', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE d > timestamp ''-infinity'' AND d < ''2024-01-03''', 'q_rg');
+SELECT qual_explain('SELECT count(*) FROM q_rg WHERE d < timestamp ''2024-01-05 00:00''');
 -- the column on the right
-SELECT qual_same('SELECT id FROM $T WHERE timestamp ''2024-08-20 00:00'' < d', 'rg');
+SELECT qual_same('SELECT id FROM $T WHERE timestamp ''2024-08-20 00:00'' < d', 'q_rg');
 -- a timestamp column against a date
-SELECT qual_same('SELECT id FROM $T WHERE ts < date ''2024-01-02''', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE ts >= date ''2024-01-15''', 'rg');
-SELECT qual_explain('SELECT count(*) FROM rg WHERE ts < date ''2024-01-02''');
+SELECT qual_same('SELECT id FROM $T WHERE ts < date ''2024-01-02''', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE ts >= date ''2024-01-15''', 'q_rg');
+SELECT qual_explain('SELECT count(*) FROM q_rg WHERE ts < date ''2024-01-02''');
 
 -- ===== date against timestamptz: the session TimeZone decides, at run time
 SET timezone = 'Asia/Tokyo';
-SELECT qual_same('SELECT id FROM $T WHERE d < timestamptz ''2024-01-21 03:00+00''', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE d >= timestamptz ''2024-01-21 03:00+00''', 'rg');
-SELECT count(*) FROM rg WHERE d < timestamptz '2024-01-21 03:00+00';
+SELECT qual_same('SELECT id FROM $T WHERE d < timestamptz ''2024-01-21 03:00+00''', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE d >= timestamptz ''2024-01-21 03:00+00''', 'q_rg');
+SELECT count(*) FROM q_rg WHERE d < timestamptz '2024-01-21 03:00+00';
 SET timezone = 'America/Los_Angeles';
-SELECT qual_same('SELECT id FROM $T WHERE d < timestamptz ''2024-01-21 03:00+00''', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE d >= timestamptz ''2024-01-21 03:00+00''', 'rg');
-SELECT count(*) FROM rg WHERE d < timestamptz '2024-01-21 03:00+00';
+SELECT qual_same('SELECT id FROM $T WHERE d < timestamptz ''2024-01-21 03:00+00''', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE d >= timestamptz ''2024-01-21 03:00+00''', 'q_rg');
+SELECT count(*) FROM q_rg WHERE d < timestamptz '2024-01-21 03:00+00';
 -- a plan made under one TimeZone and run under another
-PREPARE tz AS SELECT count(*) FROM rg WHERE d < timestamptz '2024-01-21 03:00+00';
+PREPARE tz AS SELECT count(*) FROM q_rg WHERE d < timestamptz '2024-01-21 03:00+00';
 EXECUTE tz;
 SET timezone = 'Asia/Tokyo';
 EXECUTE tz;
 DEALLOCATE tz;
-SELECT qual_explain('SELECT count(*) FROM rg WHERE d < timestamptz ''2024-01-21 03:00+00''');
+SELECT qual_explain('SELECT count(*) FROM q_rg WHERE d < timestamptz ''2024-01-21 03:00+00''');
 SET timezone = 'UTC';
 
 -- ===== integers against numeric and float8: fractions, NaN, -0.0, range
-SELECT qual_same('SELECT id FROM $T WHERE id < 100.5', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE id <= 100.5', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE id > 20379.5', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE id >= 20379.5', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE id = 100.0', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE id = 100.5', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE id <> 100.5', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE id < 1e30', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE id > -1e30 AND id < 3', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE id < ''NaN''::numeric', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE id >= ''NaN''::numeric', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE grp < 2.5::float8', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE grp <= ''-0''::float8', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE grp > ''NaN''::float8', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE grp < ''NaN''::float8', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE grp = ''-0''::float8', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE grp < ''Infinity''::float8', 'rg');
-SELECT qual_same('SELECT i2 FROM $T WHERE i2 < 40000', 'agg');
-SELECT qual_same('SELECT i2 FROM $T WHERE i2 > 40000', 'agg');
-SELECT qual_same('SELECT i2 FROM $T WHERE i2 > -14000.25', 'agg');
-SELECT qual_explain('SELECT count(*) FROM rg WHERE id < 100.5');
-SELECT qual_explain('SELECT count(*) FROM rg WHERE grp < ''NaN''::float8 AND grp > 8.5::float8');
+SELECT qual_same('SELECT id FROM $T WHERE id < 100.5', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE id <= 100.5', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE id > 20379.5', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE id >= 20379.5', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE id = 100.0', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE id = 100.5', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE id <> 100.5', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE id < 1e30', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE id > -1e30 AND id < 3', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE id < ''NaN''::numeric', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE id >= ''NaN''::numeric', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE grp < 2.5::float8', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE grp <= ''-0''::float8', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE grp > ''NaN''::float8', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE grp < ''NaN''::float8', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE grp = ''-0''::float8', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE grp < ''Infinity''::float8', 'q_rg');
+SELECT qual_same('SELECT i2 FROM $T WHERE i2 < 40000', 'q_agg');
+SELECT qual_same('SELECT i2 FROM $T WHERE i2 > 40000', 'q_agg');
+SELECT qual_same('SELECT i2 FROM $T WHERE i2 > -14000.25', 'q_agg');
+SELECT qual_explain('SELECT count(*) FROM q_rg WHERE id < 100.5');
+SELECT qual_explain('SELECT count(*) FROM q_rg WHERE grp < ''NaN''::float8 AND grp > 8.5::float8');
 -- floats against floats: NaN and -0.0 in the column
-SELECT qual_same('SELECT fn FROM $T WHERE fn > 2000', 'agg');
-SELECT qual_same('SELECT fn FROM $T WHERE fn >= ''NaN''', 'agg');
-SELECT qual_same('SELECT f4 FROM $T WHERE f4 < 10.5::float8', 'agg');
+SELECT qual_same('SELECT fn FROM $T WHERE fn > 2000', 'q_agg');
+SELECT qual_same('SELECT fn FROM $T WHERE fn >= ''NaN''', 'q_agg');
+SELECT qual_same('SELECT f4 FROM $T WHERE f4 < 10.5::float8', 'q_agg');
 -- pushed aggregate filters from cross-type quals
-SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE i4 < 2500.5', 'agg');
-SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE i4 >= -2.5::float8', 'agg');
-SELECT qual_same('SELECT count(*), min(i2) FROM $T WHERE i2 > 1e9', 'agg');
-SELECT qual_same('SELECT count(*) FROM $T WHERE l_shipdate < timestamp ''1995-06-01 08:00''', 'agg');
-SELECT qual_same('SELECT count(*) FROM $T WHERE l_shipdate >= timestamp ''1995-06-01 00:00''', 'agg');
+SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE i4 < 2500.5', 'q_agg');
+SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE i4 >= -2.5::float8', 'q_agg');
+SELECT qual_same('SELECT count(*), min(i2) FROM $T WHERE i2 > 1e9', 'q_agg');
+SELECT qual_same('SELECT count(*) FROM $T WHERE l_shipdate < timestamp ''1995-06-01 08:00''', 'q_agg');
+SELECT qual_same('SELECT count(*) FROM $T WHERE l_shipdate >= timestamp ''1995-06-01 00:00''', 'q_agg');
 
 -- ===== text against varchar and bpchar
-SELECT qual_same('SELECT id FROM $T WHERE s = ''s00100''::varchar', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE s = ''s00100  ''::bpchar', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE s COLLATE "C" < ''s00100''::varchar', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE s = ''s00100''::text', 'rgv');
-SELECT qual_same('SELECT id FROM $T WHERE s IN (''s00100'', ''s20000'')', 'rgv');
-SELECT qual_explain('SELECT count(*) FROM rg WHERE s COLLATE "C" < ''s00100''::varchar');
+SELECT qual_same('SELECT id FROM $T WHERE s = ''s00100''::varchar', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE s = ''s00100  ''::bpchar', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE s COLLATE "C" < ''s00100''::varchar', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE s = ''s00100''::text', 'q_rgv');
+SELECT qual_same('SELECT id FROM $T WHERE s IN (''s00100'', ''s20000'')', 'q_rgv');
+SELECT qual_explain('SELECT count(*) FROM q_rg WHERE s COLLATE "C" < ''s00100''::varchar');
 
 -- ===== stable functions and parameters: values at executor start
-SELECT qual_same('SELECT id FROM $T WHERE d < to_date(''2024-01-05'', ''YYYY-MM-DD'')', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE ts < date_trunc(''month'', to_timestamp(''2024-02-10'', ''YYYY-MM-DD''))', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE d > current_date', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE ts > now()', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE d < current_date', 'rg');
-SELECT qual_explain('SELECT count(*) FROM rg WHERE d < to_date(''2024-01-05'', ''YYYY-MM-DD'')');
-SELECT qual_explain('SELECT count(*) FROM rg WHERE d > current_date');
-SELECT qual_explain('SELECT count(*) FROM rg WHERE ts > now()');
-SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE l_shipdate < current_date', 'agg');
-SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE l_shipdate < to_date(''1995-01-01'', ''YYYY-MM-DD'')', 'agg');
+SELECT qual_same('SELECT id FROM $T WHERE d < to_date(''2024-01-05'', ''YYYY-MM-DD'')', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE ts < date_trunc(''month'', to_timestamp(''2024-02-10'', ''YYYY-MM-DD''))', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE d > current_date', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE ts > now()', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE d < current_date', 'q_rg');
+SELECT qual_explain('SELECT count(*) FROM q_rg WHERE d < to_date(''2024-01-05'', ''YYYY-MM-DD'')');
+SELECT qual_explain('SELECT count(*) FROM q_rg WHERE d > current_date');
+SELECT qual_explain('SELECT count(*) FROM q_rg WHERE ts > now()');
+SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE l_shipdate < current_date', 'q_agg');
+SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE l_shipdate < to_date(''1995-01-01'', ''YYYY-MM-DD'')', 'q_agg');
 -- generic plans: after five custom plans, and forced
-PREPARE gd(timestamp) AS SELECT count(*) FROM rg WHERE d <= $1;
+PREPARE gd(timestamp) AS SELECT count(*) FROM q_rg WHERE d <= $1;
 EXECUTE gd('2024-01-05 12:00');
 EXECUTE gd('2024-01-05 12:00');
 EXECUTE gd('2024-01-05 12:00');
@@ -171,62 +171,62 @@ EXECUTE gd('2024-01-05 12:00');
 EXECUTE gd('2024-01-06 00:00');
 SELECT qual_explain('EXECUTE gd(''2024-01-05 12:00'')');
 SET plan_cache_mode = force_generic_plan;
-PREPARE gn(numeric) AS SELECT count(*) FROM rg WHERE id < $1;
+PREPARE gn(numeric) AS SELECT count(*) FROM q_rg WHERE id < $1;
 EXECUTE gn(100.5);
-SELECT count(*) FROM rg_heap WHERE id < 100.5;
+SELECT count(*) FROM q_rg_heap WHERE id < 100.5;
 EXECUTE gn('NaN');
 SELECT qual_explain('EXECUTE gn(100.5)');
-PREPARE gi(bigint, bigint) AS SELECT count(*) FROM rg WHERE id IN ($1, $2);
+PREPARE gi(bigint, bigint) AS SELECT count(*) FROM q_rg WHERE id IN ($1, $2);
 EXECUTE gi(5, 20000);
 SELECT qual_explain('EXECUTE gi(5, 20000)');
-PREPARE ga(bigint[]) AS SELECT count(*) FROM rg WHERE id = ANY ($1);
+PREPARE ga(bigint[]) AS SELECT count(*) FROM q_rg WHERE id = ANY ($1);
 EXECUTE ga(ARRAY[5, NULL, 20000]);
 EXECUTE ga(ARRAY[NULL]::bigint[]);
 SELECT qual_explain('EXECUTE ga(ARRAY[5, NULL, 20000])');
 SET parquet_fdw.enable_aggregate_pushdown = off;
-PREPARE gb(bigint[]) AS SELECT count(*) FROM rg WHERE id = ANY ($1);
+PREPARE gb(bigint[]) AS SELECT count(*) FROM q_rg WHERE id = ANY ($1);
 SELECT qual_explain('EXECUTE gb(ARRAY[5, NULL, 20000])');
 RESET parquet_fdw.enable_aggregate_pushdown;
-PREPARE gq(timestamp) AS SELECT count(*), sum(l_quantity) FROM agg WHERE l_shipdate <= $1;
+PREPARE gq(timestamp) AS SELECT count(*), sum(l_quantity) FROM q_agg WHERE l_shipdate <= $1;
 EXECUTE gq('1995-06-01 12:00');
-SELECT count(*), sum(l_quantity) FROM agg_heap WHERE l_shipdate <= '1995-06-01 12:00'::timestamp;
+SELECT count(*), sum(l_quantity) FROM q_agg_heap WHERE l_shipdate <= '1995-06-01 12:00'::timestamp;
 SELECT qual_explain('EXECUTE gq(''1995-06-01 12:00'')');
 RESET plan_cache_mode;
 DEALLOCATE ALL;
 
 -- ===== IN lists with NULL elements
-SELECT qual_same('SELECT id FROM $T WHERE id IN (5, NULL, 4000)', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE id = ANY (ARRAY[NULL::bigint])', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE id IN (100.5, 200, 300.0)', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE d IN (timestamp ''2024-01-02'', timestamp ''2024-03-01 10:00'')', 'rg');
-SELECT qual_explain('SELECT count(*) FROM rg WHERE id IN (5, NULL, 4000)');
-SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE i2 IN (-15000, NULL, -14000.5, 1e9)', 'agg');
+SELECT qual_same('SELECT id FROM $T WHERE id IN (5, NULL, 4000)', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE id = ANY (ARRAY[NULL::bigint])', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE id IN (100.5, 200, 300.0)', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE d IN (timestamp ''2024-01-02'', timestamp ''2024-03-01 10:00'')', 'q_rg');
+SELECT qual_explain('SELECT count(*) FROM q_rg WHERE id IN (5, NULL, 4000)');
+SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE i2 IN (-15000, NULL, -14000.5, 1e9)', 'q_agg');
 
 -- ===== NOT, IS [NOT] NULL, OR of ANDs, boolean columns
-SELECT qual_same('SELECT id FROM $T WHERE NOT (id < 20000)', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE NOT (n IS NULL) AND id < 8000', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE NOT (id > 100 OR id < 50)', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE (id < 100 AND grp = 0) OR (id > 20400 AND s > ''s20450'')', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE (d < timestamp ''2024-01-02'' AND id < 50) OR (id > 20000.5 AND n IS NOT NULL)', 'rg');
-SELECT qual_explain('SELECT count(*) FROM rg WHERE NOT (id > 100 OR id < 50)');
-SELECT qual_explain('SELECT count(*) FROM rg WHERE (id < 100 AND grp = 0) OR (id > 20400 AND s > ''s20450'')');
-SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE b', 'agg');
-SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE NOT b', 'agg');
-SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE b IS NOT TRUE', 'agg');
-SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE b IS TRUE', 'agg');
-SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE NOT (b IS NOT FALSE)', 'agg');
-SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE b IS FALSE AND i2 IN (-15000, -14997, -14000.0)', 'agg');
+SELECT qual_same('SELECT id FROM $T WHERE NOT (id < 20000)', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE NOT (n IS NULL) AND id < 8000', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE NOT (id > 100 OR id < 50)', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE (id < 100 AND grp = 0) OR (id > 20400 AND s > ''s20450'')', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE (d < timestamp ''2024-01-02'' AND id < 50) OR (id > 20000.5 AND n IS NOT NULL)', 'q_rg');
+SELECT qual_explain('SELECT count(*) FROM q_rg WHERE NOT (id > 100 OR id < 50)');
+SELECT qual_explain('SELECT count(*) FROM q_rg WHERE (id < 100 AND grp = 0) OR (id > 20400 AND s > ''s20450'')');
+SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE b', 'q_agg');
+SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE NOT b', 'q_agg');
+SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE b IS NOT TRUE', 'q_agg');
+SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE b IS TRUE', 'q_agg');
+SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE NOT (b IS NOT FALSE)', 'q_agg');
+SELECT qual_same('SELECT count(*), sum(l_quantity) FROM $T WHERE b IS FALSE AND i2 IN (-15000, -14997, -14000.0)', 'q_agg');
 
 -- ===== LIKE 'prefix%': pruning only, under C and non-C collations
-SELECT qual_same('SELECT id FROM $T WHERE s LIKE ''s001%''', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE s COLLATE "C" LIKE ''s2045_''', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE s COLLATE "C.utf8" LIKE ''s001%''', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE s COLLATE "en-x-icu" LIKE ''s1\_%''', 'rg');
-SELECT qual_same('SELECT id FROM $T WHERE s NOT LIKE ''s0%''', 'rg');
-SELECT qual_explain('SELECT count(*) FROM rg WHERE s COLLATE "C" LIKE ''s2045_''');
-SELECT qual_explain('SELECT count(*) FROM rg WHERE s COLLATE "C.utf8" LIKE ''s001%''');
+SELECT qual_same('SELECT id FROM $T WHERE s LIKE ''s001%''', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE s COLLATE "C" LIKE ''s2045_''', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE s COLLATE "C.utf8" LIKE ''s001%''', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE s COLLATE "en-x-icu" LIKE ''s1\_%''', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE s NOT LIKE ''s0%''', 'q_rg');
+SELECT qual_explain('SELECT count(*) FROM q_rg WHERE s COLLATE "C" LIKE ''s2045_''');
+SELECT qual_explain('SELECT count(*) FROM q_rg WHERE s COLLATE "C.utf8" LIKE ''s001%''');
 -- a non-C comparison cannot use byte-ordered statistics; LIKE can
-SELECT qual_explain('SELECT count(*) FROM rg WHERE s COLLATE "C.utf8" < ''s00100''');
+SELECT qual_explain('SELECT count(*) FROM q_rg WHERE s COLLATE "C.utf8" < ''s00100''');
 
 -- ===== TPC-H Q1 as published: a date against a date minus an interval
 SELECT qual_same($$
@@ -238,18 +238,18 @@ SELECT l_returnflag, l_linestatus, sum(l_quantity) AS sum_qty,
        avg(l_discount) AS avg_disc, count(*) AS count_order
 FROM $T
 WHERE l_shipdate <= date '1998-12-01' - interval '90 day'
-GROUP BY l_returnflag, l_linestatus$$, 'agg');
+GROUP BY l_returnflag, l_linestatus$$, 'q_agg');
 SELECT qual_explain($$
 SELECT l_returnflag, l_linestatus, sum(l_quantity) AS sum_qty, count(*) AS count_order
-FROM agg
+FROM q_agg
 WHERE l_shipdate <= date '1998-12-01' - interval '90 day'
 GROUP BY l_returnflag, l_linestatus$$);
 SELECT l_returnflag, l_linestatus, sum(l_quantity) AS sum_qty, count(*) AS count_order
-FROM agg
+FROM q_agg
 WHERE l_shipdate <= date '1998-12-01' - interval '90 day'
 GROUP BY l_returnflag, l_linestatus
 ORDER BY l_returnflag, l_linestatus;
 
 DROP SERVER qual_srv CASCADE;
-DROP TABLE rg_heap, agg_heap, rgv_heap;
+DROP TABLE q_rg_heap, q_agg_heap, q_rgv_heap;
 DROP FUNCTION qual_same(text, text), qual_explain(text);

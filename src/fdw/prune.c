@@ -634,51 +634,31 @@ leaf_excludes_rowgroup(PfPruneQual *q, void *arg)
 	const PqSchemaNode *field;
 	const PqColumnChunkMeta *chunk;
 	const PqStatistics *stats;
-	Oid			deftyp;
-	Datum		min;
-	Datum		max;
+	PfQualBounds b;
 
 	if (!q->value_known)
 		return false;
 	if (q->value_null || q->norm == PF_NORM_NEVER)
 		return true;		/* the qual is true for no value */
-	field = qual_leaf(j->meta, j->rg, q, j->attnos, j->fields, j->rel, &deftyp);
+	field = qual_leaf(j->meta, j->rg, q, j->attnos, j->fields, j->rel, &b.type);
 	if (field == NULL)
 		return false;
 	chunk = &rgm->columns[field->leaf_index];
 	stats = &chunk->statistics;
 
-	if (chunk->has_statistics)
-	{
-		if (q->is_null_test)
-		{
-			if (!stats->has_null_count)
-				return false;
-			if (q->null_test == IS_NULL && stats->null_count == 0)
-				return true;
-			if (q->null_test == IS_NOT_NULL &&
-				stats->null_count >= rgm->num_rows && rgm->num_rows > 0)
-				return true;
-			return false;
-		}
-
-		/* an all-null chunk satisfies no comparison */
-		if (stats->has_null_count && stats->null_count >= rgm->num_rows &&
-			rgm->num_rows > 0)
-			return true;
-	}
+	b.min = b.max = (Datum) 0;
+	b.has_min_max = chunk->has_statistics && stats->has_min && stats->has_max &&
+		stat_datum(field, b.type, stats->min, stats->min_len,
+				   stats->min_is_legacy, false, &b.min) &&
+		stat_datum(field, b.type, stats->max, stats->max_len,
+				   stats->max_is_legacy, true, &b.max);
+	b.has_null_count = chunk->has_statistics && stats->has_null_count;
+	b.null_count = stats->null_count;
+	b.num_rows = rgm->num_rows;
+	if (pf_qual_bounds_exclude(q, &b))
+		return true;
 	if (q->is_null_test)
 		return false;
-
-	/* min/max are in byte order: only a collation of that order compares */
-	if (chunk->has_statistics && !q->order_not_bytes &&
-		stats->has_min && stats->has_max &&
-		stat_datum(field, deftyp, stats->min, stats->min_len,
-				   stats->min_is_legacy, false, &min) &&
-		stat_datum(field, deftyp, stats->max, stats->max_len,
-				   stats->max_is_legacy, true, &max) &&
-		pf_range_excludes(q, deftyp, min, max))
-		return true;
 
 	/*
 	 * Equality the statistics cannot decide: bloom filter, dictionary.  They
@@ -693,12 +673,12 @@ leaf_excludes_rowgroup(PfPruneQual *q, void *arg)
 	if (q->in_list)
 	{
 		for (int i = 0; i < q->norm_num_elems; i++)
-			if (value_may_be_present(probe, field, deftyp, q->norm_type,
+			if (value_may_be_present(probe, field, b.type, q->norm_type,
 									 q->norm_elems[i]))
 				return false;
 		return true;
 	}
-	return !value_may_be_present(probe, field, deftyp, q->norm_type,
+	return !value_may_be_present(probe, field, b.type, q->norm_type,
 								 q->norm_value);
 }
 

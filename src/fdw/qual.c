@@ -994,6 +994,28 @@ pf_range_excludes(PfQual *q, Oid deftyp, Datum min, Datum max)
 }
 
 bool
+pf_qual_bounds_exclude(PfQual *q, const PfQualBounds *b)
+{
+	bool		all_null = b->has_null_count && b->num_rows > 0 &&
+		b->null_count >= b->num_rows;
+
+	if (!q->value_known)
+		return false;
+	if (q->is_null_test)
+	{
+		if (q->null_test == IS_NULL)
+			return b->has_null_count && b->null_count == 0;
+		return all_null;
+	}
+	if (q->value_null || q->norm == PF_NORM_NEVER || all_null)
+		return true;			/* no comparison holds */
+	/* min/max are in byte order: only a collation of that order compares */
+	if (!b->has_min_max || q->order_not_bytes)
+		return false;
+	return pf_range_excludes(q, b->type, b->min, b->max);
+}
+
+bool
 pf_qual_excludes(PfQual *q, PfQualLeafExcludes leaf_excludes, void *arg)
 {
 	ListCell   *lc;

@@ -159,6 +159,31 @@ extern int	pf_qual_compare(PfQual *q, Datum column_value, Datum value);
 extern bool pf_range_excludes(PfQual *q, Oid deftyp, Datum min, Datum max);
 
 /*
+ * What a pruner knows of one column in one unit (a row group, a page, a
+ * stripe): min and max of its non-null values (of type, the column's
+ * type; text in byte order) and its null count.
+ */
+typedef struct PfQualBounds
+{
+	Oid			type;
+	bool		has_min_max;
+	Datum		min;
+	Datum		max;
+	bool		has_null_count;
+	int64		null_count;
+	int64		num_rows;
+} PfQualBounds;
+
+/*
+ * Do a unit's bounds show that leaf qual q (a comparison, IN list or null
+ * test on that column) holds for none of its rows?  A qual true for no
+ * value (a NULL value, an empty IN list, a bound no column value reaches)
+ * excludes every unit.  The usual leaf_excludes of pf_qual_excludes, after
+ * the pruner has found the unit's bounds for q->attnum.
+ */
+extern bool pf_qual_bounds_exclude(PfQual *q, const PfQualBounds *b);
+
+/*
  * AND/OR evaluation for pruners: does q exclude every row of a unit (row
  * group, stripe, file...), given leaf_excludes, which answers for a leaf
  * qual (comparison, IN, null test) with the unit's own bounds?  AND
