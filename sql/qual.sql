@@ -228,6 +228,52 @@ SELECT qual_explain('SELECT count(*) FROM q_rg WHERE s COLLATE "C.utf8" LIKE ''s
 -- a non-C comparison cannot use byte-ordered statistics; LIKE can
 SELECT qual_explain('SELECT count(*) FROM q_rg WHERE s COLLATE "C.utf8" < ''s00100''');
 
+-- ===== sweeps: every operator against values at and around row-group
+-- boundaries, midnight and fractions; counts on the foreign table (with
+-- aggregate pushdown, then through the scan's late quals) against the heap
+CREATE FUNCTION qual_mismatches(ft text, cond text, vals text[])
+RETURNS text LANGUAGE plpgsql AS $$
+DECLARE v text; op text; a bigint; b bigint; n int := 0; checks int := 0;
+BEGIN
+  FOREACH op IN ARRAY ARRAY['<', '<=', '=', '>=', '>', '<>'] LOOP
+    FOREACH v IN ARRAY vals LOOP
+      EXECUTE 'SELECT count(*) FROM ' || ft || '_heap WHERE ' || format(cond, op, v) INTO b;
+      PERFORM set_config('parquet_fdw.enable_aggregate_pushdown', 'on', true);
+      EXECUTE 'SELECT count(*) FROM ' || ft || ' WHERE ' || format(cond, op, v) INTO a;
+      IF a <> b THEN n := n + 1; RAISE NOTICE 'pushed: % % %: % <> %', cond, op, v, a, b; END IF;
+      PERFORM set_config('parquet_fdw.enable_aggregate_pushdown', 'off', true);
+      EXECUTE 'SELECT count(*) FROM (SELECT t.* FROM ' || ft || ' t WHERE ' || format(cond, op, v) || ') s' INTO a;
+      IF a <> b THEN n := n + 1; RAISE NOTICE 'scan: % % %: % <> %', cond, op, v, a, b; END IF;
+      checks := checks + 2;
+    END LOOP;
+  END LOOP;
+  PERFORM set_config('parquet_fdw.enable_aggregate_pushdown', 'on', true);
+  RETURN format('%s checks, %s mismatches', checks, n);
+END $$;
+SELECT qual_mismatches('q_rg', 'd %s timestamp %L',
+  (SELECT array_agg((date '2024-01-01' + (2048 * k) / 100 + dd + t)::text)
+     FROM generate_series(0, 9) k, generate_series(-1, 0) dd,
+          unnest(ARRAY[interval '0', interval '1 microsecond', interval '12 hours',
+                       interval '1 day' - interval '1 microsecond']) t));
+SET timezone = 'America/Los_Angeles';
+SELECT qual_mismatches('q_rg', 'd %s timestamptz %L',
+  (SELECT array_agg((timestamptz '2024-01-01 00:00+00' + 2048 * k * interval '864 seconds' + t)::text)
+     FROM generate_series(0, 9) k,
+          unnest(ARRAY[interval '0', interval '8 hours', interval '17 hours']) t));
+SET timezone = 'UTC';
+SELECT qual_mismatches('q_rg', 'id %s %s::numeric',
+  (SELECT array_agg((2048 * k + e)::text)
+     FROM generate_series(0, 10) k, unnest(ARRAY[-1, -0.5, 0, 0.5, 1]) e));
+SELECT qual_mismatches('q_rg', 'grp %s %L::float8',
+  ARRAY['-0', '0', '0.5', '3', '8.9999999', '9', '9.0000001', 'NaN', 'Infinity',
+        '-Infinity', '1e300']);
+SELECT qual_mismatches('q_rg', 'ts %s date %L',
+  (SELECT array_agg((date '2024-01-01' + 2048 * k / 1440 + dd)::text)
+     FROM generate_series(0, 10) k, generate_series(0, 1) dd));
+SELECT qual_mismatches('q_agg', 'i2 %s %s',
+  ARRAY['-15000', '-14999.5', '-3000.5', '0', '40000', '-40000', '1e20', '''NaN''::numeric']);
+DROP FUNCTION qual_mismatches(text, text, text[]);
+
 -- ===== TPC-H Q1 as published: a date against a date minus an interval
 SELECT qual_same($$
 SELECT l_returnflag, l_linestatus, sum(l_quantity) AS sum_qty,
