@@ -272,6 +272,11 @@ SELECT qual_mismatches('q_rg', 'ts %s date %L',
      FROM generate_series(0, 10) k, generate_series(0, 1) dd));
 SELECT qual_mismatches('q_agg', 'i2 %s %s',
   ARRAY['-15000', '-14999.5', '-3000.5', '0', '40000', '-40000', '1e20', '''NaN''::numeric']);
+SELECT qual_mismatches('q_agg', 'i8 %s %s::float8',
+  (SELECT array_agg((4611686018427387904 + k + e)::text)
+     FROM generate_series(0, 12000, 1500) k, unnest(ARRAY[-513, -512, 0, 511, 512, 1023]) e));
+SELECT qual_mismatches('q_agg', 'i4 %s %s::float4',
+  ARRAY['-5000000', '-4999999.5', '16777217', '3e9', '-3e9', '''NaN''']);
 DROP FUNCTION qual_mismatches(text, text, text[]);
 
 -- ===== TPC-H Q1 as published: a date against a date minus an interval

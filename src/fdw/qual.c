@@ -8,8 +8,9 @@
  * Comparisons go through the btree operator family of the type the
  * operator reads the column as, so cross-type operators (date against
  * timestamp, int4 against int8, text against a varchar) are understood
- * with PostgreSQL's own support function; a column under an exact widening
- * cast (integer to numeric or float8) is compared after the same cast.
+ * with PostgreSQL's own support function; a column under a cast that
+ * keeps its order (integer to numeric, float4 or float8) is compared after
+ * the same cast.
  * Once a value is known, discrete column types (integers, date, timestamp)
  * also get the exact same-type form that row-by-row consumers evaluate,
  * found by bisecting the column's domain with that support function: the
@@ -65,27 +66,44 @@ is_rel_column(Node *n, Index relid)
 		var->varlevelsup == 0 && (relid == 0 || var->varno == relid);
 }
 
-/* Widening casts that keep every value and its order (integer to numeric,
- * small integers to float8, exactly representable). */
+/*
+ * Casts of an integer column that never reorder values: to numeric (exact,
+ * one-to-one) and to float4/float8 (exact for small integers, else rounded
+ * to nearest, which may merge neighbours but never swaps them).  Pruning
+ * and the bisection of discrete_form need only that order.
+ */
 static bool
-exact_cast(Oid funcid)
+monotone_cast(Oid funcid)
 {
 	switch (funcid)
 	{
 		case F_NUMERIC_INT2:
 		case F_NUMERIC_INT4:
 		case F_NUMERIC_INT8:
+		case F_FLOAT4_INT2:
+		case F_FLOAT4_INT4:
+		case F_FLOAT4_INT8:
 		case F_FLOAT8_INT2:
 		case F_FLOAT8_INT4:
+		case F_FLOAT8_INT8:
 			return true;
 		default:
 			return false;
 	}
 }
 
+/* Does the cast keep distinct integers distinct (no rounding)? */
+static bool
+one_to_one_cast(Oid funcid)
+{
+	return funcid == F_NUMERIC_INT2 || funcid == F_NUMERIC_INT4 ||
+		funcid == F_NUMERIC_INT8 || funcid == F_FLOAT4_INT2 ||
+		funcid == F_FLOAT8_INT2 || funcid == F_FLOAT8_INT4;
+}
+
 /*
  * The column n reads, seen through binary-compatible relabeling (a
- * collation, varchar read as text) or one exact widening cast: *optype is
+ * collation, varchar read as text) or one order-keeping cast: *optype is
  * the type the operator reads it as, *castfunc the cast (or InvalidOid).
  */
 static Var *
@@ -97,7 +115,7 @@ column_of(Node *n, Index relid, Oid *optype, Oid *castfunc)
 	{
 		FuncExpr   *f = (FuncExpr *) n;
 
-		if (list_length(f->args) != 1 || !exact_cast(f->funcid) ||
+		if (list_length(f->args) != 1 || !monotone_cast(f->funcid) ||
 			f->funcformat == COERCE_EXPLICIT_CALL)
 			return NULL;
 		*castfunc = f->funcid;
@@ -774,6 +792,11 @@ pf_qual_same_type(PfQual *q)
 	int64		hi;
 
 	if (q->is_bool || q->is_null_test || q->prune_only)
+		return InvalidOid;
+	/* a rounding cast may make several column values equal the value */
+	if (OidIsValid(q->castfunc) && !one_to_one_cast(q->castfunc) &&
+		(q->in_list || q->strategy == BTEqualStrategyNumber ||
+		 q->strategy == PF_NOT_EQUAL_STRATEGY))
 		return InvalidOid;
 	if (!OidIsValid(q->castfunc) &&
 		(q->valtype == q->coltype ||

@@ -83,7 +83,8 @@ typedef struct PfPruneQual
 	Oid			coltype;		/* the column's declared type */
 	Oid			exprtype;		/* type of expr (the array type for IN) */
 	Oid			castfunc;		/* column cast before comparing (int4 to
-								 * numeric...), else InvalidOid */
+								 * numeric, int8 to float8...: casts that
+								 * keep the order), else InvalidOid */
 	FmgrInfo	cast;
 	bool		prune_only;		/* LIKE 'prefix%': a range that bounds the
 								 * matches, not the qual itself */
