@@ -79,6 +79,7 @@
 #include "parser/parsetree.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/date.h"
 #include "utils/datum.h"
 #include "utils/float.h"
@@ -233,6 +234,7 @@ typedef struct PfAggFilter
 	Oid			inputcollid;
 	Oid			valtype;
 	Expr	   *param_expr;		/* value known at each (re)scan, else NULL */
+	PfQual	   *qual;			/* the analyzer's form of the restriction */
 	/* other kinds of filters than "column op value" */
 	int			kind;			/* PF_FILTER_* */
 	int			nvals;			/* IN: the list's normalized values */
@@ -244,7 +246,7 @@ typedef struct PfAggFilter
 #define PF_FILTER_CMP		0	/* column op value */
 #define PF_FILTER_IS_NULL	1
 #define PF_FILTER_NOT_NULL	2
-#define PF_FILTER_IN		3	/* column = ANY (constant array) */
+#define PF_FILTER_IN		3	/* column = ANY (array) */
 
 /* A group key column's values, coded 1..n (0 is NULL). */
 typedef struct PfKeyDict
@@ -864,207 +866,160 @@ filter_set_value(PfAggFilter *f, const PfAggCol *col, Oid valtype,
 }
 
 /*
- * "column = ANY (constant array)" (IN lists): the elements' normalized
- * values, each as an equality filter; NULL elements match nothing.
+ * Set filter f from its qual's same-type form (pf_qual_set_value computed
+ * it with the value): the bound of an exact comparison in the column's own
+ * type, or "every non-null row" / "no row".  False when the column kind
+ * cannot evaluate that form.
  */
 static bool
-compile_in_filter(PfCompile *c, ScalarArrayOpExpr *saop, PfAggFilter *f)
+filter_set_from_qual(PfAggFilter *f, const PfAggCol *col)
 {
-	Node	   *left;
-	Const	   *arr;
-	Var		   *var;
-	PfAggCol   *col;
-	Oid			opfamily;
-	int			strategy;
-	Oid			lefttype;
-	Oid			righttype;
-	ArrayType  *array;
-	int16		elmlen;
-	bool		elmbyval;
-	char		elmalign;
-	Datum	   *elems;
-	bool	   *nulls;
-	int			nelems;
+	PfQual	   *q = f->qual;
 
-	if (!saop->useOr || list_length(saop->args) != 2)
+	switch (q->norm)
+	{
+		case PF_NORM_CMP:
+			f->orig_strategy = q->norm_strategy;
+			return filter_set_value(f, col, q->norm_type, q->norm_value, false);
+		case PF_NORM_ALWAYS:
+		case PF_NORM_NEVER:
+			f->strategy = f->orig_strategy = q->strategy;
+			f->any_not_null = q->norm == PF_NORM_ALWAYS;
+			f->never = q->norm == PF_NORM_NEVER;
+			return true;
+		case PF_NORM_NONE:
+			break;
+	}
+	return false;
+}
+
+/*
+ * Set an IN filter's elements from its qual's same-type form: each an
+ * equality filter; NULL elements, and elements no column value can equal,
+ * match nothing.
+ */
+static bool
+filter_set_in_from_qual(PfAggFilter *f, const PfAggCol *col)
+{
+	PfQual	   *q = f->qual;
+
+	f->nvals = 0;
+	f->never = false;
+	if (q->norm == PF_NORM_NONE)
 		return false;
-	left = strip_relabel(linitial(saop->args));
-	arr = (Const *) lsecond(saop->args);
-	if (!IsA(left, Var) || !IsA(arr, Const) || arr->constisnull)
-		return false;
-	var = (Var *) left;
-	f->col = compile_column(c, var);
-	if (f->col < 0)
-		return false;
-	col = get_col(c, f->col);
-	opfamily = get_opclass_family(GetDefaultOpClass(var->vartype, BTREE_AM_OID));
-	if (!OidIsValid(opfamily) || !op_in_opfamily(saop->opno, opfamily))
-		return false;
-	get_op_opfamily_properties(saop->opno, opfamily, false, &strategy,
-							   &lefttype, &righttype);
-	if (strategy != BTEqualStrategyNumber || lefttype != var->vartype)
-		return false;
-	array = DatumGetArrayTypeP(arr->constvalue);
-	if (ARR_ELEMTYPE(array) != righttype)
-		return false;
-	get_typlenbyvalalign(righttype, &elmlen, &elmbyval, &elmalign);
-	deconstruct_array(array, righttype, elmlen, elmbyval, elmalign,
-					  &elems, &nulls, &nelems);
-	f->kind = PF_FILTER_IN;
-	f->strategy = f->orig_strategy = BTEqualStrategyNumber;
-	f->inputcollid = saop->inputcollid;
-	f->valtype = righttype;
-	f->vals = palloc0(sizeof(PfAggFilter) * Max(1, nelems));
-	for (int i = 0; i < nelems; i++)
+	f->vals = palloc0(sizeof(PfAggFilter) * Max(1, q->norm_num_elems));
+	for (int i = 0; i < q->norm_num_elems; i++)
 	{
 		PfAggFilter *v = &f->vals[f->nvals];
 
 		v->col = f->col;
 		v->strategy = v->orig_strategy = BTEqualStrategyNumber;
-		v->inputcollid = saop->inputcollid;
-		if (!filter_set_value(v, col, righttype, elems[i], nulls[i]))
+		v->inputcollid = q->collation;
+		if (!filter_set_value(v, col, q->norm_type, q->norm_elems[i], false))
 			return false;
 		if (!v->never)
-			f->nvals++;			/* an element no column value can equal: dropped */
+			f->nvals++;
 	}
 	f->never = (f->nvals == 0);
-	f->text = psprintf("%s IN (%d values)", quote_identifier(col->attname), nelems);
 	return true;
 }
 
+/* The operator's name as the clause reads, the column on the left. */
+static char *
+filter_op_name(Expr *clause, PfQual *q)
+{
+	OpExpr	   *op = (OpExpr *) clause;
+	Oid			opno = op->opno;
+
+	if (q->expr == linitial(op->args))
+		opno = get_commutator(opno);
+	return get_opname(opno);
+}
+
+/* The value's text for EXPLAIN: a literal, a parameter or an expression. */
+static char *
+filter_value_text(Expr *value)
+{
+	Oid			outfn;
+	bool		isvarlena;
+	Const	   *k = (Const *) value;
+
+	if (IsA(value, Param))
+		return psprintf("$%d", ((Param *) value)->paramid);
+	if (!IsA(value, Const))
+		return "(parameter expression)";
+	if (k->constisnull)
+		return "NULL";
+	getTypeOutputInfo(k->consttype, &outfn, &isvarlena);
+	return quote_literal_cstr(OidOutputFunctionCall(outfn, k->constvalue));
+}
+
 /*
- * Compile a restriction "column op constant" into a filter on the raw
- * values; false when the scan cannot evaluate it exactly.
+ * Compile a restriction into a filter on the raw values, from the one
+ * analyzer's form (qual.c); false when the scan cannot evaluate it
+ * exactly (then the planner keeps the ordinary plan).
  */
 static bool
 compile_filter(PfCompile *c, Expr *clause, PfAggFilter *f)
 {
-	OpExpr	   *op = (OpExpr *) clause;
-	Node	   *left;
-	Node	   *right;
-	Oid			opno;
+	PfQual	   *q = pf_qual_classify((Node *) clause, c->relid);
 	Var		   *var;
-	Const	   *k;
 	PfAggCol   *col;
-	Oid			opfamily;
-	Oid			lefttype;
-	Oid			righttype;
-	int			strategy;
-	int			opstrategy;
-	char	   *opname;
+	const char *name;
 
-	/* "column IS [NOT] NULL" */
-	if (IsA(clause, NullTest) && !((NullTest *) clause)->argisrow &&
-		IsA(strip_relabel((Node *) ((NullTest *) clause)->arg), Var))
-	{
-		NullTest   *nt = (NullTest *) clause;
-
-		f->col = compile_column(c, (Var *) strip_relabel((Node *) nt->arg));
-		if (f->col < 0)
-			return false;
-		f->kind = nt->nulltesttype == IS_NULL ? PF_FILTER_IS_NULL : PF_FILTER_NOT_NULL;
-		f->text = psprintf("%s IS %sNULL",
-						   quote_identifier(get_col(c, f->col)->attname),
-						   nt->nulltesttype == IS_NULL ? "" : "NOT ");
-		return true;
-	}
-	/* "column IN (constants)": each element an equality filter */
-	if (IsA(clause, ScalarArrayOpExpr))
-		return compile_in_filter(c, (ScalarArrayOpExpr *) clause, f);
-
-	/* a boolean column, or its negation: "b = true", "b = false" */
-	if ((IsA(clause, Var) && ((Var *) clause)->vartype == BOOLOID) ||
-		(is_notclause(clause) && IsA(get_notclausearg(clause), Var) &&
-		 ((Var *) get_notclausearg(clause))->vartype == BOOLOID))
-	{
-		bool		negated = !IsA(clause, Var);
-		Var		   *bvar = negated ? (Var *) get_notclausearg(clause) : (Var *) clause;
-
-		f->col = compile_column(c, bvar);
-		if (f->col < 0)
-			return false;
-		f->strategy = f->orig_strategy = BTEqualStrategyNumber;
-		f->bval = !negated;
-		f->text = psprintf("%s%s", negated ? "NOT " : "",
-						   quote_identifier(get_col(c, f->col)->attname));
-		return true;
-	}
-	if (!IsA(clause, OpExpr) || list_length(op->args) != 2)
+	/* AND/OR trees and LIKE ranges prune row groups; rows need more */
+	if (q == NULL || q->is_bool || q->prune_only)
 		return false;
-	left = strip_relabel(linitial(op->args));
-	right = strip_relabel(lsecond(op->args));
-	opno = op->opno;
-	if (IsA(right, Var) && !IsA(left, Var))
-	{
-		Node	   *tmp = left;
-
-		left = right;
-		right = tmp;
-		opno = get_commutator(opno);
-		if (!OidIsValid(opno))
-			return false;
-	}
-	/* the value: a constant, or parameters known at each (re)scan */
-	if (!IsA(left, Var) || contain_var_clause(right) ||
-		contain_volatile_functions(right))
-		return false;
-	var = (Var *) left;
+	var = makeVar(c->relid, q->attnum, q->coltype, -1, InvalidOid, 0);
 	f->col = compile_column(c, var);
 	if (f->col < 0)
 		return false;
 	col = get_col(c, f->col);
+	name = quote_identifier(col->attname);
+	f->qual = q;
+	f->inputcollid = q->collation;
 
-	/* the column type's default btree family: its own comparison semantics */
-	opfamily = get_opclass_family(GetDefaultOpClass(var->vartype, BTREE_AM_OID));
-	if (!OidIsValid(opfamily))
-		return false;
-	if (op_in_opfamily(opno, opfamily))
-		get_op_opfamily_properties(opno, opfamily, false, &strategy,
-								   &lefttype, &righttype);
-	else
+	if (q->is_null_test)
 	{
-		Oid			negator = get_negator(opno);
-
-		if (!OidIsValid(negator) || !op_in_opfamily(negator, opfamily))
-			return false;
-		get_op_opfamily_properties(negator, opfamily, false, &opstrategy,
-								   &lefttype, &righttype);
-		if (opstrategy != BTEqualStrategyNumber)
-			return false;
-		strategy = PF_NOT_EQUAL_STRATEGY;
-	}
-	if (lefttype != var->vartype || righttype != exprType(right))
-		return false;
-	opname = get_opname(opno);
-	f->strategy = f->orig_strategy = strategy;
-	f->inputcollid = op->inputcollid;
-	f->valtype = righttype;
-	if (!filter_type_ok(f, col, righttype))
-		return false;
-	if (!IsA(right, Const))
-	{
-		f->param_expr = (Expr *) right;
-		f->text = psprintf("%s %s %s", quote_identifier(col->attname), opname,
-						   IsA(right, Param) ?
-						   psprintf("$%d", ((Param *) right)->paramid) :
-						   "(parameter expression)");
+		f->kind = q->null_test == IS_NULL ? PF_FILTER_IS_NULL : PF_FILTER_NOT_NULL;
+		f->text = psprintf("%s IS %sNULL", name,
+						   q->null_test == IS_NULL ? "" : "NOT ");
 		return true;
 	}
-	k = (Const *) right;
-	if (k->constisnull)
-		f->text = psprintf("%s %s NULL", quote_identifier(col->attname), opname);
-	else
+	if (q->in_list)
 	{
-		Oid			outfn;
-		bool		isvarlena;
-
-		getTypeOutputInfo(k->consttype, &outfn, &isvarlena);
-		f->text = psprintf("%s %s %s", quote_identifier(col->attname), opname,
-						   quote_literal_cstr(OidOutputFunctionCall(outfn,
-																	k->constvalue)));
+		f->kind = PF_FILTER_IN;
+		f->strategy = f->orig_strategy = BTEqualStrategyNumber;
+		f->valtype = pf_qual_same_type(q);
+		if (!OidIsValid(f->valtype) || !filter_type_ok(f, col, f->valtype))
+			return false;
+		if (!q->value_known)
+		{
+			f->param_expr = q->expr;
+			f->text = psprintf("%s = ANY (%s)", name, filter_value_text(q->expr));
+			return true;
+		}
+		f->text = psprintf("%s IN (%d values)", name,
+						   ArrayGetNItems(ARR_NDIM(DatumGetArrayTypeP(q->value)),
+										  ARR_DIMS(DatumGetArrayTypeP(q->value))));
+		return filter_set_in_from_qual(f, col);
 	}
-	return filter_set_value(f, col, k->consttype, k->constvalue,
-							k->constisnull);
+
+	f->strategy = f->orig_strategy = q->strategy;
+	if (IsA(clause, OpExpr))
+		f->text = psprintf("%s %s %s", name, filter_op_name(clause, q),
+						   filter_value_text(q->expr));
+	else if (q->cmpproc == F_BTBOOLCMP)
+		f->text = psprintf("%s%s", DatumGetBool(q->value) ? "" : "NOT ", name);
+	else
+		return false;			/* NOT (x op v): left to PostgreSQL */
+	if (q->value_known)
+		return filter_set_from_qual(f, col);
+
+	/* known at each (re)scan: the form's type must be one the column takes */
+	f->valtype = pf_qual_same_type(q);
+	f->param_expr = q->expr;
+	return OidIsValid(f->valtype) && filter_type_ok(f, col, f->valtype);
 }
 
 
@@ -1671,17 +1626,11 @@ pf_agg_get_foreign_plan(PlannerInfo *root, RelOptInfo *upperrel,
 	 */
 	foreach(lc, quals)
 	{
-		Node	   *q = (Node *) lfirst(lc);
+		PfQual	   *q = pf_qual_classify((Node *) lfirst(lc), rti);
 
-		if (IsA(q, OpExpr) && list_length(((OpExpr *) q)->args) == 2)
-		{
-			Node	   *l = strip_relabel(linitial(((OpExpr *) q)->args));
-			Node	   *r = strip_relabel(lsecond(((OpExpr *) q)->args));
-			Node	   *value = IsA(l, Var) ? r : l;
-
-			if (!IsA(value, Const))
-				param_exprs = lappend(param_exprs, value);
-		}
+		/* as compile_filter: a comparison or IN whose value is not known yet */
+		if (q != NULL && !q->is_bool && !q->is_null_test && !q->value_known)
+			param_exprs = lappend(param_exprs, q->expr);
 	}
 	foreach(lc, ps->filenames)
 		files = lappend(files, makeString(pstrdup((char *) lfirst(lc))));
@@ -3557,7 +3506,8 @@ rowgroup_filtered_out(PfAggScanState *st, int rg)
 		s = &rgm->columns[leaf].statistics;
 		if (s->has_null_count && s->null_count >= rgm->num_rows)
 			return true;		/* all null: no comparison holds */
-		if (f->any_not_null || f->kind != PF_FILTER_CMP ||
+		if (f->any_not_null ||
+			(f->kind != PF_FILTER_CMP && f->kind != PF_FILTER_IN) ||
 			(col->kind != PF_COL_INT && col->kind != PF_COL_DATE &&
 			 col->kind != PF_COL_DEC))
 			continue;
@@ -3568,6 +3518,16 @@ rowgroup_filtered_out(PfAggScanState *st, int rg)
 			continue;
 		min = le_int64(s->min, s->min_len);
 		max = le_int64(s->max, s->max_len);
+		if (f->kind == PF_FILTER_IN)
+		{
+			/* every element outside [min, max] */
+			excluded = true;
+			for (int k = 0; k < f->nvals && excluded; k++)
+				excluded = f->vals[k].ival < min || f->vals[k].ival > max;
+			if (excluded)
+				return true;
+			continue;
+		}
 		switch (f->strategy)
 		{
 			case BTLessStrategyNumber:
@@ -3955,17 +3915,17 @@ evaluate_param_filters(PfAggScanState *st)
 	for (int f = 0; f < prog->nfilters; f++)
 	{
 		PfAggFilter *filter = &prog->filters[f];
-		bool		isnull;
-		Datum		value;
 
 		if (filter->param_expr == NULL)
 			continue;
 		if (ls == NULL)
 			elog(ERROR, "parquet_fdw: aggregate pushdown plan lacks a parameter value");
-		value = ExecEvalExpr((ExprState *) lfirst(ls), st->param_econtext, &isnull);
+		pf_qual_evaluate(filter->qual, (ExprState *) lfirst(ls),
+						 st->param_econtext, st->param_cxt);
 		ls = lnext(st->param_states, ls);
-		if (!filter_set_value(filter, &prog->cols[filter->col], filter->valtype,
-							  value, isnull))
+		if (!(filter->kind == PF_FILTER_IN ?
+			  filter_set_in_from_qual(filter, &prog->cols[filter->col]) :
+			  filter_set_from_qual(filter, &prog->cols[filter->col])))
 			elog(ERROR, "parquet_fdw: aggregate pushdown cannot compare column \"%s\" with its parameter",
 				 prog->cols[filter->col].attname);
 	}

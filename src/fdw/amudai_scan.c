@@ -777,10 +777,7 @@ amudaiGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 	{
 		PfPruneQual *q = (PfPruneQual *) lfirst(lc);
 
-		prune = lappend(prune, list_make5_int(q->attnum, q->strategy,
-											  (int) q->cmpproc,
-											  (int) q->collation,
-											  (int) q->valtype));
+		prune = lappend(prune, pf_qual_to_list(q));
 		prune_exprs = lappend(prune_exprs, q->expr);
 	}
 	fdw_private = list_make5(makeString(pstrdup(AM_PLAN_MARKER)), files,
@@ -876,15 +873,8 @@ amudaiBeginForeignScan(ForeignScanState *node, int eflags)
 	foreach(lc, (List *) list_nth(plan->fdw_private, AmScanPrivateParamQuals))
 	{
 		List	   *ints = (List *) lfirst(lc);
-		PfPruneQual *q = palloc0(sizeof(PfPruneQual));
+		PfPruneQual *q = pf_qual_from_list(ints, st->scan_cxt);
 
-		q->attnum = (AttrNumber) linitial_int(ints);
-		q->strategy = lsecond_int(ints);
-		q->cmpproc = (Oid) lthird_int(ints);
-		q->collation = (Oid) lfourth_int(ints);
-		q->valtype = (Oid) list_nth_int(ints, 4);
-		q->order_not_bytes = OidIsValid(q->collation) && !lc_collate_is_c(q->collation);
-		fmgr_info_cxt(q->cmpproc, &q->cmp, st->scan_cxt);
 		st->param_quals = lappend(st->param_quals, q);
 	}
 	if (st->param_quals != NIL)
@@ -991,23 +981,8 @@ evaluate_prune_quals(AmScanState *st)
 		return;
 	MemoryContextReset(st->param_cxt);
 	forboth(lq, st->param_quals, ls, st->param_states)
-	{
-		PfPruneQual *q = (PfPruneQual *) lfirst(lq);
-		bool		isnull;
-		Datum		value;
-		int16		typlen;
-		bool		typbyval;
-		MemoryContext old;
-
-		value = ExecEvalExprSwitchContext((ExprState *) lfirst(ls),
-										  st->param_econtext, &isnull);
-		get_typlenbyval(q->valtype, &typlen, &typbyval);
-		old = MemoryContextSwitchTo(st->param_cxt);
-		if (!isnull)
-			value = datumCopy(value, typbyval, typlen);
-		MemoryContextSwitchTo(old);
-		pf_prune_qual_set_value(q, value, isnull);
-	}
+		pf_qual_evaluate((PfPruneQual *) lfirst(lq), (ExprState *) lfirst(ls),
+						 st->param_econtext, st->param_cxt);
 	ResetExprContext(st->param_econtext);
 }
 

@@ -27,3 +27,4 @@ FDW_OBJS += src/fdw/footer_cache.o
 FDW_OBJS += src/fdw/aggregate.o
 FDW_OBJS += src/fdw/amudai_analyze.o
 FDW_OBJS += src/fdw/sorted.o
+FDW_OBJS += src/fdw/qual.o

@@ -128,53 +128,10 @@ extern bool pf_virtual_column(const PqFileMeta *meta, const char *path,
 							  Relation rel, AttrNumber attnum,
 							  const char *field_name, char **value);
 
+/* in qual.c: the analyzer of restriction clauses (PfPruneQual, PfQual) */
+#include "fdw/qual.h"
+
 /* in prune.c: row-group pruning with column-chunk statistics */
-/* a strategy number of our own for "<>" (btree has none) */
-#define PF_NOT_EQUAL_STRATEGY	(BTMaxStrategyNumber + 1)
-
-typedef struct PfPruneQual
-{
-	AttrNumber	attnum;			/* the column */
-	int			strategy;		/* BTLessStrategyNumber..., column on the left */
-	Oid			cmpproc;		/* btree order proc: cmp(column, value) */
-	Oid			collation;
-	Expr	   *expr;			/* the value: a Const, or an expression of
-								 * Params evaluated at executor start */
-	Oid			valtype;
-	/* the value, once known */
-	bool		value_known;
-	bool		value_null;		/* NULL: the qual is never true */
-	bool		value_is_nan;	/* float NaN: never prunes */
-	Datum		value;
-	/* AND / OR of other prune quals (args), when is_bool */
-	bool		is_bool;
-	BoolExprType bool_op;
-	List	   *args;
-	/* "column IS [NOT] NULL": decided by the null count alone */
-	NullTestType null_test;
-	bool		is_null_test;
-	/* "column = ANY (constant array)": the non-null elements, if in_list */
-	bool		in_list;
-	int			num_elems;
-	Datum	   *elems;
-	FmgrInfo	cmp;
-	/* a collation whose order is not byte order: only virtual columns'
-	 * values (file pruning) may be compared, never file statistics */
-	bool		order_not_bytes;
-	/* file pruning: the column, looked up in the catalogs on first use */
-	bool		virt_resolved;
-	bool		virt_is_filename;	/* the filename_column */
-	char	   *virt_field;		/* else the field (partition key) it reads */
-	Oid			virt_typinput;	/* to read a partition value as the type */
-	Oid			virt_typioparam;
-} PfPruneQual;
-
-/* Set a prune qual's value, once known (notes float NaN, which never prunes). */
-extern void pf_prune_qual_set_value(PfPruneQual *q, Datum value, bool isnull);
-
-/* The prunable quals among baserel's restriction clauses (PfPruneQual *). */
-extern List *pf_prune_quals(RelOptInfo *baserel);
-
 /*
  * Can row group rg be skipped: does some qual exclude every row?  attnos
  * and fields are parallel: the file field each attribute reads.
@@ -220,12 +177,6 @@ extern bool pf_file_excluded(const PqFileMeta *meta, const char *path,
  */
 extern bool pf_folder_excluded(const char *folder, List *quals, Relation rel);
 
-/*
- * Do bounds [min, max] of the non-null values of a column of type deftyp
- * (a chunk, a page, a stripe, a 256-row range) show that comparison qual q
- * holds for none of them?  min and max are of the qual's value type order.
- */
-extern bool pf_range_excludes(PfPruneQual *q, Oid deftyp, Datum min, Datum max);
 
 /*
  * The min (or max) statistic of field's chunk in row group rg as a Datum
@@ -235,12 +186,6 @@ extern bool pf_range_excludes(PfPruneQual *q, Oid deftyp, Datum min, Datum max);
 extern bool pf_chunk_bound(const PqFileMeta *meta, int rg,
 						   const PqSchemaNode *field, Oid typid, bool want_max,
 						   Datum *bound);
-/* Quals for pf_file_excluded: those of pf_prune_quals, and text compared
- * under any collation. */
-extern List *pf_file_prune_quals(RelOptInfo *baserel);
-
-/* The prunable quals of a plan's qual list over relid, with known values. */
-extern List *pf_prune_quals_from_clauses(List *clauses, Index relid);
 
 /* Rows [start, end) of a row group. */
 typedef struct PfRowRange

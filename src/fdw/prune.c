@@ -77,325 +77,6 @@ typedef struct PruneProbe
 	bool	   *dict_read;
 } PruneProbe;
 
-/* Set the value of a prune qual (NaN noted for floats). */
-void
-pf_prune_qual_set_value(PfPruneQual *q, Datum value, bool isnull)
-{
-	q->value_known = true;
-	q->value_null = isnull;
-	q->value = value;
-	q->value_is_nan = false;
-	if (!isnull && q->valtype == FLOAT4OID)
-		q->value_is_nan = isnan(DatumGetFloat4(value));
-	else if (!isnull && q->valtype == FLOAT8OID)
-		q->value_is_nan = isnan(DatumGetFloat8(value));
-}
-
-/*
- * A column reference under a collation-only relabeling ("s COLLATE "C"",
- * which the planner turns into a RelabelType of the same type) is still the
- * column.
- */
-static Node *
-strip_collation(Node *node)
-{
-	if (node && IsA(node, RelabelType) &&
-		IsA(((RelabelType *) node)->arg, Var) &&
-		((RelabelType *) node)->resulttype ==
-		((Var *) ((RelabelType *) node)->arg)->vartype)
-		return (Node *) ((RelabelType *) node)->arg;
-	return node;
-}
-
-/*
- * "column = ANY (constant array)" (and IN lists): a prune qual holding the
- * array's non-null elements.
- */
-static PfPruneQual *
-prune_in_list(ScalarArrayOpExpr *saop, Index relid)
-{
-	Var		   *var = (Var *) strip_collation(linitial(saop->args));
-	Const	   *arr = (Const *) lsecond(saop->args);
-	Oid			opclass;
-	Oid			opfamily;
-	Oid			lefttype;
-	Oid			righttype;
-	int			strategy;
-	Oid			cmpproc;
-	PfPruneQual *q;
-	ArrayType  *array;
-	int16		elmlen;
-	bool		elmbyval;
-	char		elmalign;
-	Datum	   *elems;
-	bool	   *nulls;
-	int			nelems;
-
-	if (!saop->useOr || list_length(saop->args) != 2 ||
-		!IsA(var, Var) || !IsA(arr, Const) || arr->constisnull ||
-		var->varno != relid || var->varattno <= 0 ||
-		var->varlevelsup != 0)
-		return NULL;
-	opclass = GetDefaultOpClass(var->vartype, BTREE_AM_OID);
-	if (!OidIsValid(opclass))
-		return NULL;
-	opfamily = get_opclass_family(opclass);
-	if (!op_in_opfamily(saop->opno, opfamily))
-		return NULL;
-	get_op_opfamily_properties(saop->opno, opfamily, false,
-							   &strategy, &lefttype, &righttype);
-	if (strategy != BTEqualStrategyNumber || lefttype != var->vartype)
-		return NULL;
-	cmpproc = get_opfamily_proc(opfamily, lefttype, righttype, BTORDER_PROC);
-	if (!OidIsValid(cmpproc))
-		return NULL;
-	/* a stable comparison (timestamp = timestamptz) cannot be decided here */
-	if (func_volatile(cmpproc) != PROVOLATILE_IMMUTABLE)
-		return NULL;
-
-	array = DatumGetArrayTypeP(arr->constvalue);
-	if (ARR_ELEMTYPE(array) != righttype)
-		return NULL;
-	get_typlenbyvalalign(righttype, &elmlen, &elmbyval, &elmalign);
-	deconstruct_array(array, righttype, elmlen, elmbyval, elmalign,
-					  &elems, &nulls, &nelems);
-
-	q = palloc0(sizeof(PfPruneQual));
-	q->attnum = var->varattno;
-	q->strategy = BTEqualStrategyNumber;
-	q->cmpproc = cmpproc;
-	q->collation = saop->inputcollid;
-	q->expr = (Expr *) arr;
-	q->valtype = righttype;
-	q->value_known = true;
-	q->in_list = true;
-	q->order_not_bytes = OidIsValid(saop->inputcollid) &&
-		!lc_collate_is_c(saop->inputcollid);
-	q->elems = palloc(sizeof(Datum) * Max(1, nelems));
-	for (int i = 0; i < nelems; i++)
-	{
-		if (nulls[i])
-			continue;
-		/* a NaN element may match NaN values, which statistics omit */
-		if ((righttype == FLOAT4OID && isnan(DatumGetFloat4(elems[i]))) ||
-			(righttype == FLOAT8OID && isnan(DatumGetFloat8(elems[i]))))
-			q->value_is_nan = true;
-		q->elems[q->num_elems++] = elems[i];
-	}
-	fmgr_info(cmpproc, &q->cmp);
-	return q;
-}
-
-/*
- * The quals of baserel that can prune: "Var op value", commuted to put the
- * column on the left, where the value is a Const or an expression of Params
- * and stable functions (known at executor start: prepared statements'
- * parameters, the outer values of a correlated subquery).
- */
-static PfPruneQual *
-build_prune_qual(Node *clause, Index relid)
-{
-	OpExpr	   *op = (OpExpr *) clause;
-	Node	   *left;
-	Node	   *right;
-	Var		   *var;
-	Oid			opno;
-	Oid			opclass;
-	Oid			opfamily;
-	Oid			lefttype;
-	Oid			righttype;
-	int			strategy;
-	Oid			cmpproc;
-	PfPruneQual *q;
-
-	if (IsA(clause, BoolExpr) &&
-		(((BoolExpr *) clause)->boolop == AND_EXPR ||
-		 ((BoolExpr *) clause)->boolop == OR_EXPR))
-	{
-		BoolExpr   *b = (BoolExpr *) clause;
-		ListCell   *lc;
-
-		/*
-		 * AND: the arms that can prune; OR: all arms must be able to, with
-		 * values known now (no parameters inside OR).
-		 */
-		q = palloc0(sizeof(PfPruneQual));
-		q->is_bool = true;
-		q->bool_op = b->boolop;
-		q->value_known = true;
-		foreach(lc, b->args)
-		{
-			PfPruneQual *arm = build_prune_qual((Node *) lfirst(lc), relid);
-
-			if (arm == NULL || !arm->value_known)
-			{
-				if (b->boolop == OR_EXPR)
-					return NULL;
-				continue;
-			}
-			q->args = lappend(q->args, arm);
-		}
-		return q->args != NIL ? q : NULL;
-	}
-	if (IsA(clause, NullTest) && IsA(((NullTest *) clause)->arg, Var) &&
-		!((NullTest *) clause)->argisrow)
-	{
-		NullTest   *nt = (NullTest *) clause;
-		Var		   *v = (Var *) nt->arg;
-
-		if (v->varno != relid || v->varattno <= 0 ||
-			v->varlevelsup != 0)
-			return NULL;
-		q = palloc0(sizeof(PfPruneQual));
-		q->attnum = v->varattno;
-		q->is_null_test = true;
-		q->null_test = nt->nulltesttype;
-		q->value_known = true;
-		return q;
-	}
-	if (IsA(clause, ScalarArrayOpExpr))
-		return prune_in_list((ScalarArrayOpExpr *) clause, relid);
-	if (!IsA(clause, OpExpr) || list_length(op->args) != 2)
-		return NULL;
-	left = strip_collation(linitial(op->args));
-	right = strip_collation(lsecond(op->args));
-	opno = op->opno;
-	if (IsA(right, Var) && !IsA(left, Var))
-	{
-		Node	   *tmp = left;
-
-		left = right;
-		right = tmp;
-		opno = get_commutator(opno);
-		if (!OidIsValid(opno))
-			return NULL;
-	}
-	if (!IsA(left, Var) || contain_var_clause(right) ||
-		contain_volatile_functions(right))
-		return NULL;
-	var = (Var *) left;
-	if (var->varno != relid || var->varattno <= 0 ||
-		var->varlevelsup != 0)
-		return NULL;
-
-	opclass = GetDefaultOpClass(var->vartype, BTREE_AM_OID);
-	if (!OidIsValid(opclass))
-		return NULL;
-	opfamily = get_opclass_family(opclass);
-	if (!op_in_opfamily(opno, opfamily))
-	{
-		/* "<>": its negator is the family's "=" */
-		Oid			negator = get_negator(opno);
-
-		if (!OidIsValid(negator) || !op_in_opfamily(negator, opfamily))
-			return NULL;
-		get_op_opfamily_properties(negator, opfamily, false,
-								   &strategy, &lefttype, &righttype);
-		if (strategy != BTEqualStrategyNumber)
-			return NULL;
-		strategy = PF_NOT_EQUAL_STRATEGY;
-	}
-	else
-		get_op_opfamily_properties(opno, opfamily, false,
-								   &strategy, &lefttype, &righttype);
-	if (lefttype != var->vartype)
-		return NULL;
-	cmpproc = get_opfamily_proc(opfamily, lefttype, righttype, BTORDER_PROC);
-	if (!OidIsValid(cmpproc))
-		return NULL;
-	q = palloc0(sizeof(PfPruneQual));
-	q->attnum = var->varattno;
-	q->strategy = strategy;
-	q->cmpproc = cmpproc;
-	q->collation = op->inputcollid;
-	q->expr = (Expr *) right;
-	q->valtype = exprType(right);
-	fmgr_info(cmpproc, &q->cmp);
-	/* text order must be byte order to compare with statistics */
-	q->order_not_bytes = OidIsValid(op->inputcollid) &&
-		!lc_collate_is_c(op->inputcollid);
-
-	/*
-	 * A constant is known at plan time, but a comparison that is only stable
-	 * (timestamp against timestamptz depends on TimeZone) must wait for
-	 * executor start, as PostgreSQL's partition pruning does: a cached plan
-	 * may run under another setting.
-	 */
-	if (IsA(right, Const) && func_volatile(cmpproc) == PROVOLATILE_IMMUTABLE)
-		pf_prune_qual_set_value(q, ((Const *) right)->constvalue,
-							 ((Const *) right)->constisnull);
-	return q;
-}
-
-/* Does a prune qual compare text in an order other than byte order? */
-static bool
-needs_value_order(PfPruneQual *q)
-{
-	ListCell   *lc;
-
-	if (q->order_not_bytes)
-		return true;
-	foreach(lc, q->args)
-		if (needs_value_order((PfPruneQual *) lfirst(lc)))
-			return true;
-	return false;
-}
-
-/*
- * The prunable quals among baserel's restriction clauses.  Those for file
- * statistics (for_files false) compare text in byte order only; those for
- * virtual columns' values (for_files) may use any collation.
- */
-static List *
-prune_quals(RelOptInfo *baserel, bool for_files)
-{
-	List	   *result = NIL;
-	ListCell   *lc;
-
-	foreach(lc, baserel->baserestrictinfo)
-	{
-		RestrictInfo *rinfo = (RestrictInfo *) lfirst(lc);
-		PfPruneQual *q = build_prune_qual((Node *) rinfo->clause, baserel->relid);
-
-		if (q && (for_files || !needs_value_order(q)))
-			result = lappend(result, q);
-	}
-	return result;
-}
-
-List *
-pf_prune_quals(RelOptInfo *baserel)
-{
-	return prune_quals(baserel, false);
-}
-
-List *
-pf_file_prune_quals(RelOptInfo *baserel)
-{
-	return prune_quals(baserel, true);
-}
-
-/*
- * The prunable quals among a plan's qualifications (executor-ready
- * clauses over range table entry relid), for page-index pruning at run
- * time: only those whose value is known now.
- */
-List *
-pf_prune_quals_from_clauses(List *clauses, Index relid)
-{
-	List	   *result = NIL;
-	ListCell   *lc;
-
-	foreach(lc, clauses)
-	{
-		PfPruneQual *q = build_prune_qual((Node *) lfirst(lc), relid);
-
-		if (q && q->value_known && !needs_value_order(q))
-			result = lappend(result, q);
-	}
-	return result;
-}
-
 static inline int32
 stat_int32(const uint8 *p)
 {
@@ -928,148 +609,88 @@ pf_chunk_bound(const PqFileMeta *meta, int rg, const PqSchemaNode *field,
 				   stats->min_is_legacy, false, bound);
 }
 
-bool
-pf_range_excludes(PfPruneQual *q, Oid deftyp, Datum min, Datum max)
+/* What a row group's leaf quals are judged with (pf_qual_excludes). */
+typedef struct RowGroupJudge
 {
-	bool		excluded = false;
-
-	/* floats: NaN is above everything in PostgreSQL, and not in bounds */
-	if ((deftyp == FLOAT4OID || deftyp == FLOAT8OID) &&
-		(q->strategy == BTGreaterStrategyNumber ||
-		 q->strategy == BTGreaterEqualStrategyNumber ||
-		 q->strategy == PF_NOT_EQUAL_STRATEGY ||
-		 q->value_is_nan))
-		return false;
-	if (q->in_list)
-	{
-		/* excluded when every element is outside [min, max] */
-		excluded = true;
-		for (int i = 0; i < q->num_elems && excluded; i++)
-			if (DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, min, q->elems[i])) <= 0 &&
-				DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, max, q->elems[i])) >= 0)
-				excluded = false;
-		return excluded;
-	}
-#define PF_CMP(a) DatumGetInt32(FunctionCall2Coll(&q->cmp, q->collation, (a), q->value))
-	switch (q->strategy)
-	{
-		case BTLessStrategyNumber:
-			excluded = PF_CMP(min) >= 0;
-			break;
-		case BTLessEqualStrategyNumber:
-			excluded = PF_CMP(min) > 0;
-			break;
-		case BTEqualStrategyNumber:
-			excluded = PF_CMP(min) > 0 || PF_CMP(max) < 0;
-			break;
-		case BTGreaterEqualStrategyNumber:
-			excluded = PF_CMP(max) < 0;
-			break;
-		case BTGreaterStrategyNumber:
-			excluded = PF_CMP(max) <= 0;
-			break;
-		case PF_NOT_EQUAL_STRATEGY:
-			/* every non-null value equals the constant */
-			excluded = PF_CMP(min) == 0 && PF_CMP(max) == 0;
-			break;
-	}
-#undef PF_CMP
-	return excluded;
-}
+	const PqFileMeta *meta;
+	int			rg;
+	List	   *attnos;
+	const PqSchemaNode **fields;
+	Relation	rel;
+	PruneProbe *probe;			/* NULL: statistics only */
+} RowGroupJudge;
 
 /*
- * Does prune qual q show that no row of row group rg can match?  fields[i]
- * is the field of attribute attnos[i] (NULL when the file lacks it).
- * Statistics always; bloom filters and dictionaries as probe allows.
+ * Does leaf qual q show that no row of the judged row group can match?
+ * fields[i] is the field of attribute attnos[i] (NULL when the file lacks
+ * it).  Statistics always; bloom filters and dictionaries as probe allows.
  */
 static bool
-qual_excludes(const PqFileMeta *meta, int rg, PfPruneQual *q,
-			  List *attnos, const PqSchemaNode **fields, Relation rel,
-			  PruneProbe *probe)
+leaf_excludes_rowgroup(PfPruneQual *q, void *arg)
 {
-	const PqRowGroupMeta *rgm = &meta->row_groups[rg];
+	RowGroupJudge *j = (RowGroupJudge *) arg;
+	const PqRowGroupMeta *rgm = &j->meta->row_groups[j->rg];
+	PruneProbe *probe = j->probe;
 	const PqSchemaNode *field;
 	const PqColumnChunkMeta *chunk;
 	const PqStatistics *stats;
-	Oid			deftyp;
-	Datum		min;
-	Datum		max;
+	PfQualBounds b;
 
-	if (q->is_bool)
-	{
-		ListCell   *lc;
-
-		foreach(lc, q->args)
-		{
-			bool		arm = qual_excludes(meta, rg, (PfPruneQual *) lfirst(lc),
-											attnos, fields, rel, probe);
-
-			if (q->bool_op == AND_EXPR && arm)
-				return true;
-			if (q->bool_op == OR_EXPR && !arm)
-				return false;
-		}
-		return q->bool_op == OR_EXPR;
-	}
 	if (!q->value_known)
 		return false;
-	if (q->value_null)
-		return true;		/* a comparison with NULL is never true */
-	field = qual_leaf(meta, rg, q, attnos, fields, rel, &deftyp);
+	if (q->value_null || q->norm == PF_NORM_NEVER)
+		return true;		/* the qual is true for no value */
+	field = qual_leaf(j->meta, j->rg, q, j->attnos, j->fields, j->rel, &b.type);
 	if (field == NULL)
 		return false;
 	chunk = &rgm->columns[field->leaf_index];
 	stats = &chunk->statistics;
 
-	if (chunk->has_statistics)
-	{
-		if (q->is_null_test)
-		{
-			if (!stats->has_null_count)
-				return false;
-			if (q->null_test == IS_NULL && stats->null_count == 0)
-				return true;
-			if (q->null_test == IS_NOT_NULL &&
-				stats->null_count >= rgm->num_rows && rgm->num_rows > 0)
-				return true;
-			return false;
-		}
-
-		/* an all-null chunk satisfies no comparison */
-		if (stats->has_null_count && stats->null_count >= rgm->num_rows &&
-			rgm->num_rows > 0)
-			return true;
-	}
+	b.min = b.max = (Datum) 0;
+	b.has_min_max = chunk->has_statistics && stats->has_min && stats->has_max &&
+		stat_datum(field, b.type, stats->min, stats->min_len,
+				   stats->min_is_legacy, false, &b.min) &&
+		stat_datum(field, b.type, stats->max, stats->max_len,
+				   stats->max_is_legacy, true, &b.max);
+	b.has_null_count = chunk->has_statistics && stats->has_null_count;
+	b.null_count = stats->null_count;
+	b.num_rows = rgm->num_rows;
+	if (pf_qual_bounds_exclude(q, &b))
+		return true;
 	if (q->is_null_test)
 		return false;
 
-	/* min/max are in byte order: only a collation of that order compares */
-	if (chunk->has_statistics && !q->order_not_bytes &&
-		stats->has_min && stats->has_max &&
-		stat_datum(field, deftyp, stats->min, stats->min_len,
-				   stats->min_is_legacy, false, &min) &&
-		stat_datum(field, deftyp, stats->max, stats->max_len,
-				   stats->max_is_legacy, true, &max) &&
-		pf_range_excludes(q, deftyp, min, max))
-		return true;
-
 	/*
 	 * Equality the statistics cannot decide: bloom filter, dictionary.  They
-	 * compare bytes, which is equality under any deterministic collation.
+	 * compare bytes, which is equality under any deterministic collation;
+	 * the value in the column's own type (norm) has the bytes a file holds.
 	 */
 	if (probe == NULL || probe->level < PF_PRUNE_BLOOM || probe->pf == NULL ||
 		q->strategy != BTEqualStrategyNumber || q->value_is_nan ||
+		q->norm != PF_NORM_CMP || q->prune_only ||
 		(q->order_not_bytes && !get_collation_isdeterministic(q->collation)))
 		return false;
 	if (q->in_list)
 	{
-		for (int i = 0; i < q->num_elems; i++)
-			if (value_may_be_present(probe, field, deftyp, q->valtype,
-									 q->elems[i]))
+		for (int i = 0; i < q->norm_num_elems; i++)
+			if (value_may_be_present(probe, field, b.type, q->norm_type,
+									 q->norm_elems[i]))
 				return false;
 		return true;
 	}
-	return !value_may_be_present(probe, field, deftyp, q->valtype, q->value);
+	return !value_may_be_present(probe, field, b.type, q->norm_type,
+								 q->norm_value);
+}
+
+/* Does prune qual q (a leaf or an AND/OR tree) exclude row group rg? */
+static bool
+qual_excludes(const PqFileMeta *meta, int rg, PfPruneQual *q,
+			  List *attnos, const PqSchemaNode **fields, Relation rel,
+			  PruneProbe *probe)
+{
+	RowGroupJudge j = {meta, rg, attnos, fields, rel, probe};
+
+	return pf_qual_excludes(q, leaf_excludes_rowgroup, &j);
 }
 
 /*
@@ -1284,7 +905,7 @@ qual_ranges(PfFile *pf, int rg, PfPruneQual *q, List *attnos,
 	}
 	if (!q->value_known)
 		return ranges_all(num_rows);
-	if (q->value_null)
+	if (q->value_null || q->norm == PF_NORM_NEVER)
 	{
 		out.n = 0;
 		out.r = palloc(sizeof(PfRowRange));
@@ -1360,30 +981,26 @@ pf_rowgroup_row_ranges(PfFile *pf, int rg, List *quals, List *attnos,
  */
 
 /* Does qual q exclude every row of the file, judged by its constants? */
-static bool
-file_qual_excludes(PfPruneQual *q, const PqFileMeta *meta, const char *path,
-				   bool folder, Relation rel)
+typedef struct FileJudge
 {
+	const PqFileMeta *meta;
+	const char *path;
+	bool		folder;
+	Relation	rel;
+} FileJudge;
+
+static bool
+leaf_excludes_file(PfPruneQual *q, void *arg)
+{
+	FileJudge  *j = (FileJudge *) arg;
+	const PqFileMeta *meta = j->meta;
+	const char *path = j->path;
+	bool		folder = j->folder;
+	Relation	rel = j->rel;
 	Form_pg_attribute attr;
 	char	   *text;
 	Datum		value;
 
-	if (q->is_bool)
-	{
-		ListCell   *lc;
-
-		foreach(lc, q->args)
-		{
-			bool		arm = file_qual_excludes((PfPruneQual *) lfirst(lc),
-												 meta, path, folder, rel);
-
-			if (q->bool_op == AND_EXPR && arm)
-				return true;
-			if (q->bool_op == OR_EXPR && !arm)
-				return false;
-		}
-		return q->bool_op == OR_EXPR;
-	}
 	if (!q->value_known)
 		return false;
 	attr = TupleDescAttr(RelationGetDescr(rel), q->attnum - 1);
@@ -1411,6 +1028,15 @@ file_qual_excludes(PfPruneQual *q, const PqFileMeta *meta, const char *path,
 	if (attr->atttypid == FLOAT4OID || attr->atttypid == FLOAT8OID)
 		return false;			/* NaN orders apart; not worth the care */
 	return pf_range_excludes(q, attr->atttypid, value, value);
+}
+
+static bool
+file_qual_excludes(PfPruneQual *q, const PqFileMeta *meta, const char *path,
+				   bool folder, Relation rel)
+{
+	FileJudge	j = {meta, path, folder, rel};
+
+	return pf_qual_excludes(q, leaf_excludes_file, &j);
 }
 
 bool

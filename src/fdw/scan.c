@@ -161,9 +161,9 @@ typedef struct PfScanColumn
  * are still counted for EXPLAIN ANALYZE.
  */
 /*
- * A conjunct "column op constant" over integers, dates or timestamps with
- * the type's own comparison operator: strict, immutable and unable to fail,
- * so it is compared inline on the Datums instead of through ExecQual.
+ * A conjunct "column op value" over integers, dates or timestamps that the
+ * analyzer (qual.c) turned into an exact comparison in the column's own
+ * type: compared inline on the Datums instead of through ExecQual.
  */
 typedef enum PfFastOp
 {
@@ -638,10 +638,7 @@ parquetGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 	{
 		PfPruneQual *q = (PfPruneQual *) lfirst(lc);
 
-		prune = lappend(prune, list_make5_int(q->attnum, q->strategy,
-											  (int) q->cmpproc,
-											  (int) q->collation,
-											  (int) q->valtype));
+		prune = lappend(prune, pf_qual_to_list(q));
 		prune_exprs = lappend(prune_exprs, q->expr);
 	}
 	fdw_private = list_make5(files, ps->attnos, ps->rowgroups,
@@ -711,23 +708,8 @@ evaluate_prune_quals(PfScanState *st)
 		return;
 	MemoryContextReset(st->param_cxt);
 	forboth(lq, st->param_quals, ls, st->param_states)
-	{
-		PfPruneQual *q = (PfPruneQual *) lfirst(lq);
-		ExprState  *state = (ExprState *) lfirst(ls);
-		bool		isnull;
-		Datum		value;
-		int16		typlen;
-		bool		typbyval;
-		MemoryContext old;
-
-		value = ExecEvalExprSwitchContext(state, econtext, &isnull);
-		get_typlenbyval(q->valtype, &typlen, &typbyval);
-		old = MemoryContextSwitchTo(st->param_cxt);
-		if (!isnull)
-			value = datumCopy(value, typbyval, typlen);
-		MemoryContextSwitchTo(old);
-		pf_prune_qual_set_value(q, value, isnull);
-	}
+		pf_qual_evaluate((PfPruneQual *) lfirst(lq), (ExprState *) lfirst(ls),
+						 econtext, st->param_cxt);
 	ResetExprContext(econtext);
 }
 
@@ -875,14 +857,8 @@ parquetBeginForeignScan(ForeignScanState *node, int eflags)
 	foreach(lc, (List *) list_nth(plan->fdw_private, PfScanPrivatePruneQuals))
 	{
 		List	   *ints = (List *) lfirst(lc);
-		PfPruneQual *q = palloc0(sizeof(PfPruneQual));
+		PfPruneQual *q = pf_qual_from_list(ints, st->scan_cxt);
 
-		q->attnum = (AttrNumber) linitial_int(ints);
-		q->strategy = lsecond_int(ints);
-		q->cmpproc = (Oid) lthird_int(ints);
-		q->collation = (Oid) lfourth_int(ints);
-		q->valtype = (Oid) list_nth_int(ints, 4);
-		fmgr_info_cxt(q->cmpproc, &q->cmp, st->scan_cxt);
 		st->param_quals = lappend(st->param_quals, q);
 	}
 	if (st->param_quals != NIL)
@@ -1317,89 +1293,82 @@ read_batch(PfScanState *st)
 	return true;
 }
 
-/* The comparison a same-type integer, date or timestamp operator makes. */
-static PfFastOp
-fast_op_of(Oid funcid, int16 *typlen)
-{
-	switch (funcid)
-	{
-		case F_INT2LT: *typlen = 2; return PF_FAST_LT;
-		case F_INT2LE: *typlen = 2; return PF_FAST_LE;
-		case F_INT2EQ: *typlen = 2; return PF_FAST_EQ;
-		case F_INT2NE: *typlen = 2; return PF_FAST_NE;
-		case F_INT2GE: *typlen = 2; return PF_FAST_GE;
-		case F_INT2GT: *typlen = 2; return PF_FAST_GT;
-		case F_INT4LT: case F_DATE_LT: *typlen = 4; return PF_FAST_LT;
-		case F_INT4LE: case F_DATE_LE: *typlen = 4; return PF_FAST_LE;
-		case F_INT4EQ: case F_DATE_EQ: *typlen = 4; return PF_FAST_EQ;
-		case F_INT4NE: case F_DATE_NE: *typlen = 4; return PF_FAST_NE;
-		case F_INT4GE: case F_DATE_GE: *typlen = 4; return PF_FAST_GE;
-		case F_INT4GT: case F_DATE_GT: *typlen = 4; return PF_FAST_GT;
-		case F_INT8LT: case F_TIMESTAMP_LT: case F_TIMESTAMPTZ_LT: *typlen = 8; return PF_FAST_LT;
-		case F_INT8LE: case F_TIMESTAMP_LE: case F_TIMESTAMPTZ_LE: *typlen = 8; return PF_FAST_LE;
-		case F_INT8EQ: case F_TIMESTAMP_EQ: case F_TIMESTAMPTZ_EQ: *typlen = 8; return PF_FAST_EQ;
-		case F_INT8NE: case F_TIMESTAMP_NE: case F_TIMESTAMPTZ_NE: *typlen = 8; return PF_FAST_NE;
-		case F_INT8GE: case F_TIMESTAMP_GE: case F_TIMESTAMPTZ_GE: *typlen = 8; return PF_FAST_GE;
-		case F_INT8GT: case F_TIMESTAMP_GT: case F_TIMESTAMPTZ_GT: *typlen = 8; return PF_FAST_GT;
-		default:
-			return PF_FAST_NONE;
-	}
-}
-
-/* Fill *fc when conjunct e is "column op constant" (either side) that fast_op_of knows. */
+/*
+ * Fill *fc when conjunct e is a comparison of an integer, date or
+ * timestamp column whose exact same-type form (qual.c) is known for the
+ * whole scan: constants, stable functions and the query's parameters are
+ * computed now, a value that changes on rescans (PARAM_EXEC) is not.
+ */
 static void
-fast_conjunct(Expr *e, Index scanrelid, PfScanState *st, PfFastConj *fc)
+fast_conjunct(Expr *e, ForeignScanState *node, PfScanState *st,
+			  PfFastConj *fc)
 {
-	OpExpr	   *op;
-	Var		   *var;
-	Const	   *cst;
-	bool		flip = false;
+	Index		scanrelid = ((Scan *) node->ss.ps.plan)->scanrelid;
+	PfQual	   *q = pf_qual_classify((Node *) e, scanrelid);
 	int16		typlen;
-	PfFastOp	fop;
+	int			c;
 
 	fc->op = PF_FAST_NONE;
-	if (!IsA(e, OpExpr))
+	if (q == NULL || q->is_bool || q->is_null_test || q->in_list ||
+		q->prune_only)
 		return;
-	op = (OpExpr *) e;
-	if (list_length(op->args) != 2)
-		return;
-	if (IsA(linitial(op->args), Var) && IsA(lsecond(op->args), Const))
+	switch (q->coltype)
 	{
-		var = linitial(op->args);
-		cst = lsecond(op->args);
-	}
-	else if (IsA(linitial(op->args), Const) && IsA(lsecond(op->args), Var))
-	{
-		cst = linitial(op->args);
-		var = lsecond(op->args);
-		flip = true;
-	}
-	else
-		return;
-	if (var->varno != scanrelid || var->varlevelsup != 0 || var->varattno <= 0 ||
-		cst->constisnull)
-		return;
-	fop = fast_op_of(op->opfuncid, &typlen);
-	if (fop == PF_FAST_NONE)
-		return;
-	for (int c = 0; c < st->ncolumns; c++)
-	{
-		if (st->columns[c].attnum != var->varattno)
-			continue;
-		/* the column's declared type must be what the operator takes */
-		if (get_typlen(st->columns[c].typid) != typlen ||
-			st->columns[c].typid != var->vartype)
+		case INT2OID:
+			typlen = 2;
+			break;
+		case INT4OID:
+		case DATEOID:
+			typlen = 4;
+			break;
+		case INT8OID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			typlen = 8;
+			break;
+		default:
 			return;
-		if (flip)
-			fop = fop == PF_FAST_LT ? PF_FAST_GT : fop == PF_FAST_LE ? PF_FAST_GE :
-				fop == PF_FAST_GT ? PF_FAST_LT : fop == PF_FAST_GE ? PF_FAST_LE : fop;
-		fc->col = c;
-		fc->typlen = typlen;
-		fc->value = typlen == 2 ? DatumGetInt16(cst->constvalue) :
-			typlen == 4 ? DatumGetInt32(cst->constvalue) :
-			DatumGetInt64(cst->constvalue);
-		fc->op = fop;
+	}
+	for (c = 0; c < st->ncolumns; c++)
+		if (st->columns[c].attnum == q->attnum)
+			break;
+	if (c == st->ncolumns || st->columns[c].typid != q->coltype)
 		return;
+	if (!q->value_known)
+	{
+		if (pf_qual_has_exec_param(q))
+			return;
+		pf_qual_evaluate(q, ExecInitExpr(q->expr, &node->ss.ps),
+						 node->ss.ps.ps_ExprContext, st->scan_cxt);
+	}
+	fc->col = c;
+	fc->typlen = typlen;
+	switch (q->norm)
+	{
+		case PF_NORM_CMP:
+			if (q->norm_type != q->coltype)
+				return;
+			fc->value = typlen == 2 ? DatumGetInt16(q->norm_value) :
+				typlen == 4 ? DatumGetInt32(q->norm_value) :
+				DatumGetInt64(q->norm_value);
+			fc->op = q->norm_strategy == BTLessStrategyNumber ? PF_FAST_LT :
+				q->norm_strategy == BTLessEqualStrategyNumber ? PF_FAST_LE :
+				q->norm_strategy == BTEqualStrategyNumber ? PF_FAST_EQ :
+				q->norm_strategy == BTGreaterEqualStrategyNumber ? PF_FAST_GE :
+				q->norm_strategy == BTGreaterStrategyNumber ? PF_FAST_GT :
+				PF_FAST_NE;
+			return;
+		case PF_NORM_ALWAYS:
+			/* every non-null value: v >= the least int64 */
+			fc->value = PG_INT64_MIN;
+			fc->op = PF_FAST_GE;
+			return;
+		case PF_NORM_NEVER:
+			fc->value = PG_INT64_MIN;
+			fc->op = PF_FAST_LT;
+			return;
+		case PF_NORM_NONE:
+			return;
 	}
 }
 
@@ -1480,7 +1449,7 @@ late_qual_setup(ForeignScanState *node, PfScanState *st)
 		int			n = 0;
 
 		lq->conj[k] = ExecInitQual(list_make1(lfirst(lc)), &node->ss.ps);
-		fast_conjunct((Expr *) lfirst(lc), scanrelid, st, &lq->fast[k]);
+		fast_conjunct((Expr *) lfirst(lc), node, st, &lq->fast[k]);
 		pull_varattnos((Node *) lfirst(lc), scanrelid, &attrs);
 		lq->conj_cols[k] = palloc(sizeof(int) * (st->ncolumns + 1));
 		for (c = 0; c < st->ncolumns; c++)
