@@ -5,7 +5,7 @@
 -- columns from the Parquet file's default types (an assignment, as the
 -- foreign tables' declared typmods and domains are enforced).
 --
--- data/rowgroups.parquet: 20480 rows, id = 1..20480 (bigint); grp =
+-- test/data/scan/rowgroups.parquet: 20480 rows, id = 1..20480 (bigint); grp =
 -- (id - 1) / 2048 (int); n = id except NULL for grp 3 (int); d = date;
 -- ts = 2024-01-01 + (id - 1) minutes (timestamp); f = id / 4.0 (float8);
 -- s = 's' || lpad(id, 5, '0') (text).  The shard maps d and ts to
@@ -14,8 +14,9 @@
 -- rows of int64 and string lists, with NULL elements and a NULL list.
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set rg :abs_srcdir '/data/rowgroups.parquet'
-\set lists :abs_srcdir '/../shared/parquet-testing/data/list_columns.parquet'
+\set rg :abs_srcdir '/test/data/scan/rowgroups.parquet'
+\getenv corpus_root PARQUET_TESTING_DIR
+\set lists :corpus_root '/data/list_columns.parquet'
 SET datestyle = 'ISO, YMD';
 SET timezone = 'UTC';
 SET extra_float_digits = 0;

@@ -7,16 +7,16 @@
 -- row group or a pushed filter that drops or adds a row shows up as a
 -- difference; EXPLAIN pins what was pruned or pushed.
 --
--- data/rowgroups.parquet (sql/scan.sql): 20480 rows in 10 row groups of
+-- test/data/scan/rowgroups.parquet (sql/scan.sql): 20480 rows in 10 row groups of
 -- 2048, sorted: id 1..20480, grp = row group, n = id (NULL in row group 3),
 -- d = 2024-01-01 + (id - 1) / 100 days, ts = 2024-01-01 + (id - 1) minutes,
 -- f = id / 4.0, s = 's' || lpad(id, 5, '0').
--- data-aggregate/aggregate.parquet (sql/aggregate.sql): 12000 lineitem-like
+-- test/data/aggregate/aggregate.parquet (sql/aggregate.sql): 12000 lineitem-like
 -- rows in 4 row groups, i2/i4/i8 sorted, b boolean, l_shipdate a date.
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
-\set q_rg :abs_srcdir '/data/rowgroups.parquet'
-\set q_agg :abs_srcdir '/data-aggregate/aggregate.parquet'
+\set q_rg :abs_srcdir '/test/data/scan/rowgroups.parquet'
+\set q_agg :abs_srcdir '/test/data/aggregate/aggregate.parquet'
 SET datestyle = 'ISO, YMD';
 SET timezone = 'UTC';
 SET extra_float_digits = 0;
