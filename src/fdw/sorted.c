@@ -498,8 +498,9 @@ input_advance(PfMerge *m, int i, bool check)
 	if (check && compare_to_last(m, in) < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("Parquet file \"%s\" is not in the order option \"sorted\" of foreign table \"%s\" declares",
-						in->path, RelationGetRelationName(m->rel)),
+				 errmsg("%s \"%s\" is not in the order option \"sorted\" of foreign table \"%s\" declares",
+						m->source->file_noun, in->path,
+						RelationGetRelationName(m->rel)),
 				 errdetail("Row %lld of the file sorts before the row preceding it.",
 						   (long long) in->row + 1),
 				 errhint("Correct the option with ALTER FOREIGN TABLE ... OPTIONS (SET sorted '...'), or drop it.")));
