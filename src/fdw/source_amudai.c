@@ -65,6 +65,11 @@ typedef struct AmSourceFile
 
 #define AM(src)	((AmSourceFile *) (src))
 
+/* ----------------------------------------------------------------
+ * Fields of a shard: the table a shard makes, the field a column reads
+ * ----------------------------------------------------------------
+ */
+
 char *
 pf_amudai_create_table_sql(const char *table_name, const char *server_name,
 						   const char *path, const char *filename_entry)
@@ -143,6 +148,16 @@ pf_amudai_find_field(AmShard *shard, const char *path, const char *attname,
 	return id;
 }
 
+/* ----------------------------------------------------------------
+ * Stripe pruning: field descriptors and Bloom filters
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * Can min/max bounds of a column of type deftyp decide qual q?  NaN sorts
+ * above everything in PostgreSQL and is in no bound (nor in a range
+ * index's min/max), and numeric NaN values compare only with numerics.
+ */
 static bool
 bounds_usable(PfPruneQual *q, Oid deftyp)
 {
@@ -167,7 +182,6 @@ bounds_usable(PfPruneQual *q, Oid deftyp)
 	}
 	return true;
 }
-
 
 /*
  * Schema id of the field qual q's column reads (the column's default type
@@ -386,6 +400,12 @@ stripe_field_bytes(PfShard *ps, uint32 stripe, uint32 schema_id)
 		bytes += (double) (sfd.buffers[b].buffer.end - sfd.buffers[b].buffer.start);
 	return bytes;
 }
+/* ----------------------------------------------------------------
+ * Row ranges of a stripe from its RANGE_INDEX buffers
+ * ----------------------------------------------------------------
+ */
+
+/* Bytes per value of a RANGE_INDEX over a field of this basic type, or 0. */
 static uint32
 range_elem_size(const AmSchemaNode *n)
 {
@@ -557,7 +577,8 @@ qual_block_mask(AmSourceFile *st, uint32 stripe, uint64 rows, PfPruneQual *q,
 
 /*
  * The row ranges of the stripe that the range indexes leave (all its rows
- * when no qual can use one), in stripe_cxt; the rows left out are counted.
+ * when no qual can use one), in the current context (the stripe's); the
+ * rows left out are counted.
  */
 static void
 stripe_row_ranges(AmSourceFile *st, uint32 stripe, List *quals)
