@@ -5,6 +5,7 @@ FDW_OBJS += src/fdw/inspect.o
 FDW_OBJS += src/fdw/fdw.o
 FDW_OBJS += src/fdw/option.o
 FDW_OBJS += src/fdw/reader.o
+FDW_OBJS += src/fdw/plan.o
 FDW_OBJS += src/fdw/scan.o
 FDW_OBJS += src/fdw/files.o
 FDW_OBJS += src/fdw/prune.o

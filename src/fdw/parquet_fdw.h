@@ -254,7 +254,8 @@ extern PfRowRange *pf_rowgroup_row_ranges(struct PfFile *pf, int rg, List *quals
 										  Relation rel, MemoryContext cxt,
 										  int *nranges);
 
-/* in scan.c: planning and execution callbacks, for tables of either format */
+/* in plan.c and scan.c: planning and execution callbacks, for tables of
+ * either format */
 
 /*
  * The first member of every state we keep in RelOptInfo.fdw_private
@@ -294,6 +295,30 @@ typedef struct PfPlanState
 	List	   *sort_keys;		/* its keys (PfSortKey), parsed */
 } PfPlanState;
 
+/*
+ * fdw_private of the ForeignScan plan node of a table scan (plan.c makes
+ * it, scan.c reads it), a List with these members.
+ */
+enum PfScanPrivateIndex
+{
+	PfScanPrivateKind,			/* Integer: PfScanKind, the format */
+	PfScanPrivateFiles,			/* List of String: files, in scan order */
+	PfScanPrivateAttnos,		/* List of Integer: attributes to fill */
+	PfScanPrivateRowGroups,		/* List per file of List of Integer: units */
+	PfScanPrivateTotalRowGroups,	/* Integer: units before pruning */
+	PfScanPrivatePruneQuals,	/* List per qual of Integers: attnum,
+								 * strategy, cmpproc, collation, valtype;
+								 * the values are fdw_exprs, in order */
+	PfScanPrivatePruned,		/* List of Integer: units pruned at plan
+								 * time, per PfPruneKind; then files and
+								 * folders pruned */
+	PfScanPrivateSorted			/* String: the "sorted" option when the
+								 * path returns rows in its order, else
+								 * absent */
+};
+
+
+/* in plan.c */
 extern void pfGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 								Oid foreigntableid);
 extern void pfGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
@@ -302,6 +327,7 @@ extern ForeignScan *pfGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 									 Oid foreigntableid, ForeignPath *best_path,
 									 List *tlist, List *scan_clauses,
 									 Plan *outer_plan);
+/* in scan.c */
 extern void pfBeginForeignScan(ForeignScanState *node, int eflags);
 extern TupleTableSlot *pfIterateForeignScan(ForeignScanState *node);
 extern void pfReScanForeignScan(ForeignScanState *node);

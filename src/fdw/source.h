@@ -177,9 +177,10 @@ struct PfSourceOps
 extern const PfSourceOps pf_parquet_source;
 extern const PfSourceOps pf_amudai_source;
 
-/* in scan.c: the source of a foreign table (table option format, magic) */
+/* in plan.c: the source of a foreign table (table option format, magic) */
 extern const PfSourceOps *pf_table_source(Oid foreigntableid);
-/* The source of a plan state or plan kind. */
+/* The source of a plan state's or plan's kind, and the kind of a source. */
 extern const PfSourceOps *pf_source_of_kind(PfScanKind kind);
+extern PfScanKind pf_source_kind(const PfSourceOps *ops);
 
 #endif							/* PF_SOURCE_H */
