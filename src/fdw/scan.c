@@ -913,8 +913,9 @@ late_qual_setup(ForeignScanState *node, PfScanState *st)
 }
 /*
  * Make lazy column col's value of row r ready and put it into the slot.
- * A column most rows need is converted for the rest of the batch at once;
- * one that few rows reach, for row r alone.
+ * A column more than the source's lazy_rest_percent of the rows need is
+ * converted for the rest of the batch at once; one that fewer rows reach,
+ * for row r alone.
  */
 static inline void
 late_convert(PfScanState *st, PfScanColumn *col, uint32 r, TupleTableSlot *slot)
@@ -927,7 +928,8 @@ late_convert(PfScanState *st, PfScanColumn *col, uint32 r, TupleTableSlot *slot)
 		MemoryContext old;
 		ErrorContextCallback errcb;
 
-		if (lq->rows_seen >= 1024 && col->rows_needed * 4 >= lq->rows_seen)
+		if (lq->rows_seen >= 1024 &&
+			col->rows_needed * 100 >= lq->rows_seen * st->ops->lazy_rest_percent)
 			n = st->batch_size - r;
 
 		errcb.callback = scan_error_callback;

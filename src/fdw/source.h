@@ -102,6 +102,14 @@ struct PfSourceOps
 	bool		counts_io;		/* bytes_read and decode_time are kept */
 
 	/*
+	 * Late conversion: once more than this percentage of the rows seen
+	 * need a lazy column, the rest of each batch is converted at once (a
+	 * row at a time costs more per value than a batch, by how much depends
+	 * on the format's readers).
+	 */
+	int			lazy_rest_percent;
+
+	/*
 	 * Open the file at path (its footer from the footer cache when the
 	 * format has one).  scan gives the table options; planning and
 	 * metadata use pass one too, its counters then unused.

@@ -921,6 +921,8 @@ const PfSourceOps pf_amudai_source = {
 	.units_label = "Stripes",
 	.index_label = "Rows Skipped by Range Index",
 	.counts_io = false,
+	/* a field reader's read costs about four Parquet slices a call */
+	.lazy_rest_percent = 5,
 	.open = am_source_open,
 	.close = am_source_close,
 	.bind = am_source_bind,

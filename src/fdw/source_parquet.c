@@ -495,6 +495,7 @@ const PfSourceOps pf_parquet_source = {
 	.units_label = "Row Groups",
 	.index_label = "Rows Skipped by Page Index",
 	.counts_io = true,
+	.lazy_rest_percent = 25,
 	.open = pq_source_open,
 	.close = pq_source_close,
 	.bind = pq_source_bind,
