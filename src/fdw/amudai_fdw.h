@@ -2,8 +2,8 @@
  *
  * amudai_fdw.h
  *	  Internal interfaces of the Amudai shard side of the PostgreSQL glue:
- *	  opening shards from the backend, value conversion, the scan callbacks
- *	  fdw.c routes shard tables to, and the shard writer function.
+ *	  opening shards from the backend, value conversion, and what the shard
+ *	  source (source_amudai.c) offers besides source.h.
  *
  * IDENTIFICATION
  *	  src/fdw/amudai_fdw.h
@@ -21,19 +21,7 @@
 
 #include "amudai/amudai.h"
 
-/* in amudai_scan.c: format detection and the scan callbacks */
-
-/*
- * Does the foreign table read Amudai shards?  The table option format
- * ('amudai', 'parquet' or 'auto', the default) decides, and with 'auto' the
- * magic bytes of the table's first file: Parquet (or unreadable) -> false;
- * a shard -> true when every file is one, else (a mix)
- * ERRCODE_FEATURE_NOT_SUPPORTED.
- */
-extern bool pf_table_is_amudai(Oid foreigntableid);
-
-/* Was this ForeignScan planned by amudaiGetForeignPlan? */
-extern bool pf_plan_is_amudai(ForeignScanState *node);
+/* in source_amudai.c: the shard source (source.h) and its helpers */
 
 /*
  * CREATE FOREIGN TABLE for a shard (parquet_create_foreign_table): one
@@ -45,9 +33,6 @@ extern char *pf_amudai_create_table_sql(const char *table_name,
 										const char *path,
 										const char *filename_entry);
 
-/* Is this base relation planned by amudaiGetForeignRelSize (fdw_private)? */
-extern bool pf_rel_is_amudai(RelOptInfo *rel);
-
 /*
  * Schema id of the top-level field of the shard that column attname (file
  * field field_name) reads: exact name, else the one case-insensitive match
@@ -56,29 +41,6 @@ extern bool pf_rel_is_amudai(RelOptInfo *rel);
 extern int64 pf_amudai_find_field(AmShard *shard, const char *path,
 								  const char *attname, const char *field_name,
 								  bool missing_error);
-
-/* ANALYZE of a shard table (amudai_analyze.c): the AcquireSampleRowsFunc. */
-extern int	pf_amudai_acquire_sample_rows(Relation rel, int elevel,
-										  HeapTuple *rows, int targrows,
-										  double *totalrows,
-										  double *totaldeadrows);
-/* The shards' total size in BLCKSZ pages, for ANALYZE's page count. */
-extern BlockNumber pf_amudai_table_pages(Relation rel);
-
-extern void amudaiGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
-									Oid foreigntableid);
-extern void amudaiGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
-								  Oid foreigntableid);
-extern ForeignScan *amudaiGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
-										 Oid foreigntableid, ForeignPath *best_path,
-										 List *tlist, List *scan_clauses,
-										 Plan *outer_plan);
-extern void amudaiBeginForeignScan(ForeignScanState *node, int eflags);
-extern TupleTableSlot *amudaiIterateForeignScan(ForeignScanState *node);
-extern void amudaiReScanForeignScan(ForeignScanState *node);
-extern void amudaiEndForeignScan(ForeignScanState *node);
-extern void amudaiExplainForeignScan(ForeignScanState *node,
-									 struct ExplainState *es);
 
 /* in amudai_reader.c: shards opened from the backend */
 #define PF_SHARD_CACHED 8

@@ -1,14 +1,15 @@
 /*-------------------------------------------------------------------------
  *
  * analyze.c
- *	  ANALYZE of Parquet foreign tables: a row sample without decoding
- *	  whole files.
+ *	  ANALYZE of foreign tables of either format: a row sample without
+ *	  decoding whole files.
  *
- * The row count comes from the footers.  The sample comes from a budget of
- * PF_ANALYZE_ROWS_PER_TARGET times the rows ANALYZE asks for, spread over as
- * many row groups as possible: each chosen row group (picked at random)
- * gives its first budget / row groups rows, at least PF_ANALYZE_MIN_ROWS
- * (all of them for a small table).  Those rows are decoded in file order
+ * The row count comes from the files' metadata (table sources, source.h).
+ * The sample comes from a budget of PF_ANALYZE_ROWS_PER_TARGET times the
+ * rows ANALYZE asks for, spread over as many units (row groups, stripes)
+ * as possible: each chosen unit (picked at random) gives its first
+ * budget / units rows, at least PF_ANALYZE_MIN_ROWS (all of them for a
+ * small table).  Those rows are decoded in file order
  * and sampled with Vitter's reservoir algorithm, as file_fdw does over a
  * whole file.  Cheap however large the table; spreading the budget matters
  * for files sorted on a column, where each row group holds a range of
@@ -34,6 +35,7 @@
 #include "utils/sampling.h"
 
 #include "fdw/parquet_fdw.h"
+#include "fdw/source.h"
 
 /* Rows decoded per sample row wanted, at most. */
 #define PF_ANALYZE_ROWS_PER_TARGET	10
@@ -49,7 +51,7 @@ typedef struct PfSampleGroup
 } PfSampleGroup;
 
 /*
- * The reservoir both samplers (this one and amudai_analyze.c's) feed: rows
+ * The reservoir the sampler feeds: rows
  * offered in table order, targrows of them kept by Vitter's algorithm as
  * acquire_sample_rows() does, handed back in table order.
  */
@@ -157,33 +159,33 @@ sample_group_cmp(const void *a, const void *b)
 }
 
 /*
- * Every non-empty row group of the table's files, with the table's total
- * rows and compressed bytes.
+ * Every non-empty unit of the table's files, with the table's total rows
+ * and stored bytes.
  */
 static PfSampleGroup *
-table_row_groups(List *filenames, int *ngroups, double *totalrows,
-				 double *totalbytes)
+table_row_groups(Relation rel, const PfSourceOps *ops, List *filenames,
+				 int *ngroups, double *totalrows, double *totalbytes)
 {
 	PfSampleGroup *groups = NULL;
+	PfSourceScan io = {0};
 	int			n = 0;
 	int			cap = 0;
 	ListCell   *lc;
 
 	*totalrows = 0;
 	*totalbytes = 0;
+	io.cxt = CurrentMemoryContext;
 	foreach(lc, filenames)
 	{
-		PfFile	   *pf;
-		const PqFileMeta *meta;
+		PfSource   *src;
 
 		CHECK_FOR_INTERRUPTS();
-		pf = pf_open_file((const char *) lfirst(lc), CurrentMemoryContext);
-		meta = pf->meta;
-		for (int rg = 0; rg < meta->num_row_groups; rg++)
+		src = ops->open((const char *) lfirst(lc), rel, &io, CurrentMemoryContext);
+		for (int rg = 0; rg < src->nunits; rg++)
 		{
-			const PqRowGroupMeta *g = &meta->row_groups[rg];
+			int64		rows = ops->unit_rows(src, rg);
 
-			if (g->num_rows <= 0)
+			if (rows <= 0)
 				continue;
 			if (n == cap)
 			{
@@ -193,13 +195,12 @@ table_row_groups(List *filenames, int *ngroups, double *totalrows,
 			}
 			groups[n].file = foreach_current_index(lc);
 			groups[n].rg = rg;
-			groups[n].rows = g->num_rows;
+			groups[n].rows = rows;
 			n++;
-			*totalrows += (double) g->num_rows;
-			for (int c = 0; c < g->num_columns; c++)
-				*totalbytes += (double) g->columns[c].total_compressed_size;
+			*totalrows += (double) rows;
+			*totalbytes += ops->unit_bytes(src, rg);
 		}
-		pf_close_file(pf);
+		ops->close(src);
 	}
 	*ngroups = n;
 	return groups;
@@ -215,6 +216,7 @@ pf_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
 					   double *totaldeadrows)
 {
 	PfTableOptions *opts = pf_get_table_options(RelationGetRelid(rel));
+	const PfSourceOps *ops = pf_table_source(RelationGetRelid(rel));
 	TupleDesc	tupdesc = RelationGetDescr(rel);
 	List	   *filenames = pf_expand_filenames(opts->filenames);
 	List	   *attnos = NIL;
@@ -233,7 +235,8 @@ pf_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
 	bool	   *isnull;
 
 	*totaldeadrows = 0;
-	groups = table_row_groups(filenames, &ngroups, totalrows, &totalbytes);
+	groups = table_row_groups(rel, ops, filenames, &ngroups, totalrows,
+							  &totalbytes);
 
 	/*
 	 * Pick row groups at random (a partial Fisher-Yates shuffle) until the
@@ -272,7 +275,7 @@ pf_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
 	values = palloc(sizeof(Datum) * Max(1, tupdesc->natts));
 	isnull = palloc(sizeof(bool) * Max(1, tupdesc->natts));
 	reservoir = pf_reservoir_create(tupdesc, targrows);
-	scan = pf_scan_open(rel, filenames, rowgroups, attnos, (int64) per_group,
+	scan = pf_scan_open(rel, ops, filenames, rowgroups, attnos, (int64) per_group,
 						CurrentMemoryContext);
 	while (pf_scan_next(scan, values, isnull, tupdesc->natts))
 	{
@@ -283,28 +286,30 @@ pf_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
 	numrows = pf_reservoir_finish(reservoir, rows);
 
 	ereport(elevel,
-			(errmsg("\"%s\": read %d of %d row groups, %.0f of %.0f rows; %d rows in sample",
-					RelationGetRelationName(rel), nchosen, ngroups,
+			(errmsg("\"%s\": read %d of %d %ss, %.0f of %.0f rows; %d rows in sample",
+					RelationGetRelationName(rel), nchosen, ngroups, ops->unit_noun,
 					pf_reservoir_seen(reservoir), *totalrows, numrows)));
 	return numrows;
 }
 
 /*
- * parquetAnalyzeForeignTable
- *		ANALYZE is supported: the sampler above, the compressed size of the
- *		files' column chunks as the page count.
+ * pfAnalyzeForeignTable
+ *		ANALYZE is supported: the sampler above, the stored size of the
+ *		files' units as the page count.
  */
 bool
-parquetAnalyzeForeignTable(Relation relation, AcquireSampleRowsFunc *func,
-						   BlockNumber *totalpages)
+pfAnalyzeForeignTable(Relation relation, AcquireSampleRowsFunc *func,
+					  BlockNumber *totalpages)
 {
 	PfTableOptions *opts = pf_get_table_options(RelationGetRelid(relation));
+	const PfSourceOps *ops = pf_table_source(RelationGetRelid(relation));
 	List	   *filenames = pf_expand_filenames(opts->filenames);
 	int			ngroups;
 	double		totalrows;
 	double		totalbytes;
 
-	(void) table_row_groups(filenames, &ngroups, &totalrows, &totalbytes);
+	(void) table_row_groups(relation, ops, filenames, &ngroups, &totalrows,
+							&totalbytes);
 	*totalpages = (BlockNumber) Min(ceil(totalbytes / BLCKSZ),
 									(double) MaxBlockNumber);
 	*func = pf_acquire_sample_rows;

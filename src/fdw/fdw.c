@@ -4,14 +4,10 @@
  *	  Module entry points: magic block, _PG_init (the GUCs), the FDW
  *	  handler and validator, and the routing of each callback.
  *
- * One FdwRoutine serves three kinds of scan: Parquet tables (scan.c, with
- * sorted.c's merge and the parallel callbacks), tables over Amudai shards
- * (amudai_scan.c) and aggregates pushed into a Parquet scan (aggregate.c).
- * Planning callbacks ask which format the table reads; execution callbacks
- * read the kind from the plan's marker, then from the scan state's first
- * member.  ANALYZE goes to analyze.c or amudai_analyze.c, IMPORT FOREIGN
- * SCHEMA to import.c, option validation to option.c.  This file makes no
- * planning or execution decision of its own.
+ * The callbacks themselves live in scan.c (planning and execution, for
+ * tables of either format), aggregate.c (pushed-down aggregates),
+ * import.c (IMPORT FOREIGN SCHEMA) and option.c (option validation); this
+ * file only wires them into the FdwRoutine.
  *
  * IDENTIFICATION
  *	  src/fdw/fdw.c
@@ -27,7 +23,6 @@
 
 #include "codec/codec.h"
 #include "fdw/parquet_fdw.h"
-#include "fdw/amudai_fdw.h"
 
 PG_MODULE_MAGIC;
 
@@ -107,30 +102,10 @@ _PG_init(void)
 }
 
 /*
- * Tables over Amudai shards (amudai_scan.c): GetForeignRelSize asks
- * pf_table_is_amudai(), the later planning callbacks look at the planner
- * state it left, execution callbacks at the plan's marker.
+ * Table scans of both formats run the same callbacks (scan.c over the
+ * table's source); only pushed-down aggregates (aggregate.c) have their
+ * own.  Planning callbacks for a base relation are always the scan's.
  */
-static void
-dispatchGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
-						  Oid foreigntableid)
-{
-	if (pf_table_is_amudai(foreigntableid))
-		amudaiGetForeignRelSize(root, baserel, foreigntableid);
-	else
-		parquetGetForeignRelSize(root, baserel, foreigntableid);
-}
-
-static void
-dispatchGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
-						Oid foreigntableid)
-{
-	if (pf_rel_is_amudai(baserel))
-		amudaiGetForeignPaths(root, baserel, foreigntableid);
-	else
-		parquetGetForeignPaths(root, baserel, foreigntableid);
-}
-
 static ForeignScan *
 dispatchGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 					   Oid foreigntableid, ForeignPath *best_path,
@@ -139,28 +114,21 @@ dispatchGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 	if (IS_UPPER_REL(baserel))	/* aggregate pushdown (aggregate.c) */
 		return pf_agg_get_foreign_plan(root, baserel, best_path, tlist,
 									   outer_plan);
-	if (pf_rel_is_amudai(baserel))
-		return amudaiGetForeignPlan(root, baserel, foreigntableid, best_path,
-									tlist, scan_clauses, outer_plan);
-	return parquetGetForeignPlan(root, baserel, foreigntableid, best_path,
-								 tlist, scan_clauses, outer_plan);
+	return pfGetForeignPlan(root, baserel, foreigntableid, best_path,
+							tlist, scan_clauses, outer_plan);
 }
 
 /*
- * Which kind of scan a plan node runs.  Until BeginForeignScan has made the
- * state, the plan's markers say; from then on the state's first member does,
- * one load per call (IterateForeignScan runs once per tuple).
+ * Is this node a pushed-down aggregate?  Until BeginForeignScan has made
+ * the state, the plan says; from then on the state's first member does,
+ * one load per call.
  */
-static PfScanKind
-scan_kind(ForeignScanState *node)
+static bool
+is_aggregate(ForeignScanState *node)
 {
 	if (node->fdw_state != NULL)
-		return *(const PfScanKind *) node->fdw_state;
-	if (pf_agg_is_pushed_plan(node->ss.ps.plan))
-		return PF_SCAN_AGGREGATE;
-	if (pf_plan_is_amudai(node))
-		return PF_SCAN_AMUDAI;
-	return PF_SCAN_PARQUET;
+		return *(const PfScanKind *) node->fdw_state == PF_SCAN_AGGREGATE;
+	return pf_agg_is_pushed_plan(node->ss.ps.plan);
 }
 
 static TupleTableSlot *dispatchIterateForeignScan(ForeignScanState *node);
@@ -168,124 +136,63 @@ static TupleTableSlot *dispatchIterateForeignScan(ForeignScanState *node);
 static void
 dispatchBeginForeignScan(ForeignScanState *node, int eflags)
 {
-	switch (scan_kind(node))
+	if (is_aggregate(node))
 	{
-		case PF_SCAN_AGGREGATE:
-			pf_agg_begin_foreign_scan(node, eflags);
-			break;
-		case PF_SCAN_AMUDAI:
-			amudaiBeginForeignScan(node, eflags);
-			break;
-		case PF_SCAN_PARQUET:
-			parquetBeginForeignScan(node, eflags);
-
-			/*
-			 * The node's FdwRoutine is its own copy (made for the node by
-			 * GetFdwRoutineForRelation, or by our handler), so a Parquet
-			 * scan can skip the per-row dispatch: about 1% of a full scan.
-			 */
-			if (node->fdwroutine->IterateForeignScan == dispatchIterateForeignScan)
-				node->fdwroutine->IterateForeignScan = parquetIterateForeignScan;
-			break;
+		pf_agg_begin_foreign_scan(node, eflags);
+		return;
 	}
+	pfBeginForeignScan(node, eflags);
+
+	/*
+	 * The node's FdwRoutine is its own copy (made for the node by
+	 * GetFdwRoutineForRelation, or by our handler), so a table scan can
+	 * skip the per-row dispatch: about 1% of a full scan.
+	 */
+	if (node->fdwroutine->IterateForeignScan == dispatchIterateForeignScan)
+		node->fdwroutine->IterateForeignScan = pfIterateForeignScan;
 }
 
 static TupleTableSlot *
 dispatchIterateForeignScan(ForeignScanState *node)
 {
-	switch (*(const PfScanKind *) node->fdw_state)
-	{
-		case PF_SCAN_AGGREGATE:
-			return pf_agg_iterate_foreign_scan(node);
-		case PF_SCAN_AMUDAI:
-			return amudaiIterateForeignScan(node);
-		case PF_SCAN_PARQUET:
-			break;
-	}
-	return parquetIterateForeignScan(node);
+	if (is_aggregate(node))
+		return pf_agg_iterate_foreign_scan(node);
+	return pfIterateForeignScan(node);
 }
 
 static void
 dispatchReScanForeignScan(ForeignScanState *node)
 {
-	switch (scan_kind(node))
-	{
-		case PF_SCAN_AGGREGATE:
-			pf_agg_rescan_foreign_scan(node);
-			break;
-		case PF_SCAN_AMUDAI:
-			amudaiReScanForeignScan(node);
-			break;
-		case PF_SCAN_PARQUET:
-			parquetReScanForeignScan(node);
-			break;
-	}
+	if (is_aggregate(node))
+		pf_agg_rescan_foreign_scan(node);
+	else
+		pfReScanForeignScan(node);
 }
 
-/* Only Parquet scans have parallel state (the other kinds are not parallel-aware). */
+/* Only table scans have parallel state (aggregates are not parallel-aware). */
 static void
 dispatchShutdownForeignScan(ForeignScanState *node)
 {
-	if (scan_kind(node) == PF_SCAN_PARQUET)
-		parquetShutdownForeignScan(node);
+	if (!is_aggregate(node))
+		pfShutdownForeignScan(node);
 }
 
 static void
 dispatchEndForeignScan(ForeignScanState *node)
 {
-	switch (scan_kind(node))
-	{
-		case PF_SCAN_AGGREGATE:
-			pf_agg_end_foreign_scan(node);
-			break;
-		case PF_SCAN_AMUDAI:
-			amudaiEndForeignScan(node);
-			break;
-		case PF_SCAN_PARQUET:
-			parquetEndForeignScan(node);
-			break;
-	}
+	if (is_aggregate(node))
+		pf_agg_end_foreign_scan(node);
+	else
+		pfEndForeignScan(node);
 }
 
 static void
 dispatchExplainForeignScan(ForeignScanState *node, struct ExplainState *es)
 {
-	switch (scan_kind(node))
-	{
-		case PF_SCAN_AGGREGATE:
-			pf_agg_explain_foreign_scan(node, es);
-			break;
-		case PF_SCAN_AMUDAI:
-			amudaiExplainForeignScan(node, es);
-			break;
-		case PF_SCAN_PARQUET:
-			parquetExplainForeignScan(node, es);
-			break;
-	}
-}
-
-/* Aggregate pushdown plans over Parquet planning state only. */
-static void
-dispatchGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
-							 RelOptInfo *input_rel, RelOptInfo *output_rel,
-							 void *extra)
-{
-	if (pf_rel_is_amudai(input_rel))
-		return;
-	parquetGetForeignUpperPaths(root, stage, input_rel, output_rel, extra);
-}
-
-static bool
-dispatchAnalyzeForeignTable(Relation relation, AcquireSampleRowsFunc *func,
-							BlockNumber *totalpages)
-{
-	if (pf_table_is_amudai(RelationGetRelid(relation)))
-	{
-		*func = pf_amudai_acquire_sample_rows;
-		*totalpages = pf_amudai_table_pages(relation);
-		return true;
-	}
-	return parquetAnalyzeForeignTable(relation, func, totalpages);
+	if (is_aggregate(node))
+		pf_agg_explain_foreign_scan(node, es);
+	else
+		pfExplainForeignScan(node, es);
 }
 
 /*
@@ -298,10 +205,10 @@ parquet_fdw_handler(PG_FUNCTION_ARGS)
 	FdwRoutine *routine = makeNode(FdwRoutine);
 
 	/* planning */
-	routine->GetForeignRelSize = dispatchGetForeignRelSize;
-	routine->GetForeignPaths = dispatchGetForeignPaths;
+	routine->GetForeignRelSize = pfGetForeignRelSize;
+	routine->GetForeignPaths = pfGetForeignPaths;
 	routine->GetForeignPlan = dispatchGetForeignPlan;
-	routine->GetForeignUpperPaths = dispatchGetForeignUpperPaths;
+	routine->GetForeignUpperPaths = parquetGetForeignUpperPaths;
 
 	/* execution */
 	routine->BeginForeignScan = dispatchBeginForeignScan;
@@ -310,18 +217,18 @@ parquet_fdw_handler(PG_FUNCTION_ARGS)
 	routine->EndForeignScan = dispatchEndForeignScan;
 
 	/* parallel query */
-	routine->IsForeignScanParallelSafe = parquetIsForeignScanParallelSafe;
-	routine->EstimateDSMForeignScan = parquetEstimateDSMForeignScan;
-	routine->InitializeDSMForeignScan = parquetInitializeDSMForeignScan;
-	routine->ReInitializeDSMForeignScan = parquetReInitializeDSMForeignScan;
-	routine->InitializeWorkerForeignScan = parquetInitializeWorkerForeignScan;
+	routine->IsForeignScanParallelSafe = pfIsForeignScanParallelSafe;
+	routine->EstimateDSMForeignScan = pfEstimateDSMForeignScan;
+	routine->InitializeDSMForeignScan = pfInitializeDSMForeignScan;
+	routine->ReInitializeDSMForeignScan = pfReInitializeDSMForeignScan;
+	routine->InitializeWorkerForeignScan = pfInitializeWorkerForeignScan;
 	routine->ShutdownForeignScan = dispatchShutdownForeignScan;
 
 	/* EXPLAIN */
 	routine->ExplainForeignScan = dispatchExplainForeignScan;
 
 	/* ANALYZE */
-	routine->AnalyzeForeignTable = dispatchAnalyzeForeignTable;
+	routine->AnalyzeForeignTable = pfAnalyzeForeignTable;
 
 	/* IMPORT FOREIGN SCHEMA */
 	routine->ImportForeignSchema = parquetImportForeignSchema;

@@ -184,7 +184,7 @@ create_table_sql(const char *table_name, const char *server_name,
 				 errmsg("no Parquet file matches \"%s\"", entry)));
 	}
 
-	/* Amudai shards: their schema is read by amudai_scan.c */
+	/* Amudai shards: their schema is read by source_amudai.c */
 	if (pf_file_is_amudai((const char *) linitial(files)))
 		return pf_amudai_create_table_sql(table_name, server_name,
 										  (const char *) linitial(files),

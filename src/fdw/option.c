@@ -309,7 +309,7 @@ pf_validate_options(List *options, Oid catalog)
 		}
 		else if (strcmp(def->defname, "format") == 0)
 		{
-			/* the files' format: amudai_scan.c reads it */
+			/* the files' format: plan.c (pf_table_source) reads it */
 			char	   *v = defGetString(def);
 
 			if (pg_strcasecmp(v, "auto") != 0 && pg_strcasecmp(v, "parquet") != 0 &&

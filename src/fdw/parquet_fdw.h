@@ -207,13 +207,15 @@ extern PfRowRange *pf_rowgroup_row_ranges(struct PfFile *pf, int rg, List *quals
 										  Relation rel, MemoryContext cxt,
 										  int *nranges);
 
-/* in scan.c: planning and execution callbacks */
+/* in plan.c and scan.c: planning and execution callbacks, for tables of
+ * either format */
 
 /*
  * The first member of every state we keep in RelOptInfo.fdw_private
  * (planning) and ForeignScanState.fdw_state (execution), so that fdw.c
  * dispatches each callback, and each tuple, on one load instead of
- * inspecting options or the plan.
+ * inspecting options or the plan.  A table scan's kind names its format
+ * (its source, source.h); both run the same callbacks.
  */
 typedef enum PfScanKind
 {
@@ -225,19 +227,20 @@ typedef enum PfScanKind
 /*
  * Planner state of a base relation, kept in baserel->fdw_private between
  * callbacks (and read by upper-relation planning, e.g. aggregate pushdown).
+ * "Row groups" are the format's units: Parquet row groups, Amudai stripes.
  */
 typedef struct PfPlanState
 {
-	PfScanKind	kind;			/* PF_SCAN_PARQUET; first, see PfScanKind */
+	PfScanKind	kind;			/* the format; first, see PfScanKind */
 	List	   *filenames;		/* char * */
 	List	   *attnos;			/* int: attributes to fill */
-	List	   *rowgroups;		/* per file, List of int */
+	List	   *rowgroups;		/* per file, List of int: units */
 	int			total_rowgroups;
-	double		total_rows;		/* rows of the chosen row groups */
-	double		bytes;			/* compressed bytes of the needed chunks */
+	double		total_rows;		/* rows of the chosen units */
+	double		bytes;			/* stored bytes of the needed fields */
 	List	   *param_quals;	/* PfPruneQual whose value is known only at
 								 * executor start */
-	int			pruned[PF_PRUNE_KINDS]; /* row groups skipped at plan time,
+	int			pruned[PF_PRUNE_KINDS]; /* units skipped at plan time,
 										 * by method */
 	int			files_pruned;	/* files skipped by virtual-column quals */
 	int			folders_pruned; /* key=value folders not even listed */
@@ -245,51 +248,78 @@ typedef struct PfPlanState
 	List	   *sort_keys;		/* its keys (PfSortKey), parsed */
 } PfPlanState;
 
-extern void parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
-									 Oid foreigntableid);
-extern void parquetGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
-								   Oid foreigntableid);
-extern ForeignScan *parquetGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
-										  Oid foreigntableid, ForeignPath *best_path,
-										  List *tlist, List *scan_clauses,
-										  Plan *outer_plan);
-extern void parquetBeginForeignScan(ForeignScanState *node, int eflags);
-extern TupleTableSlot *parquetIterateForeignScan(ForeignScanState *node);
-extern void parquetReScanForeignScan(ForeignScanState *node);
-extern void parquetEndForeignScan(ForeignScanState *node);
-extern void parquetExplainForeignScan(ForeignScanState *node,
-									  struct ExplainState *es);
 /*
- * A scan outside the executor (ANALYZE): rows of the given row groups (per
- * file, List of Integer) of the given files (char *), only the first
- * rowgroup_row_limit rows of each when that is positive, the attributes
- * attnos filled.  pf_scan_next() returns false at the end; values and
- * isnull are indexed by attnum - 1 (natts entries), by-reference values
- * valid until the next call.  Memory lives in a context below parent,
- * freed by close.
+ * fdw_private of the ForeignScan plan node of a table scan (plan.c makes
+ * it, scan.c reads it), a List with these members.
  */
+enum PfScanPrivateIndex
+{
+	PfScanPrivateKind,			/* Integer: PfScanKind, the format */
+	PfScanPrivateFiles,			/* List of String: files, in scan order */
+	PfScanPrivateAttnos,		/* List of Integer: attributes to fill */
+	PfScanPrivateRowGroups,		/* List per file of List of Integer: units */
+	PfScanPrivateTotalRowGroups,	/* Integer: units before pruning */
+	PfScanPrivatePruneQuals,	/* List per qual of Integers: attnum,
+								 * strategy, cmpproc, collation, valtype;
+								 * the values are fdw_exprs, in order */
+	PfScanPrivatePruned,		/* List of Integer: units pruned at plan
+								 * time, per PfPruneKind; then files and
+								 * folders pruned */
+	PfScanPrivateSorted			/* String: the "sorted" option when the
+								 * path returns rows in its order, else
+								 * absent */
+};
+
+
+/* in plan.c */
+extern void pfGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
+								Oid foreigntableid);
+extern void pfGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
+							  Oid foreigntableid);
+extern ForeignScan *pfGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
+									 Oid foreigntableid, ForeignPath *best_path,
+									 List *tlist, List *scan_clauses,
+									 Plan *outer_plan);
+/* in scan.c */
+extern void pfBeginForeignScan(ForeignScanState *node, int eflags);
+extern TupleTableSlot *pfIterateForeignScan(ForeignScanState *node);
+extern void pfReScanForeignScan(ForeignScanState *node);
+extern void pfEndForeignScan(ForeignScanState *node);
+extern void pfExplainForeignScan(ForeignScanState *node,
+								 struct ExplainState *es);
+/*
+ * A scan outside the executor (ANALYZE, the sorted merge): rows of the
+ * given units (per file, List of Integer) of the given files (char *) of
+ * one format (its source), only the first rowgroup_row_limit rows of each
+ * when that is positive, the attributes attnos filled.  pf_scan_next()
+ * returns false at the end; values and isnull are indexed by attnum - 1
+ * (natts entries), by-reference values valid until the next call.  Memory
+ * lives in a context below parent, freed by close.
+ */
+struct PfSourceOps;
 typedef struct PfScanState PfScanState;
-extern PfScanState *pf_scan_open(Relation rel, List *filenames, List *rowgroups,
+extern PfScanState *pf_scan_open(Relation rel, const struct PfSourceOps *source,
+								 List *filenames, List *rowgroups,
 								 List *attnos, int64 rowgroup_row_limit,
 								 MemoryContext parent);
 extern bool pf_scan_next(PfScanState *st, Datum *values, bool *isnull, int natts);
 extern void pf_scan_close(PfScanState *st);
 
-/* parallel query: participants share the row groups through the DSM */
-extern bool parquetIsForeignScanParallelSafe(PlannerInfo *root, RelOptInfo *rel,
-											 RangeTblEntry *rte);
-extern Size parquetEstimateDSMForeignScan(ForeignScanState *node,
-										  ParallelContext *pcxt);
-extern void parquetInitializeDSMForeignScan(ForeignScanState *node,
-											ParallelContext *pcxt,
-											void *coordinate);
-extern void parquetReInitializeDSMForeignScan(ForeignScanState *node,
-											  ParallelContext *pcxt,
-											  void *coordinate);
-extern void parquetInitializeWorkerForeignScan(ForeignScanState *node,
-											   shm_toc *toc,
-											   void *coordinate);
-extern void parquetShutdownForeignScan(ForeignScanState *node);
+/* parallel query: participants share the units through the DSM */
+extern bool pfIsForeignScanParallelSafe(PlannerInfo *root, RelOptInfo *rel,
+										RangeTblEntry *rte);
+extern Size pfEstimateDSMForeignScan(ForeignScanState *node,
+									 ParallelContext *pcxt);
+extern void pfInitializeDSMForeignScan(ForeignScanState *node,
+									   ParallelContext *pcxt,
+									   void *coordinate);
+extern void pfReInitializeDSMForeignScan(ForeignScanState *node,
+										 ParallelContext *pcxt,
+										 void *coordinate);
+extern void pfInitializeWorkerForeignScan(ForeignScanState *node,
+										  shm_toc *toc,
+										  void *coordinate);
+extern void pfShutdownForeignScan(ForeignScanState *node);
 
 /* in analyze.c: the row reservoir of both ANALYZE samplers */
 typedef struct PfReservoir PfReservoir;
@@ -303,8 +333,8 @@ extern double pf_reservoir_seen(const PfReservoir *r);
 /* The kept rows into rows[] in table order; returns how many. */
 extern int	pf_reservoir_finish(PfReservoir *r, HeapTuple *rows);
 
-/* in analyze.c: ANALYZE samples rows of row groups picked at random */
-extern bool parquetAnalyzeForeignTable(Relation relation,
+/* in analyze.c: ANALYZE samples rows of units picked at random */
+extern bool pfAnalyzeForeignTable(Relation relation,
 									   AcquireSampleRowsFunc *func,
 									   BlockNumber *totalpages);
 
@@ -384,7 +414,8 @@ extern List *pf_sorted_pathkeys(PlannerInfo *root, RelOptInfo *baserel,
  * row sorts before the one preceding it.
  */
 typedef struct PfMerge PfMerge;
-extern PfMerge *pf_merge_begin(Relation rel, List *keys, List *filenames,
+extern PfMerge *pf_merge_begin(Relation rel, const struct PfSourceOps *source,
+							   List *keys, List *filenames,
 							   List *rowgroups, List *attnos,
 							   MemoryContext parent);
 extern TupleTableSlot *pf_merge_next(PfMerge *m, TupleTableSlot *slot);

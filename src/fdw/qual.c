@@ -2,7 +2,7 @@
  *
  * qual.c
  *	  The one analyzer of restriction clauses "column op value": what
- *	  pruning (prune.c, amudai_scan.c), late quals (scan.c) and pushed
+ *	  pruning (prune.c, source_amudai.c), late quals (scan.c) and pushed
  *	  aggregate filters (aggregate.c) may use, in one form (PfQual).
  *
  * Comparisons go through the btree operator family of the type the

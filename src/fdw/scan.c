@@ -1,27 +1,24 @@
 /*-------------------------------------------------------------------------
  *
  * scan.c
- *	  Planning and execution of scans over Parquet foreign tables.
+ *	  Execution of scans over foreign tables, of either file format: the
+ *	  engine works on table sources (source.h) and never looks inside a
+ *	  file itself.  plan.c plans them (fdw_private, parquet_fdw.h).
  *
- * Planning opens each file's footer once: the row count of the chosen row
- * groups gives the estimate, the compressed bytes of the column chunks the
- * query needs give the I/O cost.  The plan carries (fdw_private) the files,
- * the attributes to fill and, per file, the row groups to read.
- *
- * Execution goes file by file, row group by row group.  For each row group
- * a column reader is opened over only the leaves the needed attributes read
- * (none at all for count(*): the rows are counted from the metadata), a
- * batch of rows is decoded from every leaf, each attribute's converter turns
- * its leaves' batch into Datums at once, and tuples are then only gathered
- * from those arrays row by row into the virtual slot.
+ * Execution goes file by file, unit by unit.  For each unit the source
+ * opens readers over only the fields the needed attributes read, positions
+ * a batch of rows, and each attribute is converted into an array of
+ * Datums at once (or, for columns only later quals or the output read, for
+ * the rows that get that far); tuples are then only gathered from those
+ * arrays row by row into the virtual slot.
  *
  * Memory, by lifetime:
  *	scan_cxt		the scan state, Datum arrays; deleted at the end
- *	file_cxt		the open file's metadata and converters; reset per file
- *	rowgroup_cxt	column readers and their page buffers; reset per row group
+ *	file_cxt		the open source: metadata, converters, and below it the
+ *					open unit's readers; reset per file
  *	batch_cxt		by-reference Datums of one batch; reset per batch
- * (all siblings under scan_cxt, since resetting a context deletes its
- * children), so memory stays flat however many row groups and files a scan
+ * (siblings under scan_cxt, since resetting a context deletes its
+ * children), so memory stays flat however many units and files a scan
  * reads.
  *
  * IDENTIFICATION
@@ -34,47 +31,30 @@
 #include <math.h>
 
 #include "access/htup_details.h"
-#include "access/nbtree.h"
 #include "access/sysattr.h"
-#include "access/table.h"
-#include "catalog/pg_am.h"
 #include "catalog/pg_type.h"
-#include "commands/defrem.h"
 #include "commands/explain.h"
 #include "executor/executor.h"
 #include "executor/instrument.h"
 #include "foreign/fdwapi.h"
-#include "foreign/foreign.h"
-#include "lib/stringinfo.h"
 #include "miscadmin.h"
-#include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/pg_list.h"
 #include "optimizer/clauses.h"
-#include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
-#include "optimizer/pathnode.h"
-#include "optimizer/paths.h"
-#include "optimizer/planmain.h"
-#include "optimizer/restrictinfo.h"
 #include "access/parallel.h"
 #include "port/atomics.h"
 #include "storage/spin.h"
-#include "storage/fd.h"
-#include "utils/array.h"
 #include "utils/builtins.h"
-#include "utils/date.h"
 #include "utils/datum.h"
-#include "utils/float.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/pg_locale.h"
-#include "utils/timestamp.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "fdw/parquet_fdw.h"
-#include "common/buffer_pool.h"
+#include "fdw/source.h"
 
 /* Rows decoded per batch (fewer for very wide projections, see below). */
 #define PF_BATCH_ROWS		4096
@@ -83,30 +63,8 @@
 #define PF_MAX_BATCH_DATUMS	(256 * 1024)
 
 /*
- * fdw_private of the ForeignScan plan node, a List with these members.
- */
-enum PfScanPrivateIndex
-{
-	PfScanPrivateFiles,			/* List of String: files, in scan order */
-	PfScanPrivateAttnos,		/* List of Integer: attributes to fill */
-	PfScanPrivateRowGroups,		/* List per file of List of Integer */
-	PfScanPrivateTotalRowGroups,	/* Integer: row groups before pruning */
-	PfScanPrivatePruneQuals,	/* List per qual of Integers: attnum,
-								 * strategy, cmpproc, collation, valtype;
-								 * the values are fdw_exprs, in order */
-	PfScanPrivatePruned,		/* List of Integer: row groups pruned at
-								 * plan time, per PfPruneKind */
-	PfScanPrivateSorted			/* String: the "sorted" option when the
-								 * path returns rows in its order, else
-								 * absent */
-};
-
-/* A sorted path over more files than this would hold too many open. */
-#define PF_MERGE_MAX_FILES	1000
-
-/*
  * Shared state of a parallel scan, in the DSM: the next entry of the flat
- * row group list (PfScanState.work_file/work_rg) a participant may claim.
+ * unit list (PfScanState.work_file/work_rg) a participant may claim.
  * Every participant builds the same list from the plan.  Workers add their
  * EXPLAIN ANALYZE counters when they shut down; the leader folds them into
  * its own, so EXPLAIN shows the totals of all participants.
@@ -118,7 +76,7 @@ typedef struct PfParallelScan
 	int64		rowgroups_read;
 	int64		rowgroups_skipped;
 	int64		skipped_by[PF_PRUNE_KINDS];
-	int64		rows_skipped_by_pages;
+	int64		rows_skipped_by_index;
 	int64		bytes_read;
 	instr_time	decode_time;
 	Size		peak_memory;	/* the largest of the workers' */
@@ -132,26 +90,23 @@ typedef struct PfScanColumn
 	char	   *field_name;		/* the file field it reads */
 	Oid			typid;
 	int32		typmod;
-	PfConverter *conv;			/* for the current file; NULL: virt_value */
+	bool		present;		/* the current file has it; else virt_value */
 	Datum		virt_value;		/* path or partition value (virtual column) */
 	bool		virt_null;		/* true also when the file lacks the column */
-	int		   *slots;			/* conv's leaves as indexes into leaf slots */
-	PqColumnBatch *leaf_batches;	/* gathered for pf_converter_fill */
 	Datum	   *values;			/* batch_rows entries */
 	bool	   *nulls;
 
 	/*
-	 * Late conversion (see PfLateQual): a lazy column of a flat leaf is
-	 * converted only for the rows that reach a qual reading it, or are
-	 * returned.  values[0..ready) hold what the current batch needed so far.
+	 * Late conversion (see PfLateQual): a lazy column the source can convert
+	 * a few rows at a time is converted only for the rows that reach a qual
+	 * reading it, or are returned.  values[0..ready) hold what the current
+	 * batch needed so far.
 	 */
 	bool		lazy;			/* set once by the scan's first row */
-	bool		lazy_now;		/* lazy for the current batch (its file has
-								 * the column as a flat leaf) */
+	bool		lazy_now;		/* lazy for the current batch */
 	uint32		ready;
 	int64		rows_needed;	/* rows that needed it, for the chunk size */
 } PfScanColumn;
-
 /*
  * The scan's quals, evaluated by the scan itself one conjunct at a time so
  * that columns only later conjuncts (or the target list) read are converted
@@ -203,27 +158,26 @@ typedef struct PfRowCopy
 	int			att;			/* index into the slot's arrays */
 } PfRowCopy;
 
+
 /* Execution state. */
 typedef struct PfScanState
 {
-	PfScanKind	kind;			/* PF_SCAN_PARQUET; first, see parquet_fdw.h */
+	PfScanKind	kind;			/* the format; first, see parquet_fdw.h */
+	const PfSourceOps *ops;		/* its source */
 	MemoryContext scan_cxt;
 	MemoryContext file_cxt;
-	MemoryContext rowgroup_cxt;
 	MemoryContext batch_cxt;
 
 	Relation	rel;
 	bool		missing_columns_error;
-	bool		verify_checksums;	/* table option: page CRCs checked */
 	List	   *filenames;		/* char * */
-	List	   *rowgroups;		/* per file, List of Integer */
+	List	   *rowgroups;		/* per file, List of Integer: units */
 	int			total_rowgroups;
 
 	int			ncolumns;
 	PfScanColumn *columns;
+	PfSourceColumn *src_columns;	/* the same, as sources bind them */
 	List	   *attnos;			/* attnum of each column, in order */
-	const PqSchemaNode **fields;	/* each column's field in the current
-									 * file, NULL when missing */
 
 	/* run-time pruning with parameter values */
 	List	   *param_quals;	/* PfPruneQual */
@@ -234,38 +188,31 @@ typedef struct PfScanState
 	uint32		batch_rows;		/* capacity of the Datum arrays */
 
 	/*
-	 * The planned row groups of all files as one flat list, in scan order:
-	 * entry i is row group work_rg[i] of file work_file[i].  A serial scan
-	 * walks it with next_work; participants of a parallel scan claim entries
-	 * with the shared counter instead.
+	 * The planned units of all files as one flat list, in scan order: entry
+	 * i is unit work_rg[i] of file work_file[i].  A serial scan walks it
+	 * with next_work; participants of a parallel scan claim entries with the
+	 * shared counter instead.
 	 */
 	int			nwork;
 	int		   *work_file;
 	int		   *work_rg;
 	int			next_work;		/* serial scans: next entry to read */
 	int64		rowgroup_row_limit; /* > 0: read only so many rows of each
-									 * row group (ANALYZE samples) */
+									 * unit (ANALYZE samples) */
 	PfParallelScan *shared;		/* parallel scans: in the DSM, else NULL */
 
 	/* position */
 	int			file_index;		/* into filenames; -1 before the first */
-	PfFile	   *file;			/* open file, or NULL */
-	int			rowgroup;		/* current row group, -1 when none */
-	int64		rows_left;		/* rows of the row group not yet decoded */
+	PfSource   *src;			/* open file, or NULL */
+	PfSourceScan io;			/* what the sources share, and count */
 
-	/* leaves read in the current file */
-	int			nslots;
-	int		   *slot_leaf;		/* leaf index of each slot */
-	PqColumnReader **readers;	/* per slot, for the current row group */
-	PqColumnBatch *batches;		/* per slot, the current batch */
-
-	/* the decoded batch */
+	/* the current batch */
 	uint32		batch_size;		/* rows in it */
 	uint32		next_row;		/* next row to return */
 
 	/* for the error context callback */
-	const char *err_column;		/* column being read or converted */
-	int64		err_row_base;	/* row in its row group of the batch being
+	const char *err_column;		/* column being converted */
+	int64		err_row_base;	/* row in its unit of the batch being
 								 * converted, while converting is set */
 	bool		converting;
 
@@ -274,18 +221,10 @@ typedef struct PfScanState
 	int64		rowgroups_skipped;	/* by run-time pruning */
 	int64		skipped_by[PF_PRUNE_KINDS]; /* the same, per method */
 
-	/* page-index pruning: the current row group's rows that may match */
+	/* row-level index pruning (page index, range index) */
 	List	   *page_quals;		/* PfPruneQual with values (or parameters) */
-	PfRowRange *ranges;			/* in rowgroup_cxt */
-	int			nranges;		/* -1: read every row */
-	int			next_range;
-	int64		rows_skipped_by_pages;
-	int64		bytes_read;		/* by the readers of closed row groups */
-	bool		time_decoding;	/* EXPLAIN ANALYZE with timing */
-	instr_time	decode_time;	/* in the format layer's readers */
 	Size		peak_memory;	/* of scan_cxt and below, after each batch */
 	bool		late_decided;	/* late_qual set up (or found useless) */
-	PfcBufferPool *page_pool;	/* page buffers reused across row groups */
 	PfLateQual *late_qual;		/* the scan evaluates the quals, or NULL */
 	PfMerge    *merge;			/* rows in the declared order, or NULL */
 
@@ -297,399 +236,42 @@ typedef struct PfScanState
 	int		   *lazy_atts;		/* lazy columns: null until late_convert */
 	int			nlazy_atts;
 } PfScanState;
-/* Compressed bytes of the chunks of row group rg below a node. */
-static double
-field_bytes(const PqFileMeta *meta, int rg, const PqSchemaNode *node)
-{
-	double		bytes = 0;
-
-	if (node->is_leaf)
-	{
-		if (node->leaf_index >= 0 &&
-			node->leaf_index < meta->row_groups[rg].num_columns)
-			return (double) meta->row_groups[rg].columns[node->leaf_index].total_compressed_size;
-		return 0;
-	}
-	for (int i = 0; i < node->num_children; i++)
-		bytes += field_bytes(meta, rg, node->children[i]);
-	return bytes;
-}
-
-
-/* ----------------------------------------------------------------
- * Planning
- * ----------------------------------------------------------------
- */
-
-/*
- * The attributes a scan must fill: those in the target list or in the
- * quals.  A whole-row reference needs them all.
- */
-static List *
-needed_attnos(RelOptInfo *baserel, Relation rel)
-{
-	Bitmapset  *attrs = NULL;
-	List	   *result = NIL;
-	TupleDesc	tupdesc = RelationGetDescr(rel);
-	ListCell   *lc;
-	bool		whole_row;
-
-	pull_varattnos((Node *) baserel->reltarget->exprs, baserel->relid, &attrs);
-	foreach(lc, baserel->baserestrictinfo)
-	{
-		RestrictInfo *rinfo = (RestrictInfo *) lfirst(lc);
-
-		pull_varattnos((Node *) rinfo->clause, baserel->relid, &attrs);
-	}
-	whole_row = bms_is_member(0 - FirstLowInvalidHeapAttributeNumber, attrs);
-
-	for (int i = 0; i < tupdesc->natts; i++)
-	{
-		Form_pg_attribute attr = TupleDescAttr(tupdesc, i);
-
-		if (attr->attisdropped)
-			continue;
-		if (whole_row ||
-			bms_is_member(attr->attnum - FirstLowInvalidHeapAttributeNumber, attrs))
-			result = lappend_int(result, attr->attnum);
-	}
-	return result;
-}
-
-/* The folder filter of planning: partition quals over folder names. */
-typedef struct PfFolderPrune
-{
-	List	   *quals;
-	Relation	rel;
-} PfFolderPrune;
-
-static bool
-folder_pruned(const char *folder, void *arg)
-{
-	PfFolderPrune *fp = (PfFolderPrune *) arg;
-
-	return pf_folder_excluded(folder, fp->quals, fp->rel);
-}
-
-void
-parquetGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
-						 Oid foreigntableid)
-{
-	PfPlanState *ps = palloc0(sizeof(PfPlanState));
-	PfTableOptions *opts = pf_get_table_options(foreigntableid);
-	MemoryContext tmp_cxt;
-	MemoryContext old;
-	Relation	rel;
-	List	   *quals;
-	List	   *file_quals;
-	List	   *all_files;
-	double		all_rows = 0;
-	int			natts;
-	char	  **attnames;
-	char	  **field_names;
-	ListCell   *lc;
-
-	ps->kind = PF_SCAN_PARQUET;
-	rel = table_open(foreigntableid, AccessShareLock);
-	ps->attnos = needed_attnos(baserel, rel);
-	if (opts->sorted != NULL)
-	{
-		ps->sorted = opts->sorted;
-		ps->sort_keys = pf_parse_sorted(opts->sorted, rel);
-	}
-	quals = pf_prune_quals(baserel);
-	file_quals = pf_file_prune_quals(baserel);
-
-	/*
-	 * Partition quals skip key=value folders while listing them, and files
-	 * whose path (partition values, file name) no row can match before
-	 * their footers are read: over thousands of files the footers and the
-	 * listing are the planning.
-	 */
-	if (file_quals != NIL)
-	{
-		PfFolderPrune fp = {file_quals, rel};
-
-		all_files = pf_expand_filenames_filtered(opts->filenames,
-												 folder_pruned, &fp,
-												 &ps->folders_pruned);
-	}
-	else
-		all_files = pf_expand_filenames(opts->filenames);
-	foreach(lc, quals)
-		if (!((PfPruneQual *) lfirst(lc))->value_known)
-			ps->param_quals = lappend(ps->param_quals, lfirst(lc));
-
-	/* the file field of every column, looked up once */
-	natts = RelationGetDescr(rel)->natts;
-	attnames = palloc0(sizeof(char *) * Max(1, natts));
-	field_names = palloc0(sizeof(char *) * Max(1, natts));
-	for (int i = 0; i < natts; i++)
-	{
-		Form_pg_attribute attr = TupleDescAttr(RelationGetDescr(rel), i);
-
-		if (attr->attisdropped)
-			continue;
-		attnames[i] = pstrdup(NameStr(attr->attname));
-		field_names[i] = pf_get_column_name(foreigntableid, attr->attnum);
-	}
-
-	/* footers are only needed here: read them in a context freed below */
-	tmp_cxt = AllocSetContextCreate(CurrentMemoryContext,
-									"parquet_fdw planning",
-									ALLOCSET_DEFAULT_SIZES);
-	foreach(lc, all_files)
-	{
-		const char *path = (const char *) lfirst(lc);
-		PfFile	   *pf;
-		const PqFileMeta *meta;
-		const PqSchemaNode **fields;
-		List	   *rgs = NIL;
-		ListCell   *lc2;
-
-		CHECK_FOR_INTERRUPTS();
-		if (file_quals != NIL && pf_file_excluded(NULL, path, file_quals, rel))
-		{
-			ps->files_pruned++;
-			continue;
-		}
-		old = MemoryContextSwitchTo(tmp_cxt);
-		pf = pf_open_file(path, tmp_cxt);
-		meta = pf->meta;
-		fields = palloc0(sizeof(PqSchemaNode *) * Max(1, list_length(ps->attnos)));
-		foreach(lc2, ps->attnos)
-		{
-			AttrNumber	attnum = lfirst_int(lc2);
-
-			fields[foreach_current_index(lc2)] =
-				pf_find_column_field(meta, path, rel, attnames[attnum - 1],
-								  field_names[attnum - 1],
-								  opts->missing_columns_error);
-		}
-
-		/*
-		 * With missing_columns 'error', every column must be in the file,
-		 * not only those this query reads: the table does not match it.
-		 */
-		if (opts->missing_columns_error)
-			for (int i = 0; i < natts; i++)
-				if (field_names[i] != NULL)
-					(void) pf_find_column_field(meta, path, rel, attnames[i],
-											 field_names[i], true);
-
-		for (int rg = 0; rg < meta->num_row_groups; rg++)
-		{
-			ps->total_rowgroups++;
-			all_rows += (double) meta->row_groups[rg].num_rows;
-			if (file_quals != NIL)
-			{
-				/* file_quals: also text equality under any collation */
-				PfPruneKind kind = pf_rowgroup_prune(pf, rg, file_quals,
-													 ps->attnos, fields, rel);
-
-				if (kind != PF_PRUNE_NONE)
-				{
-					ps->pruned[kind]++;
-					continue;
-				}
-			}
-			ps->total_rows += (double) meta->row_groups[rg].num_rows;
-			for (int f = 0; f < list_length(ps->attnos); f++)
-				if (fields[f])
-					ps->bytes += field_bytes(meta, rg, fields[f]);
-			MemoryContextSwitchTo(old);
-			rgs = lappend_int(rgs, rg);
-			MemoryContextSwitchTo(tmp_cxt);
-		}
-		pf_close_file(pf);
-		MemoryContextSwitchTo(old);
-		MemoryContextReset(tmp_cxt);
-		ps->filenames = lappend(ps->filenames, (char *) path);
-		ps->rowgroups = lappend(ps->rowgroups, rgs);
-	}
-	MemoryContextDelete(tmp_cxt);
-	table_close(rel, AccessShareLock);
-
-	/*
-	 * The quals' selectivity applies to all rows; the pruned row groups only
-	 * cap the estimate.
-	 */
-	baserel->tuples = all_rows;
-	baserel->rows = clamp_row_est(Min(ps->total_rows,
-									  all_rows *
-									  clauselist_selectivity(root,
-															 baserel->baserestrictinfo,
-															 0, JOIN_INNER, NULL)));
-	baserel->fdw_private = ps;
-}
-
-void
-parquetGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
-					   Oid foreigntableid)
-{
-	PfPlanState *ps = (PfPlanState *) baserel->fdw_private;
-	Cost		startup_cost;
-	Cost		io_cost;
-	Cost		cpu_cost;
-	double		pages = ceil(ps->bytes / BLCKSZ);
-	double		ncols = list_length(ps->attnos);
-	int			nrowgroups = 0;
-	ListCell   *lc;
-
-	/*
-	 * Reading is sequential I/O over the needed column chunks; decoding
-	 * costs about an operator evaluation per value; each row then costs a
-	 * tuple plus the quals the executor checks.
-	 */
-	startup_cost = baserel->baserestrictcost.startup;
-	io_cost = seq_page_cost * pages;
-	cpu_cost = cpu_operator_cost * ncols * ps->total_rows +
-		(cpu_tuple_cost + baserel->baserestrictcost.per_tuple) * ps->total_rows;
-
-	add_path(baserel, (Path *)
-			 create_foreignscan_path(root, baserel, NULL, baserel->rows,
-									 startup_cost,
-									 startup_cost + io_cost + cpu_cost,
-									 NIL, NULL, NULL, NIL));
-
-	/*
-	 * The files' declared order (option "sorted"): a path with its
-	 * pathkeys, costing a heap merge of the files' rows (and the check of
-	 * each row's order) on top.
-	 */
-	{
-		int			nfiles = list_length(ps->filenames);
-
-		if (ps->sort_keys != NIL && nfiles <= PF_MERGE_MAX_FILES)
-		{
-			List	   *pathkeys = pf_sorted_pathkeys(root, baserel, ps->sort_keys);
-
-			if (pathkeys != NIL)
-			{
-				Cost		merge_cost = cpu_operator_cost * ps->total_rows *
-					(1 + ceil(log2(Max(nfiles, 1)) + 1));
-
-				add_path(baserel, (Path *)
-						 create_foreignscan_path(root, baserel, NULL, baserel->rows,
-												 startup_cost,
-												 startup_cost + io_cost + cpu_cost +
-												 merge_cost,
-												 pathkeys, NULL, NULL, NIL));
-			}
-		}
-	}
-
-	/*
-	 * A partial path for parallel query: participants share the row groups,
-	 * so there is no use for more of them than row groups.  The worker count
-	 * follows the bytes to read as for a heap of that many pages.
-	 */
-	foreach(lc, ps->rowgroups)
-		nrowgroups += list_length((List *) lfirst(lc));
-	if (baserel->consider_parallel && nrowgroups > 1)
-	{
-		int			workers;
-
-		workers = compute_parallel_worker(baserel, pages, -1,
-										  Min(nrowgroups,
-											  max_parallel_workers_per_gather));
-		if (workers > 0)
-		{
-			ForeignPath *path;
-			double		divisor = workers;
-
-			/* as the planner's get_parallel_divisor() for a seqscan */
-			if (parallel_leader_participation && 1.0 - 0.3 * workers > 0)
-				divisor += 1.0 - 0.3 * workers;
-
-			/* the CPU work divides between participants; the I/O does not */
-			path = create_foreignscan_path(root, baserel, NULL,
-										   clamp_row_est(baserel->rows / divisor),
-										   startup_cost,
-										   startup_cost + io_cost +
-										   cpu_cost / divisor,
-										   NIL, NULL, NULL, NIL);
-			path->path.parallel_aware = true;
-			path->path.parallel_safe = true;
-			path->path.parallel_workers = workers;
-			add_partial_path(baserel, (Path *) path);
-		}
-	}
-}
-
-ForeignScan *
-parquetGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
-					  Oid foreigntableid, ForeignPath *best_path,
-					  List *tlist, List *scan_clauses, Plan *outer_plan)
-{
-	PfPlanState *ps = (PfPlanState *) baserel->fdw_private;
-	List	   *files = NIL;
-	List	   *fdw_private;
-	List	   *prune = NIL;
-	List	   *prune_exprs = NIL;
-	ListCell   *lc;
-
-	/* every qual is checked by the executor; pruning only skips row groups */
-	scan_clauses = extract_actual_clauses(scan_clauses, false);
-
-	foreach(lc, ps->filenames)
-		files = lappend(files, makeString(pstrdup((char *) lfirst(lc))));
-	foreach(lc, ps->param_quals)
-	{
-		PfPruneQual *q = (PfPruneQual *) lfirst(lc);
-
-		prune = lappend(prune, pf_qual_to_list(q));
-		prune_exprs = lappend(prune_exprs, q->expr);
-	}
-	fdw_private = list_make5(files, ps->attnos, ps->rowgroups,
-							 makeInteger(ps->total_rowgroups), prune);
-	{
-		List	   *pruned = NIL;
-
-		for (int k = 0; k < PF_PRUNE_KINDS; k++)
-			pruned = lappend_int(pruned, ps->pruned[k]);
-		pruned = lappend_int(pruned, ps->files_pruned);
-		pruned = lappend_int(pruned, ps->folders_pruned);
-		fdw_private = lappend(fdw_private, pruned);
-	}
-	if (best_path->path.pathkeys != NIL)
-		fdw_private = lappend(fdw_private, makeString(pstrdup(ps->sorted)));
-
-	/* the parameter expressions go in fdw_exprs, so setrefs sees them */
-	return make_foreignscan(tlist, scan_clauses, baserel->relid,
-							prune_exprs, fdw_private, NIL, NIL, outer_plan);
-}
 
 /* ----------------------------------------------------------------
  * Execution
  * ----------------------------------------------------------------
  */
 
-/* Error context: the file, row group and column being read. */
+/* Error context: the file, unit, row and column being read. */
 static void
 scan_error_callback(void *arg)
 {
 	PfScanState *st = (PfScanState *) arg;
+	const PfSourceOps *ops = st->ops;
 	const char *path;
+	const char *column = st->err_column;
+	int			unit = st->src != NULL ? st->src->unit : -1;
 
 	if (st->file_index < 0 || st->file_index >= list_length(st->filenames))
 		return;
 	path = (const char *) list_nth(st->filenames, st->file_index);
-	if (st->rowgroup >= 0 && st->err_column && st->converting &&
-		pf_converter_failed_index() >= 0)
-		errcontext("Parquet file \"%s\", row group %d, row %lld, column \"%s\"",
-				   path, st->rowgroup,
-				   (long long) (st->err_row_base + pf_converter_failed_index()),
-				   st->err_column);
-	else if (st->rowgroup >= 0 && st->err_column)
-		errcontext("Parquet file \"%s\", row group %d, column \"%s\"",
-				   path, st->rowgroup, st->err_column);
-	else if (st->rowgroup >= 0)
-		errcontext("Parquet file \"%s\", row group %d", path, st->rowgroup);
-	else if (st->err_column)
-		errcontext("Parquet file \"%s\", column \"%s\"", path, st->err_column);
+	if (st->src != NULL && st->src->err_column != NULL)
+		column = st->src->err_column;
+	if (unit >= 0 && column && st->converting && ops->failed_row() >= 0)
+		errcontext("%s \"%s\", %s %d, row %lld, column \"%s\"",
+				   ops->file_noun, path, ops->unit_noun, unit,
+				   (long long) (st->err_row_base + ops->failed_row()),
+				   column);
+	else if (unit >= 0 && column)
+		errcontext("%s \"%s\", %s %d, column \"%s\"",
+				   ops->file_noun, path, ops->unit_noun, unit, column);
+	else if (unit >= 0)
+		errcontext("%s \"%s\", %s %d", ops->file_noun, path, ops->unit_noun,
+				   unit);
+	else if (column)
+		errcontext("%s \"%s\", column \"%s\"", ops->file_noun, path, column);
 	else
-		errcontext("Parquet file \"%s\"", path);
+		errcontext("%s \"%s\"", ops->file_noun, path);
 }
 
 /*
@@ -714,13 +296,14 @@ evaluate_prune_quals(PfScanState *st)
 }
 
 /*
- * The state of a scan of rel over the given files (char *), row groups (per
- * file, List of Integer) and attributes, in a new context below parent.
- * Without columns_too (EXPLAIN only) just what EXPLAIN shows.
+ * The state of a scan of rel over the given files (char *) of a format,
+ * units (per file, List of Integer) and attributes, in a new context below
+ * parent.  Without columns_too (EXPLAIN only) just what EXPLAIN shows.
  */
 static PfScanState *
-scan_state_create(Relation rel, List *filenames, List *rowgroups,
-				  List *attnos, bool columns_too, MemoryContext parent)
+scan_state_create(Relation rel, const PfSourceOps *ops, List *filenames,
+				  List *rowgroups, List *attnos, bool columns_too,
+				  MemoryContext parent)
 {
 	PfScanState *st;
 	MemoryContext scan_cxt;
@@ -734,15 +317,15 @@ scan_state_create(Relation rel, List *filenames, List *rowgroups,
 									 ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(scan_cxt);
 	st = palloc0(sizeof(PfScanState));
-	st->kind = PF_SCAN_PARQUET;
+	st->kind = pf_source_kind(ops);
+	st->ops = ops;
 	st->scan_cxt = scan_cxt;
 	st->rel = rel;
 	st->filenames = filenames;
 	st->rowgroups = rowgroups;
 	st->file_index = -1;
-	st->rowgroup = -1;
 
-	/* the flat list of (file, row group) to read, in scan order */
+	/* the flat list of (file, unit) to read, in scan order */
 	foreach(lc, st->rowgroups)
 		st->nwork += list_length((List *) lfirst(lc));
 	st->work_file = palloc(sizeof(int) * Max(1, st->nwork));
@@ -768,18 +351,19 @@ scan_state_create(Relation rel, List *filenames, List *rowgroups,
 
 	opts = pf_get_table_options(RelationGetRelid(st->rel));
 	st->missing_columns_error = opts->missing_columns_error;
-	st->verify_checksums = opts->verify_checksums;
+	st->io.cxt = scan_cxt;
+	st->io.verify_checksums = opts->verify_checksums;
+	st->io.guid_dotnet = opts->guid_dotnet;
 
 	st->file_cxt = AllocSetContextCreate(st->scan_cxt, "parquet_fdw file",
 										 ALLOCSET_DEFAULT_SIZES);
-	st->rowgroup_cxt = AllocSetContextCreate(st->scan_cxt, "parquet_fdw row group",
-											 ALLOCSET_DEFAULT_SIZES);
 	st->batch_cxt = AllocSetContextCreate(st->scan_cxt, "parquet_fdw batch",
 										  ALLOCSET_DEFAULT_SIZES);
 
 	tupdesc = RelationGetDescr(st->rel);
 	st->ncolumns = list_length(attnos);
 	st->columns = palloc0(sizeof(PfScanColumn) * Max(1, st->ncolumns));
+	st->src_columns = palloc0(sizeof(PfSourceColumn) * Max(1, st->ncolumns));
 	st->batch_rows = PF_BATCH_ROWS;
 	if (st->ncolumns > 0 &&
 		(uint64) st->ncolumns * PF_BATCH_ROWS > PF_MAX_BATCH_DATUMS)
@@ -794,6 +378,7 @@ scan_state_create(Relation rel, List *filenames, List *rowgroups,
 	i = 0;
 	foreach(lc, attnos)
 	{
+		PfSourceColumn *sc = &st->src_columns[i];
 		PfScanColumn *col = &st->columns[i++];
 		Form_pg_attribute attr;
 
@@ -806,13 +391,18 @@ scan_state_create(Relation rel, List *filenames, List *rowgroups,
 		col->typmod = attr->atttypmod;
 		col->values = palloc(sizeof(Datum) * st->batch_rows);
 		col->nulls = palloc(sizeof(bool) * st->batch_rows);
+		sc->attnum = col->attnum;
+		sc->attname = col->attname;
+		sc->field_name = col->field_name;
+		sc->typid = col->typid;
+		sc->typmod = col->typmod;
 	}
 	MemoryContextSwitchTo(old);
 	return st;
 }
 
 void
-parquetBeginForeignScan(ForeignScanState *node, int eflags)
+pfBeginForeignScan(ForeignScanState *node, int eflags)
 {
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
 	EState	   *estate = node->ss.ps.state;
@@ -823,7 +413,10 @@ parquetBeginForeignScan(ForeignScanState *node, int eflags)
 
 	foreach(lc, (List *) list_nth(plan->fdw_private, PfScanPrivateFiles))
 		filenames = lappend(filenames, strVal(lfirst(lc)));
-	st = scan_state_create(node->ss.ss_currentRelation, filenames,
+	st = scan_state_create(node->ss.ss_currentRelation,
+						   pf_source_of_kind((PfScanKind) intVal(list_nth(plan->fdw_private,
+																		  PfScanPrivateKind))),
+						   filenames,
 						   (List *) list_nth(plan->fdw_private,
 											 PfScanPrivateRowGroups),
 						   (List *) list_nth(plan->fdw_private,
@@ -836,14 +429,15 @@ parquetBeginForeignScan(ForeignScanState *node, int eflags)
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
 	/* the node's own instrumentation is set up only after this callback */
-	st->time_decoding = (estate->es_instrument & INSTRUMENT_TIMER) != 0;
+	st->io.time_decoding = (estate->es_instrument & INSTRUMENT_TIMER) != 0;
 
 	/* a path in the files' declared order: their rows merged */
 	if (list_length(plan->fdw_private) > PfScanPrivateSorted)
 	{
 		const char *spec = strVal(list_nth(plan->fdw_private, PfScanPrivateSorted));
 
-		st->merge = pf_merge_begin(st->rel, pf_parse_sorted(spec, st->rel),
+		st->merge = pf_merge_begin(st->rel, st->ops,
+								   pf_parse_sorted(spec, st->rel),
 								   st->filenames, st->rowgroups,
 								   (List *) list_nth(plan->fdw_private,
 													 PfScanPrivateAttnos),
@@ -867,14 +461,14 @@ parquetBeginForeignScan(ForeignScanState *node, int eflags)
 		st->param_cxt = AllocSetContextCreate(st->scan_cxt, "parquet_fdw parameters",
 											  ALLOCSET_SMALL_SIZES);
 	}
-	/* page-index pruning: the plan's constant quals and the parameter ones */
+	/* row-level index pruning: the plan's constant quals and the parameter ones */
 	st->page_quals = list_concat(pf_prune_quals_from_clauses(plan->scan.plan.qual,
 															 plan->scan.scanrelid),
 								 st->param_quals);
 	MemoryContextSwitchTo(old);
 
 	/*
-	 * Parameter values are evaluated when the first row group is chosen, not
+	 * Parameter values are evaluated when the first unit is chosen, not
 	 * here: an InitPlan's value is computed on first use, which cannot happen
 	 * before ExecInitNode has set the node's initPlans up (after this
 	 * callback), and a nested loop sets the inner side's parameters only
@@ -884,26 +478,12 @@ parquetBeginForeignScan(ForeignScanState *node, int eflags)
 	st->params_pending = true;
 }
 
-/* Close the current row group's readers and free their memory. */
+/* Close the open unit's readers and free their memory. */
 static void
 close_rowgroup(PfScanState *st)
 {
-	if (st->readers)
-	{
-		for (int s = 0; s < st->nslots; s++)
-		{
-			if (st->readers[s])
-			{
-				st->bytes_read += (int64) pq_column_reader_bytes_read(st->readers[s]);
-				pq_column_reader_close(st->readers[s]);
-			}
-			st->readers[s] = NULL;
-		}
-	}
-	st->rowgroup = -1;
-	st->rows_left = 0;
-	st->nranges = -1;
-	MemoryContextReset(st->rowgroup_cxt);
+	if (st->src != NULL && st->src->unit >= 0)
+		st->ops->unit_close(st->src);
 }
 
 /* Close the current file and free its metadata and converters. */
@@ -911,103 +491,58 @@ static void
 close_file(PfScanState *st)
 {
 	close_rowgroup(st);
-	if (st->file)
-		pf_close_file(st->file);
-	st->file = NULL;
-	st->readers = NULL;
-	st->batches = NULL;
-	st->fields = NULL;
-	st->nslots = 0;
-	for (int i = 0; i < st->ncolumns; i++)
-		st->columns[i].conv = NULL;
+	if (st->src)
+		st->ops->close(st->src);
+	st->src = NULL;
 	MemoryContextReset(st->file_cxt);
 }
 
 /*
- * Open file number file_index: read its footer, match the columns to its
- * fields and build their converters, and assign a slot to every leaf the
- * converters read.
+ * Open file number file_index: bind the columns to its fields, with their
+ * converters; the columns it lacks get their virtual value (file path,
+ * partition value) or NULL.
  */
 static void
 open_file(PfScanState *st, int file_index)
 {
 	const char *path = (const char *) list_nth(st->filenames, file_index);
 	MemoryContext old = MemoryContextSwitchTo(st->file_cxt);
-	const PqFileMeta *meta;
-	int		   *leaf_slot;
 
 	st->file_index = file_index;
-	st->file = pf_open_file(path, st->file_cxt);
-	meta = st->file->meta;
-
-	leaf_slot = palloc(sizeof(int) * Max(1, meta->num_leaves));
-	for (int l = 0; l < meta->num_leaves; l++)
-		leaf_slot[l] = -1;
-	st->slot_leaf = palloc(sizeof(int) * Max(1, meta->num_leaves));
-	st->nslots = 0;
-	st->fields = palloc0(sizeof(PqSchemaNode *) * Max(1, st->ncolumns));
+	st->src = st->ops->open(path, st->rel, &st->io, st->file_cxt);
+	st->ops->bind(st->src, st->src_columns, st->ncolumns,
+				  st->missing_columns_error, true);
 
 	for (int i = 0; i < st->ncolumns; i++)
 	{
 		PfScanColumn *col = &st->columns[i];
-		const PqSchemaNode *field;
-		const int  *leaves;
-		int			nleaves;
+		char	   *text = NULL;
 
-		st->err_column = col->attname;
-		field = pf_find_column_field(meta, path, st->rel, col->attname,
-								  col->field_name, st->missing_columns_error);
-		col->conv = NULL;
-		st->fields[i] = field;
-		if (field == NULL)
-		{
-			char	   *text = NULL;
-
-			col->virt_null = true;
-			if (pf_virtual_column(meta, path, st->rel, col->attnum,
-								  col->field_name, &text) && text != NULL)
-			{
-				Oid			typinput;
-				Oid			typioparam;
-
-				getTypeInputInfo(col->typid, &typinput, &typioparam);
-				col->virt_value = OidInputFunctionCall(typinput, text, typioparam,
-													   col->typmod);
-				col->virt_null = false;
-			}
+		col->present = st->src->present[i];
+		if (col->present)
 			continue;
-		}
-		col->conv = pf_converter_create(meta, field, col->typid, col->typmod,
-										col->attname, st->file_cxt);
-		nleaves = pf_converter_num_leaves(col->conv);
-		leaves = pf_converter_leaves(col->conv);
-		col->slots = palloc(sizeof(int) * Max(1, nleaves));
-		col->leaf_batches = palloc0(sizeof(PqColumnBatch) * Max(1, nleaves));
-		for (int k = 0; k < nleaves; k++)
+		st->err_column = col->attname;
+		col->virt_null = true;
+		if (pf_virtual_column(NULL, path, st->rel, col->attnum,
+							  col->field_name, &text) && text != NULL)
 		{
-			int			leaf = leaves[k];
+			Oid			typinput;
+			Oid			typioparam;
 
-			if (leaf < 0 || leaf >= meta->num_leaves)
-				elog(ERROR, "converter of column \"%s\" names leaf %d of %d",
-					 col->attname, leaf, meta->num_leaves);
-			if (leaf_slot[leaf] < 0)
-			{
-				leaf_slot[leaf] = st->nslots;
-				st->slot_leaf[st->nslots++] = leaf;
-			}
-			col->slots[k] = leaf_slot[leaf];
+			getTypeInputInfo(col->typid, &typinput, &typioparam);
+			col->virt_value = OidInputFunctionCall(typinput, text, typioparam,
+												   col->typmod);
+			col->virt_null = false;
 		}
 	}
 	st->err_column = NULL;
-	st->readers = palloc0(sizeof(PqColumnReader *) * Max(1, st->nslots));
-	st->batches = palloc0(sizeof(PqColumnBatch) * Max(1, st->nslots));
 	MemoryContextSwitchTo(old);
 }
 
 /*
- * Claim the next entry of the flat row group list: the scan's own counter,
- * or in a parallel scan the counter all participants share, so each row
- * group is read by exactly one of them.  Returns nwork or more at the end.
+ * Claim the next entry of the flat unit list: the scan's own counter, or
+ * in a parallel scan the counter all participants share, so each unit is
+ * read by exactly one of them.  Returns nwork or more at the end.
  */
 static int64
 claim_work(PfScanState *st)
@@ -1024,8 +559,8 @@ claim_work(PfScanState *st)
 }
 
 /*
- * Move to the next row group to read, opening its file when it is not the
- * open one.  Returns false at the end of the scan.
+ * Move to the next unit to read, opening its file when it is not the open
+ * one.  Returns false at the end of the scan.
  */
 static bool
 next_rowgroup(PfScanState *st)
@@ -1033,227 +568,86 @@ next_rowgroup(PfScanState *st)
 	for (;;)
 	{
 		int64		work = claim_work(st);
+		int			rg;
 
 		if (work >= st->nwork)
 		{
-			if (st->file)
+			if (st->src)
 				close_file(st);
 			return false;
 		}
-		if (st->file == NULL || st->file_index != st->work_file[work])
+		if (st->src == NULL || st->file_index != st->work_file[work])
 		{
-			if (st->file)
+			if (st->src)
 				close_file(st);
 			open_file(st, st->work_file[work]);
 		}
 
+		rg = st->work_rg[work];
+		if (rg < 0 || rg >= st->src->nunits)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("%s \"%s\" changed since the query was planned",
+							st->ops->file_noun, st->src->path),
+					 errdetail("Unit %d (%s) was planned, the file now has %d.",
+							   rg, st->ops->unit_noun, st->src->nunits)));
+		if (st->ops->unit_rows(st->src, rg) <= 0)
+			continue;
+		if (st->params_pending)
+			evaluate_prune_quals(st);
+		if (st->param_quals != NIL)
 		{
-			int			rg = st->work_rg[work];
-			const PqFileMeta *meta = st->file->meta;
-			PfcAllocator alloc;
-			PqColumnReaderOptions ropts = {0};
+			PfPruneKind kind = st->ops->unit_prune(st->src, rg, st->param_quals);
 
-			ropts.verify_crc = st->verify_checksums;
-			if (rg < 0 || rg >= meta->num_row_groups)
-				ereport(ERROR,
-						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-						 errmsg("Parquet file \"%s\" changed since the query was planned",
-								st->file->path),
-						 errdetail("Row group %d was planned, the file now has %d.",
-								   rg, meta->num_row_groups)));
-			if (meta->row_groups[rg].num_rows <= 0)
+			if (kind != PF_PRUNE_NONE)
+			{
+				st->rowgroups_skipped++;
+				st->skipped_by[kind]++;
 				continue;
-			if (st->params_pending)
-				evaluate_prune_quals(st);
-			if (st->param_quals != NIL)
-			{
-				PfPruneKind kind = pf_rowgroup_prune(st->file, rg,
-													 st->param_quals,
-													 st->attnos, st->fields,
-													 st->rel);
-
-				if (kind != PF_PRUNE_NONE)
-				{
-					st->rowgroups_skipped++;
-					st->skipped_by[kind]++;
-					continue;
-				}
-				/* parameters on partition or filename columns */
-				if (pf_file_excluded(meta, st->file->path, st->param_quals,
-									 st->rel))
-				{
-					st->rowgroups_skipped++;
-					continue;
-				}
 			}
-
-			st->rowgroup = rg;
-			st->rows_left = meta->row_groups[rg].num_rows;
-			if (st->rowgroup_row_limit > 0 && st->page_quals == NIL)
-				st->rows_left = Min(st->rows_left, st->rowgroup_row_limit);
-			st->nranges = -1;
-			st->next_range = 0;
-			if (st->page_quals != NIL)
-				st->ranges = pf_rowgroup_row_ranges(st->file, rg, st->page_quals,
-													st->attnos, st->fields,
-													st->rel, st->rowgroup_cxt,
-													&st->nranges);
-			st->rowgroups_read++;
-			alloc = pf_context_allocator(st->rowgroup_cxt);
-			for (int s = 0; s < st->nslots; s++)
+			/* parameters on partition or filename columns */
+			if (st->ops->file_excluded(st->src, st->param_quals))
 			{
-				PqError		err;
-
-				const PqColumnChunkMeta *chunk;
-
-				st->err_column = meta->leaves[st->slot_leaf[s]].path;
-				chunk = &meta->row_groups[rg].columns[st->slot_leaf[s]];
-				if (chunk->is_encrypted)
-					ereport(ERROR,
-							(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-							 errmsg("column \"%s\" of Parquet file \"%s\" is encrypted",
-									st->err_column, st->file->path),
-							 errhint("Parquet modular encryption is not supported.")));
-				if (chunk->file_path != NULL)
-					ereport(ERROR,
-							(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-							 errmsg("column \"%s\" of Parquet file \"%s\" is stored in another file",
-									st->err_column, st->file->path),
-							 errdetail("The column chunk names the file \"%s\".",
-									   chunk->file_path)));
-				pq_error_clear(&err);
-				if (pq_column_reader_open(&st->readers[s], st->file->file, rg,
-										  st->slot_leaf[s], &ropts, &alloc,
-										  &err) != PQ_OK)
-					pf_report_error(st->file->path, &err);
+				st->rowgroups_skipped++;
+				continue;
 			}
-			st->err_column = NULL;
-			return true;
 		}
-	}
-}
 
-/*
- * Page-index pruning: move every reader to the next range of rows that may
- * match.  false when the row group has no such row left.
- */
-static bool
-skip_to_row_range(PfScanState *st)
-{
-	int64		pos;
-
-	if (st->nranges < 0)
+		st->rowgroups_read++;
+		st->ops->unit_open(st->src, rg, st->page_quals, st->rowgroup_row_limit);
 		return true;
-	pos = st->file->meta->row_groups[st->rowgroup].num_rows - st->rows_left;
-	while (st->next_range < st->nranges && st->ranges[st->next_range].end <= pos)
-		st->next_range++;
-	if (st->next_range >= st->nranges)
-	{
-		st->rows_skipped_by_pages += st->rows_left;
-		st->rows_left = 0;
-		return false;
 	}
-	if (st->ranges[st->next_range].start > pos)
-	{
-		int64		skip = st->ranges[st->next_range].start - pos;
-
-		for (int s = 0; s < st->nslots; s++)
-		{
-			PqError		err;
-
-			st->err_column = st->file->meta->leaves[st->slot_leaf[s]].path;
-			pq_error_clear(&err);
-			if (pq_column_reader_skip(st->readers[s], (uint64) skip, &err) != PQ_OK)
-				pf_report_error(st->file->path, &err);
-		}
-		st->err_column = NULL;
-		st->rows_left -= skip;
-		st->rows_skipped_by_pages += skip;
-	}
-	return true;
 }
 
 /*
- * Decode the next batch into the columns' Datum arrays.  Returns false at
- * the end of the scan.
+ * Position the next batch and convert its eager columns into the columns'
+ * Datum arrays.  Returns false at the end of the scan.
  */
 static bool
 read_batch(PfScanState *st)
 {
-	uint32		want;
+	uint32		want = 0;
 	MemoryContext old;
-	instr_time	decode_start;
 
 	CHECK_FOR_INTERRUPTS();
 	MemoryContextReset(st->batch_cxt);
 	st->batch_size = 0;
 	st->next_row = 0;
 
-	while (st->rowgroup < 0 || st->rows_left <= 0 || !skip_to_row_range(st))
+	while (st->src == NULL || st->src->unit < 0 ||
+		   (want = st->ops->read(st->src, st->batch_rows)) == 0)
 	{
-		PfcAllocator pool_alloc;
-
-		if (st->rowgroup >= 0)
-			close_rowgroup(st);
+		close_rowgroup(st);
 		if (!next_rowgroup(st))
 			return false;
-
-		/*
-		 * The new readers take their page buffers from a pool that outlives
-		 * row groups, so those buffers are not handed back to malloc (and
-		 * the kernel) after every row group only to be faulted in again.
-		 */
-		if (st->page_pool == NULL)
-			st->page_pool = pf_page_pool_create(st->scan_cxt);
-		pool_alloc = pfc_buffer_pool_allocator(st->page_pool);
-		for (int s = 0; s < st->nslots; s++)
-			if (st->readers[s])
-				(void) pq_column_reader_set_page_allocator(st->readers[s],
-														   &pool_alloc);
-	}
-
-	want = (uint32) Min((int64) st->batch_rows, st->rows_left);
-	if (st->nranges >= 0)
-		want = (uint32) Min((int64) want,
-							st->ranges[st->next_range].end -
-							(st->file->meta->row_groups[st->rowgroup].num_rows -
-							 st->rows_left));
-	if (st->time_decoding)
-		INSTR_TIME_SET_CURRENT(decode_start);
-	for (int s = 0; s < st->nslots; s++)
-	{
-		PqError		err;
-
-		st->err_column = st->file->meta->leaves[st->slot_leaf[s]].path;
-		pq_error_clear(&err);
-		if (pq_column_reader_read(st->readers[s], want, &st->batches[s],
-								  &err) != PQ_OK)
-			pf_report_error(st->file->path, &err);
-		if (st->batches[s].num_rows != want)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
-					 errmsg("column chunk \"%s\" of Parquet file \"%s\" holds fewer rows than its row group",
-							st->err_column, st->file->path),
-					 errdetail("The row group has %lld rows; %lld were left to read, the chunk gave %u.",
-							   (long long) st->file->meta->row_groups[st->rowgroup].num_rows,
-							   (long long) st->rows_left,
-							   st->batches[s].num_rows)));
-	}
-	if (st->time_decoding)
-	{
-		instr_time	now;
-
-		INSTR_TIME_SET_CURRENT(now);
-		INSTR_TIME_ACCUM_DIFF(st->decode_time, now, decode_start);
 	}
 
 	old = MemoryContextSwitchTo(st->batch_cxt);
 	for (int i = 0; i < st->ncolumns; i++)
 	{
 		PfScanColumn *col = &st->columns[i];
-		int			nleaves;
 
-		if (col->conv == NULL)
+		if (!col->present)
 		{
 			for (uint32 r = 0; r < want; r++)
 			{
@@ -1262,22 +656,16 @@ read_batch(PfScanState *st)
 			}
 			continue;
 		}
-		st->err_column = col->attname;
-		nleaves = pf_converter_num_leaves(col->conv);
-		for (int k = 0; k < nleaves; k++)
-			col->leaf_batches[k] = st->batches[col->slots[k]];
 
 		/* a lazy column waits for the rows that need it (late_convert) */
-		col->lazy_now = col->lazy && nleaves == 1 && st->fields[i]->is_leaf &&
-			st->file->meta->leaves[st->slot_leaf[col->slots[0]]].max_rep == 0;
+		col->lazy_now = col->lazy && st->ops->column_lazy(st->src, i);
 		col->ready = 0;
 		if (col->lazy_now)
 			continue;
-		st->err_row_base = st->file->meta->row_groups[st->rowgroup].num_rows -
-			st->rows_left;
+		st->err_column = col->attname;
+		st->err_row_base = st->src->batch_row;
 		st->converting = true;
-		pf_converter_fill(col->conv, col->leaf_batches, want,
-						  col->values, col->nulls, 1);
+		st->ops->convert(st->src, i, 0, want, col->values, col->nulls);
 		st->converting = false;
 		col->ready = want;
 	}
@@ -1288,7 +676,6 @@ read_batch(PfScanState *st)
 	st->peak_memory = Max(st->peak_memory,
 						  MemoryContextMemAllocated(st->scan_cxt, true));
 
-	st->rows_left -= want;
 	st->batch_size = want;
 	return true;
 }
@@ -1495,11 +882,11 @@ late_qual_setup(ForeignScanState *node, PfScanState *st)
 	st->late_qual = lq;
 	node->ss.ps.qual = NULL;	/* evaluated here from now on */
 }
-
 /*
  * Make lazy column col's value of row r ready and put it into the slot.
- * A column most rows need is converted for the rest of the batch at once;
- * one that few rows reach, for row r alone.
+ * A column more than the source's lazy_rest_percent of the rows need is
+ * converted for the rest of the batch at once; one that fewer rows reach,
+ * for row r alone.
  */
 static inline void
 late_convert(PfScanState *st, PfScanColumn *col, uint32 r, TupleTableSlot *slot)
@@ -1508,20 +895,13 @@ late_convert(PfScanState *st, PfScanColumn *col, uint32 r, TupleTableSlot *slot)
 	if (r >= col->ready)
 	{
 		PfLateQual *lq = st->late_qual;
-		PqColumnBatch view = col->leaf_batches[0];
 		uint32		n = 1;
 		MemoryContext old;
 		ErrorContextCallback errcb;
 
-		if (lq->rows_seen >= 1024 && col->rows_needed * 4 >= lq->rows_seen)
+		if (lq->rows_seen >= 1024 &&
+			col->rows_needed * 100 >= lq->rows_seen * st->ops->lazy_rest_percent)
 			n = st->batch_size - r;
-		/* the flat leaf's rows from r on: values are row-aligned */
-		view.values = (const uint8 *) view.values + (size_t) r * view.value_width;
-		if (view.is_null)
-			view.is_null += r;
-		if (view.def_levels)
-			view.def_levels += r;
-		view.num_rows = view.num_levels = n;
 
 		errcb.callback = scan_error_callback;
 		errcb.arg = st;
@@ -1529,10 +909,10 @@ late_convert(PfScanState *st, PfScanColumn *col, uint32 r, TupleTableSlot *slot)
 		error_context_stack = &errcb;
 		st->err_column = col->attname;
 		old = MemoryContextSwitchTo(st->batch_cxt);
-		st->err_row_base = st->file->meta->row_groups[st->rowgroup].num_rows -
-			st->rows_left - st->batch_size + r;
+		st->err_row_base = st->src->batch_row + r;
 		st->converting = true;
-		pf_converter_fill(col->conv, &view, n, col->values + r, col->nulls + r, 1);
+		st->ops->convert(st->src, (int) (col - st->columns), r, n,
+						 col->values + r, col->nulls + r);
 		st->converting = false;
 		MemoryContextSwitchTo(old);
 		st->err_column = NULL;
@@ -1615,7 +995,7 @@ static pg_noinline TupleTableSlot *iterate_slow(ForeignScanState *node);
  * iterate_slow().
  */
 TupleTableSlot *
-parquetIterateForeignScan(ForeignScanState *node)
+pfIterateForeignScan(ForeignScanState *node)
 {
 	PfScanState *st = (PfScanState *) node->fdw_state;
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
@@ -1726,9 +1106,8 @@ iterate_slow(ForeignScanState *node)
 		return slot;
 	}
 }
-
 void
-parquetReScanForeignScan(ForeignScanState *node)
+pfReScanForeignScan(ForeignScanState *node)
 {
 	PfScanState *st = (PfScanState *) node->fdw_state;
 
@@ -1744,7 +1123,7 @@ parquetReScanForeignScan(ForeignScanState *node)
 }
 
 void
-parquetEndForeignScan(ForeignScanState *node)
+pfEndForeignScan(ForeignScanState *node)
 {
 	PfScanState *st = (PfScanState *) node->fdw_state;
 
@@ -1756,20 +1135,6 @@ parquetEndForeignScan(ForeignScanState *node)
 		close_file(st);
 	MemoryContextDelete(st->scan_cxt);
 	node->fdw_state = NULL;
-}
-
-/* Bytes read so far by the readers of the current row group. */
-static int64
-open_reader_bytes(const PfScanState *st)
-{
-	int64		bytes = 0;
-
-	if (st->readers == NULL || st->rowgroup < 0)
-		return 0;
-	for (int s = 0; s < st->nslots; s++)
-		if (st->readers[s])
-			bytes += (int64) pq_column_reader_bytes_read(st->readers[s]);
-	return bytes;
 }
 
 /*
@@ -1788,42 +1153,39 @@ pf_explain_io(int64 bytes_read, const instr_time *decode_time, ExplainState *es)
 }
 
 void
-parquetExplainForeignScan(ForeignScanState *node, ExplainState *es)
+pfExplainForeignScan(ForeignScanState *node, ExplainState *es)
 {
 	PfScanState *st = (PfScanState *) node->fdw_state;
+	const PfSourceOps *ops = st->ops;
 	int			nread = 0;
 	ListCell   *lc;
 
 	if (list_length(st->filenames) == 1)
-		ExplainPropertyText("Parquet File", linitial(st->filenames), es);
+		ExplainPropertyText(ops->file_label, linitial(st->filenames), es);
 	else
-		ExplainPropertyList("Parquet Files", st->filenames, es);
+		ExplainPropertyList(psprintf("%ss", ops->file_label), st->filenames, es);
 
 	foreach(lc, st->rowgroups)
 		nread += list_length((List *) lfirst(lc));
-	ExplainPropertyText("Row Groups",
+	ExplainPropertyText(ops->units_label,
 						psprintf("%d of %d", nread, st->total_rowgroups), es);
 	{
 		/* the plan's lines: pruning beyond statistics, the declared order */
 		ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
-		List	   *pruned = list_length(plan->fdw_private) > PfScanPrivatePruned ?
-			(List *) list_nth(plan->fdw_private, PfScanPrivatePruned) : NIL;
+		List	   *pruned = (List *) list_nth(plan->fdw_private, PfScanPrivatePruned);
 
-		if (list_length(pruned) > PF_PRUNE_KINDS &&
-			list_nth_int(pruned, PF_PRUNE_KINDS) > 0)
+		if (list_nth_int(pruned, PF_PRUNE_KINDS) > 0)
 			ExplainPropertyText("Files",
 								psprintf("%d of %d",
 										 list_length(st->filenames),
 										 list_length(st->filenames) +
 										 list_nth_int(pruned, PF_PRUNE_KINDS)), es);
-		if (list_length(pruned) > PF_PRUNE_KINDS + 1 &&
-			list_nth_int(pruned, PF_PRUNE_KINDS + 1) > 0)
+		if (list_nth_int(pruned, PF_PRUNE_KINDS + 1) > 0)
 			ExplainPropertyInteger("Partition Folders Skipped", NULL,
 								   list_nth_int(pruned, PF_PRUNE_KINDS + 1), es);
-		if (list_length(pruned) > PF_PRUNE_KINDS &&
-			list_nth_int(pruned, PF_PRUNE_BLOOM) +
+		if (list_nth_int(pruned, PF_PRUNE_BLOOM) +
 			list_nth_int(pruned, PF_PRUNE_DICTIONARY) > 0)
-			ExplainPropertyText("Row Groups Pruned",
+			ExplainPropertyText(psprintf("%s Pruned", ops->units_label),
 								psprintf("statistics %d, bloom filters %d, dictionaries %d",
 										 list_nth_int(pruned, PF_PRUNE_STATISTICS),
 										 list_nth_int(pruned, PF_PRUNE_BLOOM),
@@ -1847,13 +1209,14 @@ parquetExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	}
 	if (es->analyze && st->merge == NULL)
 	{
-		ExplainPropertyInteger("Row Groups Read", NULL, st->rowgroups_read, es);
+		ExplainPropertyInteger(psprintf("%s Read", ops->units_label), NULL,
+							   st->rowgroups_read, es);
 		if (st->param_quals != NIL)
-			ExplainPropertyInteger("Row Groups Skipped at Run Time", NULL,
-								   st->rowgroups_skipped, es);
-		if (st->rows_skipped_by_pages > 0)
-			ExplainPropertyInteger("Rows Skipped by Page Index", NULL,
-								   st->rows_skipped_by_pages, es);
+			ExplainPropertyInteger(psprintf("%s Skipped at Run Time", ops->units_label),
+								   NULL, st->rowgroups_skipped, es);
+		if (st->io.rows_skipped_by_index > 0)
+			ExplainPropertyInteger(ops->index_label, NULL,
+								   st->io.rows_skipped_by_index, es);
 		if (st->skipped_by[PF_PRUNE_BLOOM] + st->skipped_by[PF_PRUNE_DICTIONARY] > 0)
 			ExplainPropertyText("Run-Time Skips",
 								psprintf("statistics %lld, bloom filters %lld, dictionaries %lld",
@@ -1861,9 +1224,12 @@ parquetExplainForeignScan(ForeignScanState *node, ExplainState *es)
 										 (long long) st->skipped_by[PF_PRUNE_BLOOM],
 										 (long long) st->skipped_by[PF_PRUNE_DICTIONARY]),
 								es);
-		pf_explain_io(st->bytes_read + open_reader_bytes(st),
-					  st->time_decoding && es->timing ? &st->decode_time : NULL,
-					  es);
+		if (ops->counts_io)
+			pf_explain_io(st->io.bytes_read +
+						  (st->src != NULL && st->src->unit >= 0 ?
+						   ops->unit_bytes_read(st->src) : 0),
+						  st->io.time_decoding && es->timing ? &st->io.decode_time : NULL,
+						  es);
 		ExplainPropertyInteger("Peak Memory", "kB",
 							   (int64) ((st->peak_memory + 1023) / 1024), es);
 	}
@@ -1872,33 +1238,33 @@ parquetExplainForeignScan(ForeignScanState *node, ExplainState *es)
 /* ----------------------------------------------------------------
  * Parallel query
  *
- * Participants (the leader too) share the scan by row groups: each claims
- * the next entry of the flat (file, row group) list with an atomic counter
- * in the DSM, so every row group is read exactly once whatever the number
- * of workers, and run-time pruning still applies to each claimed one.
+ * Participants (the leader too) share the scan by units: each claims the
+ * next entry of the flat (file, unit) list with an atomic counter in the
+ * DSM, so every unit is read exactly once whatever the number of workers,
+ * and run-time pruning still applies to each claimed one.
  * ----------------------------------------------------------------
  */
 
 /*
- * Any scan of a Parquet foreign table may run in a worker: it only reads
- * files and the catalogs.
+ * Any scan of our foreign tables may run in a worker: it only reads files
+ * and the catalogs.
  */
 bool
-parquetIsForeignScanParallelSafe(PlannerInfo *root, RelOptInfo *rel,
-								 RangeTblEntry *rte)
+pfIsForeignScanParallelSafe(PlannerInfo *root, RelOptInfo *rel,
+							RangeTblEntry *rte)
 {
 	return true;
 }
 
 Size
-parquetEstimateDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt)
+pfEstimateDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt)
 {
 	return sizeof(PfParallelScan);
 }
 
 void
-parquetInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
-								void *coordinate)
+pfInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
+						   void *coordinate)
 {
 	PfScanState *st = (PfScanState *) node->fdw_state;
 	PfParallelScan *shared = (PfParallelScan *) coordinate;
@@ -1925,16 +1291,16 @@ fold_parallel_counters(PfScanState *st)
 		shared->rowgroups_skipped += st->rowgroups_skipped;
 		for (int k = 0; k < PF_PRUNE_KINDS; k++)
 			shared->skipped_by[k] += st->skipped_by[k];
-		shared->rows_skipped_by_pages += st->rows_skipped_by_pages;
-		shared->bytes_read += st->bytes_read;
-		INSTR_TIME_ADD(shared->decode_time, st->decode_time);
+		shared->rows_skipped_by_index += st->io.rows_skipped_by_index;
+		shared->bytes_read += st->io.bytes_read;
+		INSTR_TIME_ADD(shared->decode_time, st->io.decode_time);
 		shared->peak_memory = Max(shared->peak_memory, st->peak_memory);
 		st->rowgroups_read = 0;
 		st->rowgroups_skipped = 0;
 		memset(st->skipped_by, 0, sizeof(st->skipped_by));
-		st->rows_skipped_by_pages = 0;
-		st->bytes_read = 0;
-		INSTR_TIME_SET_ZERO(st->decode_time);
+		st->io.rows_skipped_by_index = 0;
+		st->io.bytes_read = 0;
+		INSTR_TIME_SET_ZERO(st->io.decode_time);
 	}
 	else
 	{
@@ -1942,24 +1308,24 @@ fold_parallel_counters(PfScanState *st)
 		st->rowgroups_skipped += shared->rowgroups_skipped;
 		for (int k = 0; k < PF_PRUNE_KINDS; k++)
 			st->skipped_by[k] += shared->skipped_by[k];
-		st->rows_skipped_by_pages += shared->rows_skipped_by_pages;
-		st->bytes_read += shared->bytes_read;
-		INSTR_TIME_ADD(st->decode_time, shared->decode_time);
+		st->io.rows_skipped_by_index += shared->rows_skipped_by_index;
+		st->io.bytes_read += shared->bytes_read;
+		INSTR_TIME_ADD(st->io.decode_time, shared->decode_time);
 		st->peak_memory = Max(st->peak_memory, shared->peak_memory);
 		shared->rowgroups_read = 0;
 		shared->rowgroups_skipped = 0;
 		memset(shared->skipped_by, 0, sizeof(shared->skipped_by));
-		shared->rows_skipped_by_pages = 0;
+		shared->rows_skipped_by_index = 0;
 		shared->bytes_read = 0;
 		INSTR_TIME_SET_ZERO(shared->decode_time);
 	}
 	SpinLockRelease(&shared->mutex);
 }
 
-/* Before a rescan of the Gather: the row groups are all to read again. */
+/* Before a rescan of the Gather: the units are all to read again. */
 void
-parquetReInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
-								  void *coordinate)
+pfReInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
+							 void *coordinate)
 {
 	PfScanState *st = (PfScanState *) node->fdw_state;
 	PfParallelScan *shared = (PfParallelScan *) coordinate;
@@ -1971,8 +1337,8 @@ parquetReInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
 }
 
 void
-parquetInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc,
-								   void *coordinate)
+pfInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc,
+							  void *coordinate)
 {
 	PfScanState *st = (PfScanState *) node->fdw_state;
 
@@ -1985,7 +1351,7 @@ parquetInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc,
  * Gather has read everything).
  */
 void
-parquetShutdownForeignScan(ForeignScanState *node)
+pfShutdownForeignScan(ForeignScanState *node)
 {
 	PfScanState *st = (PfScanState *) node->fdw_state;
 
@@ -2004,22 +1370,25 @@ parquetShutdownForeignScan(ForeignScanState *node)
 }
 
 /* ----------------------------------------------------------------
- * Scans outside the executor (ANALYZE)
+ * Scans outside the executor (ANALYZE, the sorted merge)
  * ----------------------------------------------------------------
  */
 
 /*
  * pf_scan_open
- *		A scan of rel reading the given row groups of the given files (at
- *		most the first rowgroup_row_limit rows of each, if positive).
+ *		A scan of rel reading the given units of the given files of a
+ *		format (at most the first rowgroup_row_limit rows of each, if
+ *		positive).
  */
 PfScanState *
-pf_scan_open(Relation rel, List *filenames, List *rowgroups, List *attnos,
-			 int64 rowgroup_row_limit, MemoryContext parent)
+pf_scan_open(Relation rel, const PfSourceOps *source, List *filenames,
+			 List *rowgroups, List *attnos, int64 rowgroup_row_limit,
+			 MemoryContext parent)
 {
 	PfScanState *st;
 
-	st = scan_state_create(rel, filenames, rowgroups, attnos, true, parent);
+	st = scan_state_create(rel, source, filenames, rowgroups, attnos, true,
+						   parent);
 	st->rowgroup_row_limit = rowgroup_row_limit;
 	return st;
 }

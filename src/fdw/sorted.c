@@ -47,6 +47,7 @@
 #include "utils/typcache.h"
 
 #include "fdw/parquet_fdw.h"
+#include "fdw/source.h"
 
 /* ----------------------------------------------------------------
  * Parsing the declaration
@@ -282,6 +283,7 @@ typedef struct PfMergeInput
 struct PfMerge
 {
 	Relation	rel;
+	const PfSourceOps *source;	/* the files' format */
 	int			natts;
 	int			nkeys;
 	PfSortKey **keys;
@@ -377,7 +379,7 @@ input_open(PfMerge *m, int i)
 	PfMergeInput *in = &m->inputs[i];
 
 	input_close(m, i);
-	in->scan = pf_scan_open(m->rel, list_make1(list_nth(m->filenames, i)),
+	in->scan = pf_scan_open(m->rel, m->source, list_make1(list_nth(m->filenames, i)),
 							list_make1(list_nth(m->rowgroups, i)), m->attnos,
 							0, m->cxt);
 	in->has_row = false;
@@ -388,8 +390,9 @@ input_open(PfMerge *m, int i)
 }
 
 /*
- * The bound of input i's first row from its first planned row group's
- * statistics of the first key; eager when there is none that holds.
+ * The bound of input i's first row from its first planned unit's bounds
+ * of the first key (the source's statistics); eager when there is none
+ * that holds.
  */
 static void
 input_bound(PfMerge *m, int i)
@@ -397,10 +400,12 @@ input_bound(PfMerge *m, int i)
 	PfMergeInput *in = &m->inputs[i];
 	PfSortKey  *key = m->keys[0];
 	List	   *rgs = (List *) list_nth(m->rowgroups, i);
-	PfFile	   *pf;
-	const PqSchemaNode *field;
-	int			rg;
-	Datum		bound;
+	PfSourceScan io = {0};
+	PfSourceColumn col = {0};
+	PfSource   *src;
+	Datum		min;
+	Datum		max;
+	int64		nulls;
 
 	in->eager = true;
 	if (rgs == NIL)
@@ -408,28 +413,26 @@ input_bound(PfMerge *m, int i)
 	/* text statistics are in byte order */
 	if (OidIsValid(key->collation) && !lc_collate_is_c(key->collation))
 		return;
-	pf = pf_open_file(in->path, CurrentMemoryContext);
-	field = pf_find_column_field(pf->meta, in->path, m->rel, key->name,
-								 pf_get_column_name(RelationGetRelid(m->rel),
-													key->attnum),
-								 false);
-	rg = linitial_int(rgs);
-	if (field != NULL && field->is_leaf && field->leaf_index >= 0 &&
-		field->leaf_index < pf->meta->row_groups[rg].num_columns)
-	{
-		const PqColumnChunkMeta *chunk = &pf->meta->row_groups[rg].columns[field->leaf_index];
+	io.cxt = CurrentMemoryContext;
+	src = m->source->open(in->path, m->rel, &io, CurrentMemoryContext);
+	col.attnum = key->attnum;
+	col.attname = key->name;
+	col.field_name = pf_get_column_name(RelationGetRelid(m->rel), key->attnum);
+	col.typid = key->type;
+	col.typmod = key->typmod;
+	m->source->bind(src, &col, 1, false, false);
 
-		/* a leading null would sort before any bound */
-		if (chunk->has_statistics && chunk->statistics.has_null_count &&
-			(chunk->statistics.null_count == 0 || !key->nulls_first) &&
-			pf_chunk_bound(pf->meta, rg, field, key->type, key->descending,
-						   &bound))
-		{
-			in->bound = datumCopy(bound, key->typbyval, key->typlen);
-			in->eager = false;
-		}
+	/* a leading null would sort before any bound */
+	if (src->present[0] &&
+		m->source->column_bounds(src, linitial_int(rgs), 0, key->type,
+								 &min, &max, &nulls) &&
+		nulls >= 0 && (nulls == 0 || !key->nulls_first))
+	{
+		in->bound = datumCopy(key->descending ? max : min, key->typbyval,
+							  key->typlen);
+		in->eager = false;
 	}
-	pf_close_file(pf);
+	m->source->close(src);
 }
 
 /* qsort_arg: eager inputs first (in file order), then by bound */
@@ -495,8 +498,9 @@ input_advance(PfMerge *m, int i, bool check)
 	if (check && compare_to_last(m, in) < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("Parquet file \"%s\" is not in the order option \"sorted\" of foreign table \"%s\" declares",
-						in->path, RelationGetRelationName(m->rel)),
+				 errmsg("%s \"%s\" is not in the order option \"sorted\" of foreign table \"%s\" declares",
+						m->source->file_noun, in->path,
+						RelationGetRelationName(m->rel)),
 				 errdetail("Row %lld of the file sorts before the row preceding it.",
 						   (long long) in->row + 1),
 				 errhint("Correct the option with ALTER FOREIGN TABLE ... OPTIONS (SET sorted '...'), or drop it.")));
@@ -504,7 +508,8 @@ input_advance(PfMerge *m, int i, bool check)
 }
 
 PfMerge *
-pf_merge_begin(Relation rel, List *keys, List *filenames, List *rowgroups,
+pf_merge_begin(Relation rel, const PfSourceOps *source, List *keys,
+			   List *filenames, List *rowgroups,
 			   List *attnos, MemoryContext parent)
 {
 	MemoryContext cxt = AllocSetContextCreate(parent, "parquet_fdw sorted merge",
@@ -516,6 +521,7 @@ pf_merge_begin(Relation rel, List *keys, List *filenames, List *rowgroups,
 
 	m->cxt = cxt;
 	m->rel = rel;
+	m->source = source;
 	m->natts = RelationGetDescr(rel)->natts;
 	m->nkeys = list_length(keys);
 	m->keys = palloc(sizeof(PfSortKey *) * Max(1, m->nkeys));

@@ -1,0 +1,494 @@
+/*-------------------------------------------------------------------------
+ *
+ * plan.c
+ *	  Planning of scans over foreign tables, of either file format: the
+ *	  table's source (source.h), the units to read, costs and paths.
+ *
+ * Planning opens each file once: the row count of the chosen units (row
+ * groups, stripes) gives the estimate, the stored bytes of the fields the
+ * query needs give the I/O cost.  Partition quals skip folders and files
+ * before they are opened, the source's statistics and probes skip units.
+ * The plan carries (fdw_private, see parquet_fdw.h) the format, the
+ * files, the attributes to fill and, per file, the units to read.
+ *
+ * IDENTIFICATION
+ *	  src/fdw/plan.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/sysattr.h"
+#include "access/table.h"
+#include "commands/defrem.h"
+#include "foreign/fdwapi.h"
+#include "foreign/foreign.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "nodes/pg_list.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/paths.h"
+#include "optimizer/planmain.h"
+#include "optimizer/restrictinfo.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "fdw/amudai_fdw.h"
+#include "fdw/parquet_fdw.h"
+#include "fdw/source.h"
+
+/* A sorted path over more files than this would hold too many open. */
+#define PF_MERGE_MAX_FILES	1000
+
+/* ----------------------------------------------------------------
+ * The table's source
+ * ----------------------------------------------------------------
+ */
+
+/* The table's format option: 'auto' (NULL) unless set. */
+static const char *
+table_format(Oid foreigntableid)
+{
+	ForeignTable *table = GetForeignTable(foreigntableid);
+	ListCell   *lc;
+
+	foreach(lc, table->options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+
+		if (strcmp(def->defname, "format") == 0)
+			return defGetString(def);
+	}
+	return NULL;
+}
+
+/*
+ * pf_table_source
+ *		The table option format ('amudai', 'parquet' or 'auto', the default)
+ *		decides, and with 'auto' the magic bytes of the table's first file:
+ *		Parquet (or unreadable) -> Parquet; a shard -> Amudai when every file
+ *		is one, else (a mix) ERRCODE_FEATURE_NOT_SUPPORTED.
+ */
+const PfSourceOps *
+pf_table_source(Oid foreigntableid)
+{
+	const char *format = table_format(foreigntableid);
+	PfTableOptions *opts;
+	char	   *first;
+	List	   *files;
+	int			shards = 0;
+	ListCell   *lc;
+
+	if (format != NULL && pg_strcasecmp(format, "amudai") == 0)
+		return &pf_amudai_source;
+	if (format != NULL && pg_strcasecmp(format, "parquet") == 0)
+		return &pf_parquet_source;
+
+	opts = pf_get_table_options(foreigntableid);
+
+	/*
+	 * The first file decides; only shard tables look at every file (a
+	 * shard among Parquet files is then reported by the Parquet reader),
+	 * so planning a Parquet table lists and opens one file more, not all.
+	 */
+	first = pf_expand_first_filename(opts->filenames);
+	if (first == NULL || !pf_file_is_amudai(first))
+		return &pf_parquet_source;
+	files = pf_expand_filenames(opts->filenames);
+	foreach(lc, files)
+		shards += pf_file_is_amudai((const char *) lfirst(lc));
+	if (shards > 0 && shards < list_length(files))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("foreign table \"%s\" mixes Amudai shards and Parquet files",
+						get_rel_name(foreigntableid)),
+				 errdetail("%d of its %d files are Amudai shards.", shards,
+						   list_length(files)),
+				 errhint("Create one foreign table per format.")));
+	return shards > 0 ? &pf_amudai_source : &pf_parquet_source;
+}
+
+const PfSourceOps *
+pf_source_of_kind(PfScanKind kind)
+{
+	return kind == PF_SCAN_AMUDAI ? &pf_amudai_source : &pf_parquet_source;
+}
+
+PfScanKind
+pf_source_kind(const PfSourceOps *ops)
+{
+	return ops == &pf_amudai_source ? PF_SCAN_AMUDAI : PF_SCAN_PARQUET;
+}
+
+/* ----------------------------------------------------------------
+ * Planning
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * The attributes a scan must fill: those in the target list or in the
+ * quals.  A whole-row reference needs them all.
+ */
+static List *
+needed_attnos(RelOptInfo *baserel, Relation rel)
+{
+	Bitmapset  *attrs = NULL;
+	List	   *result = NIL;
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	ListCell   *lc;
+	bool		whole_row;
+
+	pull_varattnos((Node *) baserel->reltarget->exprs, baserel->relid, &attrs);
+	foreach(lc, baserel->baserestrictinfo)
+	{
+		RestrictInfo *rinfo = (RestrictInfo *) lfirst(lc);
+
+		pull_varattnos((Node *) rinfo->clause, baserel->relid, &attrs);
+	}
+	whole_row = bms_is_member(0 - FirstLowInvalidHeapAttributeNumber, attrs);
+
+	for (int i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(tupdesc, i);
+
+		if (attr->attisdropped)
+			continue;
+		if (whole_row ||
+			bms_is_member(attr->attnum - FirstLowInvalidHeapAttributeNumber, attrs))
+			result = lappend_int(result, attr->attnum);
+	}
+	return result;
+}
+
+/* The folder filter of planning: partition quals over folder names. */
+typedef struct PfFolderPrune
+{
+	List	   *quals;
+	Relation	rel;
+} PfFolderPrune;
+
+static bool
+folder_pruned(const char *folder, void *arg)
+{
+	PfFolderPrune *fp = (PfFolderPrune *) arg;
+
+	return pf_folder_excluded(folder, fp->quals, fp->rel);
+}
+
+/*
+ * The columns of rel a source binds: those in attnos, or all of them, with
+ * their file field names from field_names (per attribute).
+ */
+static PfSourceColumn *
+source_columns(Relation rel, bool all, List *attnos, char **field_names,
+			   int *ncols)
+{
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	PfSourceColumn *cols = palloc0(sizeof(PfSourceColumn) * Max(1, tupdesc->natts));
+	int			n = 0;
+
+	for (int i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(tupdesc, i);
+
+		if (attr->attisdropped ||
+			(!all && !list_member_int(attnos, attr->attnum)))
+			continue;
+		cols[n].attnum = attr->attnum;
+		cols[n].attname = pstrdup(NameStr(attr->attname));
+		cols[n].field_name = field_names[i];
+		cols[n].typid = attr->atttypid;
+		cols[n].typmod = attr->atttypmod;
+		n++;
+	}
+	*ncols = n;
+	return cols;
+}
+
+void
+pfGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
+					Oid foreigntableid)
+{
+	PfPlanState *ps = palloc0(sizeof(PfPlanState));
+	PfTableOptions *opts = pf_get_table_options(foreigntableid);
+	const PfSourceOps *ops = pf_table_source(foreigntableid);
+	PfSourceScan io = {0};
+	MemoryContext tmp_cxt;
+	MemoryContext old;
+	Relation	rel;
+	List	   *file_quals;
+	List	   *all_files;
+	double		all_rows = 0;
+	int			natts;
+	char	  **field_names;
+	PfSourceColumn *cols;
+	PfSourceColumn *all_cols = NULL;
+	int			ncols;
+	int			nall_cols = 0;
+	ListCell   *lc;
+
+	ps->kind = pf_source_kind(ops);
+	rel = table_open(foreigntableid, AccessShareLock);
+	ps->attnos = needed_attnos(baserel, rel);
+	if (opts->sorted != NULL)
+	{
+		ps->sorted = opts->sorted;
+		ps->sort_keys = pf_parse_sorted(opts->sorted, rel);
+	}
+	file_quals = pf_file_prune_quals(baserel);
+
+	/*
+	 * Partition quals skip key=value folders while listing them, and files
+	 * whose path (partition values, file name) no row can match before
+	 * their footers are read: over thousands of files the footers and the
+	 * listing are the planning.
+	 */
+	if (file_quals != NIL)
+	{
+		PfFolderPrune fp = {file_quals, rel};
+
+		all_files = pf_expand_filenames_filtered(opts->filenames,
+												 folder_pruned, &fp,
+												 &ps->folders_pruned);
+	}
+	else
+		all_files = pf_expand_filenames(opts->filenames);
+	/* file_quals: text under any collation, each source judges what it can */
+	foreach(lc, file_quals)
+		if (!((PfPruneQual *) lfirst(lc))->value_known)
+			ps->param_quals = lappend(ps->param_quals, lfirst(lc));
+
+	/* the file field of every column, looked up once */
+	natts = RelationGetDescr(rel)->natts;
+	field_names = palloc0(sizeof(char *) * Max(1, natts));
+	for (int i = 0; i < natts; i++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(RelationGetDescr(rel), i);
+
+		if (attr->attisdropped)
+			continue;
+		field_names[i] = pf_get_column_name(foreigntableid, attr->attnum);
+	}
+	cols = source_columns(rel, false, ps->attnos, field_names, &ncols);
+	if (opts->missing_columns_error)
+		all_cols = source_columns(rel, true, NIL, field_names, &nall_cols);
+	io.guid_dotnet = opts->guid_dotnet;
+	io.verify_checksums = opts->verify_checksums;
+
+	/* metadata is only needed here: read it in a context freed below */
+	tmp_cxt = AllocSetContextCreate(CurrentMemoryContext,
+									"parquet_fdw planning",
+									ALLOCSET_DEFAULT_SIZES);
+	io.cxt = tmp_cxt;
+	foreach(lc, all_files)
+	{
+		const char *path = (const char *) lfirst(lc);
+		PfSource   *src;
+		List	   *rgs = NIL;
+
+		CHECK_FOR_INTERRUPTS();
+		if (file_quals != NIL && pf_file_excluded(NULL, path, file_quals, rel))
+		{
+			ps->files_pruned++;
+			continue;
+		}
+		old = MemoryContextSwitchTo(tmp_cxt);
+		src = ops->open(path, rel, &io, tmp_cxt);
+
+		/*
+		 * With missing_columns 'error', every column must be in the file,
+		 * not only those this query reads: the table does not match it.
+		 */
+		if (all_cols != NULL)
+			ops->bind(src, all_cols, nall_cols, true, false);
+		ops->bind(src, cols, ncols, opts->missing_columns_error, false);
+
+		for (int u = 0; u < src->nunits; u++)
+		{
+			double		rows = (double) ops->unit_rows(src, u);
+
+			ps->total_rowgroups++;
+			all_rows += rows;
+			if (file_quals != NIL)
+			{
+				/* file_quals: also text equality under any collation */
+				PfPruneKind kind = ops->unit_prune(src, u, file_quals);
+
+				if (kind != PF_PRUNE_NONE)
+				{
+					ps->pruned[kind]++;
+					continue;
+				}
+			}
+			ps->total_rows += rows;
+			for (int c = 0; c < ncols; c++)
+				ps->bytes += ops->column_bytes(src, u, c);
+			MemoryContextSwitchTo(old);
+			rgs = lappend_int(rgs, u);
+			MemoryContextSwitchTo(tmp_cxt);
+		}
+		ops->close(src);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(tmp_cxt);
+		ps->filenames = lappend(ps->filenames, (char *) path);
+		ps->rowgroups = lappend(ps->rowgroups, rgs);
+	}
+	MemoryContextDelete(tmp_cxt);
+	table_close(rel, AccessShareLock);
+
+	/*
+	 * The quals' selectivity applies to all rows; the pruned units only cap
+	 * the estimate.
+	 */
+	baserel->tuples = all_rows;
+	baserel->rows = clamp_row_est(Min(ps->total_rows,
+									  all_rows *
+									  clauselist_selectivity(root,
+															 baserel->baserestrictinfo,
+															 0, JOIN_INNER, NULL)));
+	baserel->fdw_private = ps;
+}
+
+void
+pfGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
+					   Oid foreigntableid)
+{
+	PfPlanState *ps = (PfPlanState *) baserel->fdw_private;
+	Cost		startup_cost;
+	Cost		io_cost;
+	Cost		cpu_cost;
+	double		pages = ceil(ps->bytes / BLCKSZ);
+	double		ncols = list_length(ps->attnos);
+	int			nrowgroups = 0;
+	ListCell   *lc;
+
+	/*
+	 * Reading is sequential I/O over the needed column chunks; decoding
+	 * costs about an operator evaluation per value; each row then costs a
+	 * tuple plus the quals the executor checks.
+	 */
+	startup_cost = baserel->baserestrictcost.startup;
+	io_cost = seq_page_cost * pages;
+	cpu_cost = cpu_operator_cost * ncols * ps->total_rows +
+		(cpu_tuple_cost + baserel->baserestrictcost.per_tuple) * ps->total_rows;
+
+	add_path(baserel, (Path *)
+			 create_foreignscan_path(root, baserel, NULL, baserel->rows,
+									 startup_cost,
+									 startup_cost + io_cost + cpu_cost,
+									 NIL, NULL, NULL, NIL));
+
+	/*
+	 * The files' declared order (option "sorted"): a path with its
+	 * pathkeys, costing a heap merge of the files' rows (and the check of
+	 * each row's order) on top.
+	 */
+	{
+		int			nfiles = list_length(ps->filenames);
+
+		if (ps->sort_keys != NIL && nfiles <= PF_MERGE_MAX_FILES)
+		{
+			List	   *pathkeys = pf_sorted_pathkeys(root, baserel, ps->sort_keys);
+
+			if (pathkeys != NIL)
+			{
+				Cost		merge_cost = cpu_operator_cost * ps->total_rows *
+					(1 + ceil(log2(Max(nfiles, 1)) + 1));
+
+				add_path(baserel, (Path *)
+						 create_foreignscan_path(root, baserel, NULL, baserel->rows,
+												 startup_cost,
+												 startup_cost + io_cost + cpu_cost +
+												 merge_cost,
+												 pathkeys, NULL, NULL, NIL));
+			}
+		}
+	}
+
+	/*
+	 * A partial path for parallel query: participants share the units,
+	 * so there is no use for more of them than units.  The worker count
+	 * follows the bytes to read as for a heap of that many pages.
+	 */
+	foreach(lc, ps->rowgroups)
+		nrowgroups += list_length((List *) lfirst(lc));
+	if (baserel->consider_parallel && nrowgroups > 1)
+	{
+		int			workers;
+
+		workers = compute_parallel_worker(baserel, pages, -1,
+										  Min(nrowgroups,
+											  max_parallel_workers_per_gather));
+		if (workers > 0)
+		{
+			ForeignPath *path;
+			double		divisor = workers;
+
+			/* as the planner's get_parallel_divisor() for a seqscan */
+			if (parallel_leader_participation && 1.0 - 0.3 * workers > 0)
+				divisor += 1.0 - 0.3 * workers;
+
+			/* the CPU work divides between participants; the I/O does not */
+			path = create_foreignscan_path(root, baserel, NULL,
+										   clamp_row_est(baserel->rows / divisor),
+										   startup_cost,
+										   startup_cost + io_cost +
+										   cpu_cost / divisor,
+										   NIL, NULL, NULL, NIL);
+			path->path.parallel_aware = true;
+			path->path.parallel_safe = true;
+			path->path.parallel_workers = workers;
+			add_partial_path(baserel, (Path *) path);
+		}
+	}
+}
+
+ForeignScan *
+pfGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
+					  Oid foreigntableid, ForeignPath *best_path,
+					  List *tlist, List *scan_clauses, Plan *outer_plan)
+{
+	PfPlanState *ps = (PfPlanState *) baserel->fdw_private;
+	List	   *files = NIL;
+	List	   *fdw_private;
+	List	   *prune = NIL;
+	List	   *prune_exprs = NIL;
+	ListCell   *lc;
+
+	/* every qual is checked by the executor; pruning only skips units */
+	scan_clauses = extract_actual_clauses(scan_clauses, false);
+
+	foreach(lc, ps->filenames)
+		files = lappend(files, makeString(pstrdup((char *) lfirst(lc))));
+	foreach(lc, ps->param_quals)
+	{
+		PfPruneQual *q = (PfPruneQual *) lfirst(lc);
+
+		prune = lappend(prune, pf_qual_to_list(q));
+		prune_exprs = lappend(prune_exprs, q->expr);
+	}
+	fdw_private = list_make5(makeInteger(ps->kind), files, ps->attnos,
+							 ps->rowgroups, makeInteger(ps->total_rowgroups));
+	fdw_private = lappend(fdw_private, prune);
+	{
+		List	   *pruned = NIL;
+
+		for (int k = 0; k < PF_PRUNE_KINDS; k++)
+			pruned = lappend_int(pruned, ps->pruned[k]);
+		pruned = lappend_int(pruned, ps->files_pruned);
+		pruned = lappend_int(pruned, ps->folders_pruned);
+		fdw_private = lappend(fdw_private, pruned);
+	}
+	if (best_path->path.pathkeys != NIL)
+		fdw_private = lappend(fdw_private, makeString(pstrdup(ps->sorted)));
+
+	/* the parameter expressions go in fdw_exprs, so setrefs sees them */
+	return make_foreignscan(tlist, scan_clauses, baserel->relid,
+							prune_exprs, fdw_private, NIL, NIL, outer_plan);
+}

@@ -1,0 +1,194 @@
+/*-------------------------------------------------------------------------
+ *
+ * source.h
+ *	  The table source: what the planner, the executor, ANALYZE and the
+ *	  sorted merge need from a file of either format, and nothing more.
+ *
+ * A file is cut into units (Parquet row groups, Amudai stripes), each with
+ * a row count.  The engine binds the foreign table's columns to a file's
+ * fields once per file, asks the source whether qualifiers rule a unit
+ * out (statistics, Bloom filters, dictionaries: whatever the format has),
+ * and reads a unit batch by batch: read() positions the next batch (the
+ * source skips the rows its row-level index rules out), convert() turns a
+ * column's rows of that batch into Datums of the declared type, for the
+ * whole batch or, for late conversion, for a few rows at a time.
+ *
+ * Each format implements PfSourceOps in one file (source_parquet.c,
+ * source_amudai.c); the two never call each other.  Errors are ereport()ed
+ * by the sources with PostgreSQL error codes; while a source reads,
+ * src->err_column names what it is reading, for the engine's error
+ * context.
+ *
+ * Memory: a source lives in the context given to open() (the engine's
+ * per-file context) and keeps what a unit needs in a child context it
+ * resets when the unit closes.  By-reference Datums from convert() go to
+ * the caller's current context.
+ *
+ * IDENTIFICATION
+ *	  src/fdw/source.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PF_SOURCE_H
+#define PF_SOURCE_H
+
+#include "postgres.h"
+
+#include "portability/instr_time.h"
+#include "nodes/pg_list.h"
+#include "utils/relcache.h"
+
+#include "fdw/parquet_fdw.h"
+
+/* A foreign-table column a source binds to its file's field. */
+typedef struct PfSourceColumn
+{
+	AttrNumber	attnum;
+	const char *attname;		/* the foreign table's column */
+	const char *field_name;		/* the field it reads (column_name option) */
+	Oid			typid;			/* declared type (convert() target) */
+	int32		typmod;
+} PfSourceColumn;
+
+/*
+ * What one scan shares with the sources it opens, file after file: table
+ * options, counters for EXPLAIN ANALYZE, and buffers kept across files
+ * (zeroed, with cxt set, by the caller).
+ */
+typedef struct PfSourceScan
+{
+	MemoryContext cxt;			/* lives as long as the scan */
+	bool		verify_checksums;	/* table option verify_checksums */
+	bool		guid_dotnet;	/* table option guid_byte_order 'dotnet' */
+	bool		time_decoding;	/* add the format layer's time to decode_time */
+	void	   *buffers;		/* a source's own, kept across files (in cxt) */
+	int64		bytes_read;		/* by closed units' readers */
+	instr_time	decode_time;
+	int64		rows_skipped_by_index;	/* rows a row-level index ruled out */
+} PfSourceScan;
+
+typedef struct PfSourceOps PfSourceOps;
+
+/* An open file.  Sources embed it as the first member of their own state. */
+typedef struct PfSource
+{
+	const PfSourceOps *ops;
+	const char *path;
+	Relation	rel;
+	PfSourceScan *scan;			/* options and counters (planning too) */
+	int			nunits;
+
+	/* set by bind() */
+	int			ncolumns;
+	const PfSourceColumn *columns;
+	List	   *attnos;			/* int: each bound column's attnum */
+	bool	   *present;		/* per bound column: the file has its field
+								 * (else it is NULL or virtual) */
+
+	/* set while a unit is open */
+	int			unit;			/* -1: none */
+	int64		batch_row;		/* unit row of the current batch's first */
+	const char *err_column;		/* column or field being read, or NULL */
+} PfSource;
+
+struct PfSourceOps
+{
+	/* words for messages and EXPLAIN */
+	const char *file_noun;		/* "Parquet file" */
+	const char *file_label;		/* "Parquet File" (EXPLAIN adds "s") */
+	const char *unit_noun;		/* "row group" */
+	const char *units_label;	/* "Row Groups" */
+	const char *index_label;	/* "Rows Skipped by Page Index" */
+	bool		counts_io;		/* bytes_read and decode_time are kept */
+
+	/*
+	 * Late conversion: once more than this percentage of the rows seen
+	 * need a lazy column, the rest of each batch is converted at once (a
+	 * row at a time costs more per value than a batch, by how much depends
+	 * on the format's readers).
+	 */
+	int			lazy_rest_percent;
+
+	/*
+	 * Open the file at path (its footer from the footer cache when the
+	 * format has one).  scan gives the table options; planning and
+	 * metadata use pass one too, its counters then unused.
+	 */
+	PfSource   *(*open) (const char *path, Relation rel, PfSourceScan *scan,
+						 MemoryContext cxt);
+	void		(*close) (PfSource *src);
+
+	/*
+	 * Bind columns to the file's fields (exact name, else the only
+	 * case-insensitive match).  A column the file lacks is not present:
+	 * an error when missing_error, unless it is the filename column or a
+	 * partition key of the path.  With converters, convert() may be used.
+	 * Binding again replaces the previous binding.
+	 */
+	void		(*bind) (PfSource *src, const PfSourceColumn *cols, int ncols,
+						 bool missing_error, bool converters);
+
+	/* Rows of a unit. */
+	int64		(*unit_rows) (PfSource *src, int unit);
+	/* Stored bytes of bound column col in a unit (costing). */
+	double		(*column_bytes) (PfSource *src, int unit, int col);
+	/* Stored bytes of a whole unit, every field (ANALYZE's page count). */
+	double		(*unit_bytes) (PfSource *src, int unit);
+
+	/*
+	 * Bounds of bound column col's non-null values in a unit as Datums of
+	 * type typid (the field's default type; bytes order for text), and its
+	 * null count (-1: unknown).  false when the format has no exact bound.
+	 */
+	bool		(*column_bounds) (PfSource *src, int unit, int col, Oid typid,
+								  Datum *min, Datum *max, int64 *null_count);
+
+	/*
+	 * The cheapest way the format shows that the quals (PfPruneQual, over
+	 * bound columns) hold for no row of a unit: statistics, Bloom filters,
+	 * dictionaries; PF_PRUNE_NONE when none does.
+	 */
+	PfPruneKind (*unit_prune) (PfSource *src, int unit, List *quals);
+	/* Do quals rule the whole file out by its virtual columns' values? */
+	bool		(*file_excluded) (PfSource *src, List *quals);
+
+	/*
+	 * Open a unit for reading the bound columns: row_quals (PfPruneQual with
+	 * values) may let a row-level index skip rows (counted in
+	 * scan->rows_skipped_by_index); row_limit > 0 reads only the unit's
+	 * first row_limit rows (when no row quals).
+	 */
+	void		(*unit_open) (PfSource *src, int unit, List *row_quals,
+							  int64 row_limit);
+	/*
+	 * Position the next batch of at most max_rows rows, decoding what the
+	 * format decodes for all columns at once; src->batch_row is its first
+	 * row in the unit.  0: the unit has no row left.
+	 */
+	uint32		(*read) (PfSource *src, uint32 max_rows);
+	/* May convert() take bound column col a few rows at a time? */
+	bool		(*column_lazy) (PfSource *src, int col);
+	/*
+	 * Rows [from, from + n) of the current batch of present bound column
+	 * col as Datums of its declared type into values[0..n), nulls[0..n).
+	 */
+	void		(*convert) (PfSource *src, int col, uint32 from, uint32 n,
+							Datum *values, bool *nulls);
+	/* In an error context callback: the failing row of convert's n, or -1. */
+	int64		(*failed_row) (void);
+	/* Bytes the open unit's readers have read so far (NULL: not kept). */
+	int64		(*unit_bytes_read) (PfSource *src);
+	void		(*unit_close) (PfSource *src);
+};
+
+/* in source_parquet.c, source_amudai.c */
+extern const PfSourceOps pf_parquet_source;
+extern const PfSourceOps pf_amudai_source;
+
+/* in plan.c: the source of a foreign table (table option format, magic) */
+extern const PfSourceOps *pf_table_source(Oid foreigntableid);
+/* The source of a plan state's or plan's kind, and the kind of a source. */
+extern const PfSourceOps *pf_source_of_kind(PfScanKind kind);
+extern PfScanKind pf_source_kind(const PfSourceOps *ops);
+
+#endif							/* PF_SOURCE_H */

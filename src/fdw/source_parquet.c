@@ -1,0 +1,515 @@
+/*-------------------------------------------------------------------------
+ *
+ * source_parquet.c
+ *	  Parquet files as a table source (source.h): units are row groups.
+ *
+ * Binding a file matches each column to a top-level field and, for
+ * reading, builds the column's converter and gives every leaf the
+ * converters read one slot, so a leaf two columns share is decoded once.
+ * A unit opens a column reader per slot; read() decodes a batch of every
+ * slot and convert() turns a column's leaves' batches into Datums (a flat
+ * leaf's rows a few at a time, for late conversion).
+ *
+ * Row groups are ruled out by chunk statistics, Bloom filters and
+ * dictionaries (prune.c); within a row group the page index leaves the
+ * row ranges some row of which may match, and the readers skip the rest.
+ *
+ * IDENTIFICATION
+ *	  src/fdw/source_parquet.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "miscadmin.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "fdw/parquet_fdw.h"
+#include "fdw/source.h"
+#include "common/buffer_pool.h"
+
+typedef struct PqSourceFile
+{
+	PfSource	base;			/* first: a PfSource * is a PqSourceFile * */
+	PfFile	   *pf;
+	const PqFileMeta *meta;
+	MemoryContext cxt;			/* the file's: bindings, converters */
+	MemoryContext unit_cxt;		/* the open row group's readers */
+
+	/* per bound column */
+	const PqSchemaNode **fields;	/* NULL: not in the file */
+	PfConverter **convs;		/* with converters */
+	int		  **col_slots;		/* each converter leaf's slot */
+	PqColumnBatch **col_batches;	/* gathered for pf_converter_fill */
+	bool	   *flat;			/* one flat leaf: convertible a row at a time */
+
+	/* leaves read, one slot each */
+	int			nslots;
+	int		   *slot_leaf;
+	PqColumnReader **readers;	/* per slot, for the open row group */
+	PqColumnBatch *batches;		/* per slot, the current batch */
+
+	/* the open row group */
+	int64		rows_left;		/* not yet decoded (nor skipped) */
+	PfRowRange *ranges;			/* page-index row ranges, in unit_cxt */
+	int			nranges;		/* -1: every row */
+	int			next_range;
+	uint32		batch_size;
+} PqSourceFile;
+
+#define PQ(src)	((PqSourceFile *) (src))
+
+static PfSource *
+pq_source_open(const char *path, Relation rel, PfSourceScan *scan,
+			   MemoryContext cxt)
+{
+	PqSourceFile *f = MemoryContextAllocZero(cxt, sizeof(PqSourceFile));
+
+	f->base.ops = &pf_parquet_source;
+	f->base.path = MemoryContextStrdup(cxt, path);
+	f->base.rel = rel;
+	f->base.scan = scan;
+	f->base.unit = -1;
+	f->cxt = cxt;
+	f->pf = pf_open_file(path, cxt);
+	f->meta = f->pf->meta;
+	f->base.nunits = f->meta->num_row_groups;
+	f->unit_cxt = AllocSetContextCreate(cxt, "parquet_fdw row group",
+										ALLOCSET_DEFAULT_SIZES);
+	f->nranges = -1;
+	return &f->base;
+}
+
+static void pq_source_unit_close(PfSource *src);
+
+static void
+pq_source_close(PfSource *src)
+{
+	PqSourceFile *f = PQ(src);
+
+	if (src->unit >= 0)
+		pq_source_unit_close(src);
+	pf_close_file(f->pf);
+	f->pf = NULL;
+}
+
+static void
+pq_source_bind(PfSource *src, const PfSourceColumn *cols, int ncols,
+			   bool missing_error, bool converters)
+{
+	PqSourceFile *f = PQ(src);
+	const PqFileMeta *meta = f->meta;
+	MemoryContext old = MemoryContextSwitchTo(f->cxt);
+	int		   *leaf_slot = NULL;
+
+	src->ncolumns = ncols;
+	src->columns = cols;
+	src->attnos = NIL;
+	src->present = palloc0(sizeof(bool) * Max(1, ncols));
+	f->fields = palloc0(sizeof(PqSchemaNode *) * Max(1, ncols));
+	f->nslots = 0;
+	if (converters)
+	{
+		f->convs = palloc0(sizeof(PfConverter *) * Max(1, ncols));
+		f->col_slots = palloc0(sizeof(int *) * Max(1, ncols));
+		f->col_batches = palloc0(sizeof(PqColumnBatch *) * Max(1, ncols));
+		f->flat = palloc0(sizeof(bool) * Max(1, ncols));
+		leaf_slot = palloc(sizeof(int) * Max(1, meta->num_leaves));
+		for (int l = 0; l < meta->num_leaves; l++)
+			leaf_slot[l] = -1;
+		f->slot_leaf = palloc(sizeof(int) * Max(1, meta->num_leaves));
+	}
+	for (int i = 0; i < ncols; i++)
+	{
+		const PqSchemaNode *field;
+		const int  *leaves;
+		int			nleaves;
+
+		src->attnos = lappend_int(src->attnos, cols[i].attnum);
+		src->err_column = cols[i].attname;
+		field = pf_find_column_field(meta, src->path, src->rel,
+									 cols[i].attname, cols[i].field_name,
+									 missing_error);
+		f->fields[i] = field;
+		src->present[i] = field != NULL;
+		if (field == NULL || !converters)
+			continue;
+		f->convs[i] = pf_converter_create(meta, field, cols[i].typid,
+										  cols[i].typmod, cols[i].attname,
+										  f->cxt);
+		nleaves = pf_converter_num_leaves(f->convs[i]);
+		leaves = pf_converter_leaves(f->convs[i]);
+		f->col_slots[i] = palloc(sizeof(int) * Max(1, nleaves));
+		f->col_batches[i] = palloc0(sizeof(PqColumnBatch) * Max(1, nleaves));
+		for (int k = 0; k < nleaves; k++)
+		{
+			int			leaf = leaves[k];
+
+			if (leaf < 0 || leaf >= meta->num_leaves)
+				elog(ERROR, "converter of column \"%s\" names leaf %d of %d",
+					 cols[i].attname, leaf, meta->num_leaves);
+			if (leaf_slot[leaf] < 0)
+			{
+				leaf_slot[leaf] = f->nslots;
+				f->slot_leaf[f->nslots++] = leaf;
+			}
+			f->col_slots[i][k] = leaf_slot[leaf];
+		}
+		f->flat[i] = nleaves == 1 && field->is_leaf &&
+			meta->leaves[f->slot_leaf[f->col_slots[i][0]]].max_rep == 0;
+	}
+	src->err_column = NULL;
+	if (converters)
+	{
+		f->readers = palloc0(sizeof(PqColumnReader *) * Max(1, f->nslots));
+		f->batches = palloc0(sizeof(PqColumnBatch) * Max(1, f->nslots));
+	}
+	MemoryContextSwitchTo(old);
+}
+
+static int64
+pq_source_unit_rows(PfSource *src, int unit)
+{
+	return PQ(src)->meta->row_groups[unit].num_rows;
+}
+
+/* Compressed bytes of the chunks of row group rg below a node. */
+static double
+field_bytes(const PqFileMeta *meta, int rg, const PqSchemaNode *node)
+{
+	double		bytes = 0;
+
+	if (node->is_leaf)
+	{
+		if (node->leaf_index >= 0 &&
+			node->leaf_index < meta->row_groups[rg].num_columns)
+			return (double) meta->row_groups[rg].columns[node->leaf_index].total_compressed_size;
+		return 0;
+	}
+	for (int i = 0; i < node->num_children; i++)
+		bytes += field_bytes(meta, rg, node->children[i]);
+	return bytes;
+}
+
+static double
+pq_source_column_bytes(PfSource *src, int unit, int col)
+{
+	PqSourceFile *f = PQ(src);
+
+	return f->fields[col] ? field_bytes(f->meta, unit, f->fields[col]) : 0;
+}
+
+static double
+pq_source_unit_bytes(PfSource *src, int unit)
+{
+	const PqRowGroupMeta *g = &PQ(src)->meta->row_groups[unit];
+	double		bytes = 0;
+
+	for (int c = 0; c < g->num_columns; c++)
+		bytes += (double) g->columns[c].total_compressed_size;
+	return bytes;
+}
+
+static bool
+pq_source_column_bounds(PfSource *src, int unit, int col, Oid typid,
+						Datum *min, Datum *max, int64 *null_count)
+{
+	PqSourceFile *f = PQ(src);
+	const PqSchemaNode *field = f->fields[col];
+	const PqColumnChunkMeta *chunk;
+
+	*null_count = -1;
+	if (field == NULL || !field->is_leaf || field->leaf_index < 0 ||
+		field->leaf_index >= f->meta->row_groups[unit].num_columns)
+		return false;
+	chunk = &f->meta->row_groups[unit].columns[field->leaf_index];
+	if (chunk->has_statistics && chunk->statistics.has_null_count)
+		*null_count = chunk->statistics.null_count;
+	return pf_chunk_bound(f->meta, unit, field, typid, false, min) &&
+		pf_chunk_bound(f->meta, unit, field, typid, true, max);
+}
+
+static PfPruneKind
+pq_source_unit_prune(PfSource *src, int unit, List *quals)
+{
+	PqSourceFile *f = PQ(src);
+
+	return pf_rowgroup_prune(f->pf, unit, quals, src->attnos, f->fields,
+							 src->rel);
+}
+
+static bool
+pq_source_file_excluded(PfSource *src, List *quals)
+{
+	return pf_file_excluded(PQ(src)->meta, src->path, quals, src->rel);
+}
+
+static void
+pq_source_unit_open(PfSource *src, int unit, List *row_quals, int64 row_limit)
+{
+	PqSourceFile *f = PQ(src);
+	const PqFileMeta *meta = f->meta;
+	PfcAllocator alloc;
+	PfcAllocator pool_alloc;
+	PqColumnReaderOptions ropts = {0};
+
+	src->unit = unit;
+	src->batch_row = 0;
+	f->batch_size = 0;
+	f->rows_left = meta->row_groups[unit].num_rows;
+	if (row_limit > 0 && row_quals == NIL)
+		f->rows_left = Min(f->rows_left, row_limit);
+	f->nranges = -1;
+	f->next_range = 0;
+	if (row_quals != NIL)
+		f->ranges = pf_rowgroup_row_ranges(f->pf, unit, row_quals, src->attnos,
+										   f->fields, src->rel, f->unit_cxt,
+										   &f->nranges);
+
+	/*
+	 * Page buffers come from a pool that outlives row groups and files, so
+	 * they are not handed back to malloc (and the kernel) after every row
+	 * group only to be faulted in again.
+	 */
+	if (src->scan->buffers == NULL)
+		src->scan->buffers = pf_page_pool_create(src->scan->cxt);
+	pool_alloc = pfc_buffer_pool_allocator((PfcBufferPool *) src->scan->buffers);
+	ropts.verify_crc = src->scan->verify_checksums;
+	alloc = pf_context_allocator(f->unit_cxt);
+	for (int s = 0; s < f->nslots; s++)
+	{
+		const PqColumnChunkMeta *chunk = &meta->row_groups[unit].columns[f->slot_leaf[s]];
+		PqError		err;
+
+		src->err_column = meta->leaves[f->slot_leaf[s]].path;
+		if (chunk->is_encrypted)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("column \"%s\" of Parquet file \"%s\" is encrypted",
+							src->err_column, src->path),
+					 errhint("Parquet modular encryption is not supported.")));
+		if (chunk->file_path != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("column \"%s\" of Parquet file \"%s\" is stored in another file",
+							src->err_column, src->path),
+					 errdetail("The column chunk names the file \"%s\".",
+							   chunk->file_path)));
+		pq_error_clear(&err);
+		if (pq_column_reader_open(&f->readers[s], f->pf->file, unit,
+								  f->slot_leaf[s], &ropts, &alloc,
+								  &err) != PQ_OK)
+			pf_report_error(src->path, &err);
+		(void) pq_column_reader_set_page_allocator(f->readers[s], &pool_alloc);
+	}
+	src->err_column = NULL;
+}
+
+/* The row group's next row not yet decoded nor skipped. */
+static inline int64
+next_row_of(PqSourceFile *f)
+{
+	return f->meta->row_groups[f->base.unit].num_rows - f->rows_left;
+}
+
+/*
+ * Page-index pruning: move every reader to the next range of rows that may
+ * match.  false when the row group has no such row left.
+ */
+static bool
+skip_to_row_range(PqSourceFile *f)
+{
+	int64		pos;
+
+	if (f->nranges < 0)
+		return true;
+	pos = next_row_of(f);
+	while (f->next_range < f->nranges && f->ranges[f->next_range].end <= pos)
+		f->next_range++;
+	if (f->next_range >= f->nranges)
+	{
+		f->base.scan->rows_skipped_by_index += f->rows_left;
+		f->rows_left = 0;
+		return false;
+	}
+	if (f->ranges[f->next_range].start > pos)
+	{
+		int64		skip = f->ranges[f->next_range].start - pos;
+
+		for (int s = 0; s < f->nslots; s++)
+		{
+			PqError		err;
+
+			f->base.err_column = f->meta->leaves[f->slot_leaf[s]].path;
+			pq_error_clear(&err);
+			if (pq_column_reader_skip(f->readers[s], (uint64) skip, &err) != PQ_OK)
+				pf_report_error(f->base.path, &err);
+		}
+		f->base.err_column = NULL;
+		f->rows_left -= skip;
+		f->base.scan->rows_skipped_by_index += skip;
+	}
+	return true;
+}
+
+static uint32
+pq_source_read(PfSource *src, uint32 max_rows)
+{
+	PqSourceFile *f = PQ(src);
+	PfSourceScan *scan = src->scan;
+	uint32		want;
+	instr_time	decode_start;
+
+	f->batch_size = 0;
+	if (f->rows_left <= 0 || !skip_to_row_range(f))
+		return 0;
+	want = (uint32) Min((int64) max_rows, f->rows_left);
+	if (f->nranges >= 0)
+		want = (uint32) Min((int64) want,
+							f->ranges[f->next_range].end - next_row_of(f));
+	src->batch_row = next_row_of(f);
+	if (scan->time_decoding)
+		INSTR_TIME_SET_CURRENT(decode_start);
+	for (int s = 0; s < f->nslots; s++)
+	{
+		PqError		err;
+
+		src->err_column = f->meta->leaves[f->slot_leaf[s]].path;
+		pq_error_clear(&err);
+		if (pq_column_reader_read(f->readers[s], want, &f->batches[s],
+								  &err) != PQ_OK)
+			pf_report_error(src->path, &err);
+		if (f->batches[s].num_rows != want)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("column chunk \"%s\" of Parquet file \"%s\" holds fewer rows than its row group",
+							src->err_column, src->path),
+					 errdetail("The row group has %lld rows; %lld were left to read, the chunk gave %u.",
+							   (long long) f->meta->row_groups[src->unit].num_rows,
+							   (long long) f->rows_left,
+							   f->batches[s].num_rows)));
+	}
+	src->err_column = NULL;
+	if (scan->time_decoding)
+	{
+		instr_time	now;
+
+		INSTR_TIME_SET_CURRENT(now);
+		INSTR_TIME_ACCUM_DIFF(scan->decode_time, now, decode_start);
+	}
+
+	/* each column's leaves' batches, for convert() */
+	for (int i = 0; i < src->ncolumns; i++)
+	{
+		PfConverter *conv = f->convs[i];
+
+		if (conv == NULL)
+			continue;
+		for (int k = 0; k < pf_converter_num_leaves(conv); k++)
+			f->col_batches[i][k] = f->batches[f->col_slots[i][k]];
+	}
+	f->rows_left -= want;
+	f->batch_size = want;
+	return want;
+}
+
+static bool
+pq_source_column_lazy(PfSource *src, int col)
+{
+	return PQ(src)->flat[col];
+}
+
+static void
+pq_source_convert(PfSource *src, int col, uint32 from, uint32 n,
+				  Datum *values, bool *nulls)
+{
+	PqSourceFile *f = PQ(src);
+	PqColumnBatch view;
+
+	if (from == 0 && n == f->batch_size)
+	{
+		pf_converter_fill(f->convs[col], f->col_batches[col], n, values, nulls, 1);
+		return;
+	}
+	/* a flat leaf's rows from `from` on: values are row-aligned */
+	Assert(f->flat[col]);
+	view = f->col_batches[col][0];
+	view.values = (const uint8 *) view.values + (size_t) from * view.value_width;
+	if (view.is_null)
+		view.is_null += from;
+	if (view.def_levels)
+		view.def_levels += from;
+	view.num_rows = view.num_levels = n;
+	pf_converter_fill(f->convs[col], &view, n, values, nulls, 1);
+}
+
+static int64
+pq_source_failed_row(void)
+{
+	return pf_converter_failed_index();
+}
+
+static int64
+pq_source_unit_bytes_read(PfSource *src)
+{
+	PqSourceFile *f = PQ(src);
+	int64		bytes = 0;
+
+	if (src->unit < 0 || f->readers == NULL)
+		return 0;
+	for (int s = 0; s < f->nslots; s++)
+		if (f->readers[s])
+			bytes += (int64) pq_column_reader_bytes_read(f->readers[s]);
+	return bytes;
+}
+
+static void
+pq_source_unit_close(PfSource *src)
+{
+	PqSourceFile *f = PQ(src);
+
+	if (f->readers)
+	{
+		for (int s = 0; s < f->nslots; s++)
+		{
+			if (f->readers[s])
+			{
+				src->scan->bytes_read += (int64) pq_column_reader_bytes_read(f->readers[s]);
+				pq_column_reader_close(f->readers[s]);
+			}
+			f->readers[s] = NULL;
+		}
+	}
+	src->unit = -1;
+	f->rows_left = 0;
+	f->nranges = -1;
+	f->batch_size = 0;
+	MemoryContextReset(f->unit_cxt);
+}
+
+const PfSourceOps pf_parquet_source = {
+	.file_noun = "Parquet file",
+	.file_label = "Parquet File",
+	.unit_noun = "row group",
+	.units_label = "Row Groups",
+	.index_label = "Rows Skipped by Page Index",
+	.counts_io = true,
+	.lazy_rest_percent = 25,
+	.open = pq_source_open,
+	.close = pq_source_close,
+	.bind = pq_source_bind,
+	.unit_rows = pq_source_unit_rows,
+	.column_bytes = pq_source_column_bytes,
+	.unit_bytes = pq_source_unit_bytes,
+	.column_bounds = pq_source_column_bounds,
+	.unit_prune = pq_source_unit_prune,
+	.file_excluded = pq_source_file_excluded,
+	.unit_open = pq_source_unit_open,
+	.read = pq_source_read,
+	.column_lazy = pq_source_column_lazy,
+	.convert = pq_source_convert,
+	.failed_row = pq_source_failed_row,
+	.unit_bytes_read = pq_source_unit_bytes_read,
+	.unit_close = pq_source_unit_close,
+};
