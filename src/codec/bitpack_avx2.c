@@ -55,13 +55,13 @@ unpack8_avx2(const uint8_t *in, uint32_t *out, const unsigned w,
 			 __m256i idx_lo, __m256i idx_hi, __m256i rshift, __m256i lshift,
 			 __m256i mask)
 {
-	__m256i		data = _mm256_loadu_si256((const __m256i *) in);
+	__m256i		data = _mm256_loadu_si256((const __m256i_u *) in);
 	__m256i		v = _mm256_srlv_epi32(_mm256_permutevar8x32_epi32(data, idx_lo), rshift);
 
 	if (group8_straddles(w))
 		v = _mm256_or_si256(v, _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(data, idx_hi),
 												 lshift));
-	_mm256_storeu_si256((__m256i *) out, _mm256_and_si256(v, mask));
+	_mm256_storeu_si256((__m256i_u *) out, _mm256_and_si256(v, mask));
 }
 
 static CDC_ALWAYS_INLINE AVX2_FN void
@@ -128,11 +128,11 @@ cdc_fill32_avx2(uint32_t *out, uint32_t value, size_t count)
 
 	for (; i + 32 <= count; i += 32)
 	{
-		_mm256_storeu_si256((__m256i *) (out + i), v);
-		_mm256_storeu_si256((__m256i *) (out + i + 8), v);
-		_mm256_storeu_si256((__m256i *) (out + i + 16), v);
-		_mm256_storeu_si256((__m256i *) (out + i + 24), v);
+		_mm256_storeu_si256((__m256i_u *) (out + i), v);
+		_mm256_storeu_si256((__m256i_u *) (out + i + 8), v);
+		_mm256_storeu_si256((__m256i_u *) (out + i + 16), v);
+		_mm256_storeu_si256((__m256i_u *) (out + i + 24), v);
 	}
 	for (; i < count; i += 8)
-		_mm256_storeu_si256((__m256i *) (out + i), v);
+		_mm256_storeu_si256((__m256i_u *) (out + i), v);
 }

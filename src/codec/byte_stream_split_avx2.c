@@ -26,13 +26,13 @@
 static AVX2_FN inline __m256i
 load(const uint8_t *p)
 {
-	return _mm256_loadu_si256((const __m256i *) p);
+	return _mm256_loadu_si256((const __m256i_u *) p);
 }
 
 static AVX2_FN inline void
 store(uint8_t *p, __m256i v)
 {
-	_mm256_storeu_si256((__m256i *) p, v);
+	_mm256_storeu_si256((__m256i_u *) p, v);
 }
 
 AVX2_FN void

@@ -51,8 +51,8 @@ cdc_delta_prefix32_avx2(uint32_t *v, size_t n, uint32_t min_delta, uint32_t prev
 
 	for (; i + 16 <= n; i += 16)
 	{
-		__m256i		a = _mm256_loadu_si256((const __m256i *) (v + i));
-		__m256i		b = _mm256_loadu_si256((const __m256i *) (v + i + 8));
+		__m256i		a = _mm256_loadu_si256((const __m256i_u *) (v + i));
+		__m256i		b = _mm256_loadu_si256((const __m256i_u *) (v + i + 8));
 		__m256i		a_total;
 
 		/* Both scans and b's offset are off the carried chain ... */
@@ -63,16 +63,16 @@ cdc_delta_prefix32_avx2(uint32_t *v, size_t n, uint32_t min_delta, uint32_t prev
 		/* ... which is one add per 16 values. */
 		a = _mm256_add_epi32(a, carry);
 		b = _mm256_add_epi32(b, carry);
-		_mm256_storeu_si256((__m256i *) (v + i), a);
-		_mm256_storeu_si256((__m256i *) (v + i + 8), b);
+		_mm256_storeu_si256((__m256i_u *) (v + i), a);
+		_mm256_storeu_si256((__m256i_u *) (v + i + 8), b);
 		carry = _mm256_permutevar8x32_epi32(b, last);
 	}
 	for (; i + 8 <= n; i += 8)
 	{
-		__m256i		a = _mm256_loadu_si256((const __m256i *) (v + i));
+		__m256i		a = _mm256_loadu_si256((const __m256i_u *) (v + i));
 
 		a = _mm256_add_epi32(scan8x32(_mm256_add_epi32(a, md)), carry);
-		_mm256_storeu_si256((__m256i *) (v + i), a);
+		_mm256_storeu_si256((__m256i_u *) (v + i), a);
 		carry = _mm256_permutevar8x32_epi32(a, last);
 	}
 	prev = (uint32_t) _mm256_cvtsi256_si32(carry);

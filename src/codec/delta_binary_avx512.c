@@ -42,7 +42,7 @@
 static AVX512_FN inline __m512i
 load_halves(const void *p)
 {
-	const __m256i *q = (const __m256i *) p;
+	const __m256i_u *q = (const __m256i_u *) p;
 
 	return _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256(q)),
 							  _mm256_loadu_si256(q + 1), 1);

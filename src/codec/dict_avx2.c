@@ -35,13 +35,13 @@ cdc_max_u32_avx2(const uint32_t *idx, size_t count)
 
 	for (; i + 32 <= count; i += 32)
 	{
-		m0 = _mm256_max_epu32(m0, _mm256_loadu_si256((const __m256i *) (idx + i)));
-		m1 = _mm256_max_epu32(m1, _mm256_loadu_si256((const __m256i *) (idx + i + 8)));
-		m2 = _mm256_max_epu32(m2, _mm256_loadu_si256((const __m256i *) (idx + i + 16)));
-		m3 = _mm256_max_epu32(m3, _mm256_loadu_si256((const __m256i *) (idx + i + 24)));
+		m0 = _mm256_max_epu32(m0, _mm256_loadu_si256((const __m256i_u *) (idx + i)));
+		m1 = _mm256_max_epu32(m1, _mm256_loadu_si256((const __m256i_u *) (idx + i + 8)));
+		m2 = _mm256_max_epu32(m2, _mm256_loadu_si256((const __m256i_u *) (idx + i + 16)));
+		m3 = _mm256_max_epu32(m3, _mm256_loadu_si256((const __m256i_u *) (idx + i + 24)));
 	}
 	for (; i + 8 <= count; i += 8)
-		m0 = _mm256_max_epu32(m0, _mm256_loadu_si256((const __m256i *) (idx + i)));
+		m0 = _mm256_max_epu32(m0, _mm256_loadu_si256((const __m256i_u *) (idx + i)));
 	m0 = _mm256_max_epu32(_mm256_max_epu32(m0, m1), _mm256_max_epu32(m2, m3));
 	r = _mm_max_epu32(_mm256_castsi256_si128(m0), _mm256_extracti128_si256(m0, 1));
 	r = _mm_max_epu32(r, _mm_shuffle_epi32(r, _MM_SHUFFLE(1, 0, 3, 2)));
@@ -60,12 +60,12 @@ cdc_gather32_avx2(const uint32_t *dict, const uint32_t *idx,
 
 	for (; i + 16 <= count; i += 16)
 	{
-		__m256i		a = _mm256_loadu_si256((const __m256i *) (idx + i));
-		__m256i		b = _mm256_loadu_si256((const __m256i *) (idx + i + 8));
+		__m256i		a = _mm256_loadu_si256((const __m256i_u *) (idx + i));
+		__m256i		b = _mm256_loadu_si256((const __m256i_u *) (idx + i + 8));
 
-		_mm256_storeu_si256((__m256i *) (out + i),
+		_mm256_storeu_si256((__m256i_u *) (out + i),
 							_mm256_i32gather_epi32((const int *) dict, a, 4));
-		_mm256_storeu_si256((__m256i *) (out + i + 8),
+		_mm256_storeu_si256((__m256i_u *) (out + i + 8),
 							_mm256_i32gather_epi32((const int *) dict, b, 4));
 	}
 	for (; i < count; i++)
@@ -80,12 +80,12 @@ cdc_gather64_avx2(const uint64_t *dict, const uint32_t *idx,
 
 	for (; i + 8 <= count; i += 8)
 	{
-		__m128i		a = _mm_loadu_si128((const __m128i *) (idx + i));
-		__m128i		b = _mm_loadu_si128((const __m128i *) (idx + i + 4));
+		__m128i		a = _mm_loadu_si128((const __m128i_u *) (idx + i));
+		__m128i		b = _mm_loadu_si128((const __m128i_u *) (idx + i + 4));
 
-		_mm256_storeu_si256((__m256i *) (out + i),
+		_mm256_storeu_si256((__m256i_u *) (out + i),
 							_mm256_i32gather_epi64((const long long *) dict, a, 8));
-		_mm256_storeu_si256((__m256i *) (out + i + 4),
+		_mm256_storeu_si256((__m256i_u *) (out + i + 4),
 							_mm256_i32gather_epi64((const long long *) dict, b, 8));
 	}
 	for (; i < count; i++)

@@ -96,9 +96,10 @@ cdc_ffor_decode##BITS(const uint8_t *in, size_t in_len, unsigned width, \
 	kernel = table[width]; \
 	if (((uintptr_t) in % sizeof(T)) == 0) \
 	{ \
+		/* aligned: every chunk is 128 * width bytes from in */ \
 		for (size_t c = 0; c < full; c++) \
-			kernel((const T *) (in + c * chunk_bytes), out + c * CDC_FL_CHUNK, \
-				   reference); \
+			kernel((const T *) (const void *) (in + c * chunk_bytes), \
+				   out + c * CDC_FL_CHUNK, reference); \
 	} \
 	else \
 	{ \

@@ -69,9 +69,9 @@ cdc_group_varint_decode32_avx2(const uint8_t *in, const uint8_t *end,
 
 		if ((size_t) (end - pos) < gv32_size[key])
 			break;
-		data = _mm_loadu_si128((const __m128i *) (pos + 1));
+		data = _mm_loadu_si128((const __m128i_u *) (pos + 1));
 		data = _mm_shuffle_epi8(data, _mm_load_si128((const __m128i *) gv32_shuffle[key]));
-		_mm_storeu_si128((__m128i *) (out + 4 * g), data);
+		_mm_storeu_si128((__m128i_u *) (out + 4 * g), data);
 		pos += gv32_size[key];
 	}
 	*done = g;
