@@ -197,6 +197,9 @@ DEALLOCATE ALL;
 -- ===== IN lists with NULL elements
 SELECT qual_same('SELECT id FROM $T WHERE id IN (5, NULL, 4000)', 'q_rg');
 SELECT qual_same('SELECT id FROM $T WHERE id = ANY (ARRAY[NULL::bigint])', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE id = ANY (NULL::bigint[])', 'q_rg');
+SELECT qual_same('SELECT count(*) FROM $T WHERE i4 = ANY (NULL::int[])', 'q_agg');
+SELECT qual_same('SELECT count(*) FROM $T WHERE i4 = ANY (''{NULL}''::int[])', 'q_agg');
 SELECT qual_same('SELECT id FROM $T WHERE id IN (100.5, 200, 300.0)', 'q_rg');
 SELECT qual_same('SELECT id FROM $T WHERE d IN (timestamp ''2024-01-02'', timestamp ''2024-03-01 10:00'')', 'q_rg');
 SELECT qual_explain('SELECT count(*) FROM q_rg WHERE id IN (5, NULL, 4000)');
