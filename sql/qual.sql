@@ -191,12 +191,23 @@ PREPARE gq(timestamp) AS SELECT count(*), sum(l_quantity) FROM q_agg WHERE l_shi
 EXECUTE gq('1995-06-01 12:00');
 SELECT count(*), sum(l_quantity) FROM q_agg_heap WHERE l_shipdate <= '1995-06-01 12:00'::timestamp;
 SELECT qual_explain('EXECUTE gq(''1995-06-01 12:00'')');
+-- a stable function and a parameter together, in a generic plan
+PREPARE gc(int) AS SELECT count(*) FROM q_rg WHERE d > current_date - $1;
+EXECUTE gc(0);
+SELECT qual_explain('EXECUTE gc(0)');
+PREPARE gt(interval) AS SELECT count(*), sum(l_quantity) FROM q_agg WHERE l_shipdate < now() - $1;
+EXECUTE gt('0 days');
+SELECT count(*), sum(l_quantity) FROM q_agg_heap WHERE l_shipdate < now() - interval '0 days';
+SELECT qual_explain('EXECUTE gt(''0 days'')');
 RESET plan_cache_mode;
 DEALLOCATE ALL;
 
 -- ===== IN lists with NULL elements
 SELECT qual_same('SELECT id FROM $T WHERE id IN (5, NULL, 4000)', 'q_rg');
 SELECT qual_same('SELECT id FROM $T WHERE id = ANY (ARRAY[NULL::bigint])', 'q_rg');
+SELECT qual_same('SELECT id FROM $T WHERE id = ANY (NULL::bigint[])', 'q_rg');
+SELECT qual_same('SELECT count(*) FROM $T WHERE i4 = ANY (NULL::int[])', 'q_agg');
+SELECT qual_same('SELECT count(*) FROM $T WHERE i4 = ANY (''{NULL}''::int[])', 'q_agg');
 SELECT qual_same('SELECT id FROM $T WHERE id IN (100.5, 200, 300.0)', 'q_rg');
 SELECT qual_same('SELECT id FROM $T WHERE d IN (timestamp ''2024-01-02'', timestamp ''2024-03-01 10:00'')', 'q_rg');
 SELECT qual_explain('SELECT count(*) FROM q_rg WHERE id IN (5, NULL, 4000)');

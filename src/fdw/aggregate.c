@@ -999,9 +999,12 @@ compile_filter(PfCompile *c, Expr *clause, PfAggFilter *f)
 			f->text = psprintf("%s = ANY (%s)", name, filter_value_text(q->expr));
 			return true;
 		}
-		f->text = psprintf("%s IN (%d values)", name,
-						   ArrayGetNItems(ARR_NDIM(DatumGetArrayTypeP(q->value)),
-										  ARR_DIMS(DatumGetArrayTypeP(q->value))));
+		if (((Const *) q->expr)->constisnull)
+			f->text = psprintf("%s = ANY (NULL)", name);
+		else
+			f->text = psprintf("%s IN (%d values)", name,
+							   ArrayGetNItems(ARR_NDIM(DatumGetArrayTypeP(q->value)),
+											  ARR_DIMS(DatumGetArrayTypeP(q->value))));
 		return filter_set_in_from_qual(f, col);
 	}
 

@@ -177,7 +177,6 @@ extern bool pf_file_excluded(const PqFileMeta *meta, const char *path,
  */
 extern bool pf_folder_excluded(const char *folder, List *quals, Relation rel);
 
-
 /*
  * The min (or max) statistic of field's chunk in row group rg as a Datum
  * of typid, its default type; false when there is none or the field reads
