@@ -41,6 +41,11 @@ SELECT t('time_us_utc','timetz');
 SELECT t('time_ns','time');
 SELECT t('int96','timestamp');
 SELECT t('float16','float4');
+-- the cast layer's direct widenings and timestamp to date, next to the
+-- default types above
+SELECT t('int16_s','int4'), t('int16_s','int8'), t('int8_u','int4');
+SELECT t('float16','float8');
+SELECT t('ts_ms','date'), t('ts_us','date');
 SELECT t('uuid','uuid'), t('interval','interval'), t('flba','bytea');
 SELECT t('list3','int4[]');
 SELECT t('list3','int8[]');
