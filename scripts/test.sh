@@ -299,8 +299,8 @@ if [ ! -f test/aggregate/agg_fuzz.py ]; then
 elif [ $CLUSTER_OK != 1 ]; then
 	stage_result agg-fuzz 0 1
 else
-	ensure_readable "$ROOT/data-aggregate" || true
-	ensure_readable "$ROOT/data" || true
+	ensure_readable "$ROOT/test/data/aggregate" || true
+	ensure_readable "$ROOT/test/data/scan" || true
 	python3 test/aggregate/agg_fuzz.py "$AGG_FUZZ_SEED" "$AGG_FUZZ_COUNT" |
 		psql -X -q -A -t >"$LOGDIR/agg_fuzz.log" 2>&1
 	rc=$?
