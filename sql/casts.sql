@@ -172,6 +172,10 @@ SELECT error_of('SELECT * FROM bad_domain_pq', true);
 SELECT error_of('SELECT * FROM bad_domain_am', true);
 SELECT error_of('SELECT * FROM bad_text_domain_pq', true);
 SELECT error_of('SELECT * FROM bad_text_domain_am', true);
+-- an array element: the row holding it (Parquet), its element position
+-- in the stripe (shard): 4 is the sixth element, in the third list
+SELECT error_of('SELECT * FROM bad_elem_domain_pq', true);
+SELECT error_of('SELECT * FROM bad_elem_domain_am', true);
 
 -- a declared type without a cast from the default type
 CREATE FOREIGN TABLE nocast_pq (ts uuid) SERVER casts_srv OPTIONS (filename :'rg');

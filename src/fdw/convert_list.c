@@ -15,6 +15,60 @@
 
 #include "fdw/convert_internal.h"
 
+/* The batch whose element values are being cast, to name a failing row. */
+typedef struct PfListCastState
+{
+	const PfConverter *conv;
+	const PqColumnBatch *batch;
+	int64		failed_value;	/* index of the failing element, or -1 */
+} PfListCastState;
+
+/*
+ * An element failed its cast: find the row holding it (the row count at
+ * its level entry, elements being the entries defined down to the leaf),
+ * so the scan's error context can name that row.  Errors are rare, so the
+ * levels are walked only then.
+ */
+static void
+list_cast_error_callback(void *arg)
+{
+	PfListCastState *st = (PfListCastState *) arg;
+	const PqColumnBatch *b = st->batch;
+	int64		row = -1;
+	int64		vi = 0;
+
+	if (st->failed_value < 0)
+		return;
+	for (uint32 pos = 0; pos < b->num_levels; pos++)
+	{
+		if (b->rep_levels[pos] == 0)
+			row++;
+		if (b->def_levels[pos] >= st->conv->leaf_def && vi++ == st->failed_value)
+		{
+			*pf_conv_failed_slot() = row;
+			return;
+		}
+	}
+}
+
+/* Cast every element value of the batch at once. */
+static void
+cast_elements(PfConverter *conv, const PqColumnBatch *b, Datum *ev, bool *en,
+			  uint32 nv)
+{
+	PfListCastState st = {conv, b, -1};
+	ErrorContextCallback errcb;
+
+	if (conv->elem_cast == NULL)
+		return;
+	errcb.callback = list_cast_error_callback;
+	errcb.arg = &st;
+	errcb.previous = error_context_stack;
+	error_context_stack = &errcb;
+	pf_cast_apply(conv->elem_cast, ev, en, nv, 1, &st.failed_value);
+	error_context_stack = errcb.previous;
+}
+
 void
 pf_fill_list_column(PfConverter *conv, const PqColumnBatch *batches,
 					uint32 num_rows, Datum *values, bool *nulls, int stride)
@@ -38,7 +92,7 @@ pf_fill_list_column(PfConverter *conv, const PqColumnBatch *batches,
 
 	/* convert every element value at once */
 	sc->fill(sc, b->values, NULL, nv, ev, en, 1);
-	pf_cast_apply(conv->elem_cast, ev, en, nv, 1, NULL);
+	cast_elements(conv, b, ev, en, nv);
 
 	for (uint32 r = 0; r < num_rows; r++)
 	{
