@@ -204,7 +204,7 @@ pf_amudai_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
 		const AmChunk *c = &chunks[BlockSampler_Next(&bs)];
 		MemoryContext old;
 
-		vacuum_delay_point();
+		pf_analyze_delay_point();
 		chunks_read++;
 
 		/* the chunk's shard and stripe, with a converter per column */

@@ -753,7 +753,7 @@ amudaiGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 		cpu_operator_cost * list_length(st->attnos) * st->total_rows +
 		(cpu_tuple_cost + baserel->baserestrictcost.per_tuple) * st->total_rows;
 	add_path(baserel, (Path *)
-			 create_foreignscan_path(root, baserel, NULL, baserel->rows,
+			 pf_create_foreignscan_path(root, baserel, NULL, baserel->rows,
 									 startup_cost, startup_cost + run_cost,
 									 NIL, NULL, NULL, NIL));
 }
@@ -883,7 +883,7 @@ amudaiBeginForeignScan(ForeignScanState *node, int eflags)
 		q->cmpproc = (Oid) lthird_int(ints);
 		q->collation = (Oid) lfourth_int(ints);
 		q->valtype = (Oid) list_nth_int(ints, 4);
-		q->order_not_bytes = OidIsValid(q->collation) && !lc_collate_is_c(q->collation);
+		q->order_not_bytes = OidIsValid(q->collation) && !pf_collate_is_c(q->collation);
 		fmgr_info_cxt(q->cmpproc, &q->cmp, st->scan_cxt);
 		st->param_quals = lappend(st->param_quals, q);
 	}

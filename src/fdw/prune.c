@@ -24,6 +24,7 @@
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/restrictinfo.h"
+#include "common/int.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/float.h"
@@ -170,7 +171,7 @@ prune_in_list(ScalarArrayOpExpr *saop, Index relid)
 	q->value_known = true;
 	q->in_list = true;
 	q->order_not_bytes = OidIsValid(saop->inputcollid) &&
-		!lc_collate_is_c(saop->inputcollid);
+		!pf_collate_is_c(saop->inputcollid);
 	q->elems = palloc(sizeof(Datum) * Max(1, nelems));
 	for (int i = 0; i < nelems; i++)
 	{
@@ -313,7 +314,7 @@ build_prune_qual(Node *clause, Index relid)
 	fmgr_info(cmpproc, &q->cmp);
 	/* text order must be byte order to compare with statistics */
 	q->order_not_bytes = OidIsValid(op->inputcollid) &&
-		!lc_collate_is_c(op->inputcollid);
+		!pf_collate_is_c(op->inputcollid);
 
 	/*
 	 * A constant is known at plan time, but a comparison that is only stable

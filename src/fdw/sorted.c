@@ -231,7 +231,7 @@ pf_sorted_pathkeys(PlannerInfo *root, RelOptInfo *baserel, List *keys)
 		PfSortKey  *key = (PfSortKey *) lfirst(lc);
 		Oid			opfamily;
 		Oid			opcintype;
-		int16		strategy;
+		PfOrderingDirection strategy;
 		Oid			equality_op;
 		Var		   *var;
 		EquivalenceClass *ec;
@@ -247,7 +247,7 @@ pf_sorted_pathkeys(PlannerInfo *root, RelOptInfo *baserel, List *keys)
 										  BTEqualStrategyNumber);
 		if (!OidIsValid(equality_op))
 			break;
-		ec = get_eclass_for_sort_expr(root, (Expr *) var, NULL,
+		ec = pf_get_eclass_for_sort_expr(root, (Expr *) var,
 									  get_mergejoin_opfamilies(equality_op),
 									  opcintype,
 									  key->collation, 0,
@@ -406,7 +406,7 @@ input_bound(PfMerge *m, int i)
 	if (rgs == NIL)
 		return;
 	/* text statistics are in byte order */
-	if (OidIsValid(key->collation) && !lc_collate_is_c(key->collation))
+	if (OidIsValid(key->collation) && !pf_collate_is_c(key->collation))
 		return;
 	pf = pf_open_file(in->path, CurrentMemoryContext);
 	field = pf_find_column_field(pf->meta, in->path, m->rel, key->name,
