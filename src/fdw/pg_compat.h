@@ -61,10 +61,10 @@
  *
  * 17 added fdw_restrictinfo (the quals a join or upper path enforces;
  * commit 9e9931d2b "Re-allow FDWs and custom scan providers to replace
- * joins with pseudoconstant quals").  Our paths enforce no quals of their own, so
- * NIL.  18 added disabled_nodes (the planner counts disabled nodes apart
- * from the cost, commit e22253467 "Treat number of disabled nodes in a
- * path as a separate cost metric"); our paths are never disabled, so 0.
+ * joins with pseudoconstant quals"); our paths enforce no quals of their
+ * own, so NIL.  18 added disabled_nodes (the planner counts disabled nodes
+ * apart from the cost, commit e22253467 "Treat number of disabled nodes in
+ * a path as a separate cost metric"); our paths are never disabled, so 0.
  */
 static inline ForeignPath *
 pf_create_foreignscan_path(PlannerInfo *root, RelOptInfo *rel,
