@@ -16,7 +16,11 @@
 # Environment: PARQUET_TESTING_DIR (default <repo>/../shared/parquet-testing),
 # PG_CONFIG, CI (=true allows chmod o+rx on the clone's parent folders when
 # the server's OS user cannot read them), PF_SKIP_DEPS=1 (skip apt step),
-# AGG_FUZZ_SEED / AGG_FUZZ_COUNT (agg-fuzz stage; default 1 / 1000).
+# AGG_FUZZ_SEED / AGG_FUZZ_COUNT (agg-fuzz stage; default 1 / 1000),
+# PF_SKIP_STAGES="fuzz-replay generated" (stages not to run at all),
+# PF_MATRIX=0 (skip the PostgreSQL version matrix, scripts/test-matrix.sh,
+# that runs last and prints "stage pgN: ..." for 15, 17 and 18),
+# PF_MATRIX_VERSIONS (default "15 17 18").
 set -uo pipefail
 export PYTHONDONTWRITEBYTECODE=1
 
@@ -32,7 +36,14 @@ SUMMARY=()
 LOGDIR=$(mktemp -d "${TMPDIR:-/tmp}/pfdw-test.XXXXXX")
 chmod 755 "$LOGDIR"
 
+MATRIX_PREP_PID=
 cleanup() {
+	# The background matrix preparation is its own process group (setsid):
+	# end it with its debootstrap/apt children, by that group's id.
+	if [ -n "$MATRIX_PREP_PID" ]; then
+		kill -TERM -- "-$MATRIX_PREP_PID" 2>/dev/null || kill -TERM "$MATRIX_PREP_PID" 2>/dev/null
+		wait "$MATRIX_PREP_PID" 2>/dev/null
+	fi
 	pg_cluster_stop
 	rm -rf "$LOGDIR"
 }
@@ -59,6 +70,10 @@ counts_from() {
 
 banner() { echo; echo "======== $* ($(date -u +%H:%M:%S))"; }
 
+# Is stage $1 listed in PF_SKIP_STAGES (the version matrix runs this script
+# in chroots without clang and node)?
+skipped() { case " ${PF_SKIP_STAGES:-} " in *" $1 "*) echo "$1: skipped (PF_SKIP_STAGES)"; return 0 ;; esac; return 1; }
+
 # ---------------------------------------------------------------- deps
 banner "deps"
 DEPS=("${PF_BUILD_DEPS[@]}" clang python3)
@@ -69,6 +84,14 @@ if [ "${PF_SKIP_DEPS:-0}" = 1 ]; then
 elif ! pf_install_deps "${DEPS[@]}"; then
 	echo "deps: installation failed (continuing; later stages may fail)"
 	stage_result deps 0 1
+fi
+
+# The version matrix's root filesystems (a cold cache is mostly downloads)
+# are made in the background while the host stages run; the matrix waits.
+if [ "${PF_MATRIX:-1}" != 0 ] && [ -x scripts/test-matrix.sh ] && [ "$(id -u)" -eq 0 ]; then
+	# shellcheck disable=SC2086
+	setsid scripts/test-matrix.sh --prepare ${PF_MATRIX_VERSIONS:-15 17 18} >"$LOGDIR/matrix-prepare.log" 2>&1 &
+	MATRIX_PREP_PID=$!
 fi
 
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
@@ -148,7 +171,8 @@ fi
 
 # ---------------------------------------------------------------- unit-san
 banner "unit tests (ASan+UBSan)"
-if ls test/unit/test_*.c >/dev/null 2>&1; then
+if skipped unit-san; then :
+elif ls test/unit/test_*.c >/dev/null 2>&1; then
 	make -C test run-unit-san >"$LOGDIR/unit-san.log" 2>&1
 	rc=$?
 	grep -E 'ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error|SUMMARY|FAIL|exited|^unit-san:' "$LOGDIR/unit-san.log" | tail -n 40
@@ -167,7 +191,8 @@ fi
 
 # ---------------------------------------------------------------- fuzz replay
 banner "fuzz corpus replay (ASan+UBSan)"
-if ls test/fuzz/fuzz_*.c >/dev/null 2>&1; then
+if skipped fuzz-replay; then :
+elif ls test/fuzz/fuzz_*.c >/dev/null 2>&1; then
 	if make -C test replay >"$LOGDIR/replay-build.log" 2>&1; then
 		rp=0; rf=0
 		for src in test/fuzz/fuzz_*.c; do
@@ -382,7 +407,8 @@ else
 fi
 
 banner "conformance (generated files)"
-if [ ! -f test/generated/generate.sh ]; then
+if skipped generated; then :
+elif [ ! -f test/generated/generate.sh ]; then
 	echo "generated: test/generated/generate.sh does not exist yet"
 	stage_result generated 0 0
 else
@@ -411,6 +437,31 @@ else
 		gf=1
 	fi
 	stage_result generated "$gp" "$gf"
+fi
+
+# ---------------------------------------------------------------- version matrix
+# The same stages against PostgreSQL 15, 17 and 18, each in its own Debian
+# root filesystem (scripts/test-matrix.sh; cached under
+# /var/cache/parquet_fdw/rootfs).  Its "stage pgN" lines are summed here.
+if [ "${PF_MATRIX:-1}" != 0 ] && [ -x scripts/test-matrix.sh ]; then
+	banner "PostgreSQL version matrix"
+	# The host cluster is not needed any more; free its memory and port.
+	pg_cluster_stop
+	if [ -n "$MATRIX_PREP_PID" ]; then
+		wait "$MATRIX_PREP_PID"
+		MATRIX_PREP_PID=
+		grep -E 'rootfs .* built in|debootstrap|failed' "$LOGDIR/matrix-prepare.log" |
+			grep -vE '^[0-9]+ passed, [0-9]+ failed$'  # its own tally, not a result
+	fi
+	# shellcheck disable=SC2086
+	scripts/test-matrix.sh ${PF_MATRIX_VERSIONS:-15 17 18} >"$LOGDIR/matrix.log" 2>&1
+	grep -vE '^stage pg[0-9]+: |^[0-9]+ passed, [0-9]+ failed$' "$LOGDIR/matrix.log"
+	n=0
+	while read -r v p f; do
+		stage_result "pg$v" "$p" "$f"
+		n=$((n + 1))
+	done < <(sed -nE 's/^stage pg([0-9]+): ([0-9]+) passed, ([0-9]+) failed$/\1 \2 \3/p' "$LOGDIR/matrix.log" | sort -u)
+	[ $n -eq 0 ] && stage_result matrix 0 1
 fi
 
 # ---------------------------------------------------------------- summary

@@ -86,6 +86,9 @@ CREATE FUNCTION am_explain(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE ln text;
 BEGIN
   FOR ln IN EXECUTE query LOOP
+    -- PostgreSQL 18 shows planning buffers and rows=N.00: read as 15 prints
+    CONTINUE WHEN ln ~ '^ *(Planning:|Buffers: )';
+    ln := regexp_replace(ln, '(rows=[0-9]+)\.00 ', '\1 ', 'g');
     RETURN NEXT regexp_replace(ln, '/[^ ,"]*/', '', 'g');
   END LOOP;
 END $$;

@@ -48,6 +48,9 @@ DECLARE ln text;
 BEGIN
   FOR ln IN EXECUTE format('EXPLAIN (ANALYZE %s, COSTS OFF, TIMING OFF, SUMMARY OFF) ',
                            CASE WHEN with_analyze THEN 'on' ELSE 'off' END) || query LOOP
+    -- PostgreSQL 18 shows planning buffers and rows=N.00: read as 15 prints
+    CONTINUE WHEN ln ~ '^ *(Planning:|Buffers: )';
+    ln := regexp_replace(ln, '(rows=[0-9]+)\.00 ', '\1 ', 'g');
     CONTINUE WHEN ln ~ 'Peak Memory';
     RETURN NEXT regexp_replace(ln, '/[^ ,"]*/', '', 'g');
   END LOOP;

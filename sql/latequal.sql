@@ -87,6 +87,9 @@ CREATE FUNCTION lq_explain(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE ln text;
 BEGIN
   FOR ln IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query LOOP
+    -- PostgreSQL 18 shows planning buffers and rows=N.00: read as 15 prints
+    CONTINUE WHEN ln ~ '^ *(Planning:|Buffers: )';
+    ln := regexp_replace(ln, '(rows=[0-9]+)\.00 ', '\1 ', 'g');
     IF ln ~ 'Foreign Scan|Rows Removed|Filter:' THEN RETURN NEXT ln; END IF;
   END LOOP;
 END $$;

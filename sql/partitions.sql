@@ -76,6 +76,9 @@ CREATE FUNCTION part_analyze(query text) RETURNS SETOF text LANGUAGE plpgsql AS 
 DECLARE ln text;
 BEGIN
   FOR ln IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query LOOP
+    -- PostgreSQL 18 shows planning buffers and rows=N.00: read as 15 prints
+    CONTINUE WHEN ln ~ '^ *(Planning:|Buffers: )';
+    ln := regexp_replace(ln, '(rows=[0-9]+)\.00 ', '\1 ', 'g');
     CONTINUE WHEN ln ~ 'Parquet Files|Peak Memory';
     RETURN NEXT ln;
   END LOOP;

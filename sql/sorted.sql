@@ -61,6 +61,9 @@ CREATE FUNCTION sorted_analyze(query text) RETURNS SETOF text LANGUAGE plpgsql A
 DECLARE ln text;
 BEGIN
   FOR ln IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || query LOOP
+    -- PostgreSQL 18 shows planning buffers and rows=N.00: read as 15 prints
+    CONTINUE WHEN ln ~ '^ *(Planning:|Buffers: )';
+    ln := regexp_replace(ln, '(rows=[0-9]+)\.00 ', '\1 ', 'g');
     CONTINUE WHEN ln ~ 'Parquet Files?:';
     RETURN NEXT ln;
   END LOOP;

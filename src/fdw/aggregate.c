@@ -673,7 +673,7 @@ filter_type_ok(const PfAggFilter *f, const PfAggCol *col, Oid valtype)
 		case PF_COL_TEXT:
 			/* equality is byte equality under a deterministic collation */
 			return valtype == TEXTOID && OidIsValid(f->inputcollid) &&
-				(lc_collate_is_c(f->inputcollid) ||
+				(pf_collate_is_c(f->inputcollid) ||
 				 ((strategy == BTEqualStrategyNumber ||
 				   strategy == PF_NOT_EQUAL_STRATEGY) &&
 				  get_collation_isdeterministic(f->inputcollid)));
@@ -845,7 +845,7 @@ filter_set_value(PfAggFilter *f, const PfAggCol *col, Oid valtype,
 				if (valtype != TEXTOID || !OidIsValid(f->inputcollid))
 					return false;
 				/* equality is byte equality under a deterministic collation */
-				if (!lc_collate_is_c(f->inputcollid) &&
+				if (!pf_collate_is_c(f->inputcollid) &&
 					!((strategy == BTEqualStrategyNumber ||
 					   strategy == PF_NOT_EQUAL_STRATEGY) &&
 					  get_collation_isdeterministic(f->inputcollid)))
@@ -1572,7 +1572,7 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 													   JOIN_INNER, NULL));
 
 	output_rel->fdw_private = ps;	/* done for this rel */
-	path = create_foreign_upper_path(root, output_rel, target, ngroups,
+	path = pf_create_foreign_upper_path(root, output_rel, target, ngroups,
 									 cost, cost, NIL, NULL,
 									 list_make5(scan_tlist, quals, group_vars,
 												makeInteger((int) input_rel->relid),

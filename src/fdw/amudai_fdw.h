@@ -18,6 +18,7 @@
 #include "foreign/fdwapi.h"
 #include "nodes/pg_list.h"
 #include "utils/memutils.h"
+#include "fdw/pg_compat.h"
 
 #include "amudai/amudai.h"
 

@@ -279,7 +279,7 @@ pf_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
 						CurrentMemoryContext);
 	while (pf_scan_next(scan, values, isnull, tupdesc->natts))
 	{
-		vacuum_delay_point();
+		pf_analyze_delay_point();
 		pf_reservoir_offer(reservoir, values, isnull);
 	}
 	pf_scan_close(scan);

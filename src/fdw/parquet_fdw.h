@@ -37,6 +37,7 @@
 #include "nodes/pg_list.h"
 #include "utils/memutils.h"
 #include "utils/jsonb.h"
+#include "fdw/pg_compat.h"
 
 #include "parquet/parquet.h"
 

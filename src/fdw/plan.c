@@ -379,7 +379,7 @@ pfGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 		(cpu_tuple_cost + baserel->baserestrictcost.per_tuple) * ps->total_rows;
 
 	add_path(baserel, (Path *)
-			 create_foreignscan_path(root, baserel, NULL, baserel->rows,
+			 pf_create_foreignscan_path(root, baserel, NULL, baserel->rows,
 									 startup_cost,
 									 startup_cost + io_cost + cpu_cost,
 									 NIL, NULL, NULL, NIL));
@@ -402,7 +402,7 @@ pfGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 					(1 + ceil(log2(Max(nfiles, 1)) + 1));
 
 				add_path(baserel, (Path *)
-						 create_foreignscan_path(root, baserel, NULL, baserel->rows,
+						 pf_create_foreignscan_path(root, baserel, NULL, baserel->rows,
 												 startup_cost,
 												 startup_cost + io_cost + cpu_cost +
 												 merge_cost,
@@ -435,7 +435,7 @@ pfGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 				divisor += 1.0 - 0.3 * workers;
 
 			/* the CPU work divides between participants; the I/O does not */
-			path = create_foreignscan_path(root, baserel, NULL,
+			path = pf_create_foreignscan_path(root, baserel, NULL,
 										   clamp_row_est(baserel->rows / divisor),
 										   startup_cost,
 										   startup_cost + io_cost +

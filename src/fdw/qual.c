@@ -160,7 +160,7 @@ new_leaf(Var *var, Oid castfunc, Oid cmpproc, int strategy, Oid collation)
 	q->strategy = strategy;
 	q->collation = collation;
 	/* text order must be byte order to compare with statistics */
-	q->order_not_bytes = OidIsValid(collation) && !lc_collate_is_c(collation);
+	q->order_not_bytes = OidIsValid(collation) && !pf_collate_is_c(collation);
 	return q;
 }
 

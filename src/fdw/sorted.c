@@ -232,7 +232,7 @@ pf_sorted_pathkeys(PlannerInfo *root, RelOptInfo *baserel, List *keys)
 		PfSortKey  *key = (PfSortKey *) lfirst(lc);
 		Oid			opfamily;
 		Oid			opcintype;
-		int16		strategy;
+		PfOrderingDirection strategy;
 		Oid			equality_op;
 		Var		   *var;
 		EquivalenceClass *ec;
@@ -248,7 +248,7 @@ pf_sorted_pathkeys(PlannerInfo *root, RelOptInfo *baserel, List *keys)
 										  BTEqualStrategyNumber);
 		if (!OidIsValid(equality_op))
 			break;
-		ec = get_eclass_for_sort_expr(root, (Expr *) var, NULL,
+		ec = pf_get_eclass_for_sort_expr(root, (Expr *) var,
 									  get_mergejoin_opfamilies(equality_op),
 									  opcintype,
 									  key->collation, 0,
@@ -411,7 +411,7 @@ input_bound(PfMerge *m, int i)
 	if (rgs == NIL)
 		return;
 	/* text statistics are in byte order */
-	if (OidIsValid(key->collation) && !lc_collate_is_c(key->collation))
+	if (OidIsValid(key->collation) && !pf_collate_is_c(key->collation))
 		return;
 	io.cxt = CurrentMemoryContext;
 	src = m->source->open(in->path, m->rel, &io, CurrentMemoryContext);
