@@ -47,6 +47,7 @@
 #include "utils/pg_locale.h"
 #include "utils/timestamp.h"
 
+#include "fdw/pg_compat.h"
 #include "fdw/qual.h"
 
 static PfQual *classify(Node *clause, Index relid, bool negate);
