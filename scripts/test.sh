@@ -17,6 +17,7 @@
 # PG_CONFIG, CI (=true allows chmod o+rx on the clone's parent folders when
 # the server's OS user cannot read them), PF_SKIP_DEPS=1 (skip apt step),
 # AGG_FUZZ_SEED / AGG_FUZZ_COUNT (agg-fuzz stage; default 1 / 1000).
+# QUAL_FUZZ_SEED / QUAL_FUZZ_COUNT (qual-fuzz stage; default 1 / 2000).
 set -uo pipefail
 export PYTHONDONTWRITEBYTECODE=1
 
@@ -204,6 +205,7 @@ need_cluster=0
 [ -f test/conformance/run_corpus.py ] && need_cluster=1
 [ -f test/fdw_convert/run.sh ] && need_cluster=1
 [ -f test/aggregate/agg_fuzz.py ] && need_cluster=1
+[ -f test/qual_fuzz.py ] && need_cluster=1
 if [ $need_cluster = 1 ]; then
 	banner "throwaway PostgreSQL cluster"
 	if [ $BUILD_OK = 1 ] && pg_cluster_start; then
@@ -317,6 +319,35 @@ else
 	fi
 	echo "agg-fuzz: $p queries agreed ($pushed of them pushed down), $f failed"
 	stage_result agg-fuzz "$p" "$f"
+fi
+
+# ---------------------------------------------------------------- qual-fuzz
+# Differential fuzzer of the shard pruning against a heap table
+# (test/qual_fuzz.py): random qual trees, a fixed seed, a bounded number of
+# queries (~10 s), each one check.
+QUAL_FUZZ_SEED=${QUAL_FUZZ_SEED:-1}
+QUAL_FUZZ_COUNT=${QUAL_FUZZ_COUNT:-2000}
+banner "shard qual fuzz (seed $QUAL_FUZZ_SEED, $QUAL_FUZZ_COUNT queries)"
+if [ ! -f test/qual_fuzz.py ]; then
+	stage_result qual-fuzz 0 0
+elif [ $CLUSTER_OK != 1 ]; then
+	stage_result qual-fuzz 0 1
+else
+	python3 test/qual_fuzz.py "$QUAL_FUZZ_SEED" "$QUAL_FUZZ_COUNT" |
+		psql -X -q -A -t >"$LOGDIR/qual_fuzz.log" 2>&1
+	rc=$?
+	# One line per query: "0 differences" when shard and heap agree; a
+	# difference names its query, an error has no result line.
+	p=$(grep -cE '^0 differences$' "$LOGDIR/qual_fuzz.log")
+	f=$((QUAL_FUZZ_COUNT - p))
+	[ "$f" -lt 0 ] && f=$((-f))
+	others=$(grep -vcE '^0 differences$' "$LOGDIR/qual_fuzz.log")
+	if [ "$others" -ne 0 ] || [ $rc -ne 0 ]; then
+		grep -vE '^0 differences$' "$LOGDIR/qual_fuzz.log" | head -n 30 | cut -c1-400
+		[ "$f" -eq 0 ] && f=1
+	fi
+	echo "qual-fuzz: $p queries agreed, $f failed"
+	stage_result qual-fuzz "$p" "$f"
 fi
 
 # ---------------------------------------------------------------- conformance
