@@ -505,6 +505,28 @@ RESET plan_cache_mode;
 DEALLOCATE ALL;
 DROP TABLE qa_exec;
 
+-- ===== a parameter per outer row: every rescan prunes again (differing
+-- rows, rows)
+SET timezone = 'America/Los_Angeles';
+SELECT count(*) FILTER (WHERE am IS DISTINCT FROM heap) AS differences, count(*) FROM (
+  SELECT (SELECT count(*) || '/' || sum(id) FROM qa_rgz
+           WHERE id < x AND ts >= (timestamp '2024-01-05' + x * interval '1 minute')::date) AS am,
+         (SELECT count(*) || '/' || sum(id) FROM qa_rgz_heap
+           WHERE id < x AND ts >= (timestamp '2024-01-05' + x * interval '1 minute')::date) AS heap
+    FROM generate_series(0, 20480, 777) g, LATERAL (SELECT g + 0.5 AS x) l) s;
+SET timezone = 'UTC';
+SELECT count(*) FILTER (WHERE am IS DISTINCT FROM heap) AS differences, count(*) FROM (
+  SELECT (SELECT count(*) FROM qa_flt WHERE f <= x) AS am,
+         (SELECT count(*) FROM qa_flt_heap WHERE f <= x) AS heap
+    FROM unnest(ARRAY['NaN', '-0', '0', '1', 'Infinity', '-Infinity', NULL]::float8[]) x) s;
+SELECT count(*) FILTER (WHERE am IS DISTINCT FROM heap) AS differences, count(*) FROM (
+  SELECT (SELECT count(*) FROM qa_txti WHERE s = ANY (x::text[])) AS am,
+         (SELECT count(*) FROM qa_txti_heap WHERE s = ANY (x::text[])) AS heap
+    FROM unnest(ARRAY['{a,Z}', '{NULL}', '{}', '{abc ,é}']) x) s;
+SELECT line FROM qa_explain('SELECT (SELECT count(*) FROM qa_flt WHERE f <= x)
+  FROM unnest(ARRAY[''NaN'', ''-0'', ''0'', ''1'', ''Infinity'', ''-Infinity'', NULL]::float8[]) x') line
+ WHERE line ~ 'Stripes';
+
 -- ===== cancel: a long shard scan stops at a statement timeout (the shard
 -- read 400 times, 8,192,000 rows), and the session goes on
 SELECT string_agg(:'rg_shard', ',') AS big_files FROM generate_series(1, 400) \gset
