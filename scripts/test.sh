@@ -20,7 +20,8 @@
 # PF_SKIP_STAGES="fuzz-replay generated" (stages not to run at all),
 # PF_MATRIX=0 (skip the PostgreSQL version matrix, scripts/test-matrix.sh,
 # that runs last and prints "stage pgN: ..." for 15, 17 and 18),
-# PF_MATRIX_VERSIONS (default "15 17 18").
+# PF_MATRIX_VERSIONS (default "15 17 18"),
+# QUAL_FUZZ_SEED / QUAL_FUZZ_COUNT (qual-fuzz stage; default 1 / 2000).
 set -uo pipefail
 export PYTHONDONTWRITEBYTECODE=1
 
@@ -229,6 +230,7 @@ need_cluster=0
 [ -f test/conformance/run_corpus.py ] && need_cluster=1
 [ -f test/fdw_convert/run.sh ] && need_cluster=1
 [ -f test/aggregate/agg_fuzz.py ] && need_cluster=1
+[ -f test/qual_fuzz.py ] && need_cluster=1
 if [ $need_cluster = 1 ]; then
 	banner "throwaway PostgreSQL cluster"
 	if [ $BUILD_OK = 1 ] && pg_cluster_start; then
@@ -342,6 +344,35 @@ else
 	fi
 	echo "agg-fuzz: $p queries agreed ($pushed of them pushed down), $f failed"
 	stage_result agg-fuzz "$p" "$f"
+fi
+
+# ---------------------------------------------------------------- qual-fuzz
+# Differential fuzzer of the shard pruning against a heap table
+# (test/qual_fuzz.py): random qual trees, a fixed seed, a bounded number of
+# queries (~10 s), each one check.
+QUAL_FUZZ_SEED=${QUAL_FUZZ_SEED:-1}
+QUAL_FUZZ_COUNT=${QUAL_FUZZ_COUNT:-2000}
+banner "shard qual fuzz (seed $QUAL_FUZZ_SEED, $QUAL_FUZZ_COUNT queries)"
+if [ ! -f test/qual_fuzz.py ]; then
+	stage_result qual-fuzz 0 0
+elif [ $CLUSTER_OK != 1 ]; then
+	stage_result qual-fuzz 0 1
+else
+	python3 test/qual_fuzz.py "$QUAL_FUZZ_SEED" "$QUAL_FUZZ_COUNT" |
+		psql -X -q -A -t >"$LOGDIR/qual_fuzz.log" 2>&1
+	rc=$?
+	# One line per query: "0 differences" when shard and heap agree; a
+	# difference names its query, an error has no result line.
+	p=$(grep -cE '^0 differences$' "$LOGDIR/qual_fuzz.log")
+	f=$((QUAL_FUZZ_COUNT - p))
+	[ "$f" -lt 0 ] && f=$((-f))
+	others=$(grep -vcE '^0 differences$' "$LOGDIR/qual_fuzz.log")
+	if [ "$others" -ne 0 ] || [ $rc -ne 0 ]; then
+		grep -vE '^0 differences$' "$LOGDIR/qual_fuzz.log" | head -n 30 | cut -c1-400
+		[ "$f" -eq 0 ] && f=1
+	fi
+	echo "qual-fuzz: $p queries agreed, $f failed"
+	stage_result qual-fuzz "$p" "$f"
 fi
 
 # ---------------------------------------------------------------- conformance

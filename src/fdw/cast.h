@@ -39,6 +39,7 @@
 
 #include "fmgr.h"
 #include "utils/palloc.h"
+#include "fdw/pg_compat.h"
 
 typedef struct PfCast PfCast;
 

@@ -71,6 +71,9 @@ pq_error_clear(PqError *err)
 	err->row_group = err->column = err->page = -1;
 }
 
+/* declared as pq_internal.h does, so the format is checked (gcc 14 asks) */
+void		pq_error_set(PqError *err, PqStatus status, const char *fmt,...) pg_attribute_printf(3, 4);
+
 void
 pq_error_set(PqError *err, PqStatus status, const char *fmt,...)
 {
