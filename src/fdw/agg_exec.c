@@ -1,0 +1,909 @@
+/*-------------------------------------------------------------------------
+ *
+ * agg_exec.c
+ *	  Aggregate pushdown: executor start, unit iteration, statistics
+ *	  shortcuts, partition passes, results, rescan and end.
+ *
+ * IDENTIFICATION
+ *	  src/fdw/agg_exec.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fdw/agg_int.h"
+
+/* ----------------------------------------------------------------
+ * Files, row groups, statistics
+ * ----------------------------------------------------------------
+ */
+
+static void
+close_file(PfAggScanState *st)
+{
+	if (st->readers)
+		for (int s = 0; s < st->nslots; s++)
+			if (st->readers[s])
+			{
+				st->bytes_read += (int64) pq_column_reader_bytes_read(st->readers[s]);
+				pq_column_reader_close(st->readers[s]);
+			}
+	MemoryContextReset(st->rowgroup_cxt);
+	if (st->file)
+		pf_close_file(st->file);
+	st->file = NULL;
+	st->readers = NULL;
+	st->batches = NULL;
+	st->nslots = 0;
+	st->rowgroup = -1;
+	MemoryContextReset(st->file_cxt);
+}
+
+/* Open file i and match the program's columns to its leaves. */
+static void
+open_file(PfAggScanState *st, int i)
+{
+	PfAggProgram *prog = st->prog;
+	MemoryContext old = MemoryContextSwitchTo(st->file_cxt);
+	const PqFileMeta *meta;
+
+	st->file_index = i;
+	st->path = (const char *) list_nth(st->filenames, i);
+	st->file = pf_open_file(st->path, st->file_cxt);
+	meta = st->file->meta;
+	st->slot_leaf = palloc(sizeof(int) * Max(1, prog->ncols));
+	st->nslots = 0;
+	for (int c = 0; c < prog->ncols; c++)
+	{
+		PfAggCol   *col = &prog->cols[c];
+		const PqSchemaNode *field;
+
+		st->err_column = col->attname;
+		field = pf_find_column_field(meta, st->path, st->rel, col->attname,
+									 col->field_name, st->missing_columns_error);
+		if (!pf_agg_field_fits(meta, field, col))
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("Parquet file \"%s\" changed since the query was planned",
+							st->path),
+					 errdetail("Column \"%s\" no longer has the type the aggregate pushdown planned for.",
+							   col->attname)));
+		col->missing = (field == NULL);
+		col->slot = -1;
+		if (field == NULL)
+			continue;
+		/* one slot per leaf: a column read by several parts of the query */
+		for (int s = 0; s < st->nslots; s++)
+			if (st->slot_leaf[s] == field->leaf_index)
+				col->slot = s;
+		if (col->slot < 0)
+		{
+			col->slot = st->nslots;
+			st->slot_leaf[st->nslots++] = field->leaf_index;
+		}
+	}
+	st->err_column = NULL;
+	st->readers = palloc0(sizeof(PqColumnReader *) * Max(1, st->nslots));
+	st->batches = palloc0(sizeof(PqColumnBatch) * Max(1, st->nslots));
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * Answer every aggregate of row group rg from its metadata, if possible
+ * (no filters, no groups: the caller checked).  Returns false, changing
+ * nothing, when some statistic is missing or inexact.
+ */
+static bool
+rowgroup_from_stats(PfAggScanState *st, int rg)
+{
+	PfAggProgram *prog = st->prog;
+	const PqRowGroupMeta *rgm = &st->file->meta->row_groups[rg];
+	int64		rows = rgm->num_rows;
+
+	/* check first */
+	for (int a = 0; a < prog->naggs; a++)
+	{
+		PfAggDef   *def = &prog->aggs[a];
+		const PfAggCol *col;
+		const PqStatistics *s;
+		int			leaf;
+		int			width;
+
+		if (def->kind == PF_AGG_COUNT_STAR)
+			continue;
+		col = &prog->cols[def->arg->col];
+		if (col->missing)
+			continue;
+		leaf = st->slot_leaf[col->slot];
+		if (leaf >= rgm->num_columns || !rgm->columns[leaf].has_statistics)
+			return false;
+		s = &rgm->columns[leaf].statistics;
+		if (!s->has_null_count || s->null_count < 0 || s->null_count > rows)
+			return false;
+		if (def->kind == PF_AGG_COUNT || s->null_count == rows)
+			continue;
+		width = col->phys == PQ_INT32 ? 4 : col->phys == PQ_INT64 ? 8 : 0;
+		if (width == 0 || !s->has_min || !s->has_max ||
+			s->min_is_legacy || s->max_is_legacy ||
+			(s->has_min_exact && !s->min_exact) ||
+			(s->has_max_exact && !s->max_exact) ||
+			s->min_len != (uint32) width || s->max_len != (uint32) width)
+			return false;
+	}
+
+	for (int a = 0; a < prog->naggs; a++)
+	{
+		PfAggDef   *def = &prog->aggs[a];
+		PfAggState *state = &st->states[a];
+		const PfAggCol *col;
+		const PqStatistics *s;
+		int64		v;
+
+		if (def->kind == PF_AGG_COUNT_STAR)
+		{
+			state->count += rows;
+			continue;
+		}
+		col = &prog->cols[def->arg->col];
+		if (col->missing)
+			continue;
+		s = &rgm->columns[st->slot_leaf[col->slot]].statistics;
+		if (def->kind == PF_AGG_COUNT)
+		{
+			state->count += rows - s->null_count;
+			continue;
+		}
+		if (s->null_count == rows)
+			continue;
+		if (def->kind == PF_AGG_MIN)
+			v = le_int64(s->min, s->min_len);
+		else
+			v = le_int64(s->max, s->max_len);
+		if (col->kind == PF_COL_DATE)
+		{
+			int64		d = v - PF_AGG_EPOCH_DAYS;
+
+			if (!IS_VALID_DATE(d))
+				pf_agg_date_out_of_range(col->attname, v, true);
+			v = d;
+		}
+		if (state->count == 0 ||
+			(def->kind == PF_AGG_MAX ? v > state->isum : v < state->isum))
+			state->isum = v;
+		state->count++;
+	}
+	return true;
+}
+
+/*
+ * Keep the rows of this pass's key-hash partition: out gets those of the n
+ * rows in.  The hash is of the key values themselves (not their codes), so
+ * it is the same in every file and pass.
+ */
+static uint32
+partition_rows(PfAggScanState *st, const uint32 *in, uint32 n, uint32 *out)
+{
+	PfAggProgram *prog = st->prog;
+	uint32	   *h = st->row_hash;
+	uint32		mask = (st->part_bits >= 32) ? PG_UINT32_MAX :
+		(((uint32) 1 << st->part_bits) - 1);
+	uint32		m = 0;
+
+	memset(h, 0, sizeof(uint32) * n);
+	for (int k = 0; k < prog->nkeys; k++)
+	{
+		const PfAggCol *col = &prog->cols[prog->key_cols[k]];
+		const PqColumnBatch *b = col_batch(st, col);
+		const bool *isnull = b->is_null;
+
+		for (uint32 i = 0; i < n; i++)
+		{
+			uint32		r = in[i];
+			uint32		hk;
+
+			if (isnull && isnull[r])
+				hk = 0x5bd1e995;
+			else if (col->kind == PF_COL_TEXT)
+			{
+				const CdcByteView *v = &((const CdcByteView *) b->values)[r];
+
+				hk = hash_bytes(v->ptr, (int) v->len);
+			}
+			else if (col->kind == PF_COL_BOOL)
+				hk = hash_int64(((const uint8 *) b->values)[r] ? 1 : 0);
+			else if (col->phys == PQ_INT32)
+				hk = hash_int64(((const int32 *) b->values)[r]);
+			else
+				hk = hash_int64(((const int64 *) b->values)[r]);
+			h[i] = hash_combine(h[i], hk);
+		}
+	}
+	for (uint32 i = 0; i < n; i++)
+	{
+		out[m] = in[i];
+		m += (murmurhash32(h[i]) & mask) == st->part_value;
+	}
+	return m;
+}
+
+/*
+ * Can the filters' values exclude every row of row group rg, by its
+ * column-chunk statistics?  Integer, date and decimal columns stored as
+ * integers (the raw domain the filters are normalized to), and all-null
+ * chunks for any filter.  The planner pruned with constants already; this
+ * also covers parameters and decimals.
+ */
+static bool
+rowgroup_filtered_out(PfAggScanState *st, int rg)
+{
+	PfAggProgram *prog = st->prog;
+	const PqRowGroupMeta *rgm = &st->file->meta->row_groups[rg];
+
+	for (int fi = 0; fi < prog->nfilters; fi++)
+	{
+		const PfAggFilter *f = &prog->filters[fi];
+		const PfAggCol *col = &prog->cols[f->col];
+		const PqStatistics *s;
+		int			leaf;
+		int			width;
+		int64		min;
+		int64		max;
+		int128_t	c = f->ival;
+		bool		excluded;
+
+		if (f->kind == PF_FILTER_IS_NULL)
+		{
+			/* no null in the chunk: no row passes */
+			if (!col->missing)
+			{
+				leaf = st->slot_leaf[col->slot];
+				if (leaf < rgm->num_columns && rgm->columns[leaf].has_statistics &&
+					rgm->columns[leaf].statistics.has_null_count &&
+					rgm->columns[leaf].statistics.null_count == 0)
+					return true;
+			}
+			continue;
+		}
+		if (f->never || col->missing)
+			return true;		/* no row passes */
+		leaf = st->slot_leaf[col->slot];
+		if (leaf >= rgm->num_columns || !rgm->columns[leaf].has_statistics)
+			continue;
+		s = &rgm->columns[leaf].statistics;
+		if (s->has_null_count && s->null_count >= rgm->num_rows)
+			return true;		/* all null: no comparison holds */
+		if (f->any_not_null ||
+			(f->kind != PF_FILTER_CMP && f->kind != PF_FILTER_IN) ||
+			(col->kind != PF_COL_INT && col->kind != PF_COL_DATE &&
+			 col->kind != PF_COL_DEC))
+			continue;
+		width = col->phys == PQ_INT32 ? 4 : col->phys == PQ_INT64 ? 8 : 0;
+		if (width == 0 || !s->has_min || !s->has_max ||
+			s->min_is_legacy || s->max_is_legacy ||
+			s->min_len != (uint32) width || s->max_len != (uint32) width)
+			continue;
+		min = le_int64(s->min, s->min_len);
+		max = le_int64(s->max, s->max_len);
+		if (f->kind == PF_FILTER_IN)
+		{
+			/* every element outside [min, max] */
+			excluded = true;
+			for (int k = 0; k < f->nvals && excluded; k++)
+				excluded = f->vals[k].ival < min || f->vals[k].ival > max;
+			if (excluded)
+				return true;
+			continue;
+		}
+		switch (f->strategy)
+		{
+			case BTLessStrategyNumber:
+				excluded = min >= c;
+				break;
+			case BTLessEqualStrategyNumber:
+				excluded = min > c;
+				break;
+			case BTEqualStrategyNumber:
+				excluded = c < min || c > max;
+				break;
+			case BTGreaterEqualStrategyNumber:
+				excluded = max < c;
+				break;
+			case BTGreaterStrategyNumber:
+				excluded = max <= c;
+				break;
+			default:
+				excluded = min == max && min == c;
+				break;
+		}
+		if (excluded)
+			return true;
+	}
+	return false;
+}
+
+/* Read and aggregate row group rg of the open file. */
+static void
+aggregate_rowgroup(PfAggScanState *st, int rg)
+{
+	PfAggProgram *prog = st->prog;
+	const PqFileMeta *meta = st->file->meta;
+	int64		rows_left = meta->row_groups[rg].num_rows;
+	PfcAllocator alloc;
+	PfcAllocator page_alloc;
+	PqColumnReaderOptions ropts = {0};
+
+	ropts.verify_crc = st->verify_checksums;
+	st->rowgroup = rg;
+	if (prog->nfilters > 0 && rowgroup_filtered_out(st, rg))
+	{
+		st->rowgroups_skipped++;
+		st->rowgroup = -1;
+		return;
+	}
+	if (prog->all_from_stats && rowgroup_from_stats(st, rg))
+	{
+		st->rowgroups_stats++;
+		st->rowgroup = -1;
+		return;
+	}
+	st->rowgroups_read++;
+
+	alloc = pf_context_allocator(st->rowgroup_cxt);
+	page_alloc = pfc_buffer_pool_allocator(st->page_pool);
+	for (int s = 0; s < st->nslots; s++)
+	{
+		const PqColumnChunkMeta *chunk = &meta->row_groups[rg].columns[st->slot_leaf[s]];
+		PqError		err;
+
+		st->err_column = meta->leaves[st->slot_leaf[s]].path;
+		if (chunk->is_encrypted)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("column \"%s\" of Parquet file \"%s\" is encrypted",
+							st->err_column, st->path),
+					 errhint("Parquet modular encryption is not supported.")));
+		if (chunk->file_path != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("column \"%s\" of Parquet file \"%s\" is stored in another file",
+							st->err_column, st->path)));
+		pq_error_clear(&err);
+		if (pq_column_reader_open(&st->readers[s], st->file->file, rg,
+								  st->slot_leaf[s], &ropts, &alloc, &err) != PQ_OK)
+			pf_report_error(st->path, &err);
+		(void) pq_column_reader_set_page_allocator(st->readers[s], &page_alloc);
+	}
+
+	while (rows_left > 0)
+	{
+		uint32		want = (uint32) Min((int64) st->batch_rows, rows_left);
+		uint32		n = want;
+		const uint32 *sel = st->identity;
+		instr_time	decode_start;
+
+		st->pass_rows += want;
+
+		CHECK_FOR_INTERRUPTS();
+		if (st->time_decoding)
+			INSTR_TIME_SET_CURRENT(decode_start);
+		for (int s = 0; s < st->nslots; s++)
+		{
+			PqError		err;
+
+			st->err_column = meta->leaves[st->slot_leaf[s]].path;
+			pq_error_clear(&err);
+			if (pq_column_reader_read(st->readers[s], want, &st->batches[s],
+									  &err) != PQ_OK)
+				pf_report_error(st->path, &err);
+			if (st->batches[s].num_rows != want)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg("column chunk \"%s\" of Parquet file \"%s\" holds fewer rows than its row group",
+								st->err_column, st->path)));
+		}
+		st->err_column = NULL;
+		if (st->time_decoding)
+		{
+			instr_time	now;
+
+			INSTR_TIME_SET_CURRENT(now);
+			INSTR_TIME_ACCUM_DIFF(st->decode_time, now, decode_start);
+		}
+
+		/* filters narrow the selection, each over the previous one's rows */
+		for (int f = 0; f < prog->nfilters && n > 0; f++)
+		{
+			uint32	   *out = (sel == st->sel) ? st->sel2 : st->sel;
+
+			st->err_column = prog->cols[prog->filters[f].col].attname;
+			n = pf_agg_apply_filter(st, &prog->filters[f], sel, n, out);
+			sel = out;
+		}
+		st->err_column = NULL;
+
+		st->batch_seq++;
+		if (n > 0)
+		{
+			if (prog->nkeys > 0 && st->part_bits > 0)
+			{
+				/* this pass's partition only */
+				uint32	   *out = (sel == st->sel) ? st->sel2 : st->sel;
+
+				n = partition_rows(st, sel, n, out);
+				sel = out;
+			}
+			if (prog->nkeys > 0 && n > 0)
+			{
+				for (int k = 0; k < prog->nkeys; k++)
+				{
+					st->err_column = prog->cols[prog->key_cols[k]].attname;
+					pf_agg_key_codes(st, k, sel, n, st->codes[k]);
+				}
+				st->err_column = NULL;
+				pf_agg_assign_groups(st, n);
+				pf_agg_count_group_rows(st, n);
+				if (MemoryContextMemAllocated(st->group_cxt, true) > st->group_limit)
+				{
+					st->overflow = true;
+					break;
+				}
+			}
+			for (int a = 0; a < prog->naggs; a++)
+				pf_agg_accumulate(st, a, sel, n, st->gid);
+		}
+		rows_left -= want;
+	}
+	for (int s = 0; s < st->nslots; s++)
+	{
+		st->bytes_read += (int64) pq_column_reader_bytes_read(st->readers[s]);
+		pq_column_reader_close(st->readers[s]);
+		st->readers[s] = NULL;
+	}
+	MemoryContextReset(st->rowgroup_cxt);
+	st->peak_memory = Max(st->peak_memory,
+						  MemoryContextMemAllocated(st->cxt, true));
+	st->rowgroup = -1;
+}
+
+/* Run the whole aggregation. */
+static void
+compute(PfAggScanState *st)
+{
+	ErrorContextCallback errcb;
+
+	errcb.callback = pf_agg_error_callback;
+	errcb.arg = st;
+	errcb.previous = error_context_stack;
+	error_context_stack = &errcb;
+
+	for (int fi = 0; fi < list_length(st->filenames); fi++)
+	{
+		List	   *rgs = (List *) list_nth(st->rowgroups, fi);
+		ListCell   *lr;
+
+		if (rgs == NIL)
+			continue;
+		open_file(st, fi);
+		foreach(lr, rgs)
+		{
+			int			rg = lfirst_int(lr);
+
+			if (rg < 0 || rg >= st->file->meta->num_row_groups)
+				ereport(ERROR,
+						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						 errmsg("Parquet file \"%s\" changed since the query was planned",
+								st->path),
+						 errdetail("Row group %d was planned, the file now has %d.",
+								   rg, st->file->meta->num_row_groups)));
+			if (st->file->meta->row_groups[rg].num_rows <= 0)
+				continue;
+			aggregate_rowgroup(st, rg);
+			if (st->overflow)
+				break;
+		}
+		close_file(st);
+		if (st->overflow)
+			break;
+	}
+	st->path = NULL;
+	error_context_stack = errcb.previous;
+	st->passes++;
+}
+
+static void reset_groups(PfAggScanState *st);
+
+/*
+ * Aggregate the next partition of key hashes that fits in memory: a pass
+ * whose groups outgrow the limit is dropped and its partition split in
+ * four, pushed on the pending list.  Returns false when no partition is
+ * left.
+ */
+static bool
+compute_next_pass(PfAggScanState *st)
+{
+	for (;;)
+	{
+		if (st->pending_parts == NIL)
+			return false;
+		st->part_bits = intVal(linitial(st->pending_parts));
+		st->part_value = (uint32) intVal(lsecond(st->pending_parts));
+		st->pending_parts = list_delete_first(list_delete_first(st->pending_parts));
+		st->overflow = false;
+		st->pass_rows = 0;
+		reset_groups(st);
+		compute(st);
+		if (!st->overflow)
+		{
+			st->groups_total += st->ngroups;
+			return true;
+		}
+		/*
+		 * Split in 2^k, k from how much of the input filled memory: twice
+		 * the partitions the groups seem to need, at least four.
+		 */
+		{
+			MemoryContext old = MemoryContextSwitchTo(st->cxt);
+			double		need = 2.0 * (double) Max(st->total_rows, 1) /
+				(double) Max(st->pass_rows, 1);
+			int			k = 2;
+
+			while (k < 16 && (double) ((uint32) 1 << k) < need)
+				k++;
+			if (st->part_bits + k > 30)
+				ereport(ERROR,
+						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+						 errmsg("aggregate pushdown: groups exceed the memory limit after %d partition passes",
+								(int) st->passes),
+						 errhint("Set parquet_fdw.enable_aggregate_pushdown to off.")));
+			for (int j = (1 << k) - 1; j >= 0; j--)
+				st->pending_parts = lcons(makeInteger(st->part_bits + k),
+										  lcons(makeInteger((int) (st->part_value |
+																   ((uint32) j << st->part_bits))),
+												st->pending_parts));
+			MemoryContextSwitchTo(old);
+		}
+	}
+}
+
+/* ----------------------------------------------------------------
+ * Executor callbacks
+ * ----------------------------------------------------------------
+ */
+
+void
+pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
+{
+	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
+	EState	   *estate = node->ss.ps.state;
+	List	   *priv = plan->fdw_private;
+	PfAggScanState *st;
+	MemoryContext old;
+	Oid			relid = (Oid) intVal(list_nth(priv, PfAggPrivateRelid));
+	Index		rti = (Index) intVal(list_nth(priv, PfAggPrivateRti));
+	PfAggProgram *prog;
+	ListCell   *lc;
+
+	st = MemoryContextAllocZero(estate->es_query_cxt, sizeof(PfAggScanState));
+	st->kind = PF_SCAN_AGGREGATE;
+	node->fdw_state = st;
+	st->cxt = AllocSetContextCreate(estate->es_query_cxt,
+									"parquet_fdw aggregate",
+									ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(st->cxt);
+	foreach(lc, (List *) list_nth(priv, PfAggPrivateFiles))
+		st->filenames = lappend(st->filenames, strVal(lfirst(lc)));
+	st->rowgroups = (List *) list_nth(priv, PfAggPrivateRowGroups);
+	st->total_rowgroups = intVal(list_nth(priv, PfAggPrivateTotalRowGroups));
+	st->total_rows = strtod(strVal(list_nth(priv, PfAggPrivateTotalRows)), NULL);
+	st->file_index = -1;
+	st->rowgroup = -1;
+
+	/* the relation is locked: it is in the plan's range table */
+	st->rel = table_open(relid, NoLock);
+
+	/*
+	 * Relation index 0: every Var is of this table (checked at planning),
+	 * and setrefs renumbered fdw_scan_tlist's Vars but not fdw_private's.
+	 */
+	(void) rti;
+	prog = pf_agg_compile_program(st->rel, 0,
+						   (List *) list_nth(priv, PfAggPrivateQuals),
+						   (List *) list_nth(priv, PfAggPrivateGroupVars),
+						   plan->fdw_scan_tlist);
+	if (prog == NULL)
+		elog(ERROR, "parquet_fdw: a pushed-down aggregate plan no longer compiles");
+	st->prog = prog;
+	MemoryContextSwitchTo(old);
+	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
+		return;
+	/* the node's own instrumentation is set up only after this callback */
+	st->time_decoding = (estate->es_instrument & INSTRUMENT_TIMER) != 0;
+
+	old = MemoryContextSwitchTo(st->cxt);
+	{
+		PfTableOptions *opts = pf_get_table_options(relid);
+
+		st->missing_columns_error = opts->missing_columns_error;
+		st->verify_checksums = opts->verify_checksums;
+	}
+	st->file_cxt = AllocSetContextCreate(st->cxt, "parquet_fdw aggregate file",
+										 ALLOCSET_DEFAULT_SIZES);
+	st->rowgroup_cxt = AllocSetContextCreate(st->cxt, "parquet_fdw aggregate row group",
+											 ALLOCSET_DEFAULT_SIZES);
+	st->group_cxt = AllocSetContextCreate(st->cxt, "parquet_fdw aggregate groups",
+										  ALLOCSET_DEFAULT_SIZES);
+	st->tmp_cxt = AllocSetContextCreate(st->cxt, "parquet_fdw aggregate output",
+										ALLOCSET_SMALL_SIZES);
+	st->page_pool = pf_page_pool_create(st->cxt);
+	st->batch_rows = PF_AGG_BATCH_ROWS;
+	st->identity = palloc(sizeof(uint32) * st->batch_rows);
+	for (uint32 i = 0; i < st->batch_rows; i++)
+		st->identity[i] = i;
+	st->sel = palloc(sizeof(uint32) * st->batch_rows);
+	st->sel2 = palloc(sizeof(uint32) * st->batch_rows);
+	st->gid = palloc0(sizeof(uint32) * st->batch_rows);
+	st->codes = palloc0(sizeof(uint32 *) * Max(1, prog->nkeys));
+	for (int k = 0; k < prog->nkeys; k++)
+		st->codes[k] = palloc0(sizeof(uint32) * st->batch_rows);
+	st->row_hash = palloc(sizeof(uint32) * st->batch_rows);
+	/* as much memory for the groups as a hash aggregate may take */
+	st->group_limit = (Size) Max((double) work_mem * 1024.0 * hash_mem_multiplier,
+								 4.0 * 1024 * 1024);
+	st->all_null = palloc(sizeof(bool) * st->batch_rows);
+	memset(st->all_null, true, sizeof(bool) * st->batch_rows);
+	st->zeros = palloc0(16 * st->batch_rows);
+	st->missing_batch.is_null = st->all_null;
+	st->missing_batch.values = st->zeros;
+	for (int a = 0; a < prog->naggs; a++)
+		pf_agg_init_expr(st, prog->aggs[a].arg);
+	if (plan->fdw_exprs != NIL)
+	{
+		st->param_states = ExecInitExprList(plan->fdw_exprs, (PlanState *) node);
+		st->param_cxt = AllocSetContextCreate(st->cxt, "parquet_fdw aggregate parameters",
+											  ALLOCSET_SMALL_SIZES);
+		st->param_econtext = node->ss.ps.ps_ExprContext;
+	}
+	MemoryContextSwitchTo(old);
+}
+
+/* Evaluate the parameter filters' values for this (re)scan. */
+static void
+evaluate_param_filters(PfAggScanState *st)
+{
+	PfAggProgram *prog = st->prog;
+	ListCell   *ls = list_head(st->param_states);
+	MemoryContext old;
+
+	if (st->param_states == NIL)
+		return;
+	MemoryContextReset(st->param_cxt);
+	old = MemoryContextSwitchTo(st->param_cxt);
+	for (int f = 0; f < prog->nfilters; f++)
+	{
+		PfAggFilter *filter = &prog->filters[f];
+
+		if (filter->param_expr == NULL)
+			continue;
+		if (ls == NULL)
+			elog(ERROR, "parquet_fdw: aggregate pushdown plan lacks a parameter value");
+		pf_qual_evaluate(filter->qual, (ExprState *) lfirst(ls),
+						 st->param_econtext, st->param_cxt);
+		ls = lnext(st->param_states, ls);
+		if (!(filter->kind == PF_FILTER_IN ?
+			  pf_agg_filter_set_in_from_qual(filter, &prog->cols[filter->col]) :
+			  pf_agg_filter_set_from_qual(filter, &prog->cols[filter->col])))
+			elog(ERROR, "parquet_fdw: aggregate pushdown cannot compare column \"%s\" with its parameter",
+				 prog->cols[filter->col].attname);
+	}
+	MemoryContextSwitchTo(old);
+	ResetExprContext(st->param_econtext);
+}
+
+/* Fresh, empty groups (the single group when there are no keys). */
+static void
+reset_groups(PfAggScanState *st)
+{
+	PfAggProgram *prog = st->prog;
+
+	MemoryContextReset(st->group_cxt);
+	st->dicts = MemoryContextAllocZero(st->group_cxt,
+									   sizeof(PfKeyDict) * Max(1, prog->nkeys));
+	for (int k = 0; k < prog->nkeys; k++)
+		pf_agg_dict_init(st, &st->dicts[k], prog->key_cols[k]);
+	st->ngroups = 0;
+	st->cap_groups = 0;
+	st->states = NULL;
+	st->group_codes = NULL;
+	st->gmask = 255;
+	st->gtable = MemoryContextAllocZero(st->group_cxt, sizeof(uint32) * (st->gmask + 1));
+	st->cap_code = 64;
+	st->gid_of_code = MemoryContextAlloc(st->group_cxt, sizeof(uint32) * st->cap_code);
+	for (uint32 j = 0; j < st->cap_code; j++)
+		st->gid_of_code[j] = PG_UINT32_MAX;
+	st->gid_of_pair = NULL;
+	if (prog->nkeys == 2)
+	{
+		st->gid_of_pair = MemoryContextAlloc(st->group_cxt, sizeof(uint32) *
+											 PF_AGG_PAIR_CODES * PF_AGG_PAIR_CODES);
+		memset(st->gid_of_pair, 0xff, sizeof(uint32) *
+			   PF_AGG_PAIR_CODES * PF_AGG_PAIR_CODES);
+	}
+	if (prog->nkeys == 0)
+		(void) pf_agg_new_group(st, NULL);
+	st->next_out = 0;
+}
+
+/* The final value of aggregate a in group g. */
+static Datum
+agg_result(PfAggScanState *st, uint32 g, int a, bool *isnull)
+{
+	PfAggDef   *def = &st->prog->aggs[a];
+	PfAggState *s = &st->states[(size_t) g * st->prog->naggs + a];
+	PfNum		num = def->arg ? def->arg->num : PF_NUM_INT;
+	int			scale = def->arg ? def->arg->scale : 0;
+	Datum		sum;
+
+	*isnull = false;
+	if (def->kind == PF_AGG_COUNT_STAR || def->kind == PF_AGG_COUNT)
+		return Int64GetDatum(s->count);
+	if (s->count == 0)
+	{
+		*isnull = true;
+		return (Datum) 0;
+	}
+	if (num == PF_NUM_F4 || num == PF_NUM_F8)
+	{
+		if (def->kind == PF_AGG_AVG)
+			return Float8GetDatum(s->fsum / (double) s->count);
+		return def->restype == FLOAT4OID ? Float4GetDatum((float4) s->fsum) :
+			Float8GetDatum(s->fsum);
+	}
+	if (def->kind == PF_AGG_MIN || def->kind == PF_AGG_MAX)
+	{
+		switch (def->restype)
+		{
+			case INT2OID:
+				return Int16GetDatum((int16) s->isum);
+			case INT4OID:
+				return Int32GetDatum((int32) s->isum);
+			case INT8OID:
+				return Int64GetDatum((int64) s->isum);
+			case DATEOID:
+				return DateADTGetDatum((DateADT) s->isum);
+			default:
+				return pf_agg_int128_to_numeric(s->isum, scale);
+		}
+	}
+
+	/* sum and avg of integers and decimals */
+	if (num == PF_NUM_INT && def->argtype != INT8OID)
+	{
+		/* int2_sum/int4_sum and int4_avg_accum keep a wrapping int64 */
+		int64		wrapped = (int64) (uint64) s->isum;
+
+		if (def->kind == PF_AGG_SUM)
+			return Int64GetDatum(wrapped);
+		sum = DirectFunctionCall1(int8_numeric, Int64GetDatum(wrapped));
+	}
+	else
+	{
+		sum = pf_agg_int128_to_numeric(s->isum, scale);
+		if (s->has_spill)
+			sum = DirectFunctionCall2(numeric_add, s->spill, sum);
+		if (def->kind == PF_AGG_SUM)
+			return sum;
+	}
+	/* avg: numeric_avg's division of the exact sum by the count */
+	return DirectFunctionCall2(numeric_div, sum,
+							   NumericGetDatum(int64_to_numeric(s->count)));
+}
+
+TupleTableSlot *
+pf_agg_iterate_foreign_scan(ForeignScanState *node)
+{
+	PfAggScanState *st = (PfAggScanState *) node->fdw_state;
+	PfAggProgram *prog = st->prog;
+	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
+	uint32		g;
+
+	if (!st->computed)
+	{
+		MemoryContext old = MemoryContextSwitchTo(st->cxt);
+
+		evaluate_param_filters(st);
+		list_free(st->pending_parts);
+		st->pending_parts = list_make2(makeInteger(0), makeInteger(0));
+		MemoryContextSwitchTo(old);
+		st->computed = true;
+		st->ngroups = 0;
+		st->next_out = 0;
+		if (!compute_next_pass(st))
+			return ExecClearTuple(slot);
+	}
+	ExecClearTuple(slot);
+	while (st->next_out >= st->ngroups)
+	{
+		/* this partition is done: the next one */
+		if (!compute_next_pass(st))
+			return slot;
+	}
+	g = st->next_out++;
+	MemoryContextReset(st->tmp_cxt);
+	{
+		MemoryContext old = MemoryContextSwitchTo(st->tmp_cxt);
+
+		for (int o = 0; o < prog->nouts; o++)
+		{
+			PfAggOut   *out = &prog->outs[o];
+			Datum		v = (Datum) 0;
+			bool		isnull = false;
+
+			if (out->is_key)
+			{
+				PfKeyDict  *d = &st->dicts[out->index];
+				uint32		code = st->group_codes[(size_t) g * prog->nkeys + out->index];
+
+				if (code == 0)
+					isnull = true;
+				else
+					switch (out->type)
+					{
+						case TEXTOID:
+							v = PointerGetDatum(cstring_to_text_with_len(d->tvalues[code],
+																		 d->tlens[code]));
+							break;
+						case BOOLOID:
+							v = BoolGetDatum(d->ivalues[code] != 0);
+							break;
+						case INT2OID:
+							v = Int16GetDatum((int16) d->ivalues[code]);
+							break;
+						case INT4OID:
+							v = Int32GetDatum((int32) d->ivalues[code]);
+							break;
+						case DATEOID:
+							v = DateADTGetDatum((DateADT) d->ivalues[code]);
+							break;
+						default:
+							v = Int64GetDatum(d->ivalues[code]);
+							break;
+					}
+			}
+			else
+				v = agg_result(st, g, out->index, &isnull);
+			slot->tts_values[o] = v;
+			slot->tts_isnull[o] = isnull;
+		}
+		MemoryContextSwitchTo(old);
+	}
+	return ExecStoreVirtualTuple(slot);
+}
+
+void
+pf_agg_rescan_foreign_scan(ForeignScanState *node)
+{
+	PfAggScanState *st = (PfAggScanState *) node->fdw_state;
+
+	/*
+	 * The same groups again, unless a filter's parameter may have changed
+	 * or they came in several passes (only the last one is kept).
+	 */
+	st->next_out = 0;
+	if (st->param_states != NIL || st->passes > 1 || st->pending_parts != NIL)
+		st->computed = false;
+}
+
+void
+pf_agg_end_foreign_scan(ForeignScanState *node)
+{
+	PfAggScanState *st = (PfAggScanState *) node->fdw_state;
+
+	if (st == NULL)
+		return;
+	if (st->file_cxt)
+		close_file(st);
+	if (st->rel)
+		table_close(st->rel, NoLock);
+	MemoryContextDelete(st->cxt);
+	node->fdw_state = NULL;
+}
