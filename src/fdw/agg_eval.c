@@ -27,16 +27,60 @@ void
 pf_agg_error_callback(void *arg)
 {
 	PfAggScanState *st = (PfAggScanState *) arg;
+	const char *file_noun = st->ops->file_noun;
+	const char *column = st->err_column;
 
 	if (st->path == NULL)
 		return;
-	if (st->rowgroup >= 0 && st->err_column)
-		errcontext("Parquet file \"%s\", row group %d, column \"%s\"",
-				   st->path, st->rowgroup, st->err_column);
+	/* the source names the field it is reading */
+	if (st->src != NULL && st->src->err_column != NULL)
+		column = st->src->err_column;
+	if (st->rowgroup >= 0 && column)
+		errcontext("%s \"%s\", %s %d, column \"%s\"", file_noun,
+				   st->path, st->ops->unit_noun, st->rowgroup, column);
 	else if (st->rowgroup >= 0)
-		errcontext("Parquet file \"%s\", row group %d", st->path, st->rowgroup);
+		errcontext("%s \"%s\", %s %d", file_noun, st->path,
+				   st->ops->unit_noun, st->rowgroup);
 	else
-		errcontext("Parquet file \"%s\"", st->path);
+		errcontext("%s \"%s\"", file_noun, st->path);
+}
+
+int128_t
+pf_agg_numeric_unscaled(Datum num, int scale, const char *attname)
+{
+	char	   *text = DatumGetCString(DirectFunctionCall1(numeric_out, num));
+	const char *p = text;
+	bool		neg = false;
+	int			frac = -1;		/* digits after the point, -1 before it */
+	int128_t	v = 0;
+
+	if (*p == '-')
+	{
+		neg = true;
+		p++;
+	}
+	if (*p < '0' || *p > '9')
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("aggregate pushdown cannot read the value \"%s\" of column \"%s\"",
+						text, attname),
+				 errhint("Set parquet_fdw.enable_aggregate_pushdown to off.")));
+	for (; *p; p++)
+	{
+		if (*p == '.')
+		{
+			frac = 0;
+			continue;
+		}
+		if (frac >= 0 && ++frac > scale)
+			elog(ERROR, "parquet_fdw: numeric %s of column \"%s\" has more than %d decimals",
+				 text, attname, scale);
+		v = v * 10 + (*p - '0');
+	}
+	for (frac = Max(frac, 0); frac < scale; frac++)
+		v *= 10;
+	pfree(text);
+	return neg ? -v : v;
 }
 
 /* The scaled int128 as numeric with that display scale. */

@@ -21,71 +21,222 @@
 static void
 close_file(PfAggScanState *st)
 {
-	if (st->readers)
-		for (int s = 0; s < st->nslots; s++)
-			if (st->readers[s])
-			{
-				st->bytes_read += (int64) pq_column_reader_bytes_read(st->readers[s]);
-				pq_column_reader_close(st->readers[s]);
-			}
+	if (st->src)
+	{
+		if (st->src->unit >= 0)
+			st->ops->unit_close(st->src);
+		st->ops->close(st->src);
+	}
 	MemoryContextReset(st->rowgroup_cxt);
-	if (st->file)
-		pf_close_file(st->file);
-	st->file = NULL;
-	st->readers = NULL;
-	st->batches = NULL;
-	st->nslots = 0;
+	st->src = NULL;
+	st->meta = NULL;
 	st->rowgroup = -1;
 	MemoryContextReset(st->file_cxt);
 }
 
-/* Open file i and match the program's columns to its leaves. */
+/*
+ * The value shapes the evaluator reads for a column whose batches come
+ * from convert() (a format without raw values): integers and dates as
+ * int32/int64 (dates in days from 1970, as Parquet stores them), decimals
+ * as unscaled int64, or 16 big-endian bytes beyond 18 digits.
+ */
+static void
+generic_col_shape(PfAggCol *col)
+{
+	col->flba_len = 0;
+	switch (col->kind)
+	{
+		case PF_COL_INT:
+			col->phys = col->typid == INT8OID ? PQ_INT64 : PQ_INT32;
+			break;
+		case PF_COL_DEC:
+			col->phys = col->precision <= 18 ? PQ_INT64 : PQ_FIXED_LEN_BYTE_ARRAY;
+			col->flba_len = 16;
+			break;
+		case PF_COL_F4:
+			col->phys = PQ_FLOAT;
+			break;
+		case PF_COL_F8:
+			col->phys = PQ_DOUBLE;
+			break;
+		case PF_COL_DATE:
+			col->phys = PQ_INT32;
+			break;
+		case PF_COL_TEXT:
+			col->phys = PQ_BYTE_ARRAY;
+			break;
+		case PF_COL_BOOL:
+			col->phys = PQ_BOOLEAN;
+			break;
+	}
+}
+
+/* Open file i through the table source and bind the program's columns. */
 static void
 open_file(PfAggScanState *st, int i)
 {
 	PfAggProgram *prog = st->prog;
 	MemoryContext old = MemoryContextSwitchTo(st->file_cxt);
-	const PqFileMeta *meta;
 
 	st->file_index = i;
 	st->path = (const char *) list_nth(st->filenames, i);
-	st->file = pf_open_file(st->path, st->file_cxt);
-	meta = st->file->meta;
-	st->slot_leaf = palloc(sizeof(int) * Max(1, prog->ncols));
-	st->nslots = 0;
+	st->src = st->ops->open(st->path, st->rel, &st->sscan, st->file_cxt);
+	st->ops->bind(st->src, st->src_cols, prog->ncols,
+				  st->missing_columns_error, true);
+	st->raw = st->ops->raw_field != NULL && st->ops->raw_batch != NULL;
+	st->meta = NULL;
+	if (st->raw)
+		(void) st->ops->raw_field(st->src, -1, &st->meta);
 	for (int c = 0; c < prog->ncols; c++)
 	{
 		PfAggCol   *col = &prog->cols[c];
-		const PqSchemaNode *field;
 
-		st->err_column = col->attname;
-		field = pf_find_column_field(meta, st->path, st->rel, col->attname,
-									 col->field_name, st->missing_columns_error);
-		if (!pf_agg_field_fits(meta, field, col))
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("Parquet file \"%s\" changed since the query was planned",
-							st->path),
-					 errdetail("Column \"%s\" no longer has the type the aggregate pushdown planned for.",
-							   col->attname)));
-		col->missing = (field == NULL);
-		col->slot = -1;
-		if (field == NULL)
-			continue;
-		/* one slot per leaf: a column read by several parts of the query */
-		for (int s = 0; s < st->nslots; s++)
-			if (st->slot_leaf[s] == field->leaf_index)
-				col->slot = s;
-		if (col->slot < 0)
+		col->missing = !st->src->present[c];
+		col->slot = c;
+		st->col_leaf[c] = -1;
+		if (!st->raw)
 		{
-			col->slot = st->nslots;
-			st->slot_leaf[st->nslots++] = field->leaf_index;
+			generic_col_shape(col);
+			continue;
+		}
+		{
+			const PqSchemaNode *field = st->ops->raw_field(st->src, c, &st->meta);
+
+			st->err_column = col->attname;
+			if (!pf_agg_field_fits(st->meta, field, col))
+				ereport(ERROR,
+						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						 errmsg("%s \"%s\" changed since the query was planned",
+								st->ops->file_noun, st->path),
+						 errdetail("Column \"%s\" no longer has the type the aggregate pushdown planned for.",
+								   col->attname)));
+			if (field != NULL)
+				st->col_leaf[c] = field->leaf_index;
 		}
 	}
 	st->err_column = NULL;
-	st->readers = palloc0(sizeof(PqColumnReader *) * Max(1, st->nslots));
-	st->batches = palloc0(sizeof(PqColumnBatch) * Max(1, st->nslots));
 	MemoryContextSwitchTo(old);
+}
+
+/*
+ * Fill the batch of column c, n rows, from the source: the format's own
+ * values when it offers them, else convert()'s Datums put in the shapes
+ * generic_col_shape() promised.
+ */
+static void
+fill_batch(PfAggScanState *st, int c, uint32 n)
+{
+	const PfAggCol *col = &st->prog->cols[c];
+	PqColumnBatch *b = &st->batches[c];
+	Datum	   *values = st->conv_values;
+	bool	   *nulls = st->conv_nulls[c];
+	bool		any_null = false;
+
+	if (col->missing)
+		return;
+	if (st->raw)
+	{
+		const PqColumnBatch *raw = st->ops->raw_batch(st->src, c);
+
+		if (raw == NULL)
+			elog(ERROR, "parquet_fdw: no raw batch of column \"%s\"", col->attname);
+		*b = *raw;
+		return;
+	}
+	st->ops->convert(st->src, c, 0, n, values, nulls);
+	for (uint32 r = 0; r < n; r++)
+		any_null |= nulls[r];
+	memset(b, 0, sizeof(PqColumnBatch));
+	b->num_rows = b->num_levels = n;
+	b->is_null = any_null ? nulls : NULL;
+	b->values = st->conv_buf[c];
+	switch (col->kind)
+	{
+		case PF_COL_INT:
+			if (col->phys == PQ_INT64)
+			{
+				int64	   *v = (int64 *) st->conv_buf[c];
+
+				for (uint32 r = 0; r < n; r++)
+					v[r] = nulls[r] ? 0 : DatumGetInt64(values[r]);
+			}
+			else
+			{
+				int32	   *v = (int32 *) st->conv_buf[c];
+
+				for (uint32 r = 0; r < n; r++)
+					v[r] = nulls[r] ? 0 : col->typid == INT2OID ?
+						DatumGetInt16(values[r]) : DatumGetInt32(values[r]);
+			}
+			break;
+		case PF_COL_DATE:
+			{
+				int32	   *v = (int32 *) st->conv_buf[c];
+
+				for (uint32 r = 0; r < n; r++)
+				{
+					DateADT		d = nulls[r] ? 0 : DatumGetDateADT(values[r]);
+
+					if (DATE_NOT_FINITE(d))
+						ereport(ERROR,
+								(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+								 errmsg("aggregate pushdown cannot read an infinite date in column \"%s\"",
+										col->attname),
+								 errhint("Set parquet_fdw.enable_aggregate_pushdown to off.")));
+					v[r] = d + PF_AGG_EPOCH_DAYS;
+				}
+			}
+			break;
+		case PF_COL_DEC:
+			for (uint32 r = 0; r < n; r++)
+			{
+				int128_t	u = nulls[r] ? 0 :
+					pf_agg_numeric_unscaled(values[r], col->scale, col->attname);
+
+				if (col->phys == PQ_INT64)
+					((int64 *) st->conv_buf[c])[r] = (int64) u;
+				else
+				{
+					uint8	   *p = (uint8 *) st->conv_buf[c] + (size_t) r * 16;
+					uint128_t	w = (uint128_t) u;
+
+					for (int k = 15; k >= 0; k--, w >>= 8)
+						p[k] = (uint8) (w & 0xff);
+				}
+			}
+			break;
+		case PF_COL_F4:
+			for (uint32 r = 0; r < n; r++)
+				((float4 *) st->conv_buf[c])[r] = nulls[r] ? 0 : DatumGetFloat4(values[r]);
+			break;
+		case PF_COL_F8:
+			for (uint32 r = 0; r < n; r++)
+				((float8 *) st->conv_buf[c])[r] = nulls[r] ? 0 : DatumGetFloat8(values[r]);
+			break;
+		case PF_COL_TEXT:
+			for (uint32 r = 0; r < n; r++)
+			{
+				CdcByteView *v = &((CdcByteView *) st->conv_buf[c])[r];
+
+				if (nulls[r])
+				{
+					v->ptr = NULL;
+					v->len = 0;
+				}
+				else
+				{
+					text	   *t = DatumGetTextPP(values[r]);
+
+					v->ptr = (const uint8 *) VARDATA_ANY(t);
+					v->len = VARSIZE_ANY_EXHDR(t);
+				}
+			}
+			break;
+		case PF_COL_BOOL:
+			for (uint32 r = 0; r < n; r++)
+				((uint8 *) st->conv_buf[c])[r] = nulls[r] ? 0 : DatumGetBool(values[r]);
+			break;
+	}
 }
 
 /*
@@ -97,7 +248,7 @@ static bool
 rowgroup_from_stats(PfAggScanState *st, int rg)
 {
 	PfAggProgram *prog = st->prog;
-	const PqRowGroupMeta *rgm = &st->file->meta->row_groups[rg];
+	const PqRowGroupMeta *rgm = &st->meta->row_groups[rg];
 	int64		rows = rgm->num_rows;
 
 	/* check first */
@@ -114,8 +265,8 @@ rowgroup_from_stats(PfAggScanState *st, int rg)
 		col = &prog->cols[def->arg->col];
 		if (col->missing)
 			continue;
-		leaf = st->slot_leaf[col->slot];
-		if (leaf >= rgm->num_columns || !rgm->columns[leaf].has_statistics)
+		leaf = st->col_leaf[def->arg->col];
+		if (leaf < 0 || leaf >= rgm->num_columns || !rgm->columns[leaf].has_statistics)
 			return false;
 		s = &rgm->columns[leaf].statistics;
 		if (!s->has_null_count || s->null_count < 0 || s->null_count > rows)
@@ -147,7 +298,7 @@ rowgroup_from_stats(PfAggScanState *st, int rg)
 		col = &prog->cols[def->arg->col];
 		if (col->missing)
 			continue;
-		s = &rgm->columns[st->slot_leaf[col->slot]].statistics;
+		s = &rgm->columns[st->col_leaf[def->arg->col]].statistics;
 		if (def->kind == PF_AGG_COUNT)
 		{
 			state->count += rows - s->null_count;
@@ -227,17 +378,19 @@ partition_rows(PfAggScanState *st, const uint32 *in, uint32 n, uint32 *out)
 }
 
 /*
- * Can the filters' values exclude every row of row group rg, by its
- * column-chunk statistics?  Integer, date and decimal columns stored as
- * integers (the raw domain the filters are normalized to), and all-null
- * chunks for any filter.  The planner pruned with constants already; this
- * also covers parameters and decimals.
+ * Can the filters' values exclude every row of unit rg?  With raw values,
+ * by the Parquet column-chunk statistics: integer, date and decimal
+ * columns stored as integers (the raw domain the filters are normalized
+ * to), and all-null chunks for any filter; other formats by their own
+ * unit_prune().  The planner pruned with constants already; this also
+ * covers parameters (and, with raw values, decimals).
  */
 static bool
 rowgroup_filtered_out(PfAggScanState *st, int rg)
 {
 	PfAggProgram *prog = st->prog;
-	const PqRowGroupMeta *rgm = &st->file->meta->row_groups[rg];
+	/* statistics in the raw domain: when the format offers raw values */
+	const PqRowGroupMeta *rgm = st->raw ? &st->meta->row_groups[rg] : NULL;
 
 	for (int fi = 0; fi < prog->nfilters; fi++)
 	{
@@ -254,10 +407,10 @@ rowgroup_filtered_out(PfAggScanState *st, int rg)
 		if (f->kind == PF_FILTER_IS_NULL)
 		{
 			/* no null in the chunk: no row passes */
-			if (!col->missing)
+			if (!col->missing && rgm != NULL)
 			{
-				leaf = st->slot_leaf[col->slot];
-				if (leaf < rgm->num_columns && rgm->columns[leaf].has_statistics &&
+				leaf = st->col_leaf[f->col];
+				if (leaf >= 0 && leaf < rgm->num_columns && rgm->columns[leaf].has_statistics &&
 					rgm->columns[leaf].statistics.has_null_count &&
 					rgm->columns[leaf].statistics.null_count == 0)
 					return true;
@@ -266,8 +419,10 @@ rowgroup_filtered_out(PfAggScanState *st, int rg)
 		}
 		if (f->never || col->missing)
 			return true;		/* no row passes */
-		leaf = st->slot_leaf[col->slot];
-		if (leaf >= rgm->num_columns || !rgm->columns[leaf].has_statistics)
+		if (rgm == NULL)
+			continue;
+		leaf = st->col_leaf[f->col];
+		if (leaf < 0 || leaf >= rgm->num_columns || !rgm->columns[leaf].has_statistics)
 			continue;
 		s = &rgm->columns[leaf].statistics;
 		if (s->has_null_count && s->null_count >= rgm->num_rows)
@@ -318,6 +473,10 @@ rowgroup_filtered_out(PfAggScanState *st, int rg)
 		if (excluded)
 			return true;
 	}
+	/* other formats: whatever the source prunes with (statistics, indexes) */
+	if (rgm == NULL && st->unit_quals != NIL &&
+		st->ops->unit_prune(st->src, rg, st->unit_quals) != PF_PRUNE_NONE)
+		return true;
 	return false;
 }
 
@@ -326,13 +485,7 @@ static void
 aggregate_rowgroup(PfAggScanState *st, int rg)
 {
 	PfAggProgram *prog = st->prog;
-	const PqFileMeta *meta = st->file->meta;
-	int64		rows_left = meta->row_groups[rg].num_rows;
-	PfcAllocator alloc;
-	PfcAllocator page_alloc;
-	PqColumnReaderOptions ropts = {0};
 
-	ropts.verify_crc = st->verify_checksums;
 	st->rowgroup = rg;
 	if (prog->nfilters > 0 && rowgroup_filtered_out(st, rg))
 	{
@@ -340,7 +493,7 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 		st->rowgroup = -1;
 		return;
 	}
-	if (prog->all_from_stats && rowgroup_from_stats(st, rg))
+	if (prog->all_from_stats && st->raw && rowgroup_from_stats(st, rg))
 	{
 		st->rowgroups_stats++;
 		st->rowgroup = -1;
@@ -348,67 +501,27 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 	}
 	st->rowgroups_read++;
 
-	alloc = pf_context_allocator(st->rowgroup_cxt);
-	page_alloc = pfc_buffer_pool_allocator(st->page_pool);
-	for (int s = 0; s < st->nslots; s++)
+	st->ops->unit_open(st->src, rg, NIL, 0);
+	for (;;)
 	{
-		const PqColumnChunkMeta *chunk = &meta->row_groups[rg].columns[st->slot_leaf[s]];
-		PqError		err;
-
-		st->err_column = meta->leaves[st->slot_leaf[s]].path;
-		if (chunk->is_encrypted)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("column \"%s\" of Parquet file \"%s\" is encrypted",
-							st->err_column, st->path),
-					 errhint("Parquet modular encryption is not supported.")));
-		if (chunk->file_path != NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("column \"%s\" of Parquet file \"%s\" is stored in another file",
-							st->err_column, st->path)));
-		pq_error_clear(&err);
-		if (pq_column_reader_open(&st->readers[s], st->file->file, rg,
-								  st->slot_leaf[s], &ropts, &alloc, &err) != PQ_OK)
-			pf_report_error(st->path, &err);
-		(void) pq_column_reader_set_page_allocator(st->readers[s], &page_alloc);
-	}
-
-	while (rows_left > 0)
-	{
-		uint32		want = (uint32) Min((int64) st->batch_rows, rows_left);
-		uint32		n = want;
+		uint32		n;
 		const uint32 *sel = st->identity;
-		instr_time	decode_start;
-
-		st->pass_rows += want;
+		MemoryContext old;
 
 		CHECK_FOR_INTERRUPTS();
-		if (st->time_decoding)
-			INSTR_TIME_SET_CURRENT(decode_start);
-		for (int s = 0; s < st->nslots; s++)
+		MemoryContextReset(st->batch_cxt);
+		n = st->ops->read(st->src, st->batch_rows);
+		if (n == 0)
+			break;
+		st->pass_rows += n;
+		old = MemoryContextSwitchTo(st->batch_cxt);
+		for (int c = 0; c < prog->ncols; c++)
 		{
-			PqError		err;
-
-			st->err_column = meta->leaves[st->slot_leaf[s]].path;
-			pq_error_clear(&err);
-			if (pq_column_reader_read(st->readers[s], want, &st->batches[s],
-									  &err) != PQ_OK)
-				pf_report_error(st->path, &err);
-			if (st->batches[s].num_rows != want)
-				ereport(ERROR,
-						(errcode(ERRCODE_DATA_CORRUPTED),
-						 errmsg("column chunk \"%s\" of Parquet file \"%s\" holds fewer rows than its row group",
-								st->err_column, st->path)));
+			st->err_column = prog->cols[c].attname;
+			fill_batch(st, c, n);
 		}
+		MemoryContextSwitchTo(old);
 		st->err_column = NULL;
-		if (st->time_decoding)
-		{
-			instr_time	now;
-
-			INSTR_TIME_SET_CURRENT(now);
-			INSTR_TIME_ACCUM_DIFF(st->decode_time, now, decode_start);
-		}
 
 		/* filters narrow the selection, each over the previous one's rows */
 		for (int f = 0; f < prog->nfilters && n > 0; f++)
@@ -451,14 +564,9 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 			for (int a = 0; a < prog->naggs; a++)
 				pf_agg_accumulate(st, a, sel, n, st->gid);
 		}
-		rows_left -= want;
 	}
-	for (int s = 0; s < st->nslots; s++)
-	{
-		st->bytes_read += (int64) pq_column_reader_bytes_read(st->readers[s]);
-		pq_column_reader_close(st->readers[s]);
-		st->readers[s] = NULL;
-	}
+	st->ops->unit_close(st->src);
+	MemoryContextReset(st->batch_cxt);
 	MemoryContextReset(st->rowgroup_cxt);
 	st->peak_memory = Max(st->peak_memory,
 						  MemoryContextMemAllocated(st->cxt, true));
@@ -488,14 +596,15 @@ compute(PfAggScanState *st)
 		{
 			int			rg = lfirst_int(lr);
 
-			if (rg < 0 || rg >= st->file->meta->num_row_groups)
+			if (rg < 0 || rg >= st->src->nunits)
 				ereport(ERROR,
 						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-						 errmsg("Parquet file \"%s\" changed since the query was planned",
-								st->path),
-						 errdetail("Row group %d was planned, the file now has %d.",
-								   rg, st->file->meta->num_row_groups)));
-			if (st->file->meta->row_groups[rg].num_rows <= 0)
+						 errmsg("%s \"%s\" changed since the query was planned",
+								st->ops->file_noun, st->path),
+						 errdetail("%c%s %d was planned, the file now has %d.",
+								   pg_toupper((unsigned char) st->ops->unit_noun[0]),
+								   st->ops->unit_noun + 1, rg, st->src->nunits)));
+			if (st->ops->unit_rows(st->src, rg) <= 0)
 				continue;
 			aggregate_rowgroup(st, rg);
 			if (st->overflow)
@@ -634,8 +743,37 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 										  ALLOCSET_DEFAULT_SIZES);
 	st->tmp_cxt = AllocSetContextCreate(st->cxt, "parquet_fdw aggregate output",
 										ALLOCSET_SMALL_SIZES);
-	st->page_pool = pf_page_pool_create(st->cxt);
+	st->batch_cxt = AllocSetContextCreate(st->cxt, "parquet_fdw aggregate batch",
+										  ALLOCSET_DEFAULT_SIZES);
 	st->batch_rows = PF_AGG_BATCH_ROWS;
+
+	/* the table source, its columns and the batches read from it */
+	st->ops = pf_source_of_kind((PfScanKind) intVal(list_nth(priv, PfAggPrivateSourceKind)));
+	st->sscan.cxt = st->cxt;
+	st->sscan.verify_checksums = st->verify_checksums;
+	st->sscan.time_decoding = st->time_decoding;
+	st->src_cols = palloc0(sizeof(PfSourceColumn) * Max(1, prog->ncols));
+	st->col_leaf = palloc(sizeof(int) * Max(1, prog->ncols));
+	st->batches = palloc0(sizeof(PqColumnBatch) * Max(1, prog->ncols));
+	st->conv_values = palloc(sizeof(Datum) * st->batch_rows);
+	st->conv_nulls = palloc(sizeof(bool *) * Max(1, prog->ncols));
+	st->conv_buf = palloc(sizeof(void *) * Max(1, prog->ncols));
+	for (int c = 0; c < prog->ncols; c++)
+	{
+		PfSourceColumn *sc = &st->src_cols[c];
+
+		sc->attnum = prog->cols[c].attnum;
+		sc->attname = prog->cols[c].attname;
+		sc->field_name = prog->cols[c].field_name;
+		sc->typid = prog->cols[c].typid;
+		sc->typmod = prog->cols[c].typmod;
+		st->conv_nulls[c] = palloc(sizeof(bool) * st->batch_rows);
+		st->conv_buf[c] = palloc(16 * st->batch_rows);
+	}
+	/* the filters' analyzed forms, for a source's own unit pruning */
+	for (int f = 0; f < prog->nfilters; f++)
+		if (prog->filters[f].qual != NULL)
+			st->unit_quals = lappend(st->unit_quals, prog->filters[f].qual);
 	st->identity = palloc(sizeof(uint32) * st->batch_rows);
 	for (uint32 i = 0; i < st->batch_rows; i++)
 		st->identity[i] = i;

@@ -43,13 +43,17 @@ pf_agg_explain_foreign_scan(ForeignScanState *node, ExplainState *es)
 	int			nread = 0;
 	ListCell   *lc;
 
+	const PfSourceOps *ops = pf_source_of_kind((PfScanKind)
+											   intVal(list_nth(plan->fdw_private,
+															   PfAggPrivateSourceKind)));
+
 	if (list_length(st->filenames) == 1)
-		ExplainPropertyText("Parquet File", linitial(st->filenames), es);
+		ExplainPropertyText(ops->file_label, linitial(st->filenames), es);
 	else
-		ExplainPropertyList("Parquet Files", st->filenames, es);
+		ExplainPropertyList(psprintf("%ss", ops->file_label), st->filenames, es);
 	foreach(lc, st->rowgroups)
 		nread += list_length((List *) lfirst(lc));
-	ExplainPropertyText("Row Groups",
+	ExplainPropertyText(ops->units_label,
 						psprintf("%d of %d", nread, st->total_rowgroups), es);
 
 	initStringInfo(&buf);
@@ -94,18 +98,22 @@ pf_agg_explain_foreign_scan(ForeignScanState *node, ExplainState *es)
 	}
 	if (es->analyze)
 	{
-		ExplainPropertyInteger("Row Groups Read", NULL, st->rowgroups_read, es);
-		ExplainPropertyInteger("Row Groups From Statistics", NULL,
-							   st->rowgroups_stats, es);
+		ExplainPropertyInteger(psprintf("%s Read", ops->units_label), NULL,
+							   st->rowgroups_read, es);
+		if (ops->raw_field != NULL)	/* the statistics shortcuts need raw values */
+			ExplainPropertyInteger(psprintf("%s From Statistics", ops->units_label),
+								   NULL, st->rowgroups_stats, es);
 		if (prog->nfilters > 0)
-			ExplainPropertyInteger("Row Groups Skipped at Run Time", NULL,
-								   st->rowgroups_skipped, es);
+			ExplainPropertyInteger(psprintf("%s Skipped at Run Time", ops->units_label),
+								   NULL, st->rowgroups_skipped, es);
 		ExplainPropertyInteger("Groups", NULL, st->groups_total, es);
 		if (st->passes > 1)
 			ExplainPropertyInteger("Partition Passes", NULL, st->passes, es);
-		pf_explain_io(st->bytes_read,
-					  st->time_decoding && es->timing ? &st->decode_time : NULL,
-					  es);
+		if (ops->counts_io)
+			pf_explain_io(st->sscan.bytes_read,
+						  st->sscan.time_decoding && es->timing ?
+						  &st->sscan.decode_time : NULL,
+						  es);
 		ExplainPropertyInteger("Peak Memory", "kB",
 							   (int64) ((st->peak_memory + 1023) / 1024), es);
 	}

@@ -13,8 +13,9 @@
  * partition passes), agg_explain.c.
  *
  * Planning (GetForeignUpperPaths, UPPERREL_GROUP_AGG) accepts a query over
- * one Parquet foreign table when every restriction is "column op value"
- * (= <> < <= > >=, so also BETWEEN; a boolean column or its negation) that
+ * one foreign table (Parquet files or Amudai shards) when every
+ * restriction is "column op value" (= <> < <= > >=, so also BETWEEN; a
+ * boolean column or its negation) that
  * the scan can evaluate on the raw vectors, the value a constant or an
  * expression of parameters (evaluated at each (re)scan), every GROUP BY
  * item is a plain column of a small-domain type (text, bool, integers,
@@ -26,7 +27,11 @@
  * (their parameter values in fdw_exprs) and are compiled again at executor
  * start by the same code that accepted them.
  *
- * Execution reads each row group's needed leaves a batch at a time, builds
+ * Execution reads each unit (row group, stripe) through the table source
+ * (source.h) a batch at a time: a format that offers raw values
+ * (raw_field, raw_batch: Parquet) hands over its decoded physical values,
+ * any other the Datums of convert(), put in the same shapes (agg_exec.c's
+ * fill_batch).  It builds
  * a selection vector from the filters, maps the selected rows to groups
  * (per-column codes, then a hash table of code tuples), evaluates the
  * aggregate arguments column-wise and accumulates:
@@ -41,9 +46,13 @@
  *					overflow check it reproduces)
  * so the results equal PostgreSQL's own.  Without restrictions and groups,
  * count(*), count(col), min and max of integers, dates and decimals stored
- * as integers come from the row groups' statistics when present.
+ * as integers come from the row groups' statistics when present (raw
+ * values only: the shortcut reads Parquet's statistics); run-time unit
+ * pruning by the filters' values uses those statistics, or the source's
+ * unit_prune() for other formats.
  *
- * Memory: column readers live in a context reset per row group; the
+ * Memory: a unit's readers live in the source's context reset per unit,
+ * convert()'s Datums in one reset per batch; the
  * groups' keys and states in one that grows with the number of groups (the
  * planner refuses more than PF_AGG_MAX_GROUPS estimated groups).  Past
  * hash_mem, a pass is dropped and the input read again once per partition
@@ -105,6 +114,7 @@
 #include "common/buffer_pool.h"
 #include "fdw/parquet_fdw.h"
 #include "fdw/amudai_fdw.h"
+#include "fdw/source.h"
 
 
 /* Rows decoded per batch. */
@@ -156,7 +166,7 @@ typedef struct PfAggCol
 	int			scale;			/* DEC */
 	/* in the current file */
 	bool		missing;		/* absent: all null */
-	int			slot;			/* reader slot, -1 when missing */
+	int			slot;			/* its batch in the scan state */
 	PqPhysicalType phys;
 	int32		flba_len;
 } PfAggCol;
@@ -327,7 +337,8 @@ enum PfAggPrivateIndex
 	PfAggPrivateTotalRowGroups, /* Integer */
 	PfAggPrivateQuals,			/* List of Expr: the restrictions */
 	PfAggPrivateGroupVars,		/* List of Var */
-	PfAggPrivateTotalRows		/* String: rows of the planned row groups */
+	PfAggPrivateTotalRows,		/* String: rows of the planned row groups */
+	PfAggPrivateSourceKind		/* Integer: PfScanKind of the table source */
 };
 
 
@@ -336,7 +347,8 @@ typedef struct PfAggScanState
 	PfScanKind	kind;			/* PF_SCAN_AGGREGATE; first, see parquet_fdw.h */
 	MemoryContext cxt;			/* the whole scan */
 	MemoryContext file_cxt;		/* the open file; reset per file */
-	MemoryContext rowgroup_cxt; /* column readers; reset per row group */
+	MemoryContext rowgroup_cxt; /* reset per unit */
+	MemoryContext batch_cxt;	/* convert()'s Datums; reset per batch */
 	MemoryContext group_cxt;	/* group keys and states */
 	MemoryContext tmp_cxt;		/* output values, slow batches */
 
@@ -352,18 +364,28 @@ typedef struct PfAggScanState
 	/* position, for the error context */
 	int			file_index;
 	const char *path;
-	PfFile	   *file;
-	int			rowgroup;
+	int			rowgroup;		/* the unit being read, -1: none */
 	const char *err_column;
 
-	/* page buffers the column readers release, kept for the next pages */
-	PfcBufferPool *page_pool;
-
-	/* leaves of the current file */
-	int			nslots;
-	int		   *slot_leaf;
-	PqColumnReader **readers;
-	PqColumnBatch *batches;
+	/*
+	 * The table source: the open file, its bound columns (one per program
+	 * column) and their batches.  With raw, the format hands out its
+	 * decoded values and metadata (raw_batch, raw_field) and the statistics
+	 * shortcuts apply; else batches are built from convert()'s Datums.
+	 */
+	const PfSourceOps *ops;
+	PfSourceScan sscan;			/* options, bytes read, decode time */
+	PfSource   *src;
+	PfSourceColumn *src_cols;
+	bool		raw;
+	const PqFileMeta *meta;		/* raw: the open file's metadata */
+	int		   *col_leaf;		/* raw: per column, its leaf or -1 */
+	List	   *unit_quals;		/* not raw: PfQual of the filters, for
+								 * unit_prune() */
+	PqColumnBatch *batches;		/* per column, the current batch */
+	Datum	   *conv_values;	/* not raw: convert()'s output */
+	bool	  **conv_nulls;		/* per column */
+	void	  **conv_buf;		/* per column, 16 bytes per row */
 
 	/* batch buffers */
 	uint64		batch_seq;		/* number of the current batch, from 1 */
@@ -420,9 +442,7 @@ typedef struct PfAggScanState
 	int64		rowgroups_read;
 	int64		rowgroups_stats;
 	int64		rowgroups_skipped;	/* by the filters' values and statistics */
-	int64		bytes_read;		/* by the readers of closed row groups */
 	bool		time_decoding;	/* EXPLAIN ANALYZE with timing */
-	instr_time	decode_time;	/* in the format layer's readers */
 	Size		peak_memory;
 } PfAggScanState;
 
@@ -513,6 +533,8 @@ extern void pf_agg_date_out_of_range(const char *attname, int64 days, bool from_
 extern void pf_agg_init_expr(PfAggScanState *st, PfAggExpr *e);
 extern Datum pf_agg_int128_to_numeric(int128_t v, int scale);
 extern void *pf_agg_palloc16(MemoryContext cxt, Size size);
+/* A numeric's value times 10^scale (it has at most scale digits after the point). */
+extern int128_t pf_agg_numeric_unscaled(Datum num, int scale, const char *attname);
 
 /* in agg_filter.c */
 extern uint32 pf_agg_apply_filter(PfAggScanState *st, const PfAggFilter *f, const uint32 *in,

@@ -166,6 +166,8 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	Cost		cost;
 	ListCell   *lc;
 	ForeignPath *path;
+	const PfSourceOps *ops;
+	PfSourceColumn *src_cols;
 
 	if (!pf_enable_aggregate_pushdown || stage != UPPERREL_GROUP_AGG ||
 		output_rel->fdw_private != NULL || !is_parquet_baserel(input_rel))
@@ -177,8 +179,9 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	ps = (PfPlanState *) input_rel->fdw_private;
 	target = root->upper_targets[UPPERREL_GROUP_AGG];
 	rte = planner_rt_fetch(input_rel->relid, root);
-	if (rte->inh || ps->kind != PF_SCAN_PARQUET)
+	if (rte->inh || (ps->kind != PF_SCAN_PARQUET && ps->kind != PF_SCAN_AMUDAI))
 		return;
+	ops = pf_source_of_kind(ps->kind);
 
 	/* every restriction must be evaluated by the scan itself */
 	foreach(lc, input_rel->baserestrictinfo)
@@ -244,12 +247,28 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		key_min[i] = PG_INT64_MAX;
 		key_max[i] = PG_INT64_MIN;
 	}
-	for (int fi = 0; fi < list_length(ps->filenames); fi++)
+	src_cols = palloc0(sizeof(PfSourceColumn) * Max(1, prog->ncols));
+	for (int i = 0; i < prog->ncols; i++)
+	{
+		src_cols[i].attnum = prog->cols[i].attnum;
+		src_cols[i].attname = prog->cols[i].attname;
+		src_cols[i].field_name = prog->cols[i].field_name;
+		src_cols[i].typid = prog->cols[i].typid;
+		src_cols[i].typmod = prog->cols[i].typmod;
+	}
+
+	/*
+	 * A format that hands out its raw values must store each column in a
+	 * shape the vector code reads; any other reads convert()'s Datums of
+	 * the declared types, whatever the file stores.
+	 */
+	for (int fi = 0; ops->raw_field != NULL && fi < list_length(ps->filenames); fi++)
 	{
 		const char *filename = (const char *) list_nth(ps->filenames, fi);
 		MemoryContext tmp;
 		MemoryContext old;
-		PfFile	   *pf;
+		PfSourceScan sscan = {0};
+		PfSource   *src;
 		bool		fits = true;
 
 		/* a file whose row groups are all pruned is not read */
@@ -259,22 +278,22 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 									"parquet_fdw aggregate planning",
 									ALLOCSET_DEFAULT_SIZES);
 		old = MemoryContextSwitchTo(tmp);
-		pf = pf_open_file(filename, tmp);
+		sscan.cxt = tmp;
+		src = ops->open(filename, rel, &sscan, tmp);
+		ops->bind(src, src_cols, prog->ncols, opts->missing_columns_error, false);
 
 		for (int i = 0; i < prog->ncols && fits; i++)
 		{
-			const PqSchemaNode *field =
-				pf_find_column_field(pf->meta, filename, rel, prog->cols[i].attname,
-									 prog->cols[i].field_name,
-									 opts->missing_columns_error);
+			const PqFileMeta *meta;
+			const PqSchemaNode *field = ops->raw_field(src, i, &meta);
 
-			fits = pf_agg_field_fits(pf->meta, field, &prog->cols[i]);
-			if (fits && field != NULL && key_range_too_wide(prog, i, pf->meta, field,
+			fits = pf_agg_field_fits(meta, field, &prog->cols[i]);
+			if (fits && field != NULL && key_range_too_wide(prog, i, meta, field,
 															(List *) list_nth(ps->rowgroups, fi),
 															&key_min[i], &key_max[i]))
 				fits = false;
 		}
-		pf_close_file(pf);
+		ops->close(src);
 		MemoryContextSwitchTo(old);
 		MemoryContextDelete(tmp);
 		if (!fits)
@@ -377,6 +396,7 @@ pf_agg_get_foreign_plan(PlannerInfo *root, RelOptInfo *upperrel,
 	/* a String: a Float node of an integral value reads back as Integer */
 	fdw_private = lappend(fdw_private,
 						  makeString(psprintf("%.0f", ps->total_rows)));
+	fdw_private = lappend(fdw_private, makeInteger((int) ps->kind));
 
 	/* no scan relation: the output columns are fdw_scan_tlist's */
 	/*
