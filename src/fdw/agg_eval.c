@@ -45,14 +45,99 @@ pf_agg_error_callback(void *arg)
 		errcontext("%s \"%s\"", file_noun, st->path);
 }
 
+/*
+ * The value of a numeric read from its stored form (base-10000 digits, a
+ * weight and a sign: the on-disk format, stable across releases) times
+ * 10^scale into *v; false when it is special (NaN, infinity), has more
+ * digits than an int128 surely holds, or more decimals than scale.
+ */
+static bool
+numeric_unscaled_fast(Datum num, int scale, int128_t *v)
+{
+	struct varlena *vl = PG_DETOAST_DATUM_PACKED(num);
+	const uint8 *p = (const uint8 *) VARDATA_ANY(vl);
+	Size		len = VARSIZE_ANY_EXHDR(vl);
+	uint16		head;
+	bool		neg;
+	int			weight;
+	int			ndigits;
+	int			exp10;
+	int128_t	acc = 0;
+	const uint8 *digits;
+
+	if (len < sizeof(uint16))
+		return false;
+	memcpy(&head, p, sizeof(uint16));
+	if ((head & 0xC000) == 0xC000)
+		return false;			/* NaN or an infinity */
+	if (head & 0x8000)
+	{
+		/* short form: sign, display scale and weight in the header */
+		neg = (head & 0x2000) != 0;
+		weight = (head & 0x0040) ? (int) (head & 0x003F) - 64 : (int) (head & 0x003F);
+		digits = p + sizeof(uint16);
+		ndigits = (int) ((len - sizeof(uint16)) / sizeof(int16));
+	}
+	else
+	{
+		int16		w;
+
+		if (len < 2 * sizeof(uint16))
+			return false;
+		neg = (head & 0xC000) == 0x4000;
+		memcpy(&w, p + sizeof(uint16), sizeof(int16));
+		weight = w;
+		digits = p + 2 * sizeof(uint16);
+		ndigits = (int) ((len - 2 * sizeof(uint16)) / sizeof(int16));
+	}
+	if (ndigits > 9)
+		return false;			/* up to 36 decimal digits fit */
+	for (int i = 0; i < ndigits; i++)
+	{
+		int16		d;
+
+		memcpy(&d, digits + i * sizeof(int16), sizeof(int16));
+		acc = acc * 10000 + d;
+	}
+	/* acc counts units of 10000^(weight - ndigits + 1) */
+	exp10 = 4 * (weight - ndigits + 1) + scale;
+	if (ndigits == 0)
+		exp10 = 0;
+	if (exp10 > 0)
+	{
+		if (exp10 + 4 * ndigits > 38)
+			return false;
+		acc *= pf_agg_pow10_128(exp10);
+	}
+	else if (exp10 < 0)
+	{
+		int128_t	div;
+
+		if (-exp10 > 38)
+			return false;
+		div = pf_agg_pow10_128(-exp10);
+		if (acc % div != 0)
+			return false;
+		acc /= div;
+	}
+	*v = neg ? -acc : acc;
+	return true;
+}
+
 int128_t
 pf_agg_numeric_unscaled(Datum num, int scale, const char *attname)
 {
-	char	   *text = DatumGetCString(DirectFunctionCall1(numeric_out, num));
-	const char *p = text;
+	char	   *text;
+	const char *p;
 	bool		neg = false;
 	int			frac = -1;		/* digits after the point, -1 before it */
 	int128_t	v = 0;
+
+	if (numeric_unscaled_fast(num, scale, &v))
+		return v;
+	/* the rest from the value's text */
+	text = DatumGetCString(DirectFunctionCall1(numeric_out, num));
+	p = text;
 
 	if (*p == '-')
 	{

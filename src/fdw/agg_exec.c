@@ -121,10 +121,12 @@ open_file(PfAggScanState *st, int i)
 /*
  * Fill the batch of column c, n rows, from the source: the format's own
  * values when it offers them, else convert()'s Datums put in the shapes
- * generic_col_shape() promised.
+ * generic_col_shape() promised, for the nrows rows of rows only (the rest
+ * of the batch is left undefined: nothing reads it).
  */
 static void
-fill_batch(PfAggScanState *st, int c, uint32 n)
+fill_batch(PfAggScanState *st, int c, uint32 n, const uint32 *rows,
+		   uint32 nrows)
 {
 	const PfAggCol *col = &st->prog->cols[c];
 	PqColumnBatch *b = &st->batches[c];
@@ -143,9 +145,28 @@ fill_batch(PfAggScanState *st, int c, uint32 n)
 		*b = *raw;
 		return;
 	}
-	st->ops->convert(st->src, c, 0, n, values, nulls);
-	for (uint32 r = 0; r < n; r++)
-		any_null |= nulls[r];
+	if (nrows == n || !st->ops->column_lazy(st->src, c))
+	{
+		st->ops->convert(st->src, c, 0, n, values, nulls);
+		rows = st->identity;
+		nrows = n;
+	}
+	else
+	{
+		/* a few rows passed the filters: convert their runs only */
+		for (uint32 i = 0; i < nrows;)
+		{
+			uint32		from = rows[i];
+			uint32		len = 1;
+
+			while (i + len < nrows && rows[i + len] == from + len)
+				len++;
+			st->ops->convert(st->src, c, from, len, values + from, nulls + from);
+			i += len;
+		}
+	}
+	for (uint32 i = 0; i < nrows; i++)
+		any_null |= nulls[rows[i]];
 	memset(b, 0, sizeof(PqColumnBatch));
 	b->num_rows = b->num_levels = n;
 	b->is_null = any_null ? nulls : NULL;
@@ -157,24 +178,25 @@ fill_batch(PfAggScanState *st, int c, uint32 n)
 			{
 				int64	   *v = (int64 *) st->conv_buf[c];
 
-				for (uint32 r = 0; r < n; r++)
-					v[r] = nulls[r] ? 0 : DatumGetInt64(values[r]);
+				for (uint32 i = 0; i < nrows; i++)
+					v[rows[i]] = nulls[rows[i]] ? 0 : DatumGetInt64(values[rows[i]]);
 			}
 			else
 			{
 				int32	   *v = (int32 *) st->conv_buf[c];
 
-				for (uint32 r = 0; r < n; r++)
-					v[r] = nulls[r] ? 0 : col->typid == INT2OID ?
-						DatumGetInt16(values[r]) : DatumGetInt32(values[r]);
+				for (uint32 i = 0; i < nrows; i++)
+					v[rows[i]] = nulls[rows[i]] ? 0 : col->typid == INT2OID ?
+						DatumGetInt16(values[rows[i]]) : DatumGetInt32(values[rows[i]]);
 			}
 			break;
 		case PF_COL_DATE:
 			{
 				int32	   *v = (int32 *) st->conv_buf[c];
 
-				for (uint32 r = 0; r < n; r++)
+				for (uint32 i = 0; i < nrows; i++)
 				{
+					uint32		r = rows[i];
 					DateADT		d = nulls[r] ? 0 : DatumGetDateADT(values[r]);
 
 					if (DATE_NOT_FINITE(d))
@@ -188,8 +210,9 @@ fill_batch(PfAggScanState *st, int c, uint32 n)
 			}
 			break;
 		case PF_COL_DEC:
-			for (uint32 r = 0; r < n; r++)
+			for (uint32 i = 0; i < nrows; i++)
 			{
+				uint32		r = rows[i];
 				int128_t	u = nulls[r] ? 0 :
 					pf_agg_numeric_unscaled(values[r], col->scale, col->attname);
 
@@ -206,16 +229,17 @@ fill_batch(PfAggScanState *st, int c, uint32 n)
 			}
 			break;
 		case PF_COL_F4:
-			for (uint32 r = 0; r < n; r++)
-				((float4 *) st->conv_buf[c])[r] = nulls[r] ? 0 : DatumGetFloat4(values[r]);
+			for (uint32 i = 0; i < nrows; i++)
+				((float4 *) st->conv_buf[c])[rows[i]] = nulls[rows[i]] ? 0 : DatumGetFloat4(values[rows[i]]);
 			break;
 		case PF_COL_F8:
-			for (uint32 r = 0; r < n; r++)
-				((float8 *) st->conv_buf[c])[r] = nulls[r] ? 0 : DatumGetFloat8(values[r]);
+			for (uint32 i = 0; i < nrows; i++)
+				((float8 *) st->conv_buf[c])[rows[i]] = nulls[rows[i]] ? 0 : DatumGetFloat8(values[rows[i]]);
 			break;
 		case PF_COL_TEXT:
-			for (uint32 r = 0; r < n; r++)
+			for (uint32 i = 0; i < nrows; i++)
 			{
+				uint32		r = rows[i];
 				CdcByteView *v = &((CdcByteView *) st->conv_buf[c])[r];
 
 				if (nulls[r])
@@ -233,8 +257,8 @@ fill_batch(PfAggScanState *st, int c, uint32 n)
 			}
 			break;
 		case PF_COL_BOOL:
-			for (uint32 r = 0; r < n; r++)
-				((uint8 *) st->conv_buf[c])[r] = nulls[r] ? 0 : DatumGetBool(values[r]);
+			for (uint32 i = 0; i < nrows; i++)
+				((uint8 *) st->conv_buf[c])[rows[i]] = nulls[rows[i]] ? 0 : DatumGetBool(values[rows[i]]);
 			break;
 	}
 }
@@ -505,6 +529,7 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 	for (;;)
 	{
 		uint32		n;
+		uint32		batch_n;
 		const uint32 *sel = st->identity;
 		MemoryContext old;
 
@@ -513,12 +538,16 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 		n = st->ops->read(st->src, st->batch_rows);
 		if (n == 0)
 			break;
+		batch_n = n;
 		st->pass_rows += n;
+		/* the filters' columns first: the others are needed for fewer rows */
 		old = MemoryContextSwitchTo(st->batch_cxt);
 		for (int c = 0; c < prog->ncols; c++)
 		{
+			if (!st->filter_col[c])
+				continue;
 			st->err_column = prog->cols[c].attname;
-			fill_batch(st, c, n);
+			fill_batch(st, c, n, st->identity, n);
 		}
 		MemoryContextSwitchTo(old);
 		st->err_column = NULL;
@@ -537,6 +566,17 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 		st->batch_seq++;
 		if (n > 0)
 		{
+			old = MemoryContextSwitchTo(st->batch_cxt);
+			for (int c = 0; c < prog->ncols; c++)
+			{
+				if (st->filter_col[c])
+					continue;
+				st->err_column = prog->cols[c].attname;
+				fill_batch(st, c, batch_n, sel, n);
+			}
+			MemoryContextSwitchTo(old);
+			st->err_column = NULL;
+
 			if (prog->nkeys > 0 && st->part_bits > 0)
 			{
 				/* this pass's partition only */
@@ -770,6 +810,9 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 		st->conv_nulls[c] = palloc(sizeof(bool) * st->batch_rows);
 		st->conv_buf[c] = palloc(16 * st->batch_rows);
 	}
+	st->filter_col = palloc0(sizeof(bool) * Max(1, prog->ncols));
+	for (int f = 0; f < prog->nfilters; f++)
+		st->filter_col[prog->filters[f].col] = true;
 	/* the filters' analyzed forms, for a source's own unit pruning */
 	for (int f = 0; f < prog->nfilters; f++)
 		if (prog->filters[f].qual != NULL)
