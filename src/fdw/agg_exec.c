@@ -540,24 +540,24 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 			break;
 		batch_n = n;
 		st->pass_rows += n;
-		/* the filters' columns first: the others are needed for fewer rows */
-		old = MemoryContextSwitchTo(st->batch_cxt);
-		for (int c = 0; c < prog->ncols; c++)
-		{
-			if (!st->filter_col[c])
-				continue;
-			st->err_column = prog->cols[c].attname;
-			fill_batch(st, c, n, st->identity, n);
-		}
-		MemoryContextSwitchTo(old);
-		st->err_column = NULL;
-
-		/* filters narrow the selection, each over the previous one's rows */
+		/*
+		 * Filters narrow the selection, each over the previous one's rows;
+		 * a column is filled for the rows that reach its first reader.
+		 */
+		memset(st->filled, 0, sizeof(bool) * Max(1, prog->ncols));
 		for (int f = 0; f < prog->nfilters && n > 0; f++)
 		{
 			uint32	   *out = (sel == st->sel) ? st->sel2 : st->sel;
+			int			c = prog->filters[f].col;
 
-			st->err_column = prog->cols[prog->filters[f].col].attname;
+			st->err_column = prog->cols[c].attname;
+			if (!st->filled[c])
+			{
+				old = MemoryContextSwitchTo(st->batch_cxt);
+				fill_batch(st, c, batch_n, sel, n);
+				MemoryContextSwitchTo(old);
+				st->filled[c] = true;
+			}
 			n = pf_agg_apply_filter(st, &prog->filters[f], sel, n, out);
 			sel = out;
 		}
@@ -569,7 +569,7 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 			old = MemoryContextSwitchTo(st->batch_cxt);
 			for (int c = 0; c < prog->ncols; c++)
 			{
-				if (st->filter_col[c])
+				if (st->filled[c])
 					continue;
 				st->err_column = prog->cols[c].attname;
 				fill_batch(st, c, batch_n, sel, n);
@@ -810,9 +810,7 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 		st->conv_nulls[c] = palloc(sizeof(bool) * st->batch_rows);
 		st->conv_buf[c] = palloc(16 * st->batch_rows);
 	}
-	st->filter_col = palloc0(sizeof(bool) * Max(1, prog->ncols));
-	for (int f = 0; f < prog->nfilters; f++)
-		st->filter_col[prog->filters[f].col] = true;
+	st->filled = palloc0(sizeof(bool) * Max(1, prog->ncols));
 	/* the filters' analyzed forms, for a source's own unit pruning */
 	for (int f = 0; f < prog->nfilters; f++)
 		if (prog->filters[f].qual != NULL)

@@ -380,7 +380,7 @@ typedef struct PfAggScanState
 	bool		raw;
 	const PqFileMeta *meta;		/* raw: the open file's metadata */
 	int		   *col_leaf;		/* raw: per column, its leaf or -1 */
-	bool	   *filter_col;		/* per column: a filter reads it */
+	bool	   *filled;			/* per column: its batch is filled */
 	List	   *unit_quals;		/* not raw: PfQual of the filters, for
 								 * unit_prune() */
 	PqColumnBatch *batches;		/* per column, the current batch */
