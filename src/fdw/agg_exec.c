@@ -525,7 +525,8 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 	}
 	st->rowgroups_read++;
 
-	st->ops->unit_open(st->src, rg, NIL, 0);
+	/* a row-level index may skip rows the filters would drop anyway */
+	st->ops->unit_open(st->src, rg, st->raw ? NIL : st->unit_quals, 0);
 	for (;;)
 	{
 		uint32		n;

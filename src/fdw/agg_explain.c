@@ -106,6 +106,9 @@ pf_agg_explain_foreign_scan(ForeignScanState *node, ExplainState *es)
 		if (prog->nfilters > 0)
 			ExplainPropertyInteger(psprintf("%s Skipped at Run Time", ops->units_label),
 								   NULL, st->rowgroups_skipped, es);
+		if (st->sscan.rows_skipped_by_index > 0)
+			ExplainPropertyInteger(ops->index_label, NULL,
+								   st->sscan.rows_skipped_by_index, es);
 		ExplainPropertyInteger("Groups", NULL, st->groups_total, es);
 		if (st->passes > 1)
 			ExplainPropertyInteger("Partition Passes", NULL, st->passes, es);

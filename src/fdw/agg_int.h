@@ -382,7 +382,7 @@ typedef struct PfAggScanState
 	int		   *col_leaf;		/* raw: per column, its leaf or -1 */
 	bool	   *filled;			/* per column: its batch is filled */
 	List	   *unit_quals;		/* not raw: PfQual of the filters, for
-								 * unit_prune() */
+								 * unit_prune() and unit_open() */
 	PqColumnBatch *batches;		/* per column, the current batch */
 	Datum	   *conv_values;	/* not raw: convert()'s output */
 	bool	  **conv_nulls;		/* per column */

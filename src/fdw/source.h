@@ -184,10 +184,10 @@ struct PfSourceOps
 	 * Optional (NULL: the format does not offer them): the stored values
 	 * themselves, for a consumer that evaluates them without convert(),
 	 * the aggregate pushdown.  raw_field gives the file's metadata and the
-	 * field bound column col reads (NULL: absent or col -1); raw_batch the current
-	 * batch of a present bound column that is one flat leaf, as the format
-	 * layer decoded it (Parquet physical values), valid until the next
-	 * read().  Needs a binding with converters.
+	 * field bound column col reads (NULL: absent, or col -1); raw_batch
+	 * the current batch of a present bound column that is one flat leaf,
+	 * as the format layer decoded it (Parquet physical values), valid
+	 * until the next read().  Needs a binding with converters.
 	 */
 	const PqSchemaNode *(*raw_field) (PfSource *src, int col,
 									  const PqFileMeta **meta);
