@@ -325,7 +325,7 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 
--- aggregates run over the shard scan (no pushdown into shards)
+-- aggregates over a shard are pushed down (sql/aggregate_amudai.sql)
 SELECT am_explain('EXPLAIN (COSTS OFF) SELECT count(*), sum(id) FROM am');
 SELECT count(*), sum(id) FROM am;
 

@@ -16,6 +16,9 @@
 --
 SET timezone = 'UTC';
 SET extra_float_digits = 0;
+-- the EXPLAINs below show the scan's own filtering (aggregates over shards
+-- are pushed down otherwise: sql/aggregate_amudai.sql)
+SET parquet_fdw.enable_aggregate_pushdown = off;
 SELECT current_setting('data_directory') || '/pf_amudai_index.amudai.shard' AS shard
 \gset
 

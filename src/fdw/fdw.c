@@ -5,7 +5,7 @@
  *	  handler and validator, and the routing of each callback.
  *
  * The callbacks themselves live in scan.c (planning and execution, for
- * tables of either format), aggregate.c (pushed-down aggregates),
+ * tables of either format), agg_*.c (pushed-down aggregates),
  * import.c (IMPORT FOREIGN SCHEMA) and option.c (option validation); this
  * file only wires them into the FdwRoutine.
  *
@@ -91,7 +91,7 @@ _PG_init(void)
 
 	DefineCustomBoolVariable("parquet_fdw.enable_aggregate_pushdown",
 							 "Computes count, sum, avg, min and max inside Parquet scans.",
-							 "Aggregates of one foreign table with simple filters and few groups are computed over the decoded columns (see aggregate.c).",
+							 "Aggregates of one foreign table with simple filters and few groups are computed over the decoded columns (see agg_exec.c).",
 							 &pf_enable_aggregate_pushdown,
 							 true,
 							 PGC_USERSET,
@@ -103,7 +103,7 @@ _PG_init(void)
 
 /*
  * Table scans of both formats run the same callbacks (scan.c over the
- * table's source); only pushed-down aggregates (aggregate.c) have their
+ * table's source); only pushed-down aggregates (agg_exec.c) have their
  * own.  Planning callbacks for a base relation are always the scan's.
  */
 static ForeignScan *
@@ -111,7 +111,7 @@ dispatchGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 					   Oid foreigntableid, ForeignPath *best_path,
 					   List *tlist, List *scan_clauses, Plan *outer_plan)
 {
-	if (IS_UPPER_REL(baserel))	/* aggregate pushdown (aggregate.c) */
+	if (IS_UPPER_REL(baserel))	/* aggregate pushdown (agg_plan.c) */
 		return pf_agg_get_foreign_plan(root, baserel, best_path, tlist,
 									   outer_plan);
 	return pfGetForeignPlan(root, baserel, foreigntableid, best_path,

@@ -15,7 +15,7 @@
  * analyze.c, import.c, footer_cache.c, reader.c (opening files from the
  * backend), sorted.c (the "sorted" option and its merge), scan.c again
  * (EXPLAIN ANALYZE's I/O counters), convert.c and convert_variant.c
- * (values to Datums), aggregate.c (aggregate pushdown).  The shard side's
+ * (values to Datums), agg_*.c (aggregate pushdown).  The shard side's
  * declarations are in amudai_fdw.h.
  *
  * IDENTIFICATION
@@ -532,7 +532,7 @@ typedef struct PfLeafPosition
 extern Datum pf_variant_converter_next(PfVariantConverter *vc,
 									   PfLeafPosition *leaves, bool *isnull);
 
-/* in aggregate.c: aggregate pushdown (UPPERREL_GROUP_AGG) */
+/* in agg_plan.c and agg_exec.c: aggregate pushdown (UPPERREL_GROUP_AGG) */
 extern PGDLLIMPORT bool pf_enable_aggregate_pushdown;	/* GUC */
 extern void parquetGetForeignUpperPaths(PlannerInfo *root,
 										UpperRelationKind stage,

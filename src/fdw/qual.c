@@ -3,7 +3,7 @@
  * qual.c
  *	  The one analyzer of restriction clauses "column op value": what
  *	  pruning (prune.c, source_amudai.c), late quals (scan.c) and pushed
- *	  aggregate filters (aggregate.c) may use, in one form (PfQual).
+ *	  aggregate filters (agg_compile.c) may use, in one form (PfQual).
  *
  * Comparisons go through the btree operator family of the type the
  * operator reads the column as, so cross-type operators (date against

@@ -179,6 +179,19 @@ struct PfSourceOps
 	/* Bytes the open unit's readers have read so far (NULL: not kept). */
 	int64		(*unit_bytes_read) (PfSource *src);
 	void		(*unit_close) (PfSource *src);
+
+	/*
+	 * Optional (NULL: the format does not offer them): the stored values
+	 * themselves, for a consumer that evaluates them without convert(),
+	 * the aggregate pushdown.  raw_field gives the file's metadata and the
+	 * field bound column col reads (NULL: absent, or col -1); raw_batch
+	 * the current batch of a present bound column that is one flat leaf,
+	 * as the format layer decoded it (Parquet physical values), valid
+	 * until the next read().  Needs a binding with converters.
+	 */
+	const PqSchemaNode *(*raw_field) (PfSource *src, int col,
+									  const PqFileMeta **meta);
+	const PqColumnBatch *(*raw_batch) (PfSource *src, int col);
 };
 
 /* in source_parquet.c, source_amudai.c */

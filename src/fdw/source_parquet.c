@@ -488,6 +488,24 @@ pq_source_unit_close(PfSource *src)
 	MemoryContextReset(f->unit_cxt);
 }
 
+static const PqSchemaNode *
+pq_source_raw_field(PfSource *src, int col, const PqFileMeta **meta)
+{
+	*meta = PQ(src)->meta;
+	return col >= 0 ? PQ(src)->fields[col] : NULL;
+}
+
+static const PqColumnBatch *
+pq_source_raw_batch(PfSource *src, int col)
+{
+	PqSourceFile *f = PQ(src);
+
+	if (f->convs == NULL || f->convs[col] == NULL ||
+		pf_converter_num_leaves(f->convs[col]) != 1 || !f->flat[col])
+		return NULL;
+	return &f->batches[f->col_slots[col][0]];
+}
+
 const PfSourceOps pf_parquet_source = {
 	.file_noun = "Parquet file",
 	.file_label = "Parquet File",
@@ -512,4 +530,6 @@ const PfSourceOps pf_parquet_source = {
 	.failed_row = pq_source_failed_row,
 	.unit_bytes_read = pq_source_unit_bytes_read,
 	.unit_close = pq_source_unit_close,
+	.raw_field = pq_source_raw_field,
+	.raw_batch = pq_source_raw_batch,
 };

@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """Random aggregate queries over test/data/aggregate/, each run with pushdown on
 and off (agg_same() of sql/aggregate.sql): a check of the aggregate pushdown
-(src/fdw/aggregate.c) beyond the regression test's fixed queries.
+(src/fdw/agg_*.c) beyond the regression test's fixed queries.
 
-    python3 test/aggregate/agg_fuzz.py SEED [COUNT] | psql -X -q -A -t
+    python3 test/aggregate/agg_fuzz.py SEED [COUNT] [shard] | psql -X -q -A -t
+
+With "shard", every query reads instead an Amudai shard written from the
+rows of aggregate.parquet (its "wide" divided by 10^4: an Amudai decimal
+holds 34 digits at most), in stripes of 2048 rows.
 
 against a server with parquet_fdw installed (e.g. scripts/lib/pgcluster.sh's
 pg_cluster_start).  Every output line is "pushed, 0 differences" or "not
@@ -14,6 +18,7 @@ pushdown does (agg_same() compares rows as sets).
 """
 import os
 import random
+import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -137,9 +142,26 @@ def query(rnd):
     return q
 
 
+SHARD_SETUP = r"""
+SELECT current_setting('data_directory') || '/pf_agg_fuzz.amudai.shard' AS shard
+\gset
+SELECT parquet_fdw_write_amudai('SELECT l_orderkey, l_quantity, l_extendedprice,
+    l_discount, l_tax, l_returnflag, l_linestatus, l_shipdate, q2,
+    (wide / 10000)::numeric(38,4) AS wide, i2, i4, i8, f4, f8, fn, b FROM agg', :'shard', 2048) AS written
+\gset
+CREATE FOREIGN TABLE aggam (
+    l_orderkey bigint, l_quantity numeric(15,2), l_extendedprice numeric(15,2),
+    l_discount numeric(15,2), l_tax numeric(15,2), l_returnflag text,
+    l_linestatus text, l_shipdate date, q2 numeric(9,2), wide numeric(38,4),
+    i2 smallint, i4 int, i8 bigint, f4 real, f8 float8, fn float8, b boolean)
+  SERVER agg_srv OPTIONS (filename :'shard');
+"""
+
+
 def main():
     seed = int(sys.argv[1]) if len(sys.argv) > 1 else 1
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 150
+    shard = len(sys.argv) > 3 and sys.argv[3] == 'shard'
     rnd = random.Random(seed)
     print("SET client_min_messages = warning;")
     print("CREATE EXTENSION IF NOT EXISTS parquet_fdw;")
@@ -152,8 +174,12 @@ def main():
     print("\\set rg :abs_srcdir '/test/data/scan/rowgroups.parquet'")
     # compare as sets: the queries have no ORDER BY
     print(SETUP.replace("row_number() OVER () AS rn", "1 AS rn"))
+    if shard:
+        print(SHARD_SETUP)
     for _ in range(count):
         q = query(rnd)
+        if shard:
+            q = re.sub(r" FROM agg(plain)?\b", " FROM aggam", q)
         print(f"SELECT r || CASE WHEN r ~ ' 0 differences' THEN '' ELSE ' | ' || $q${q}$q$ END "
               f"FROM agg_same($q${q}$q$) r;")
 

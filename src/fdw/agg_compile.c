@@ -1,0 +1,973 @@
+/*-------------------------------------------------------------------------
+ *
+ * agg_compile.c
+ *	  Aggregate pushdown: restrictions, group keys and aggregates compiled
+ *	  to a program (shared by planning and executor start).
+ *
+ * IDENTIFICATION
+ *	  src/fdw/agg_compile.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fdw/agg_int.h"
+
+/* ----------------------------------------------------------------
+ * Compilation (shared by planning and executor start)
+ * ----------------------------------------------------------------
+ */
+
+/* Decimal precision and scale of a numeric typmod, false without one. */
+static bool
+numeric_typmod_parts(int32 typmod, int *precision, int *scale)
+{
+	if (typmod < (int32) VARHDRSZ)
+		return false;
+	*precision = ((typmod - VARHDRSZ) >> 16) & 0xffff;
+	*scale = (((typmod - VARHDRSZ) & 0x7ff) ^ 1024) - 1024;
+	return *precision >= 1 && *precision <= 38 && *scale >= 0 &&
+		*scale <= *precision;
+}
+
+/* The column index of attribute attnum, added when new; -1 if unsupported. */
+static int
+compile_column(PfCompile *c, Var *var)
+{
+	Form_pg_attribute attr;
+	PfAggCol   *col;
+	ListCell   *lc;
+
+	if (!IsA(var, Var) || (c->relid != 0 && var->varno != c->relid) ||
+		var->varlevelsup != 0 ||
+		var->varattno <= 0 ||
+		var->varattno > RelationGetDescr(c->rel)->natts)
+		return -1;
+	foreach(lc, c->cols)
+		if (((PfAggCol *) lfirst(lc))->attnum == var->varattno)
+			return foreach_current_index(lc);
+
+	attr = TupleDescAttr(RelationGetDescr(c->rel), var->varattno - 1);
+	if (attr->attisdropped || attr->atttypid != var->vartype)
+		return -1;
+	col = palloc0(sizeof(PfAggCol));
+	col->attnum = var->varattno;
+	col->attname = pstrdup(NameStr(attr->attname));
+	col->field_name = pf_get_column_name(RelationGetRelid(c->rel), col->attnum);
+	col->typid = attr->atttypid;
+	col->typmod = attr->atttypmod;
+	switch (attr->atttypid)
+	{
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+			col->kind = PF_COL_INT;
+			break;
+		case FLOAT4OID:
+			col->kind = PF_COL_F4;
+			break;
+		case FLOAT8OID:
+			col->kind = PF_COL_F8;
+			break;
+		case NUMERICOID:
+			/* the typmod must match the files' DECIMAL, checked per file */
+			if (!numeric_typmod_parts(attr->atttypmod, &col->precision,
+									  &col->scale))
+				return -1;
+			col->kind = PF_COL_DEC;
+			break;
+		case DATEOID:
+			col->kind = PF_COL_DATE;
+			break;
+		case TEXTOID:
+			/* file bytes are UTF-8: they must be the database's bytes */
+			if (GetDatabaseEncoding() != PG_UTF8 &&
+				GetDatabaseEncoding() != PG_SQL_ASCII)
+				return -1;
+			col->kind = PF_COL_TEXT;
+			break;
+		case BOOLOID:
+			col->kind = PF_COL_BOOL;
+			break;
+		default:
+			return -1;
+	}
+	c->cols = lappend(c->cols, col);
+	return list_length(c->cols) - 1;
+}
+
+static PfAggCol *
+get_col(PfCompile *c, int i)
+{
+	return (PfAggCol *) list_nth(c->cols, i);
+}
+
+/* A numeric constant as an unscaled int128 and its display scale. */
+static bool
+numeric_const_parts(Datum d, int128_t *value, int *scale)
+{
+	Numeric		num = DatumGetNumeric(d);
+	char	   *s;
+	bool		neg = false;
+	bool		frac = false;
+	int			ndigits = 0;
+	int128_t	acc = 0;
+	int			sc = 0;
+
+	if (numeric_is_nan(num) || numeric_is_inf(num))
+		return false;
+	s = DatumGetCString(DirectFunctionCall1(numeric_out, d));
+	if (*s == '-')
+	{
+		neg = true;
+		s++;
+	}
+	for (; *s; s++)
+	{
+		if (*s == '.')
+		{
+			frac = true;
+			continue;
+		}
+		if (*s < '0' || *s > '9')
+			return false;
+		if (acc != 0 || *s != '0')
+			ndigits++;
+		if (ndigits > 38)	/* 10^38 - 1 < 2^127 */
+			return false;
+		acc = acc * 10 + (*s - '0');
+		if (frac)
+			sc++;
+	}
+	*value = neg ? -acc : acc;
+	*scale = sc;
+	return true;
+}
+
+int128_t
+pf_agg_pow10_128(int n)
+{
+	int128_t	r = 1;
+
+	while (n-- > 0)
+		r *= 10;
+	return r;
+}
+
+/* Is opno the builtin "+", "-" or "*"?  Which one. */
+static PfExprOp
+arith_op(Oid opno)
+{
+	HeapTuple	tup;
+	Form_pg_operator form;
+	PfExprOp	result = PF_EXPR_COL;
+
+	tup = SearchSysCache1(OPEROID, ObjectIdGetDatum(opno));
+	if (!HeapTupleIsValid(tup))
+		return PF_EXPR_COL;
+	form = (Form_pg_operator) GETSTRUCT(tup);
+	if (form->oprnamespace == PG_CATALOG_NAMESPACE && form->oprkind == 'b')
+	{
+		if (strcmp(NameStr(form->oprname), "+") == 0)
+			result = PF_EXPR_ADD;
+		else if (strcmp(NameStr(form->oprname), "-") == 0)
+			result = PF_EXPR_SUB;
+		else if (strcmp(NameStr(form->oprname), "*") == 0)
+			result = PF_EXPR_MUL;
+	}
+	ReleaseSysCache(tup);
+	return result;
+}
+
+static PfNum
+num_of_type(Oid type)
+{
+	switch (type)
+	{
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+			return PF_NUM_INT;
+		case NUMERICOID:
+			return PF_NUM_DEC;
+		case FLOAT4OID:
+			return PF_NUM_F4;
+		case FLOAT8OID:
+			return PF_NUM_F8;
+		case DATEOID:
+			return PF_NUM_DATE;
+		default:
+			return PF_NUM_OTHER;
+	}
+}
+
+static PfAggExpr *compile_expr_node(PfCompile *c, Expr *expr, bool arithmetic);
+
+/*
+ * Compile an expression, sharing the node of an identical one compiled
+ * before (Q1's l_extendedprice * (1 - l_discount) appears twice, its
+ * columns four times): each is then evaluated once per batch.
+ */
+static PfAggExpr *
+compile_expr(PfCompile *c, Expr *expr, bool arithmetic)
+{
+	PfAggExpr  *e = compile_expr_node(c, expr, arithmetic);
+	ListCell   *lc;
+
+	if (e == NULL)
+		return NULL;
+	foreach(lc, c->exprs)
+	{
+		PfAggExpr  *o = (PfAggExpr *) lfirst(lc);
+
+		if (o->op == e->op && o->num == e->num && o->type == e->type &&
+			o->scale == e->scale && o->left == e->left &&
+			o->right == e->right &&
+			(e->op == PF_EXPR_COL ? o->col == e->col :
+			 e->op == PF_EXPR_CONST ? (o->ival == e->ival && o->dval == e->dval &&
+									   memcmp(&o->fval, &e->fval, sizeof(double)) == 0) :
+			 true))
+		{
+			pfree(e);
+			return o;
+		}
+	}
+	c->exprs = lappend(c->exprs, e);
+	return e;
+}
+
+/*
+ * Compile an aggregate argument: a column, or + - * of columns and
+ * constants of one family (integers, numeric or floats).  NULL when the
+ * scan cannot evaluate it exactly as PostgreSQL would.
+ */
+static PfAggExpr *
+compile_expr_node(PfCompile *c, Expr *expr, bool arithmetic)
+{
+	PfAggExpr  *e = palloc0(sizeof(PfAggExpr));
+
+	e->type = exprType((Node *) expr);
+	e->num = num_of_type(e->type);
+	if (IsA(expr, Var))
+	{
+		PfAggCol   *col;
+
+		e->op = PF_EXPR_COL;
+		e->col = compile_column(c, (Var *) expr);
+		if (e->col < 0)
+			return NULL;
+		col = get_col(c, e->col);
+		if (col->kind == PF_COL_DEC)
+			e->scale = col->scale;
+		if (arithmetic && e->num != PF_NUM_INT && e->num != PF_NUM_DEC &&
+			e->num != PF_NUM_F4 && e->num != PF_NUM_F8)
+			return NULL;
+		return e;
+	}
+	if (IsA(expr, Const))
+	{
+		Const	   *k = (Const *) expr;
+
+		e->op = PF_EXPR_CONST;
+		if (k->constisnull || !arithmetic)
+			return NULL;
+		switch (k->consttype)
+		{
+			case INT2OID:
+				e->ival = DatumGetInt16(k->constvalue);
+				return e;
+			case INT4OID:
+				e->ival = DatumGetInt32(k->constvalue);
+				return e;
+			case INT8OID:
+				e->ival = DatumGetInt64(k->constvalue);
+				return e;
+			case FLOAT4OID:
+				e->fval = DatumGetFloat4(k->constvalue);
+				return e;
+			case FLOAT8OID:
+				e->fval = DatumGetFloat8(k->constvalue);
+				return e;
+			case NUMERICOID:
+				if (!numeric_const_parts(k->constvalue, &e->dval, &e->scale))
+					return NULL;
+				return e;
+			default:
+				return NULL;
+		}
+	}
+	if (IsA(expr, OpExpr))
+	{
+		OpExpr	   *op = (OpExpr *) expr;
+		Oid			lt;
+		Oid			rt;
+
+		if (list_length(op->args) != 2 || op->opretset)
+			return NULL;
+		e->op = arith_op(op->opno);
+		if (e->op == PF_EXPR_COL)
+			return NULL;
+		lt = exprType(linitial(op->args));
+		rt = exprType(lsecond(op->args));
+		/* one family: builtin operators of that family only */
+		if (e->num == PF_NUM_OTHER || e->num == PF_NUM_DATE)
+			return NULL;
+		/* float8 operators also take float4 operands (exact in double) */
+		if (e->num == PF_NUM_F8 ?
+			!((num_of_type(lt) == PF_NUM_F4 || num_of_type(lt) == PF_NUM_F8) &&
+			  (num_of_type(rt) == PF_NUM_F4 || num_of_type(rt) == PF_NUM_F8)) :
+			(num_of_type(lt) != e->num || num_of_type(rt) != e->num))
+			return NULL;
+		e->left = compile_expr(c, linitial(op->args), true);
+		e->right = compile_expr(c, lsecond(op->args), true);
+		if (e->left == NULL || e->right == NULL)
+			return NULL;
+		if (e->num == PF_NUM_DEC)
+		{
+			if (e->op == PF_EXPR_MUL)
+				e->scale = e->left->scale + e->right->scale;
+			else
+				e->scale = Max(e->left->scale, e->right->scale);
+			/* numeric_mul's display scale stays below this */
+			if (e->scale > 38)
+				return NULL;
+		}
+		/* a constant-only subtree would have been folded by the planner */
+		if (e->left->op == PF_EXPR_CONST && e->right->op == PF_EXPR_CONST)
+			return NULL;
+		return e;
+	}
+	return NULL;
+}
+
+/* A Var under a collation-only relabeling is the Var. */
+static Node *
+strip_relabel(Node *node)
+{
+	if (node && IsA(node, RelabelType) &&
+		IsA(((RelabelType *) node)->arg, Var) &&
+		((RelabelType *) node)->resulttype ==
+		((Var *) ((RelabelType *) node)->arg)->vartype)
+		return (Node *) ((RelabelType *) node)->arg;
+	return node;
+}
+
+/* Can a filter of column col compare with a value of type valtype? */
+static bool
+filter_type_ok(const PfAggFilter *f, const PfAggCol *col, Oid valtype)
+{
+	int			strategy = f->orig_strategy;
+
+	switch (col->kind)
+	{
+		case PF_COL_INT:
+			return valtype == INT2OID || valtype == INT4OID || valtype == INT8OID;
+		case PF_COL_DATE:
+			return valtype == DATEOID;
+		case PF_COL_DEC:
+			return valtype == NUMERICOID;
+		case PF_COL_F4:
+		case PF_COL_F8:
+			return valtype == FLOAT4OID || valtype == FLOAT8OID;
+		case PF_COL_TEXT:
+			/* equality is byte equality under a deterministic collation */
+			return valtype == TEXTOID && OidIsValid(f->inputcollid) &&
+				(pf_collate_is_c(f->inputcollid) ||
+				 ((strategy == BTEqualStrategyNumber ||
+				   strategy == PF_NOT_EQUAL_STRATEGY) &&
+				  get_collation_isdeterministic(f->inputcollid)));
+		case PF_COL_BOOL:
+			return valtype == BOOLOID;
+	}
+	return false;
+}
+
+/*
+ * Set filter f's value (of type valtype) for column col, normalized to the
+ * column's raw domain.  Called at planning for constants and at each
+ * (re)scan for parameters.  False when the type cannot be evaluated exactly
+ * (then the planner keeps the ordinary plan).
+ */
+static bool
+filter_set_value(PfAggFilter *f, const PfAggCol *col, Oid valtype,
+				 Datum value, bool isnull)
+{
+	int			strategy = f->orig_strategy;
+
+	f->strategy = strategy;
+	f->never = false;
+	f->any_not_null = false;
+	if (!filter_type_ok(f, col, valtype))
+		return false;
+	if (isnull)
+	{
+		f->never = true;		/* a comparison with NULL is never true */
+		return true;
+	}
+	switch (col->kind)
+	{
+		case PF_COL_INT:
+			switch (valtype)
+			{
+				case INT2OID:
+					f->ival = DatumGetInt16(value);
+					return true;
+				case INT4OID:
+					f->ival = DatumGetInt32(value);
+					return true;
+				case INT8OID:
+					f->ival = DatumGetInt64(value);
+					return true;
+				default:
+					return false;
+			}
+		case PF_COL_DATE:
+			{
+				DateADT		d;
+
+				if (valtype != DATEOID)
+					return false;
+				d = DatumGetDateADT(value);
+				/* infinities: beyond every date a file can hold */
+				if (DATE_IS_NOBEGIN(d))
+					f->ival = (int128_t) PG_INT64_MIN;
+				else if (DATE_IS_NOEND(d))
+					f->ival = (int128_t) PG_INT64_MAX;
+				else
+					f->ival = (int128_t) d + PF_AGG_EPOCH_DAYS;
+				return true;
+			}
+		case PF_COL_DEC:
+			{
+				int128_t	v = 0;
+				int			cscale;
+				Numeric		num = DatumGetNumeric(value);
+				Datum		scaled;
+				Datum		fl;
+				bool		exact;
+				bool		beyond = false;
+				bool		above = false;
+
+				if (valtype != NUMERICOID)
+					return false;
+
+				/*
+				 * The column holds integers x at its scale: compare them with
+				 * value * 10^scale, through its floor when not integral.
+				 * NaN is above every number; infinities, and values too large
+				 * for int128, are beyond every column value.
+				 */
+				if (numeric_is_nan(num) || numeric_is_inf(num))
+				{
+					beyond = true;
+					above = numeric_is_nan(num) ||
+						DatumGetBool(DirectFunctionCall2(numeric_gt, value,
+														 NumericGetDatum(int64_to_numeric(0))));
+					exact = true;
+				}
+				else
+				{
+					scaled = DirectFunctionCall2(numeric_mul, value,
+												 pf_agg_int128_to_numeric(pf_agg_pow10_128(col->scale), 0));
+					fl = DirectFunctionCall1(numeric_floor, scaled);
+					exact = DatumGetBool(DirectFunctionCall2(numeric_eq, fl, scaled));
+					if (!numeric_const_parts(fl, &v, &cscale) || cscale != 0)
+					{
+						beyond = true;
+						above = DatumGetBool(DirectFunctionCall2(numeric_gt, fl,
+																 NumericGetDatum(int64_to_numeric(0))));
+					}
+				}
+				if (beyond)
+				{
+					switch (strategy)
+					{
+						case BTLessStrategyNumber:
+						case BTLessEqualStrategyNumber:
+							if (above)
+								f->any_not_null = true;
+							else
+								f->never = true;
+							break;
+						case BTEqualStrategyNumber:
+							f->never = true;
+							break;
+						case PF_NOT_EQUAL_STRATEGY:
+							f->any_not_null = true;
+							break;
+						default:
+							if (above)
+								f->never = true;
+							else
+								f->any_not_null = true;
+							break;
+					}
+					return true;
+				}
+				f->ival = v;
+				if (!exact)
+				{
+					/* x against a value strictly between fl and fl + 1 */
+					switch (strategy)
+					{
+						case BTLessStrategyNumber:
+							f->strategy = BTLessEqualStrategyNumber;
+							break;
+						case BTGreaterEqualStrategyNumber:
+							f->strategy = BTGreaterStrategyNumber;
+							break;
+						case BTEqualStrategyNumber:
+							f->never = true;
+							break;
+						case PF_NOT_EQUAL_STRATEGY:
+							f->any_not_null = true;
+							break;
+						default:
+							break;	/* <= and > keep the floor */
+					}
+				}
+				return true;
+			}
+		case PF_COL_F4:
+		case PF_COL_F8:
+			if (valtype == FLOAT4OID)
+				f->fval = DatumGetFloat4(value);
+			else if (valtype == FLOAT8OID)
+				f->fval = DatumGetFloat8(value);
+			else
+				return false;
+			return true;
+		case PF_COL_TEXT:
+			{
+				text	   *t;
+
+				if (valtype != TEXTOID || !OidIsValid(f->inputcollid))
+					return false;
+				/* equality is byte equality under a deterministic collation */
+				if (!pf_collate_is_c(f->inputcollid) &&
+					!((strategy == BTEqualStrategyNumber ||
+					   strategy == PF_NOT_EQUAL_STRATEGY) &&
+					  get_collation_isdeterministic(f->inputcollid)))
+					return false;
+				t = DatumGetTextPP(value);
+				f->len = VARSIZE_ANY_EXHDR(t);
+				f->bytes = palloc(f->len + 1);
+				memcpy(f->bytes, VARDATA_ANY(t), f->len);
+				return true;
+			}
+		case PF_COL_BOOL:
+			if (valtype != BOOLOID)
+				return false;
+			f->bval = DatumGetBool(value);
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Set filter f from its qual's same-type form (pf_qual_set_value computed
+ * it with the value): the bound of an exact comparison in the column's own
+ * type, or "every non-null row" / "no row".  False when the column kind
+ * cannot evaluate that form.
+ */
+bool
+pf_agg_filter_set_from_qual(PfAggFilter *f, const PfAggCol *col)
+{
+	PfQual	   *q = f->qual;
+
+	switch (q->norm)
+	{
+		case PF_NORM_CMP:
+			f->orig_strategy = q->norm_strategy;
+			return filter_set_value(f, col, q->norm_type, q->norm_value, false);
+		case PF_NORM_ALWAYS:
+		case PF_NORM_NEVER:
+			f->strategy = f->orig_strategy = q->strategy;
+			f->any_not_null = q->norm == PF_NORM_ALWAYS;
+			f->never = q->norm == PF_NORM_NEVER;
+			return true;
+		case PF_NORM_NONE:
+			break;
+	}
+	return false;
+}
+
+/*
+ * Set an IN filter's elements from its qual's same-type form: each an
+ * equality filter; NULL elements, and elements no column value can equal,
+ * match nothing.
+ */
+bool
+pf_agg_filter_set_in_from_qual(PfAggFilter *f, const PfAggCol *col)
+{
+	PfQual	   *q = f->qual;
+
+	f->nvals = 0;
+	f->never = false;
+	if (q->norm == PF_NORM_NONE)
+		return false;
+	f->vals = palloc0(sizeof(PfAggFilter) * Max(1, q->norm_num_elems));
+	for (int i = 0; i < q->norm_num_elems; i++)
+	{
+		PfAggFilter *v = &f->vals[f->nvals];
+
+		v->col = f->col;
+		v->strategy = v->orig_strategy = BTEqualStrategyNumber;
+		v->inputcollid = q->collation;
+		if (!filter_set_value(v, col, q->norm_type, q->norm_elems[i], false))
+			return false;
+		if (!v->never)
+			f->nvals++;
+	}
+	f->never = (f->nvals == 0);
+	return true;
+}
+
+/* The operator's name as the clause reads, the column on the left. */
+static char *
+filter_op_name(Expr *clause, PfQual *q)
+{
+	OpExpr	   *op = (OpExpr *) clause;
+	Oid			opno = op->opno;
+
+	if (q->expr == linitial(op->args))
+		opno = get_commutator(opno);
+	return get_opname(opno);
+}
+
+/* The value's text for EXPLAIN: a literal, a parameter or an expression. */
+static char *
+filter_value_text(Expr *value)
+{
+	Oid			outfn;
+	bool		isvarlena;
+	Const	   *k = (Const *) value;
+
+	if (IsA(value, Param))
+		return psprintf("$%d", ((Param *) value)->paramid);
+	if (!IsA(value, Const))
+		return "(parameter expression)";
+	if (k->constisnull)
+		return "NULL";
+	getTypeOutputInfo(k->consttype, &outfn, &isvarlena);
+	return quote_literal_cstr(OidOutputFunctionCall(outfn, k->constvalue));
+}
+
+/*
+ * Compile a restriction into a filter on the raw values, from the one
+ * analyzer's form (qual.c); false when the scan cannot evaluate it
+ * exactly (then the planner keeps the ordinary plan).
+ */
+bool
+pf_agg_compile_filter(PfCompile *c, Expr *clause, PfAggFilter *f)
+{
+	PfQual	   *q = pf_qual_classify((Node *) clause, c->relid);
+	Var		   *var;
+	PfAggCol   *col;
+	const char *name;
+
+	/* AND/OR trees and LIKE ranges prune row groups; rows need more */
+	if (q == NULL || q->is_bool || q->prune_only)
+		return false;
+	var = makeVar(c->relid, q->attnum, q->coltype, -1, InvalidOid, 0);
+	f->col = compile_column(c, var);
+	if (f->col < 0)
+		return false;
+	col = get_col(c, f->col);
+	name = quote_identifier(col->attname);
+	f->qual = q;
+	f->inputcollid = q->collation;
+
+	if (q->is_null_test)
+	{
+		f->kind = q->null_test == IS_NULL ? PF_FILTER_IS_NULL : PF_FILTER_NOT_NULL;
+		f->text = psprintf("%s IS %sNULL", name,
+						   q->null_test == IS_NULL ? "" : "NOT ");
+		return true;
+	}
+	if (q->in_list)
+	{
+		f->kind = PF_FILTER_IN;
+		f->strategy = f->orig_strategy = BTEqualStrategyNumber;
+		f->valtype = pf_qual_same_type(q);
+		if (!OidIsValid(f->valtype) || !filter_type_ok(f, col, f->valtype))
+			return false;
+		if (!q->value_known)
+		{
+			f->param_expr = q->expr;
+			f->text = psprintf("%s = ANY (%s)", name, filter_value_text(q->expr));
+			return true;
+		}
+		if (((Const *) q->expr)->constisnull)
+			f->text = psprintf("%s = ANY (NULL)", name);
+		else
+			f->text = psprintf("%s IN (%d values)", name,
+							   ArrayGetNItems(ARR_NDIM(DatumGetArrayTypeP(q->value)),
+											  ARR_DIMS(DatumGetArrayTypeP(q->value))));
+		return pf_agg_filter_set_in_from_qual(f, col);
+	}
+
+	f->strategy = f->orig_strategy = q->strategy;
+	if (IsA(clause, OpExpr))
+		f->text = psprintf("%s %s %s", name, filter_op_name(clause, q),
+						   filter_value_text(q->expr));
+	else if (q->cmpproc == F_BTBOOLCMP)
+		f->text = psprintf("%s%s", DatumGetBool(q->value) ? "" : "NOT ", name);
+	else
+		return false;			/* NOT (x op v): left to PostgreSQL */
+	if (q->value_known)
+		return pf_agg_filter_set_from_qual(f, col);
+
+	/* known at each (re)scan: the form's type must be one the column takes */
+	f->valtype = pf_qual_same_type(q);
+	f->param_expr = q->expr;
+	return OidIsValid(f->valtype) && filter_type_ok(f, col, f->valtype);
+}
+
+
+/* Compile one Aggref; NULL when not supported. */
+static bool
+compile_aggref(PfCompile *c, Aggref *agg, PfAggDef *def)
+{
+	char	   *name;
+	Oid			argtype = InvalidOid;
+	Expr	   *arg = NULL;
+
+	if (agg->aggfilter != NULL || agg->aggdistinct != NIL ||
+		agg->aggorder != NIL || agg->aggdirectargs != NIL ||
+		agg->aggkind != AGGKIND_NORMAL || agg->agglevelsup != 0 ||
+		agg->aggsplit != AGGSPLIT_SIMPLE || agg->aggvariadic)
+		return false;
+	if (get_func_namespace(agg->aggfnoid) != PG_CATALOG_NAMESPACE)
+		return false;
+	name = get_func_name(agg->aggfnoid);
+	if (name == NULL)
+		return false;
+	def->restype = agg->aggtype;
+	if (agg->aggstar)
+	{
+		if (strcmp(name, "count") != 0 || agg->args != NIL)
+			return false;
+		def->kind = PF_AGG_COUNT_STAR;
+		def->from_stats = true;
+		return true;
+	}
+	if (list_length(agg->args) != 1)
+		return false;
+	arg = ((TargetEntry *) linitial(agg->args))->expr;
+	arg = (Expr *) strip_relabel((Node *) arg);
+	argtype = exprType((Node *) arg);
+	def->argtype = argtype;
+
+	if (strcmp(name, "count") == 0)
+	{
+		def->kind = PF_AGG_COUNT;
+		def->arg = compile_expr(c, arg, false);
+		if (def->arg == NULL)
+			def->arg = compile_expr(c, arg, true);
+		if (def->arg == NULL)
+			return false;
+		def->from_stats = def->arg->op == PF_EXPR_COL;
+		return true;
+	}
+	if (strcmp(name, "sum") == 0)
+		def->kind = PF_AGG_SUM;
+	else if (strcmp(name, "avg") == 0)
+		def->kind = PF_AGG_AVG;
+	else if (strcmp(name, "min") == 0)
+		def->kind = PF_AGG_MIN;
+	else if (strcmp(name, "max") == 0)
+		def->kind = PF_AGG_MAX;
+	else
+		return false;
+
+	/* the result types this code computes */
+	switch (def->kind)
+	{
+		case PF_AGG_SUM:
+			if (!((argtype == INT2OID || argtype == INT4OID) ? def->restype == INT8OID :
+				  argtype == INT8OID ? def->restype == NUMERICOID :
+				  (argtype == FLOAT4OID || argtype == FLOAT8OID ||
+				   argtype == NUMERICOID) ? def->restype == argtype : false))
+				return false;
+			break;
+		case PF_AGG_AVG:
+			if (!((argtype == INT2OID || argtype == INT4OID ||
+				   argtype == INT8OID || argtype == NUMERICOID) ?
+				  def->restype == NUMERICOID :
+				  (argtype == FLOAT4OID || argtype == FLOAT8OID) ?
+				  def->restype == FLOAT8OID : false))
+				return false;
+			break;
+		default:
+			/* min, max: a bare column, of a type compared as numbers */
+			if (!IsA(arg, Var) || def->restype != argtype ||
+				!(argtype == INT2OID || argtype == INT4OID ||
+				  argtype == INT8OID || argtype == FLOAT4OID ||
+				  argtype == FLOAT8OID || argtype == NUMERICOID ||
+				  argtype == DATEOID))
+				return false;
+			break;
+	}
+	def->arg = compile_expr(c, arg, def->kind == PF_AGG_SUM ||
+							def->kind == PF_AGG_AVG);
+	if (def->arg == NULL)
+		return false;
+	if ((def->kind == PF_AGG_MIN || def->kind == PF_AGG_MAX) &&
+		(def->arg->num == PF_NUM_INT || def->arg->num == PF_NUM_DATE ||
+		 def->arg->num == PF_NUM_DEC))
+		def->from_stats = true;
+	return true;
+}
+
+/*
+ * Compile the whole query: restrictions (Expr list), group columns (Var
+ * list) and the scan target list (group Vars and Aggrefs).  Returns NULL
+ * when something cannot be pushed down.
+ */
+PfAggProgram *
+pf_agg_compile_program(Relation rel, Index relid, List *quals, List *group_vars,
+				List *scan_tlist)
+{
+	PfCompile	c;
+	PfAggProgram *prog = palloc0(sizeof(PfAggProgram));
+	List	   *aggs = NIL;
+	ListCell   *lc;
+	int			i;
+
+	memset(&c, 0, sizeof(c));
+	c.rel = rel;
+	c.relid = relid;
+	c.prog = prog;
+
+	prog->nfilters = list_length(quals);
+	prog->filters = palloc0(sizeof(PfAggFilter) * Max(1, prog->nfilters));
+	foreach(lc, quals)
+		if (!pf_agg_compile_filter(&c, (Expr *) lfirst(lc),
+							&prog->filters[foreach_current_index(lc)]))
+			return NULL;
+
+	prog->nkeys = list_length(group_vars);
+	prog->key_cols = palloc0(sizeof(int) * Max(1, prog->nkeys));
+	foreach(lc, group_vars)
+	{
+		Var		   *var = (Var *) lfirst(lc);
+		int			ci = compile_column(&c, var);
+		PfAggCol   *col;
+
+		if (ci < 0)
+			return NULL;
+		col = get_col(&c, ci);
+		if (col->kind != PF_COL_INT && col->kind != PF_COL_TEXT &&
+			col->kind != PF_COL_BOOL && col->kind != PF_COL_DATE)
+			return NULL;
+		/* grouping text by bytes needs a deterministic collation */
+		if (col->kind == PF_COL_TEXT && OidIsValid(var->varcollid) &&
+			!get_collation_isdeterministic(var->varcollid))
+			return NULL;
+		prog->key_cols[foreach_current_index(lc)] = ci;
+	}
+
+	prog->nouts = list_length(scan_tlist);
+	prog->outs = palloc0(sizeof(PfAggOut) * Max(1, prog->nouts));
+	foreach(lc, scan_tlist)
+	{
+		TargetEntry *tle = (TargetEntry *) lfirst(lc);
+		PfAggOut   *out = &prog->outs[foreach_current_index(lc)];
+
+		out->type = exprType((Node *) tle->expr);
+		if (IsA(tle->expr, Var))
+		{
+			ListCell   *lg;
+
+			out->is_key = true;
+			out->index = -1;
+			/* by attribute: setrefs renumbered the tlist's Vars only */
+			foreach(lg, group_vars)
+				if (((Var *) lfirst(lg))->varattno == ((Var *) tle->expr)->varattno)
+					out->index = foreach_current_index(lg);
+			if (out->index < 0)
+				return NULL;
+		}
+		else if (IsA(tle->expr, Aggref))
+		{
+			out->is_key = false;
+			out->index = list_length(aggs);
+			aggs = lappend(aggs, tle->expr);
+		}
+		else
+			return NULL;
+	}
+
+	prog->naggs = list_length(aggs);
+	prog->aggs = palloc0(sizeof(PfAggDef) * Max(1, prog->naggs));
+	prog->all_from_stats = (prog->nfilters == 0 && prog->nkeys == 0);
+	foreach(lc, aggs)
+	{
+		PfAggDef   *def = &prog->aggs[foreach_current_index(lc)];
+
+		if (!compile_aggref(&c, (Aggref *) lfirst(lc), def))
+			return NULL;
+		if (!def->from_stats)
+			prog->all_from_stats = false;
+	}
+
+	prog->ncols = list_length(c.cols);
+	prog->cols = palloc0(sizeof(PfAggCol) * Max(1, prog->ncols));
+	i = 0;
+	foreach(lc, c.cols)
+		prog->cols[i++] = *(PfAggCol *) lfirst(lc);
+	return prog;
+}
+
+/*
+ * Does a file's field hold what the program expects of column col: a flat
+ * leaf whose default type is the declared type, in a physical type the
+ * vector code reads?  Sets col->phys and flba_len.
+ */
+bool
+pf_agg_field_fits(const PqFileMeta *meta, const PqSchemaNode *field, PfAggCol *col)
+{
+	Oid			deftyp;
+	int32		defmod;
+	const PqLogicalType *lt;
+
+	if (field == NULL)
+		return true;			/* missing: null (missing_columns 'null') */
+	if (!field->is_leaf || field->leaf_index < 0 ||
+		field->leaf_index >= meta->num_leaves ||
+		meta->leaves[field->leaf_index].max_rep != 0)
+		return false;
+	pf_default_type(field, &deftyp, &defmod);
+	if (deftyp != col->typid)
+		return false;
+	if (col->kind == PF_COL_DEC ? defmod != col->typmod :
+		(col->typmod != -1 && col->typmod != defmod))
+		return false;
+	lt = &field->logical;
+	col->phys = field->physical;
+	col->flba_len = field->type_length;
+	switch (col->kind)
+	{
+		case PF_COL_INT:
+			if (lt->kind == PQ_LT_INTEGER && !lt->is_signed)
+				return false;
+			return field->physical == (col->typid == INT8OID ? PQ_INT64 : PQ_INT32);
+		case PF_COL_DEC:
+			return field->physical == PQ_INT32 || field->physical == PQ_INT64 ||
+				(field->physical == PQ_FIXED_LEN_BYTE_ARRAY &&
+				 field->type_length >= 1 && field->type_length <= 16);
+		case PF_COL_F4:
+			return field->physical == PQ_FLOAT;
+		case PF_COL_F8:
+			return field->physical == PQ_DOUBLE;
+		case PF_COL_DATE:
+			return field->physical == PQ_INT32;
+		case PF_COL_TEXT:
+			return field->physical == PQ_BYTE_ARRAY &&
+				(lt->kind == PQ_LT_STRING || lt->kind == PQ_LT_ENUM);
+		case PF_COL_BOOL:
+			return field->physical == PQ_BOOLEAN;
+	}
+	return false;
+}

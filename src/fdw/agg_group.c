@@ -1,0 +1,368 @@
+/*-------------------------------------------------------------------------
+ *
+ * agg_group.c
+ *	  Aggregate pushdown: group key dictionaries and group hashing.
+ *
+ * IDENTIFICATION
+ *	  src/fdw/agg_group.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fdw/agg_int.h"
+
+/* ----------------------------------------------------------------
+ * Groups
+ * ----------------------------------------------------------------
+ */
+
+void
+pf_agg_dict_init(PfAggScanState *st, PfKeyDict *d, int col)
+{
+	d->col = col;
+	d->cap_values = 16;
+	d->ivalues = MemoryContextAllocZero(st->group_cxt, sizeof(int64) * (d->cap_values + 1));
+	d->tvalues = MemoryContextAllocZero(st->group_cxt, sizeof(char *) * (d->cap_values + 1));
+	d->tlens = MemoryContextAllocZero(st->group_cxt, sizeof(int) * (d->cap_values + 1));
+	d->hashes = MemoryContextAllocZero(st->group_cxt, sizeof(uint32) * (d->cap_values + 1));
+	d->mask = 63;
+	d->table = MemoryContextAllocZero(st->group_cxt, sizeof(uint32) * (d->mask + 1));
+}
+
+/* Make room for one more value in d, rehashing at half load. */
+static void
+dict_grow(PfAggScanState *st, PfKeyDict *d)
+{
+	if (d->nvalues + 1 > d->cap_values)
+	{
+		uint32		cap = d->cap_values * 2;
+
+		d->ivalues = repalloc(d->ivalues, sizeof(int64) * (cap + 1));
+		d->tvalues = repalloc(d->tvalues, sizeof(char *) * (cap + 1));
+		d->tlens = repalloc(d->tlens, sizeof(int) * (cap + 1));
+		d->hashes = repalloc(d->hashes, sizeof(uint32) * (cap + 1));
+		d->cap_values = cap;
+	}
+	if ((d->nvalues + 1) * 2 > d->mask)
+	{
+		uint32		mask = d->mask * 2 + 1;
+
+		pfree(d->table);
+		d->table = MemoryContextAllocZero(st->group_cxt, sizeof(uint32) * (mask + 1));
+		d->mask = mask;
+		for (uint32 code = 1; code <= d->nvalues; code++)
+		{
+			uint32		pos = d->hashes[code] & mask;
+
+			while (d->table[pos] != 0)
+				pos = (pos + 1) & mask;
+			d->table[pos] = code;
+		}
+	}
+}
+
+/* The code of an integer value (INT, DATE as PostgreSQL days, BOOL). */
+static uint32
+dict_int(PfAggScanState *st, PfKeyDict *d, int64 v, PfColKind kind)
+{
+	uint32		h = hash_int64(v);
+	uint32		pos = h & d->mask;
+	uint32		code;
+
+	while ((code = d->table[pos]) != 0)
+	{
+		if (d->ivalues[code] == v)
+			return code;
+		pos = (pos + 1) & d->mask;
+	}
+	if (kind == PF_COL_DATE && !IS_VALID_DATE(v))
+		pf_agg_date_out_of_range(st->prog->cols[d->col].attname, v + PF_AGG_EPOCH_DAYS,
+						  false);
+	dict_grow(st, d);
+	code = ++d->nvalues;
+	d->ivalues[code] = v;
+	d->hashes[code] = h;
+	pos = h & d->mask;
+	while (d->table[pos] != 0)
+		pos = (pos + 1) & d->mask;
+	d->table[pos] = code;
+	return code;
+}
+
+/* The code of a text value; new values are checked as UTF-8 and copied. */
+static uint32
+dict_text(PfAggScanState *st, PfKeyDict *d, const uint8 *p, uint32 len)
+{
+	uint32		h = hash_bytes(p, (int) len);
+	uint32		pos = h & d->mask;
+	uint32		code;
+
+	while ((code = d->table[pos]) != 0)
+	{
+		if (d->hashes[code] == h && d->tlens[code] == (int) len &&
+			memcmp(d->tvalues[code], p, len) == 0)
+			return code;
+		pos = (pos + 1) & d->mask;
+	}
+	if (pg_encoding_verifymbstr(PG_UTF8, (const char *) p, (int) len) != (int) len)
+		ereport(ERROR,
+				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
+				 errmsg("invalid byte sequence for encoding \"UTF8\" in column \"%s\"",
+						st->prog->cols[d->col].attname)));
+	dict_grow(st, d);
+	code = ++d->nvalues;
+	d->tvalues[code] = MemoryContextAlloc(st->group_cxt, len + 1);
+	memcpy(d->tvalues[code], p, len);
+	d->tlens[code] = (int) len;
+	d->hashes[code] = h;
+	pos = h & d->mask;
+	while (d->table[pos] != 0)
+		pos = (pos + 1) & d->mask;
+	d->table[pos] = code;
+	return code;
+}
+
+/* Codes of key k's column for the n selected rows. */
+void
+pf_agg_key_codes(PfAggScanState *st, int k, const uint32 *sel, uint32 n, uint32 *codes)
+{
+	PfKeyDict  *d = &st->dicts[k];
+	const PfAggCol *col = &st->prog->cols[d->col];
+	const PqColumnBatch *b = col_batch(st, col);
+	const bool *isnull = b->is_null;
+
+	switch (col->kind)
+	{
+		case PF_COL_TEXT:
+			{
+				const CdcByteView *vals = (const CdcByteView *) b->values;
+
+				/* the cache holds this batch's pointers only */
+				memset(d->cache_ptr, 0, sizeof(d->cache_ptr));
+				for (uint32 i = 0; i < n; i++)
+				{
+					uint32		r = sel[i];
+					const CdcByteView *v = &vals[r];
+					uint32		slot;
+
+					if (isnull && isnull[r])
+					{
+						codes[i] = 0;
+						continue;
+					}
+					if (v->len == 1)
+					{
+						uint32	   *bc = &d->byte_code[v->ptr[0]];
+
+						if (unlikely(*bc == 0))
+							*bc = dict_text(st, d, v->ptr, 1);
+						codes[i] = *bc;
+						continue;
+					}
+					slot = (uint32) (((uintptr_t) v->ptr * UINT64CONST(0x9E3779B97F4A7C15)) >> 56);
+					if (d->cache_ptr[slot] == v->ptr && d->cache_len[slot] == v->len &&
+						v->ptr != NULL)
+						codes[i] = d->cache_code[slot];
+					else
+					{
+						codes[i] = dict_text(st, d, v->ptr, v->len);
+						d->cache_ptr[slot] = v->ptr;
+						d->cache_len[slot] = v->len;
+						d->cache_code[slot] = codes[i];
+					}
+				}
+				break;
+			}
+		case PF_COL_BOOL:
+			{
+				const uint8 *vals = (const uint8 *) b->values;
+
+				for (uint32 i = 0; i < n; i++)
+				{
+					uint32		r = sel[i];
+
+					codes[i] = (isnull && isnull[r]) ? 0 :
+						dict_int(st, d, vals[r] ? 1 : 0, col->kind);
+				}
+				break;
+			}
+		default:
+			{
+				int64		last_v = 0;
+				uint32		last_code = 0;
+				int64		off = col->kind == PF_COL_DATE ? PF_AGG_EPOCH_DAYS : 0;
+
+				for (uint32 i = 0; i < n; i++)
+				{
+					uint32		r = sel[i];
+					int64		v;
+
+					if (isnull && isnull[r])
+					{
+						codes[i] = 0;
+						continue;
+					}
+					v = (col->phys == PQ_INT32 ? ((const int32 *) b->values)[r] :
+						 ((const int64 *) b->values)[r]) - off;
+					if (last_code == 0 || v != last_v)
+					{
+						last_code = dict_int(st, d, v, col->kind);
+						last_v = v;
+					}
+					codes[i] = last_code;
+				}
+				break;
+			}
+	}
+}
+
+/* A new group with these key codes; returns its id. */
+uint32
+pf_agg_new_group(PfAggScanState *st, const uint32 *keycodes)
+{
+	PfAggProgram *prog = st->prog;
+	uint32		g = st->ngroups;
+
+	if (g >= st->cap_groups)
+	{
+		uint32		cap = Max(16, st->cap_groups * 2);
+		PfAggState *states = pf_agg_palloc16(st->group_cxt,
+									  sizeof(PfAggState) * cap * Max(1, prog->naggs));
+
+		if (st->states)
+			memcpy(states, st->states,
+				   sizeof(PfAggState) * st->cap_groups * Max(1, prog->naggs));
+		st->states = states;
+		st->group_codes = st->group_codes ?
+			repalloc(st->group_codes, sizeof(uint32) * cap * Max(1, prog->nkeys)) :
+			MemoryContextAlloc(st->group_cxt, sizeof(uint32) * cap * Max(1, prog->nkeys));
+		st->cap_groups = cap;
+	}
+	if (prog->nkeys > 0)
+		memcpy(&st->group_codes[(size_t) g * prog->nkeys], keycodes,
+			   sizeof(uint32) * prog->nkeys);
+	st->ngroups++;
+	return g;
+}
+
+static inline uint32
+hash_codes(const uint32 *codes, int nkeys)
+{
+	uint64		h = 0;
+
+	for (int k = 0; k < nkeys; k++)
+		h = (h ^ codes[k]) * UINT64CONST(0x9E3779B97F4A7C15);
+	return (uint32) (h >> 32);
+}
+
+/* The group of a key (its codes), found in or added to the hash table. */
+static uint32
+group_of_key(PfAggScanState *st, const uint32 *key, int nkeys)
+{
+	uint32		h = hash_codes(key, nkeys);
+	uint32		pos = h & st->gmask;
+	uint32		e;
+
+	while ((e = st->gtable[pos]) != 0)
+	{
+		const uint32 *gk = &st->group_codes[(size_t) (e - 1) * nkeys];
+		int			k = 0;
+
+		while (k < nkeys && gk[k] == key[k])
+			k++;
+		if (k == nkeys)
+			return e - 1;
+		pos = (pos + 1) & st->gmask;
+	}
+	e = pf_agg_new_group(st, key) + 1;
+	st->gtable[pos] = e;
+	if (st->ngroups * 2 > st->gmask)
+	{
+		/* rehash into a table twice as large */
+		uint32		mask = st->gmask * 2 + 1;
+
+		pfree(st->gtable);
+		st->gtable = MemoryContextAllocZero(st->group_cxt,
+											sizeof(uint32) * (mask + 1));
+		st->gmask = mask;
+		for (uint32 j = 0; j < st->ngroups; j++)
+		{
+			uint32		p = hash_codes(&st->group_codes[(size_t) j * nkeys],
+									   nkeys) & mask;
+
+			while (st->gtable[p] != 0)
+				p = (p + 1) & mask;
+			st->gtable[p] = j + 1;
+		}
+	}
+	return e - 1;
+}
+
+/* Group ids of the n selected rows from their keys' codes. */
+void
+pf_agg_assign_groups(PfAggScanState *st, uint32 n)
+{
+	int			nkeys = st->prog->nkeys;
+	uint32	   *gid = st->gid;
+
+	if (nkeys == 1)
+	{
+		const uint32 *codes = st->codes[0];
+
+		for (uint32 i = 0; i < n; i++)
+		{
+			uint32		c = codes[i];
+
+			if (unlikely(c >= st->cap_code))
+			{
+				uint32		cap = Max(c + 1, st->cap_code * 2);
+
+				st->gid_of_code = repalloc(st->gid_of_code, sizeof(uint32) * cap);
+				for (uint32 j = st->cap_code; j < cap; j++)
+					st->gid_of_code[j] = PG_UINT32_MAX;
+				st->cap_code = cap;
+			}
+			if (unlikely(st->gid_of_code[c] == PG_UINT32_MAX))
+				st->gid_of_code[c] = pf_agg_new_group(st, &c);
+			gid[i] = st->gid_of_code[c];
+		}
+		return;
+	}
+
+	if (nkeys == 2)
+	{
+		const uint32 *c0 = st->codes[0];
+		const uint32 *c1 = st->codes[1];
+
+		/* small code pairs (flags, statuses) straight from a table */
+		for (uint32 i = 0; i < n; i++)
+		{
+			uint32		key[2] = {c0[i], c1[i]};
+			uint32	   *slot = NULL;
+
+			if (key[0] < PF_AGG_PAIR_CODES && key[1] < PF_AGG_PAIR_CODES)
+			{
+				slot = &st->gid_of_pair[key[0] * PF_AGG_PAIR_CODES + key[1]];
+				if (likely(*slot != PG_UINT32_MAX))
+				{
+					gid[i] = *slot;
+					continue;
+				}
+			}
+			gid[i] = group_of_key(st, key, 2);
+			if (slot)
+				*slot = gid[i];
+		}
+		return;
+	}
+
+	for (uint32 i = 0; i < n; i++)
+	{
+		uint32		key[INDEX_MAX_KEYS];
+
+		for (int k = 0; k < nkeys; k++)
+			key[k] = st->codes[k][i];
+		gid[i] = group_of_key(st, key, nkeys);
+	}
+}

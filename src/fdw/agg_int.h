@@ -1,0 +1,550 @@
+/*-------------------------------------------------------------------------
+ *
+ * agg_int.h
+ *	  Aggregate pushdown, private to its files: count, sum, avg, min and max
+ *	  computed inside the scan over the decoded column batches, grouped by
+ *	  a few columns.
+ *
+ * The files, one job each: agg_compile.c (restrictions, keys and
+ * aggregates to a program), agg_plan.c (upper paths and the plan),
+ * agg_eval.c (expressions and accumulation over a batch), agg_filter.c
+ * (filters to selection vectors), agg_group.c (key dictionaries, group
+ * hashing), agg_exec.c (executor callbacks, units, statistics shortcuts,
+ * partition passes), agg_explain.c.
+ *
+ * Planning (GetForeignUpperPaths, UPPERREL_GROUP_AGG) accepts a query over
+ * one foreign table (Parquet files or Amudai shards) when every
+ * restriction is "column op value" (= <> < <= > >=, so also BETWEEN; a
+ * boolean column or its negation) that
+ * the scan can evaluate on the raw vectors, the value a constant or an
+ * expression of parameters (evaluated at each (re)scan), every GROUP BY
+ * item is a plain column of a small-domain type (text, bool, integers,
+ * date) and every aggregate is count(*), count(x), sum(x), avg(x), min(col)
+ * or max(col) with x a column or + - * of columns and constants of one
+ * numeric family.  Anything else keeps the ordinary plan.  The plan is a
+ * ForeignScan with scanrelid 0 whose fdw_scan_tlist holds the group columns
+ * and the Aggrefs, HAVING its qual; the restrictions travel in fdw_private
+ * (their parameter values in fdw_exprs) and are compiled again at executor
+ * start by the same code that accepted them.
+ *
+ * Execution reads each unit (row group, stripe) through the table source
+ * (source.h) a batch at a time: a format that offers raw values
+ * (raw_field, raw_batch: Parquet) hands over its decoded physical values,
+ * any other the Datums of convert(), put in the same shapes (agg_exec.c's
+ * fill_batch).  It builds
+ * a selection vector from the filters, maps the selected rows to groups
+ * (per-column codes, then a hash table of code tuples), evaluates the
+ * aggregate arguments column-wise and accumulates:
+ *	integers		int128 sums (exact), the result typed as PostgreSQL's
+ *	decimals		scaled integers (int64 when a batch's value bounds allow,
+ *					else int128, else numeric arithmetic for that batch), the
+ *					sum converted to numeric with the static display scale
+ *					that PostgreSQL's numeric_add/numeric_mul would give, avg
+ *					by numeric_div on that sum and the count, as numeric_avg
+ *	floats			in scan order with float4/float8's own overflow checks
+ *					(avg keeps float8_accum's Youngs-Cramer state, whose
+ *					overflow check it reproduces)
+ * so the results equal PostgreSQL's own.  Without restrictions and groups,
+ * count(*), count(col), min and max of integers, dates and decimals stored
+ * as integers come from the row groups' statistics when present (raw
+ * values only: the shortcut reads Parquet's statistics); run-time unit
+ * pruning by the filters' values uses those statistics, or the source's
+ * unit_prune() for other formats.
+ *
+ * Memory: a unit's readers live in the source's context reset per unit,
+ * convert()'s Datums in one reset per batch; the
+ * groups' keys and states in one that grows with the number of groups (the
+ * planner refuses more than PF_AGG_MAX_GROUPS estimated groups).  Past
+ * hash_mem, a pass is dropped and the input read again once per partition
+ * of the key values' hashes, so memory stays bounded whatever the estimate
+ * said (slow, but exact).
+ *
+ * IDENTIFICATION
+ *	  src/fdw/agg_int.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PF_AGG_INT_H
+#define PF_AGG_INT_H
+
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/nbtree.h"
+#include "access/table.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_aggregate.h"
+#include "catalog/pg_namespace.h"
+#include "catalog/pg_operator.h"
+#include "catalog/pg_type.h"
+#include "commands/defrem.h"
+#include "commands/explain.h"
+#include "common/hashfn.h"
+#include "executor/executor.h"
+#include "executor/instrument.h"
+#include "executor/tuptable.h"
+#include "foreign/fdwapi.h"
+#include "foreign/foreign.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/planmain.h"
+#include "optimizer/restrictinfo.h"
+#include "optimizer/tlist.h"
+#include "parser/parsetree.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/date.h"
+#include "utils/datum.h"
+#include "utils/float.h"
+#include "utils/lsyscache.h"
+#include "utils/numeric.h"
+#include "utils/pg_locale.h"
+#include "utils/rel.h"
+#include "utils/ruleutils.h"
+#include "utils/selfuncs.h"
+#include "utils/syscache.h"
+
+#include "common/buffer_pool.h"
+#include "fdw/parquet_fdw.h"
+#include "fdw/amudai_fdw.h"
+#include "fdw/source.h"
+
+
+/* Rows decoded per batch. */
+#define PF_AGG_BATCH_ROWS	4096
+/* The planner refuses more estimated groups than this. */
+#define PF_AGG_MAX_GROUPS	65536
+/* Days from 1970-01-01 (Parquet DATE) to 2000-01-01 (PostgreSQL date). */
+#define PF_AGG_EPOCH_DAYS	(POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE)
+
+/* Codes per key of the direct table of two-key groups (64 x 64 entries). */
+#define PF_AGG_PAIR_CODES	64
+
+/* First element of a pushed-down plan's fdw_private. */
+#define PF_AGG_MARKER		"parquet_fdw aggregate pushdown"
+
+/*
+ * PostgreSQL's 128-bit integers: aligned to 8 bytes like palloc'd memory
+ * (a plain __int128 field wants 16 and may be stored with aligned moves).
+ */
+typedef int128 int128_t;
+typedef uint128 uint128_t;
+
+/* ----------------------------------------------------------------
+ * The compiled program: columns, filters, group keys, aggregates
+ * ----------------------------------------------------------------
+ */
+
+/* A column's declared type, as the pushdown reads it. */
+typedef enum PfColKind
+{
+	PF_COL_INT,					/* int2, int4, int8 */
+	PF_COL_DEC,					/* numeric(p,s) from a DECIMAL */
+	PF_COL_F4,
+	PF_COL_F8,
+	PF_COL_DATE,
+	PF_COL_TEXT,
+	PF_COL_BOOL
+} PfColKind;
+
+typedef struct PfAggCol
+{
+	AttrNumber	attnum;
+	char	   *attname;
+	char	   *field_name;
+	Oid			typid;
+	int32		typmod;
+	PfColKind	kind;
+	int			precision;		/* DEC */
+	int			scale;			/* DEC */
+	/* in the current file */
+	bool		missing;		/* absent: all null */
+	int			slot;			/* its batch in the scan state */
+	PqPhysicalType phys;
+	int32		flba_len;
+} PfAggCol;
+
+/* Value domain of an expression. */
+typedef enum PfNum
+{
+	PF_NUM_INT,					/* int2/int4/int8 arithmetic, in int64 */
+	PF_NUM_DEC,					/* scaled integer */
+	PF_NUM_F4,
+	PF_NUM_F8,
+	PF_NUM_DATE,				/* bare column only (min/max, count) */
+	PF_NUM_OTHER				/* text or bool column: count only */
+} PfNum;
+
+typedef enum PfExprOp
+{
+	PF_EXPR_COL,
+	PF_EXPR_CONST,
+	PF_EXPR_ADD,
+	PF_EXPR_SUB,
+	PF_EXPR_MUL
+} PfExprOp;
+
+typedef struct PfAggExpr
+{
+	PfExprOp	op;
+	PfNum		num;
+	Oid			type;			/* result type */
+	int			scale;			/* DEC: scale of the unscaled integer */
+	int			col;			/* COL: index into columns */
+	struct PfAggExpr *left;
+	struct PfAggExpr *right;
+	/* CONST */
+	int64		ival;
+	int128_t	dval;
+	double		fval;
+	/* per batch, over the selected rows */
+	uint64		eval_batch;		/* batch number of the values below */
+	bool		eval_ok;		/* eval_expr's result for that batch */
+	/* per batch and group: sums of the values and non-null counts */
+	uint64		gsum_batch;		/* batch number of gsum and gcnt */
+	uint32		gcap;
+	int64	   *gsum;
+	uint32	   *gcnt;
+	bool		wide;			/* DEC: values in i128 (else i64) */
+	double		bound;			/* DEC: bound on the |unscaled value| */
+	int64	   *i64;
+	int128_t   *i128;
+	double	   *f8;
+	bool	   *nulls;			/* NULL: no null in this batch */
+	bool	   *null_buf;
+} PfAggExpr;
+
+typedef enum PfAggKind
+{
+	PF_AGG_COUNT_STAR,
+	PF_AGG_COUNT,
+	PF_AGG_SUM,
+	PF_AGG_AVG,
+	PF_AGG_MIN,
+	PF_AGG_MAX
+} PfAggKind;
+
+typedef struct PfAggDef
+{
+	PfAggKind	kind;
+	Oid			argtype;
+	Oid			restype;
+	PfAggExpr  *arg;			/* NULL for count(*) */
+	bool		from_stats;		/* answerable from column statistics */
+} PfAggDef;
+
+/* A filter "column op constant", normalized to the column's raw domain. */
+typedef struct PfAggFilter
+{
+	int			col;
+	int			strategy;		/* BT*StrategyNumber or PF_NOT_EQUAL_STRATEGY */
+	bool		never;			/* no row passes */
+	bool		any_not_null;	/* every non-null row passes */
+	int128_t	ival;			/* INT, DATE (Parquet days), DEC (unscaled) */
+	double		fval;
+	char	   *bytes;			/* TEXT */
+	int			len;
+	bool		bval;
+	int			orig_strategy;	/* the clause's (decimals may adjust strategy) */
+	Oid			inputcollid;
+	Oid			valtype;
+	Expr	   *param_expr;		/* value known at each (re)scan, else NULL */
+	PfQual	   *qual;			/* the analyzer's form of the restriction */
+	/* other kinds of filters than "column op value" */
+	int			kind;			/* PF_FILTER_* */
+	int			nvals;			/* IN: the list's normalized values */
+	struct PfAggFilter *vals;
+	/* for EXPLAIN */
+	char	   *text;
+} PfAggFilter;
+
+#define PF_FILTER_CMP		0	/* column op value */
+#define PF_FILTER_IS_NULL	1
+#define PF_FILTER_NOT_NULL	2
+#define PF_FILTER_IN		3	/* column = ANY (array) */
+
+/* A group key column's values, coded 1..n (0 is NULL). */
+typedef struct PfKeyDict
+{
+	int			col;
+	uint32		nvalues;		/* codes 1..nvalues in use */
+	uint32		cap_values;
+	int64	   *ivalues;		/* INT, DATE (PostgreSQL days), BOOL */
+	char	  **tvalues;		/* TEXT */
+	int		   *tlens;
+	uint32	   *hashes;
+	/* open-addressing table of codes */
+	uint32	   *table;
+	uint32		mask;
+	/* TEXT: recently seen value pointers (dictionary pages repeat them) */
+	const uint8 *cache_ptr[256];
+	uint32		cache_len[256];
+	uint32		cache_code[256];
+	/* TEXT: code of each one-byte value (flags, statuses), 0 = not yet */
+	uint32		byte_code[256];
+} PfKeyDict;
+
+/* One output column (fdw_scan_tlist entry). */
+typedef struct PfAggOut
+{
+	bool		is_key;
+	int			index;			/* into keys or aggs */
+	Oid			type;
+} PfAggOut;
+
+typedef struct PfAggProgram
+{
+	int			ncols;
+	PfAggCol   *cols;
+	int			nfilters;
+	PfAggFilter *filters;
+	int			nkeys;
+	int		   *key_cols;
+	int			naggs;
+	PfAggDef   *aggs;
+	int			nouts;
+	PfAggOut   *outs;
+	bool		all_from_stats;
+} PfAggProgram;
+
+/* Per group and aggregate state. */
+typedef struct PfAggState
+{
+	int128_t	isum;			/* integer/decimal sum, min or max */
+	int64		count;			/* non-null inputs */
+	double		fsum;			/* float sum, min or max; avg Sx */
+	double		sxx;			/* avg of floats: float8_accum's Sxx */
+	Datum		spill;			/* decimal sum beyond int128, numeric */
+	bool		has_spill;
+} PfAggState;
+
+
+/* fdw_private of the plan node */
+enum PfAggPrivateIndex
+{
+	PfAggPrivateMarker,			/* String PF_AGG_MARKER */
+	PfAggPrivateRelid,			/* Integer: foreign table OID */
+	PfAggPrivateRti,			/* Integer: its range table index at plan time */
+	PfAggPrivateFiles,			/* List of String */
+	PfAggPrivateRowGroups,		/* List per file of List of Integer */
+	PfAggPrivateTotalRowGroups, /* Integer */
+	PfAggPrivateQuals,			/* List of Expr: the restrictions */
+	PfAggPrivateGroupVars,		/* List of Var */
+	PfAggPrivateTotalRows,		/* String: rows of the planned row groups */
+	PfAggPrivateSourceKind		/* Integer: PfScanKind of the table source */
+};
+
+
+typedef struct PfAggScanState
+{
+	PfScanKind	kind;			/* PF_SCAN_AGGREGATE; first, see parquet_fdw.h */
+	MemoryContext cxt;			/* the whole scan */
+	MemoryContext file_cxt;		/* the open file; reset per file */
+	MemoryContext rowgroup_cxt; /* reset per unit */
+	MemoryContext batch_cxt;	/* convert()'s Datums; reset per batch */
+	MemoryContext group_cxt;	/* group keys and states */
+	MemoryContext tmp_cxt;		/* output values, slow batches */
+
+	Relation	rel;
+	bool		missing_columns_error;
+	bool		verify_checksums;	/* table option: page CRCs checked */
+	List	   *filenames;		/* char * */
+	List	   *rowgroups;		/* per file, List of Integer */
+	int			total_rowgroups;
+	double		total_rows;		/* rows of the planned row groups */
+	PfAggProgram *prog;
+
+	/* position, for the error context */
+	int			file_index;
+	const char *path;
+	int			rowgroup;		/* the unit being read, -1: none */
+	const char *err_column;
+
+	/*
+	 * The table source: the open file, its bound columns (one per program
+	 * column) and their batches.  With raw, the format hands out its
+	 * decoded values and metadata (raw_batch, raw_field) and the statistics
+	 * shortcuts apply; else batches are built from convert()'s Datums.
+	 */
+	const PfSourceOps *ops;
+	PfSourceScan sscan;			/* options, bytes read, decode time */
+	PfSource   *src;
+	PfSourceColumn *src_cols;
+	bool		raw;
+	const PqFileMeta *meta;		/* raw: the open file's metadata */
+	int		   *col_leaf;		/* raw: per column, its leaf or -1 */
+	bool	   *filled;			/* per column: its batch is filled */
+	List	   *unit_quals;		/* not raw: PfQual of the filters, for
+								 * unit_prune() and unit_open() */
+	PqColumnBatch *batches;		/* per column, the current batch */
+	Datum	   *conv_values;	/* not raw: convert()'s output */
+	bool	  **conv_nulls;		/* per column */
+	void	  **conv_buf;		/* per column, 16 bytes per row */
+
+	/* batch buffers */
+	uint64		batch_seq;		/* number of the current batch, from 1 */
+	uint32		batch_rows;
+	uint32	   *identity;		/* 0, 1, 2, ... */
+	uint32	   *sel;
+	uint32	   *sel2;
+	uint32	   *gid;
+	uint32	  **codes;			/* per key */
+	uint32	   *group_rows;		/* rows of the batch per group */
+	uint32		group_rows_cap;
+	bool	   *all_null;		/* a missing column's batch */
+	uint8	   *zeros;
+	PqColumnBatch missing_batch;
+
+	/* groups */
+	PfKeyDict  *dicts;
+	uint32		ngroups;
+	uint32		cap_groups;
+	uint32	   *group_codes;	/* ngroups * nkeys */
+	uint32	   *gtable;			/* nkeys > 1: open addressing, gid + 1 */
+	uint32		gmask;
+	uint32	   *gid_of_code;	/* nkeys == 1: by code, UINT32_MAX = none */
+	uint32		cap_code;
+	uint32	   *gid_of_pair;	/* nkeys == 2, both codes < PF_AGG_PAIR_CODES:
+								 * group by code pair, UINT32_MAX = not yet */
+	PfAggState *states;			/* cap_groups * naggs */
+
+	/* filters on parameters: their values, evaluated at each (re)scan */
+	List	   *param_states;	/* ExprState per parameter filter */
+	MemoryContext param_cxt;
+	ExprContext *param_econtext;
+
+	/*
+	 * Passes over key-hash partitions, when the groups outgrow memory: a
+	 * pass aggregates the rows whose key hash has low part_bits bits equal
+	 * to part_value.  A pass that overflows is dropped and split in four.
+	 */
+	int			part_bits;
+	uint32		part_value;
+	List	   *pending_parts;	/* (bits, value) Integer pairs still to do */
+	bool		overflow;		/* this pass outgrew group_limit */
+	Size		group_limit;	/* bytes of group_cxt allowed */
+	uint32	   *row_hash;		/* per selected row */
+	int64		pass_rows;		/* rows read by this pass so far */
+	int64		passes;			/* for EXPLAIN ANALYZE */
+	int64		groups_total;
+
+	/* output */
+	bool		computed;
+	uint32		next_out;
+
+	/* EXPLAIN ANALYZE */
+	int64		rowgroups_read;
+	int64		rowgroups_stats;
+	int64		rowgroups_skipped;	/* by the filters' values and statistics */
+	bool		time_decoding;	/* EXPLAIN ANALYZE with timing */
+	Size		peak_memory;
+} PfAggScanState;
+
+
+/* A program being compiled (planning and executor start). */
+typedef struct PfCompile
+{
+	Relation	rel;
+	Index		relid;			/* the base relation's range table index */
+	PfAggProgram *prog;
+	List	   *cols;			/* PfAggCol *, while compiling */
+	List	   *exprs;			/* PfAggExpr *: each distinct one once */
+} PfCompile;
+
+/* Helpers shared by the agg_*.c files. */
+/* The batch of column col (a missing column reads as all null). */
+static inline const PqColumnBatch *
+col_batch(PfAggScanState *st, const PfAggCol *col)
+{
+	return col->missing ? &st->missing_batch : &st->batches[col->slot];
+}
+
+static inline int128_t
+flba_to_int128(const uint8 *p, int len)
+{
+	uint128_t	u = (p[0] & 0x80) ? ~(uint128_t) 0 : 0;
+
+	for (int i = 0; i < len; i++)
+		u = (u << 8) | p[i];
+	return (int128_t) u;
+}
+
+/* float8 comparison with NaN above everything, as float8_cmp_internal. */
+static inline int
+float_cmp(double a, double b)
+{
+	if (unlikely(isnan(a)))
+		return isnan(b) ? 0 : 1;
+	if (unlikely(isnan(b)))
+		return -1;
+	return (a > b) - (a < b);
+}
+
+static inline uint32
+hash_int64(int64 v)
+{
+	uint64		h = (uint64) v * UINT64CONST(0x9E3779B97F4A7C15);
+
+	h ^= h >> 29;
+	h *= UINT64CONST(0xBF58476D1CE4E5B9);
+	return (uint32) (h ^ (h >> 32));
+}
+
+static inline int64
+le_int64(const uint8 *p, uint32 len)
+{
+	if (len == 4)
+	{
+		int32		v;
+
+		memcpy(&v, p, 4);
+		return v;
+	}
+	else
+	{
+		int64		v;
+
+		memcpy(&v, p, 8);
+		return v;
+	}
+}
+
+/* in agg_compile.c */
+extern bool pf_agg_compile_filter(PfCompile *c, Expr *clause, PfAggFilter *f);
+extern PfAggProgram *pf_agg_compile_program(Relation rel, Index relid, List *quals, List *group_vars,
+				List *scan_tlist);
+extern bool pf_agg_field_fits(const PqFileMeta *meta, const PqSchemaNode *field, PfAggCol *col);
+extern bool pf_agg_filter_set_from_qual(PfAggFilter *f, const PfAggCol *col);
+extern bool pf_agg_filter_set_in_from_qual(PfAggFilter *f, const PfAggCol *col);
+extern int128_t pf_agg_pow10_128(int n);
+
+/* in agg_eval.c */
+extern void pf_agg_accumulate(PfAggScanState *st, int a, const uint32 *sel, uint32 n,
+		   const uint32 *gid);
+extern void pf_agg_error_callback(void *arg);
+extern void pf_agg_count_group_rows(PfAggScanState *st, uint32 n);
+extern void pf_agg_date_out_of_range(const char *attname, int64 days, bool from_statistics) pg_attribute_noreturn();
+extern void pf_agg_init_expr(PfAggScanState *st, PfAggExpr *e);
+extern Datum pf_agg_int128_to_numeric(int128_t v, int scale);
+extern void *pf_agg_palloc16(MemoryContext cxt, Size size);
+/* A numeric's value times 10^scale (it has at most scale digits after the point). */
+extern int128_t pf_agg_numeric_unscaled(Datum num, int scale, const char *attname);
+
+/* in agg_filter.c */
+extern uint32 pf_agg_apply_filter(PfAggScanState *st, const PfAggFilter *f, const uint32 *in,
+			 uint32 n, uint32 *out);
+
+/* in agg_group.c */
+extern void pf_agg_assign_groups(PfAggScanState *st, uint32 n);
+extern void pf_agg_dict_init(PfAggScanState *st, PfKeyDict *d, int col);
+extern void pf_agg_key_codes(PfAggScanState *st, int k, const uint32 *sel, uint32 n, uint32 *codes);
+extern uint32 pf_agg_new_group(PfAggScanState *st, const uint32 *keycodes);
+
+#endif							/* PF_AGG_INT_H */

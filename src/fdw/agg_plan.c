@@ -1,0 +1,409 @@
+/*-------------------------------------------------------------------------
+ *
+ * agg_plan.c
+ *	  Aggregate pushdown: the upper path (UPPERREL_GROUP_AGG) and its plan.
+ *
+ * IDENTIFICATION
+ *	  src/fdw/agg_plan.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fdw/agg_int.h"
+
+/* GUC parquet_fdw.enable_aggregate_pushdown */
+bool		pf_enable_aggregate_pushdown = true;
+
+/* ----------------------------------------------------------------
+ * Planning
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * Might a column be virtual (the file's path, or a "key=value" folder of a
+ * hive-partitioned path)?  Those are not in the files: no pushdown.
+ */
+static bool
+has_virtual_columns(Relation rel, PfAggProgram *prog, List *filenames)
+{
+	ListCell   *lc;
+
+	for (int i = 0; i < prog->ncols; i++)
+	{
+		List	   *options = GetForeignColumnOptions(RelationGetRelid(rel),
+													  prog->cols[i].attnum);
+
+		foreach(lc, options)
+			if (strcmp(((DefElem *) lfirst(lc))->defname, "filename_column") == 0)
+				return true;
+	}
+	foreach(lc, filenames)
+	{
+		const char *path = (const char *) lfirst(lc);
+		const char *slash = strrchr(path, '/');
+
+		/* an '=' in a folder name */
+		if (slash != NULL && memchr(path, '=', slash - path) != NULL)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * An expression over the grouped rows (target list entry or HAVING clause):
+ * its Aggrefs join the scan's target list; any column outside them must be
+ * a group column.  False when the expression cannot sit above the scan.
+ */
+static bool
+add_upper_expr(Node *expr, List *group_vars, List **scan_tlist)
+{
+	List	   *vars;
+	ListCell   *lv;
+
+	if (contain_volatile_functions(expr))
+		return false;
+	vars = pull_var_clause(expr, PVC_INCLUDE_AGGREGATES |
+						   PVC_INCLUDE_WINDOWFUNCS |
+						   PVC_INCLUDE_PLACEHOLDERS);
+	foreach(lv, vars)
+	{
+		Node	   *v = (Node *) lfirst(lv);
+
+		if (IsA(v, Var))
+		{
+			if (!list_member(group_vars, v))
+				return false;
+		}
+		else if (IsA(v, Aggref))
+			*scan_tlist = add_to_flat_tlist(*scan_tlist, list_make1(v));
+		else
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Is column ci an integer or date group key whose values, by the planned
+ * row groups' statistics (folded into *min and *max across files), span
+ * more than PF_AGG_MAX_GROUPS?  The planner's estimate of the groups is a
+ * guess without ANALYZE statistics (200 per column), and a GROUP BY of a
+ * key column would then be pushed down and outgrow memory.
+ */
+static bool
+key_range_too_wide(PfAggProgram *prog, int ci, const PqFileMeta *meta,
+				   const PqSchemaNode *field, List *rowgroups,
+				   int64 *min, int64 *max)
+{
+	const PfAggCol *col = &prog->cols[ci];
+	bool		is_key = false;
+	int			width;
+	ListCell   *lc;
+
+	for (int k = 0; k < prog->nkeys; k++)
+		if (prog->key_cols[k] == ci)
+			is_key = true;
+	if (!is_key || (col->kind != PF_COL_INT && col->kind != PF_COL_DATE))
+		return false;
+	width = field->physical == PQ_INT32 ? 4 : field->physical == PQ_INT64 ? 8 : 0;
+	if (width == 0)
+		return false;
+	foreach(lc, rowgroups)
+	{
+		int			rg = lfirst_int(lc);
+		const PqColumnChunkMeta *chunk;
+		const PqStatistics *s;
+		int64		lo;
+		int64		hi;
+
+		if (rg < 0 || rg >= meta->num_row_groups ||
+			field->leaf_index >= meta->row_groups[rg].num_columns)
+			continue;
+		chunk = &meta->row_groups[rg].columns[field->leaf_index];
+		s = &chunk->statistics;
+		if (!chunk->has_statistics || !s->has_min || !s->has_max ||
+			s->min_len != (uint32) width || s->max_len != (uint32) width)
+			continue;			/* unknown: no decision */
+		lo = le_int64(s->min, s->min_len);
+		hi = le_int64(s->max, s->max_len);
+		*min = Min(*min, lo);
+		*max = Max(*max, hi);
+	}
+	return *max >= *min &&
+		(uint64) *max - (uint64) *min >= (uint64) PF_AGG_MAX_GROUPS;
+}
+
+/* Is the relation one scan.c planned (a Parquet table, not a shard)? */
+static bool
+is_parquet_baserel(RelOptInfo *rel)
+{
+	return rel->reloptkind == RELOPT_BASEREL && rel->rtekind == RTE_RELATION &&
+		rel->fdw_private != NULL;
+}
+
+void
+parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
+							RelOptInfo *input_rel, RelOptInfo *output_rel,
+							void *extra)
+{
+	Query	   *parse = root->parse;
+	GroupPathExtraData *gextra = (GroupPathExtraData *) extra;
+	PathTarget *target;
+	PfPlanState *ps;
+	RangeTblEntry *rte;
+	Relation	rel;
+	List	   *quals = NIL;
+	List	   *group_vars = NIL;
+	List	   *group_exprs = NIL;
+	List	   *scan_tlist = NIL;
+	List	   *having = NIL;
+	PfAggProgram *prog;
+	PfTableOptions *opts;
+	int64	   *key_min;
+	int64	   *key_max;
+	double		ngroups = 1;
+	double		rows;
+	Cost		cost;
+	ListCell   *lc;
+	ForeignPath *path;
+	const PfSourceOps *ops;
+	PfSourceColumn *src_cols;
+
+	if (!pf_enable_aggregate_pushdown || stage != UPPERREL_GROUP_AGG ||
+		output_rel->fdw_private != NULL || !is_parquet_baserel(input_rel))
+		return;
+	if (parse->groupingSets || parse->hasTargetSRFs || gextra == NULL ||
+		gextra->patype != PARTITIONWISE_AGGREGATE_NONE ||
+		(!parse->hasAggs && parse->groupClause == NIL))
+		return;
+	ps = (PfPlanState *) input_rel->fdw_private;
+	target = root->upper_targets[UPPERREL_GROUP_AGG];
+	rte = planner_rt_fetch(input_rel->relid, root);
+	if (rte->inh || (ps->kind != PF_SCAN_PARQUET && ps->kind != PF_SCAN_AMUDAI))
+		return;
+	ops = pf_source_of_kind(ps->kind);
+
+	/* every restriction must be evaluated by the scan itself */
+	foreach(lc, input_rel->baserestrictinfo)
+	{
+		RestrictInfo *ri = (RestrictInfo *) lfirst(lc);
+
+		if (ri->pseudoconstant)
+			return;
+		quals = lappend(quals, ri->clause);
+	}
+
+	/* group keys: plain columns */
+	foreach(lc, parse->groupClause)
+	{
+		SortGroupClause *sgc = (SortGroupClause *) lfirst(lc);
+		Expr	   *expr = (Expr *) get_sortgroupclause_expr(sgc, parse->targetList);
+
+		if (!IsA(expr, Var))
+			return;
+		group_exprs = lappend(group_exprs, expr);
+		if (!list_member(group_vars, expr))
+			group_vars = lappend(group_vars, expr);
+	}
+
+	/*
+	 * The scan returns the group columns and the aggregates; any expression
+	 * over them is computed by the ForeignScan's projection.
+	 */
+	foreach(lc, group_vars)
+		scan_tlist = add_to_flat_tlist(scan_tlist, list_make1(lfirst(lc)));
+	foreach(lc, target->exprs)
+		if (!add_upper_expr((Node *) lfirst(lc), group_vars, &scan_tlist))
+			return;
+
+	/* HAVING: evaluated by the ForeignScan over its output rows */
+	if (root->hasHavingQual)
+	{
+		having = (List *) gextra->havingQual;
+		foreach(lc, having)
+			if (!add_upper_expr((Node *) lfirst(lc), group_vars, &scan_tlist))
+				return;
+	}
+
+	rel = table_open(rte->relid, NoLock);
+	prog = pf_agg_compile_program(rel, input_rel->relid, quals, group_vars, scan_tlist);
+	if (prog == NULL)
+	{
+		table_close(rel, NoLock);
+		return;
+	}
+
+	/* every file's fields must be of the shapes the vector code reads */
+	opts = pf_get_table_options(rte->relid);
+	if (has_virtual_columns(rel, prog, ps->filenames))
+	{
+		table_close(rel, NoLock);
+		return;
+	}
+	key_min = palloc(sizeof(int64) * Max(1, prog->ncols));
+	key_max = palloc(sizeof(int64) * Max(1, prog->ncols));
+	for (int i = 0; i < prog->ncols; i++)
+	{
+		key_min[i] = PG_INT64_MAX;
+		key_max[i] = PG_INT64_MIN;
+	}
+	src_cols = palloc0(sizeof(PfSourceColumn) * Max(1, prog->ncols));
+	for (int i = 0; i < prog->ncols; i++)
+	{
+		src_cols[i].attnum = prog->cols[i].attnum;
+		src_cols[i].attname = prog->cols[i].attname;
+		src_cols[i].field_name = prog->cols[i].field_name;
+		src_cols[i].typid = prog->cols[i].typid;
+		src_cols[i].typmod = prog->cols[i].typmod;
+	}
+
+	/*
+	 * A format that hands out its raw values must store each column in a
+	 * shape the vector code reads; any other reads convert()'s Datums of
+	 * the declared types, whatever the file stores.
+	 */
+	for (int fi = 0; ops->raw_field != NULL && fi < list_length(ps->filenames); fi++)
+	{
+		const char *filename = (const char *) list_nth(ps->filenames, fi);
+		MemoryContext tmp;
+		MemoryContext old;
+		PfSourceScan sscan = {0};
+		PfSource   *src;
+		bool		fits = true;
+
+		/* a file whose row groups are all pruned is not read */
+		if (list_nth(ps->rowgroups, fi) == NIL)
+			continue;
+		tmp = AllocSetContextCreate(CurrentMemoryContext,
+									"parquet_fdw aggregate planning",
+									ALLOCSET_DEFAULT_SIZES);
+		old = MemoryContextSwitchTo(tmp);
+		sscan.cxt = tmp;
+		src = ops->open(filename, rel, &sscan, tmp);
+		ops->bind(src, src_cols, prog->ncols, opts->missing_columns_error, false);
+
+		for (int i = 0; i < prog->ncols && fits; i++)
+		{
+			const PqFileMeta *meta;
+			const PqSchemaNode *field = ops->raw_field(src, i, &meta);
+
+			fits = pf_agg_field_fits(meta, field, &prog->cols[i]);
+			if (fits && field != NULL && key_range_too_wide(prog, i, meta, field,
+															(List *) list_nth(ps->rowgroups, fi),
+															&key_min[i], &key_max[i]))
+				fits = false;
+		}
+		ops->close(src);
+		MemoryContextSwitchTo(old);
+		MemoryContextDelete(tmp);
+		if (!fits)
+		{
+			table_close(rel, NoLock);
+			return;
+		}
+	}
+	table_close(rel, NoLock);
+
+	/* few groups only: their states stay in memory */
+	rows = Max(ps->total_rows, 1);
+	if (group_exprs != NIL)
+	{
+		ngroups = estimate_num_groups(root, group_exprs, input_rel->rows,
+									  NULL, NULL);
+		if (ngroups > PF_AGG_MAX_GROUPS)
+			return;
+	}
+
+	/*
+	 * Cost: the base scan's reading and decoding, without forming a tuple
+	 * per row, plus a little per row for the filters, keys and aggregates;
+	 * answering from statistics costs about nothing.
+	 */
+	if (prog->all_from_stats)
+		cost = seq_page_cost * list_length(ps->filenames);
+	else
+		cost = input_rel->cheapest_total_path->total_cost -
+			cpu_tuple_cost * rows +
+			cpu_operator_cost * 0.25 *
+			(prog->nfilters + prog->nkeys + prog->naggs) * rows;
+	cost = Max(cost, 0) + cpu_tuple_cost * ngroups;
+	if (having != NIL)
+		ngroups = clamp_row_est(ngroups *
+								clauselist_selectivity(root, having, 0,
+													   JOIN_INNER, NULL));
+
+	output_rel->fdw_private = ps;	/* done for this rel */
+	path = pf_create_foreign_upper_path(root, output_rel, target, ngroups,
+									 cost, cost, NIL, NULL,
+									 list_make5(scan_tlist, quals, group_vars,
+												makeInteger((int) input_rel->relid),
+												having));
+	add_path(output_rel, (Path *) path);
+}
+
+
+bool
+pf_agg_is_pushed_plan(Plan *plan)
+{
+	ForeignScan *fs = (ForeignScan *) plan;
+
+	return IsA(plan, ForeignScan) && fs->scan.scanrelid == 0 &&
+		fs->fdw_private != NIL && IsA(linitial(fs->fdw_private), String) &&
+		strcmp(strVal(linitial(fs->fdw_private)), PF_AGG_MARKER) == 0;
+}
+
+ForeignScan *
+pf_agg_get_foreign_plan(PlannerInfo *root, RelOptInfo *upperrel,
+						ForeignPath *best_path, List *tlist, Plan *outer_plan)
+{
+	PfPlanState *ps = (PfPlanState *) upperrel->fdw_private;
+	List	   *path_private = best_path->fdw_private;
+	List	   *scan_tlist = (List *) linitial(path_private);
+	List	   *quals = (List *) lsecond(path_private);
+	List	   *group_vars = (List *) lthird(path_private);
+	List	   *param_exprs = NIL;
+	List	   *files = NIL;
+	Index		rti = (Index) intVal(lfourth(path_private));
+	Oid			relid;
+	List	   *fdw_private;
+	ListCell   *lc;
+
+	relid = planner_rt_fetch(rti, root)->relid;
+
+	/*
+	 * The values of filters on parameters go in fdw_exprs, in filter order:
+	 * setrefs and the executor's parameter tracking see them there (a
+	 * changed parameter rescans the node).
+	 */
+	foreach(lc, quals)
+	{
+		PfQual	   *q = pf_qual_classify((Node *) lfirst(lc), rti);
+
+		/* as pf_agg_compile_filter: a comparison or IN whose value is not known yet */
+		if (q != NULL && !q->is_bool && !q->is_null_test && !q->value_known)
+			param_exprs = lappend(param_exprs, q->expr);
+	}
+	foreach(lc, ps->filenames)
+		files = lappend(files, makeString(pstrdup((char *) lfirst(lc))));
+
+	fdw_private = list_make4(makeString(pstrdup(PF_AGG_MARKER)),
+							 makeInteger((int) relid), makeInteger((int) rti),
+							 files);
+	fdw_private = lappend(fdw_private, ps->rowgroups);
+	fdw_private = lappend(fdw_private, makeInteger(ps->total_rowgroups));
+	fdw_private = lappend(fdw_private, quals);
+	fdw_private = lappend(fdw_private, group_vars);
+	/* a String: a Float node of an integral value reads back as Integer */
+	fdw_private = lappend(fdw_private,
+						  makeString(psprintf("%.0f", ps->total_rows)));
+	fdw_private = lappend(fdw_private, makeInteger((int) ps->kind));
+
+	/* no scan relation: the output columns are fdw_scan_tlist's */
+	/*
+	 * HAVING is the plan's qual: setrefs turns its Aggrefs into references
+	 * to the scan's output columns.
+	 */
+	return make_foreignscan(tlist, (List *) list_nth(path_private, 4), 0,
+							param_exprs, fdw_private, scan_tlist, NIL,
+							outer_plan);
+}
