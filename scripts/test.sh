@@ -317,34 +317,42 @@ fi
 # ---------------------------------------------------------------- agg-fuzz
 # Differential fuzzer of the aggregate pushdown against PostgreSQL's own
 # aggregation (test/aggregate/agg_fuzz.py): a fixed seed and a bounded
-# number of queries (~30 s on a quiet machine), each one check.
+# number of queries (~30 s on a quiet machine), each one check; once over
+# the Parquet files (stage agg-fuzz), once over shards written from the
+# same rows (stage agg-fuzz-shard).
 AGG_FUZZ_SEED=${AGG_FUZZ_SEED:-1}
 AGG_FUZZ_COUNT=${AGG_FUZZ_COUNT:-1000}
-banner "aggregate pushdown fuzz (seed $AGG_FUZZ_SEED, $AGG_FUZZ_COUNT queries)"
-if [ ! -f test/aggregate/agg_fuzz.py ]; then
-	stage_result agg-fuzz 0 0
-elif [ $CLUSTER_OK != 1 ]; then
-	stage_result agg-fuzz 0 1
-else
+for agg_mode in parquet shard; do
+	agg_stage=agg-fuzz; [ $agg_mode = shard ] && agg_stage=agg-fuzz-shard
+	banner "aggregate pushdown fuzz over $agg_mode (seed $AGG_FUZZ_SEED, $AGG_FUZZ_COUNT queries)"
+	if [ ! -f test/aggregate/agg_fuzz.py ]; then
+		stage_result $agg_stage 0 0
+		continue
+	elif [ $CLUSTER_OK != 1 ]; then
+		stage_result $agg_stage 0 1
+		continue
+	fi
 	ensure_readable "$ROOT/test/data/aggregate" || true
 	ensure_readable "$ROOT/test/data/scan" || true
-	python3 test/aggregate/agg_fuzz.py "$AGG_FUZZ_SEED" "$AGG_FUZZ_COUNT" |
-		psql -X -q -A -t >"$LOGDIR/agg_fuzz.log" 2>&1
+	agg_args=("$AGG_FUZZ_SEED" "$AGG_FUZZ_COUNT")
+	[ $agg_mode = shard ] && agg_args+=(shard)
+	python3 test/aggregate/agg_fuzz.py "${agg_args[@]}" |
+		psql -X -q -A -t >"$LOGDIR/$agg_stage.log" 2>&1
 	rc=$?
 	# One line per query: "[not ]pushed, 0 differences" when both results
 	# agree; a difference names its query, an error has no result line.
-	p=$(grep -cE '^(pushed|not pushed), 0 differences$' "$LOGDIR/agg_fuzz.log")
-	pushed=$(grep -cE '^pushed, 0 differences$' "$LOGDIR/agg_fuzz.log")
+	p=$(grep -cE '^(pushed|not pushed), 0 differences$' "$LOGDIR/$agg_stage.log")
+	pushed=$(grep -cE '^pushed, 0 differences$' "$LOGDIR/$agg_stage.log")
 	f=$((AGG_FUZZ_COUNT - p))
 	[ "$f" -lt 0 ] && f=$((-f))
-	others=$(grep -vcE '^(pushed|not pushed), 0 differences$' "$LOGDIR/agg_fuzz.log")
+	others=$(grep -vcE '^(pushed|not pushed), 0 differences$' "$LOGDIR/$agg_stage.log")
 	if [ "$others" -ne 0 ] || [ $rc -ne 0 ]; then
-		grep -vE '^(pushed|not pushed), 0 differences$' "$LOGDIR/agg_fuzz.log" | head -n 30 | cut -c1-400
+		grep -vE '^(pushed|not pushed), 0 differences$' "$LOGDIR/$agg_stage.log" | head -n 30 | cut -c1-400
 		[ "$f" -eq 0 ] && f=1
 	fi
-	echo "agg-fuzz: $p queries agreed ($pushed of them pushed down), $f failed"
-	stage_result agg-fuzz "$p" "$f"
-fi
+	echo "$agg_stage: $p queries agreed ($pushed of them pushed down), $f failed"
+	stage_result $agg_stage "$p" "$f"
+done
 
 # ---------------------------------------------------------------- qual-fuzz
 # Differential fuzzer of the shard pruning against a heap table
