@@ -979,14 +979,9 @@ cast_batch(PfAmConverter *conv, uint64 first, uint32 count, Datum *values,
 		   bool *nulls)
 {
 	PfAmCastContext ctx = {conv, first, -1};
-	ErrorContextCallback errcb;
 
-	errcb.callback = cast_error_callback;
-	errcb.arg = &ctx;
-	errcb.previous = error_context_stack;
-	error_context_stack = &errcb;
-	pf_cast_apply(conv->cast, values, nulls, count, 1, &ctx.failed);
-	error_context_stack = errcb.previous;
+	pf_cast_apply_in_context(conv->cast, values, nulls, count, 1, &ctx.failed,
+							 cast_error_callback, &ctx);
 }
 
 void

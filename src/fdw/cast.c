@@ -308,6 +308,21 @@ cast_error_callback(void *arg)
 }
 
 void
+pf_cast_apply_in_context(PfCast *c, Datum *values, bool *nulls, uint32 n,
+						 int stride, int64 *failed_index,
+						 void (*callback) (void *arg), void *arg)
+{
+	ErrorContextCallback errcb;
+
+	errcb.callback = callback;
+	errcb.arg = arg;
+	errcb.previous = error_context_stack;
+	error_context_stack = &errcb;
+	pf_cast_apply(c, values, nulls, n, stride, failed_index);
+	error_context_stack = errcb.previous;
+}
+
+void
 pf_cast_apply(PfCast *c, Datum *values, bool *nulls, uint32 n, int stride,
 			  int64 *failed_index)
 {

@@ -69,6 +69,15 @@ extern void pf_cast_apply(PfCast *c, Datum *values, bool *nulls, uint32 n,
 						  int stride, int64 *failed_index);
 
 /*
+ * pf_cast_apply() under the caller's error context callback(arg), which
+ * reads *failed_index to name where the failing value came from (a row of
+ * a stripe, an element of a list).
+ */
+extern void pf_cast_apply_in_context(PfCast *c, Datum *values, bool *nulls,
+									 uint32 n, int stride, int64 *failed_index,
+									 void (*callback) (void *arg), void *arg);
+
+/*
  * ERRCODE_FEATURE_NOT_SUPPORTED: column column_name, whose file type is
  * file_type in format ("Parquet", "Amudai"), has the default type
  * (deftyp, defmod) and no cast from it to the declared (typid, typmod).

@@ -57,16 +57,11 @@ cast_elements(PfConverter *conv, const PqColumnBatch *b, Datum *ev, bool *en,
 			  uint32 nv)
 {
 	PfListCastState st = {conv, b, -1};
-	ErrorContextCallback errcb;
 
 	if (conv->elem_cast == NULL)
 		return;
-	errcb.callback = list_cast_error_callback;
-	errcb.arg = &st;
-	errcb.previous = error_context_stack;
-	error_context_stack = &errcb;
-	pf_cast_apply(conv->elem_cast, ev, en, nv, 1, &st.failed_value);
-	error_context_stack = errcb.previous;
+	pf_cast_apply_in_context(conv->elem_cast, ev, en, nv, 1, &st.failed_value,
+							 list_cast_error_callback, &st);
 }
 
 void
