@@ -92,6 +92,8 @@ BEGIN
     -- PostgreSQL 18 shows planning buffers and rows=N.00: read as 15 prints
     CONTINUE WHEN ln ~ '^ *(Planning:|Buffers: )';
     ln := regexp_replace(ln, '(rows=[0-9]+)\.00 ', '\1 ', 'g');
+    -- PostgreSQL 17 dropped "(returns $0)" after an InitPlan: print as 17
+    ln := regexp_replace(ln, 'InitPlan ([0-9]+) \(returns [$][0-9]+\)', 'InitPlan \1');
     RETURN NEXT regexp_replace(ln, '/[^ ,"]*/', '', 'g');
   END LOOP;
 END $$;
