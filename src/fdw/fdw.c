@@ -22,6 +22,7 @@
 #include "utils/guc.h"
 
 #include "codec/codec.h"
+#include "fdw/copy.h"
 #include "fdw/parquet_fdw.h"
 
 PG_MODULE_MAGIC;
@@ -99,6 +100,8 @@ _PG_init(void)
 							 NULL, NULL, NULL);
 
 	MarkGUCPrefixReserved("parquet_fdw");
+
+	pf_copy_hook_install();
 }
 
 /*

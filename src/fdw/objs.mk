@@ -35,3 +35,6 @@ FDW_OBJS += src/fdw/agg_exec.o
 FDW_OBJS += src/fdw/agg_explain.o
 FDW_OBJS += src/fdw/sorted.o
 FDW_OBJS += src/fdw/qual.o
+FDW_OBJS += src/fdw/copy_hook.o
+FDW_OBJS += src/fdw/copy_to.o
+FDW_OBJS += src/fdw/copy_from.o
