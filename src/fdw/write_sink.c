@@ -141,6 +141,7 @@ client_flush(PfParquetSink *sink)
 	{
 		pq_endmessage_reuse(&sink->client_buf);
 		resetStringInfo(&sink->client_buf);
+		sink->client_buf.cursor = 'd';	/* reset clears the message type */
 	}
 	return 0;
 }
@@ -349,9 +350,10 @@ map_scalar(SinkColumn *c, Oid typid, int32 typmod, PqWriteColumn *def)
 		default:
 			if (!type_is_enum(typid))
 				return false;
+			/* STRING, not ENUM: arrow-rs and hyparquet read ENUM as bytes */
 			c->kind = WK_OUTPUT;
 			def->physical = PQ_BYTE_ARRAY;
-			lt->kind = PQ_LT_ENUM;
+			lt->kind = PQ_LT_STRING;
 			break;
 	}
 	/* WK_OUTPUT */

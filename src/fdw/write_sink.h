@@ -21,8 +21,9 @@
  * on INT32 (p <= 9), INT64 (p <= 18) or FIXED_LEN_BYTE_ARRAY; unconstrained
  * numeric -> DECIMAL(38,9) on FIXED_LEN_BYTE_ARRAY(16) (a value with more
  * digits is an error naming the column; NaN/Infinity are errors);
- * text/varchar/bpchar/name/citext-like -> BYTE_ARRAY STRING; enum ->
- * BYTE_ARRAY ENUM; json/jsonb -> BYTE_ARRAY JSON (text form); bytea ->
+ * text/varchar/bpchar/name -> BYTE_ARRAY STRING; enum -> BYTE_ARRAY
+ * STRING (the label; arrow-rs and hyparquet would return an ENUM
+ * annotation as bytes); json/jsonb -> BYTE_ARRAY JSON (text form); bytea ->
  * BYTE_ARRAY; date -> INT32 DATE; time -> INT64 TIME(us, local); timetz ->
  * INT64 TIME(us, UTC adjusted, the value normalized to UTC); timestamp ->
  * INT64 TIMESTAMP(us, local); timestamptz -> INT64 TIMESTAMP(us, UTC);
