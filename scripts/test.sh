@@ -8,7 +8,9 @@
 # throwaway PostgreSQL 15, the converter test module (test/fdw_convert), the
 # aggregate pushdown fuzzer (test/aggregate, fixed seed), the corpus
 # conformance harness (test/conformance), and the generated-file conformance
-# run (test/generated/generate.sh, when it exists).  Each stage prints
+# run (test/generated/generate.sh, when it exists), and COPY TO interop
+# (test/copy_interop: files written by COPY read by DuckDB, hyparquet and
+# arrow-rs).  Each stage prints
 # "stage <name>: N passed, N failed"; a stage that cannot run at all counts
 # as one failure; stages with no tests yet count zero.  The last line is
 # "N passed, N failed" and the exit status is non-zero if anything failed.
@@ -476,6 +478,20 @@ else
 		gf=1
 	fi
 	stage_result generated "$gp" "$gf"
+fi
+
+banner "COPY TO interop (DuckDB, hyparquet, arrow-rs)"
+if skipped copy-interop; then :
+elif [ $CLUSTER_OK != 1 ]; then
+	echo "copy-interop: no cluster"
+	stage_result copy-interop 0 1
+else
+	bash test/copy_interop/run.sh >"$LOGDIR/copy_interop.log" 2>&1
+	rc=$?
+	grep -E '^(FAIL|ok)|passed' "$LOGDIR/copy_interop.log" | cut -c1-400
+	c=$(counts_from "$LOGDIR/copy_interop.log" '^')
+	if [ -z "$c" ]; then tail -n 20 "$LOGDIR/copy_interop.log"; stage_result copy-interop 0 1
+	else set -- $c; f=$2; [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1; stage_result copy-interop "$1" "$f"; fi
 fi
 
 # ---------------------------------------------------------------- version matrix
