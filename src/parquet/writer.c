@@ -1691,6 +1691,15 @@ pq_writer_open(PqWriter **writer, const PqWriteColumn *columns,
 		pq_error_set(err, PQ_ERR_INVALID_ARGUMENT, "invalid arguments to pq_writer_open");
 		return err->status;
 	}
+	for (int k = 0; k < options->num_sorting_columns; k++)
+		if (options->sorting_columns == NULL ||
+			options->sorting_columns[k].column < 0 ||
+			options->sorting_columns[k].column >= num_columns)
+		{
+			pq_error_set(err, PQ_ERR_INVALID_ARGUMENT,
+						 "sorting column %d names no column", k);
+			return err->status;
+		}
 	if (!cmp_codec_supported(options->codec) || options->codec == CMP_LZO)
 	{
 		pq_error_set(err, PQ_ERR_UNSUPPORTED, "cannot write codec %s",
@@ -2490,6 +2499,22 @@ pq_writer_close(PqWriter *w, PqError *err)
 		}
 		tw_i64(tw, 2, bytes);
 		tw_i64(tw, 3, rg->num_rows);
+		if (w->options.num_sorting_columns > 0)
+		{
+			pq_thrift_write_field(tw, 4, PQ_THRIFT_LIST);
+			pq_thrift_write_list_begin(tw, PQ_THRIFT_STRUCT,
+									   (uint32_t) w->options.num_sorting_columns);
+			for (int k = 0; k < w->options.num_sorting_columns; k++)
+			{
+				const PqWriteSortingColumn *sc = &w->options.sorting_columns[k];
+
+				pq_thrift_write_struct_begin(tw);
+				tw_i32(tw, 1, sc->column);
+				pq_thrift_write_bool_field(tw, 2, sc->descending);
+				pq_thrift_write_bool_field(tw, 3, sc->nulls_first);
+				pq_thrift_write_struct_end(tw);
+			}
+		}
 		tw_i64(tw, 5, first);
 		tw_i64(tw, 6, compressed);
 		pq_thrift_write_field(tw, 7, PQ_THRIFT_I16);

@@ -56,6 +56,9 @@
  * omitted when it cannot be); fixed-width bounds are never truncated.  The footer declares TYPE_DEFINED_ORDER for
  * every column.
  *
+ * Sorting columns (options): written into every row group's metadata as
+ * given; the writer does not check the order.
+ *
  * Bloom filters (bloom_filter_bytes): split-block, xxHash64 (seed 0) of
  * each non-null value's plain bytes without length prefix, uncompressed;
  * written after the last row group, before the page index.
@@ -115,6 +118,14 @@ typedef struct PqWriteColumn
 									 * rounded up to a power of two >= 32 */
 } PqWriteColumn;
 
+/* One key of the order the rows of every row group are stored in. */
+typedef struct PqWriteSortingColumn
+{
+	int32_t		column;			/* leaf column index */
+	bool		descending;
+	bool		nulls_first;
+} PqWriteSortingColumn;
+
 typedef struct PqWriterOptions
 {
 	int32_t		codec;			/* CmpCodec for every chunk */
@@ -131,6 +142,10 @@ typedef struct PqWriterOptions
 	const char *created_by;		/* NULL: "parquet_fdw writer" */
 	int			num_key_values;
 	const PqKeyValue *key_values;	/* value may be NULL; value_len bytes */
+	int			num_sorting_columns;	/* written as every row group's
+										 * sorting_columns; the caller
+										 * vouches for the order */
+	const PqWriteSortingColumn *sorting_columns;
 } PqWriterOptions;
 
 /* Defaults: UNCOMPRESSED, v1 pages, statistics on, no CRC. */
