@@ -133,6 +133,18 @@ SELECT DISTINCT codec FROM parquet_metadata(:'opts_file');
 CREATE FOREIGN TABLE copy_opts2 (id int, t text) SERVER copy_srv OPTIONS (filename :'opts_file');
 SELECT count(*) FROM (SELECT id, t FROM copy_types EXCEPT SELECT * FROM copy_opts2) x;
 
+-- sorting_columns: checked row by row, then declared in every row group
+COPY (SELECT id, t FROM copy_types ORDER BY t NULLS FIRST, id DESC) TO :'opts_file'
+  (FORMAT parquet, sorting_columns 't nulls first, id desc', row_group_size 1000);
+SELECT count(*) FROM (SELECT id, t FROM copy_types EXCEPT SELECT * FROM copy_opts2) x;
+COPY (SELECT id, t FROM copy_types ORDER BY t, id) TO :'opts_file'
+  (FORMAT parquet, sorting_columns 't nulls first, id');
+COPY (SELECT id, t FROM copy_types ORDER BY id) TO :'opts_file'
+  (FORMAT parquet, sorting_columns 'id sideways');
+COPY (SELECT id, ai FROM copy_types ORDER BY id) TO :'opts_file'
+  (FORMAT parquet, sorting_columns 'ai');
+SELECT count(*) FROM copy_opts2;
+
 -- file_size_bytes: numbered files in a folder, read back together
 COPY copy_types (id, t, d) TO :'split_dir' (FORMAT parquet, file_size_bytes 20000, row_group_size 500);
 SELECT count(*) > 1 AS several_files, bool_and(f ~ '^data_[0-9]+\.parquet$') AS named

@@ -51,8 +51,8 @@ pf_agg_error_callback(void *arg)
  * 10^scale into *v; false when it is special (NaN, infinity), has more
  * digits than an int128 surely holds, or more decimals than scale.
  */
-static bool
-numeric_unscaled_fast(Datum num, int scale, int128_t *v)
+bool
+pf_numeric_unscaled_fast(Datum num, int scale, int128_t *v)
 {
 	struct varlena *vl = PG_DETOAST_DATUM_PACKED(num);
 	const uint8 *p = (const uint8 *) VARDATA_ANY(vl);
@@ -133,7 +133,7 @@ pf_agg_numeric_unscaled(Datum num, int scale, const char *attname)
 	int			frac = -1;		/* digits after the point, -1 before it */
 	int128_t	v = 0;
 
-	if (numeric_unscaled_fast(num, scale, &v))
+	if (pf_numeric_unscaled_fast(num, scale, &v))
 		return v;
 	/* the rest from the value's text */
 	text = DatumGetCString(DirectFunctionCall1(numeric_out, num));

@@ -427,6 +427,13 @@ extern void pf_merge_counts(const PfMerge *m, int *opened, int *open_max);
 extern void pf_explain_io(int64 bytes_read, const instr_time *decode_time,
 						  struct ExplainState *es);
 
+/*
+ * in agg_eval.c: a numeric times 10^scale from its stored digits; false
+ * for NaN/infinity, more than 36 digits or more decimals than scale (the
+ * caller then goes through numeric_out).  Also used by write_sink.c.
+ */
+extern bool pf_numeric_unscaled_fast(Datum num, int scale, int128 *v);
+
 /* A PfcAllocator over a memory context (alloc = MemoryContextAlloc, release = pfree). */
 extern PfcAllocator pf_context_allocator(MemoryContext cxt);
 /* A pool of page buffers for a scan's column readers (buffer_pool.h). */

@@ -26,6 +26,8 @@
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/fmgroids.h"
 #include "utils/date.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -78,6 +80,7 @@ typedef struct SinkColumn
 	int			width;			/* bytes per fixed value; 0: variable */
 	int			scale;			/* WK_DECIMAL */
 	int			precision;		/* WK_DECIMAL */
+	int128		limit;			/* WK_DECIMAL: 10^precision */
 	FmgrInfo	out_fn;			/* WK_OUTPUT */
 
 	MemoryContext cxt;			/* where the buffers live */
@@ -121,6 +124,17 @@ struct PfParquetSink
 	StringInfoData client_buf;
 	int			sink_errno;
 
+	/* sorting_columns: the declared order, checked row by row */
+	int			nsort;
+	PqWriteSortingColumn *sort;
+	FmgrInfo   *sort_cmp;		/* btree comparison per key */
+	Oid		   *sort_collation;
+	Datum	   *prev_values;	/* the previous row's keys */
+	bool	   *prev_nulls;
+	bool		have_prev;
+	MemoryContext prev_cxt[2];	/* the previous row's copies, alternating */
+	int			prev_which;
+
 	uint32		rows;			/* buffered rows */
 	uint32		rows_cap;
 	uint64		buffered_bytes;
@@ -128,6 +142,9 @@ struct PfParquetSink
 };
 
 static void grow_rows(PfParquetSink *sink);
+static void setup_sorting(PfParquetSink *sink, TupleDesc desc);
+static void check_order(PfParquetSink *sink, TupleTableSlot *slot);
+static int	find_column(PfParquetSink *sink, const char *name, const char *option);
 
 /* ----------------------------------------------------------------
  * Where the bytes go
@@ -267,6 +284,9 @@ map_scalar(SinkColumn *c, Oid typid, int32 typmod, PqWriteColumn *def)
 				c->precision = PF_UNCONSTRAINED_PRECISION;
 				c->scale = PF_UNCONSTRAINED_SCALE;
 			}
+			c->limit = 1;
+			for (int i = 0; i < c->precision; i++)
+				c->limit *= 10;
 			lt->kind = PQ_LT_DECIMAL;
 			lt->precision = c->precision;
 			lt->scale = c->scale;
@@ -417,17 +437,53 @@ value_error(const SinkColumn *c, const char *msg, const char *detail)
 			 detail ? errdetail("%s", detail) : 0));
 }
 
-/* numeric -> two's complement integer scaled by c->scale, big-endian in out. */
+/* An unscaled decimal: INT32/INT64 little-endian, else big-endian bytes. */
+static void
+put_unscaled(const SinkColumn *c, int128 v, char *out)
+{
+	if (c->width == 4)
+	{
+		int32		i = (int32) v;
+
+		memcpy(out, &i, 4);
+	}
+	else if (c->width == 8)
+	{
+		int64		i = (int64) v;
+
+		memcpy(out, &i, 8);
+	}
+	else
+	{
+		for (int b = c->width - 1; b >= 0; b--)
+		{
+			out[b] = (char) (uint8) (v & 0xff);
+			v >>= 8;
+		}
+	}
+}
+
+/* numeric -> two's complement integer scaled by c->scale. */
 static void
 put_decimal(const SinkColumn *c, Datum d, char *out)
 {
-	char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out, d));
-	const char *p = s;
+	char	   *s;
+	const char *p;
 	bool		neg = false;
 	int			digits = 0;
 	int			frac = -1;
 	int128		v = 0;
 	char		detail[128];
+
+	/* the stored digits, when they fit; else the text, which also errors */
+	if (pf_numeric_unscaled_fast(d, c->scale, &v) && v < c->limit && -v < c->limit)
+	{
+		put_unscaled(c, v, out);
+		return;
+	}
+	s = DatumGetCString(DirectFunctionCall1(numeric_out, d));
+	p = s;
+	v = 0;
 
 	if (*p == '-')
 	{
@@ -471,26 +527,7 @@ put_decimal(const SinkColumn *c, Datum d, char *out)
 		value_error(c, psprintf("%s has more than %d significant digits", s, c->precision), detail);
 	if (neg)
 		v = -v;
-	if (c->width == 4)
-	{
-		int32		i = (int32) v;
-
-		memcpy(out, &i, 4);
-	}
-	else if (c->width == 8)
-	{
-		int64		i = (int64) v;
-
-		memcpy(out, &i, 8);
-	}
-	else
-	{
-		for (int b = c->width - 1; b >= 0; b--)
-		{
-			out[b] = (char) (uint8) (v & 0xff);
-			v >>= 8;
-		}
-	}
+	put_unscaled(c, v, out);
 	pfree(s);
 }
 
@@ -860,6 +897,137 @@ flush_row_group(PfParquetSink *sink)
 }
 
 /* ----------------------------------------------------------------
+ * sorting_columns: "col [ASC|DESC] [NULLS FIRST|LAST]", as the table
+ * option "sorted" (sorted.c) spells an order.  The keys are compared with
+ * the type's default btree order and the column's collation; a row out of
+ * order is an error, so a file never claims an order it does not have.
+ * ---------------------------------------------------------------- */
+
+static void
+setup_sorting(PfParquetSink *sink, TupleDesc desc)
+{
+	ListCell   *lc;
+	int			k = 0;
+
+	sink->nsort = list_length(sink->opts.sorting_columns);
+	if (sink->nsort == 0)
+		return;
+	sink->sort = palloc0(sizeof(PqWriteSortingColumn) * sink->nsort);
+	sink->sort_cmp = palloc0(sizeof(FmgrInfo) * sink->nsort);
+	sink->sort_collation = palloc0(sizeof(Oid) * sink->nsort);
+	sink->prev_values = palloc0(sizeof(Datum) * sink->nsort);
+	sink->prev_nulls = palloc0(sizeof(bool) * sink->nsort);
+	sink->prev_cxt[0] = AllocSetContextCreate(sink->cxt, "parquet_fdw sink order",
+											  ALLOCSET_SMALL_SIZES);
+	sink->prev_cxt[1] = AllocSetContextCreate(sink->cxt, "parquet_fdw sink order",
+											  ALLOCSET_SMALL_SIZES);
+	foreach(lc, sink->opts.sorting_columns)
+	{
+		char	   *spec = pstrdup(lfirst(lc));
+		char	   *save = NULL;
+		char	   *name = strtok_r(spec, " \t", &save);
+		char	   *word;
+		int			col;
+		bool		descending = false;
+		int			nulls = -1;
+		TypeCacheEntry *tc;
+		Form_pg_attribute attr;
+
+		while ((word = strtok_r(NULL, " \t", &save)) != NULL)
+		{
+			if (pg_strcasecmp(word, "asc") == 0)
+				descending = false;
+			else if (pg_strcasecmp(word, "desc") == 0)
+				descending = true;
+			else if (pg_strcasecmp(word, "nulls") == 0 &&
+					 (word = strtok_r(NULL, " \t", &save)) != NULL &&
+					 (pg_strcasecmp(word, "first") == 0 || pg_strcasecmp(word, "last") == 0))
+				nulls = pg_strcasecmp(word, "first") == 0;
+			else
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("invalid value for COPY option \"sorting_columns\": \"%s\"",
+								(char *) lfirst(lc)),
+						 errhint("Valid values are comma-separated \"column [ASC | DESC] [NULLS FIRST | NULLS LAST]\".")));
+		}
+		col = find_column(sink, name, "sorting_columns");
+		if (sink->cols[col].is_list)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("list column \"%s\" cannot be a sorting column", name)));
+		attr = TupleDescAttr(desc, sink->cols[col].attnum);
+		tc = lookup_type_cache(attr->atttypid, TYPECACHE_CMP_PROC_FINFO);
+		if (!OidIsValid(tc->cmp_proc_finfo.fn_oid))
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_FUNCTION),
+					 errmsg("column \"%s\" of type %s has no order for sorting_columns",
+							name, format_type_be(attr->atttypid))));
+		fmgr_info_copy(&sink->sort_cmp[k], &tc->cmp_proc_finfo, sink->cxt);
+		sink->sort_collation[k] = attr->attcollation;
+		/* the Parquet column index of a flat column is its position */
+		sink->sort[k].column = col;
+		sink->sort[k].descending = descending;
+		/* PostgreSQL's defaults: NULLS LAST ascending, FIRST descending */
+		sink->sort[k].nulls_first = nulls >= 0 ? nulls == 1 : descending;
+		k++;
+	}
+}
+
+static void
+check_order(PfParquetSink *sink, TupleTableSlot *slot)
+{
+	MemoryContext next = sink->prev_cxt[1 - sink->prev_which];
+	MemoryContext old;
+
+	if (sink->have_prev)
+	{
+		for (int k = 0; k < sink->nsort; k++)
+		{
+			const SinkColumn *c = &sink->cols[sink->sort[k].column];
+			bool		null = slot->tts_isnull[c->attnum];
+			bool		prev_null = sink->prev_nulls[k];
+			int			cmp;
+
+			if (null && prev_null)
+				continue;
+			if (null || prev_null)
+				cmp = (null == sink->sort[k].nulls_first) ? -1 : 1;
+			else
+			{
+				cmp = DatumGetInt32(FunctionCall2Coll(&sink->sort_cmp[k], sink->sort_collation[k],
+													  slot->tts_values[c->attnum],
+													  sink->prev_values[k]));
+				if (sink->sort[k].descending)
+					cmp = -cmp;
+			}
+			if (cmp < 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("row %llu is out of the order given by COPY option \"sorting_columns\"",
+								(unsigned long long) sink->total_rows + 1),
+						 errdetail("Column \"%s\" goes against the order.", c->name),
+						 errhint("Add a matching ORDER BY to the query.")));
+			if (cmp > 0)
+				break;
+		}
+	}
+	MemoryContextReset(next);
+	old = MemoryContextSwitchTo(next);
+	for (int k = 0; k < sink->nsort; k++)
+	{
+		const SinkColumn *c = &sink->cols[sink->sort[k].column];
+		Form_pg_attribute attr = TupleDescAttr(slot->tts_tupleDescriptor, c->attnum);
+
+		sink->prev_nulls[k] = slot->tts_isnull[c->attnum];
+		sink->prev_values[k] = sink->prev_nulls[k] ? (Datum) 0 :
+			datumCopy(slot->tts_values[c->attnum], attr->attbyval, attr->attlen);
+	}
+	MemoryContextSwitchTo(old);
+	sink->prev_which = 1 - sink->prev_which;
+	sink->have_prev = true;
+}
+
+/* ----------------------------------------------------------------
  * The contract
  * ---------------------------------------------------------------- */
 
@@ -921,7 +1089,10 @@ pf_sink_begin(TupleDesc desc, const PfWriteOptions *opts, const char *target_pat
 	foreach(lc, opts->bloom_filter_columns)
 		sink->defs[find_column(sink, lfirst(lc), "bloom_filter_columns")].bloom_filter_bytes = 1;
 
+	setup_sorting(sink, desc);
 	pq_writer_options_init(&sink->wopts);
+	sink->wopts.num_sorting_columns = sink->nsort;
+	sink->wopts.sorting_columns = sink->sort;
 	sink->wopts.codec = opts->codec;
 	sink->wopts.compression_level = opts->compression_level;
 	sink->wopts.data_page_v2 = opts->data_page_version == 2;
@@ -975,6 +1146,8 @@ pf_sink_put(PfParquetSink *sink, TupleTableSlot *slot)
 	if (r == sink->rows_cap)
 		grow_rows(sink);
 	slot_getallattrs(slot);
+	if (sink->nsort > 0)
+		check_order(sink, slot);
 	old = MemoryContextSwitchTo(sink->row_cxt);
 	for (int i = 0; i < sink->ncols; i++)
 	{

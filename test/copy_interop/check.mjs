@@ -153,5 +153,20 @@ for (const f of files.filter((x) => x.includes('bloom'))) {
 		console.log(`FAIL duckdb bloom filter ${f}: absent kept in ${absent}, present kept in ${present} row groups`);
 	}
 }
+// ---- hyparquet sees the declared order in every row group's metadata
+for (const f of files.filter((x) => x.startsWith('sorted_'))) {
+	const buf = fs.readFileSync(path.join(dir, f));
+	const meta = hyparquet.parquetMetadata(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
+	const want = JSON.stringify([{ column_idx: 3, descending: true, nulls_first: false },
+		{ column_idx: 0, descending: false, nulls_first: false }]);
+	const bad = meta.row_groups.filter((rg) => JSON.stringify(rg.sorting_columns) !== want);
+	if (meta.row_groups.length > 1 && bad.length === 0) {
+		passed++;
+		console.log(`ok   hyparquet sorting_columns ${f}: ${meta.row_groups.length} row groups declare i4 DESC, id`);
+	} else {
+		failed++;
+		console.log(`FAIL hyparquet sorting_columns ${f}: ${JSON.stringify(bad[0]?.sorting_columns)}`);
+	}
+}
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -55,7 +55,7 @@ COPY interop TO '$OUT/gzip_small_pages.parquet' (FORMAT parquet, compression gzi
 COPY interop TO '$OUT/lz4_raw.parquet' (FORMAT parquet, compression lz4_raw);
 COPY interop TO '$OUT/brotli.parquet' (FORMAT parquet, compression brotli);
 COPY interop TO '$OUT/bloom_uncompressed.parquet' (FORMAT parquet, compression uncompressed, bloom_filter_columns 't,id', row_group_size 500, statistics false);
-COPY (SELECT * FROM interop_canonical ORDER BY id) TO '$OUT/expected.csv' (FORMAT csv);
+COPY (SELECT * FROM interop ORDER BY i4 DESC NULLS LAST, id) TO '$OUT/sorted_i4_desc.parquet' (FORMAT parquet, sorting_columns 'i4 desc nulls last, id', row_group_size 1000);
 SQL
 q -c "LOAD 'parquet_fdw'" -c "\\copy interop TO '$OUT/client_copy.parquet' (FORMAT parquet, compression zstd)"
 q -At -c "SELECT row_to_json(c) FROM interop_canonical c ORDER BY id" > "$OUT/expected.jsonl"
