@@ -9,9 +9,11 @@
 #                                         server with parquet_fdw installed,
 #                                         node and npm)
 #
-# The npm packages are installed on first use into the same cache folder as
-# test/generated/generate.sh: PARQUET_FDW_NODE_CACHE, default
-# ${XDG_CACHE_HOME:-$HOME/.cache}/parquet_fdw.  Last line: "N passed, N failed".
+# The npm packages are installed on first use into copy_interop/ under the
+# cache folder of test/generated/generate.sh (PARQUET_FDW_NODE_CACHE, default
+# ${XDG_CACHE_HOME:-$HOME/.cache}/parquet_fdw): a folder of its own, since
+# "npm install --no-save" removes the packages it was not asked for.
+# Last line: "N passed, N failed".
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -27,7 +29,10 @@ if [ -z "$CACHE" ]; then
 		CACHE=${TMPDIR:-/tmp}/parquet_fdw-node-$(id -u)
 	fi
 fi
+CACHE=$CACHE/copy_interop
 mkdir -p "$CACHE"
+# a package.json makes this folder npm's prefix (else npm uses the parent's)
+[ -f "$CACHE/package.json" ] || echo '{ "private": true }' >"$CACHE/package.json"
 missing=0
 for p in @duckdb/node-api hyparquet hyparquet-compressors parquet-wasm apache-arrow; do
 	[ -f "$CACHE/node_modules/$p/package.json" ] || missing=1
