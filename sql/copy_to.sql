@@ -153,6 +153,21 @@ CREATE FOREIGN TABLE copy_split (id int, t text, d date) SERVER copy_srv OPTIONS
 SELECT count(*) FROM copy_split;
 SELECT count(*) FROM (SELECT id, t, d FROM copy_types EXCEPT SELECT * FROM copy_split) x;
 
+-- a partitioned table: the rows of its partitions; an inheritance parent: its own
+CREATE TABLE copy_parts (id int, t text) PARTITION BY RANGE (id);
+CREATE TABLE copy_parts_1 PARTITION OF copy_parts FOR VALUES FROM (1) TO (2500);
+CREATE TABLE copy_parts_2 PARTITION OF copy_parts FOR VALUES FROM (2500) TO (5001);
+INSERT INTO copy_parts SELECT id, t FROM copy_types;
+COPY copy_parts TO :'opts_file' (FORMAT parquet);
+SELECT count(*) FROM (SELECT id, t FROM copy_types EXCEPT SELECT * FROM copy_opts2) x;
+SELECT count(*) FROM copy_opts2;
+CREATE TABLE copy_parent (id int, t text);
+CREATE TABLE copy_child () INHERITS (copy_parent);
+INSERT INTO copy_parent VALUES (1, 'parent');
+INSERT INTO copy_child VALUES (2, 'child');
+COPY copy_parent TO :'opts_file' (FORMAT parquet);
+SELECT * FROM copy_opts2;
+
 -- an empty result is a valid file without rows
 COPY (SELECT * FROM copy_types WHERE false) TO :'opts_file' (FORMAT parquet);
 SELECT num_rows, num_row_groups, num_columns FROM parquet_file_metadata(:'opts_file');

@@ -5,7 +5,7 @@
  *
  * A table becomes "SELECT cols FROM ONLY table" (as PostgreSQL's COPY TO
  * does for row-level security, and the same privileges are checked by the
- * planner), a query is analyzed as is; either runs through a portal into
+ * planner; a partitioned table without ONLY), a query is analyzed as is; either runs through a portal into
  * a DestReceiver that hands each slot to the sink (write_sink.h).
  *
  * TO STDOUT sends the file as a binary COPY: CopyOutResponse, CopyData
@@ -116,13 +116,14 @@ receiver_destroy(DestReceiver *self)
 
 /* "SELECT cols FROM ONLY table" for COPY table [(cols)] TO. */
 static Node *
-table_query(const CopyStmt *stmt)
+table_query(const CopyStmt *stmt, char relkind)
 {
 	SelectStmt *select = makeNode(SelectStmt);
 	RangeVar   *from = copyObject(stmt->relation);
 	ListCell   *lc;
 
-	from->inh = false;
+	/* a partitioned table's rows are in its partitions (as COPY TO in 17) */
+	from->inh = relkind == RELKIND_PARTITIONED_TABLE;
 	if (stmt->attlist == NIL)
 	{
 		ColumnRef  *cr = makeNode(ColumnRef);
@@ -150,7 +151,7 @@ table_query(const CopyStmt *stmt)
 	return (Node *) select;
 }
 
-static void
+static char
 check_relation_kind(const CopyStmt *stmt)
 {
 	Relation	rel = table_openrv(stmt->relation, AccessShareLock);
@@ -164,6 +165,7 @@ check_relation_kind(const CopyStmt *stmt)
 						kind == RELKIND_VIEW ? "view" : "sequence",
 						stmt->relation->relname),
 				 errhint("Try the COPY (SELECT ...) TO variant.")));
+	return kind;
 }
 
 /* Binary CopyOutResponse with every column marked binary. */
@@ -213,8 +215,9 @@ pf_copy_to(ParseState *pstate, const CopyStmt *stmt, List *options,
 	raw = makeNode(RawStmt);
 	if (stmt->relation)
 	{
-		check_relation_kind(stmt);
-		raw->stmt = table_query(stmt);
+		char		relkind = check_relation_kind(stmt);
+
+		raw->stmt = table_query(stmt, relkind);
 	}
 	else
 		raw->stmt = stmt->query;
