@@ -191,6 +191,11 @@ COPY (SELECT 1 / (id - 4000) AS id FROM copy_types) TO :'keep_file' (FORMAT parq
 ROLLBACK TO s;
 COMMIT;
 SELECT count(*) FROM copy_keep;
+-- a cancel (statement_timeout) in the middle of the rows
+SET statement_timeout = '300ms';
+COPY (SELECT i FROM generate_series(1, 100000) i WHERE pg_sleep(0.001) IS NOT NULL) TO :'keep_file' (FORMAT parquet, row_group_size 100);
+RESET statement_timeout;
+SELECT count(*) FROM copy_keep;
 -- the value error names the column; an unconstrained numeric is DECIMAL(38,9)
 COPY (SELECT 1.0000000001 AS tiny) TO :'keep_file' (FORMAT parquet);
 COPY (SELECT 10::numeric ^ 30 AS huge) TO :'keep_file' (FORMAT parquet);
