@@ -19,6 +19,7 @@
 #include "utils/varlena.h"
 
 #include "compress/compress.h"
+#include "fdw/pg_compat.h"
 #include "fdw/write_sink.h"
 
 #define PF_DEFAULT_ROW_GROUP_ROWS	122880
