@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# COPY TO parquet against COPY TO csv and DuckDB's COPY TO parquet, one run:
+#
+#   bench/copy.sh            # the bench's lineitem (TPC-H SF 1, ~6M rows)
+#
+# Needs the data bench/run.sh caches (BENCH_DATA_DIR, default
+# /var/tmp/parquet_fdw-bench/full-seed42/lineitem.csv; run
+# BENCH_SCALE=full bench/run.sh once to make it), the extension installed
+# for PG_CONFIG's server, and @duckdb/node-api in BENCH_NODE_MODULES
+# (default: test/copy_interop/run.sh's folder, $HOME/.cache/parquet_fdw/
+# copy_interop; run that once).  Starts a throwaway cluster, loads a
+# heap table (not timed), then times, best of BENCH_RUNS (default 3):
+# COPY TO csv, COPY TO parquet (snappy, zstd), and DuckDB 1 thread COPY of
+# the same rows (loaded into a DuckDB table first) TO parquet (snappy,
+# zstd).  Prints a markdown table with seconds and file sizes.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=../scripts/lib/pgcluster.sh
+. "$ROOT/scripts/lib/pgcluster.sh"
+DATA=${BENCH_DATA_DIR:-/var/tmp/parquet_fdw-bench/full-seed42}
+CSV=$DATA/lineitem.csv
+RUNS=${BENCH_RUNS:-3}
+MODULES=${BENCH_NODE_MODULES:-$HOME/.cache/parquet_fdw/copy_interop}
+[ -f "$CSV" ] || { echo "copy bench: $CSV missing (BENCH_SCALE=full bench/run.sh makes it)" >&2; exit 1; }
+
+OUT=$(mktemp -d "${TMPDIR:-/tmp}/pf-copy-bench.XXXXXX")
+chmod 777 "$OUT"
+trap 'pg_cluster_stop; rm -rf "$OUT"' EXIT
+pg_cluster_start >/dev/null
+COLS='l_orderkey bigint, l_partkey bigint, l_suppkey bigint, l_linenumber int,
+  l_quantity numeric(15,2), l_extendedprice numeric(15,2), l_discount numeric(15,2),
+  l_tax numeric(15,2), l_returnflag text, l_linestatus text, l_shipdate date,
+  l_commitdate date, l_receiptdate date, l_shipinstruct text, l_shipmode text,
+  l_comment text'
+pg_psql -q -c "CREATE EXTENSION parquet_fdw" -c "CREATE TABLE lineitem ($COLS)" \
+	-c "\\copy lineitem FROM '$CSV' (FORMAT csv, HEADER true)" -c "VACUUM ANALYZE lineitem"
+ROWS=$(pg_psql -At -c "SELECT count(*) FROM lineitem")
+
+# best of RUNS seconds of one statement (a fresh session that LOADs first)
+time_pg() {
+	local best= t
+	for _ in $(seq "$RUNS"); do
+		t=$(pg_psql -q -c "LOAD 'parquet_fdw'" -c '\timing on' -c "$1" | sed -nE 's/^Time: ([0-9.]+) ms.*/\1/p' | tail -n 1)
+		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a + 0 < b + 0) }'; then best=$t; fi
+	done
+	echo "$best" | awk '{ printf "%.2f", $1 / 1000 }'
+}
+size_mib() { stat -c %s "$1" | awk '{ printf "%.1f", $1 / 1048576 }'; }
+
+csv_s=$(time_pg "COPY lineitem TO '$OUT/l.csv' (FORMAT csv)")
+snappy_s=$(time_pg "COPY lineitem TO '$OUT/l_snappy.parquet' (FORMAT parquet)")
+zstd_s=$(time_pg "COPY lineitem TO '$OUT/l_zstd.parquet' (FORMAT parquet, compression zstd)")
+
+cat >"$OUT/duck.mjs" <<'JS'
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+const [modules, csv, out, runs] = process.argv.slice(2);
+const require = createRequire(path.join(path.resolve(modules), 'noop.js'));
+const { DuckDBInstance } = await import(pathToFileURL(require.resolve('@duckdb/node-api')).href);
+const db = await DuckDBInstance.create(':memory:');
+const con = await db.connect();
+await con.run(`SET threads = 1`);
+await con.run(`CREATE TABLE lineitem AS SELECT * FROM read_csv('${csv}', header = true, types = {
+  'l_quantity': 'DECIMAL(15,2)', 'l_extendedprice': 'DECIMAL(15,2)', 'l_discount': 'DECIMAL(15,2)',
+  'l_tax': 'DECIMAL(15,2)', 'l_linenumber': 'INTEGER', 'l_orderkey': 'BIGINT', 'l_partkey': 'BIGINT',
+  'l_suppkey': 'BIGINT'})`);
+for (const codec of ['snappy', 'zstd']) {
+	let best = Infinity;
+	for (let r = 0; r < Number(runs); r++) {
+		const t0 = performance.now();
+		await con.run(`COPY lineitem TO '${out}/duck_${codec}.parquet' (FORMAT parquet, COMPRESSION ${codec})`);
+		best = Math.min(best, performance.now() - t0);
+	}
+	console.log(`${codec} ${(best / 1000).toFixed(2)}`);
+}
+JS
+duck=$(node "$OUT/duck.mjs" "$MODULES" "$CSV" "$OUT" "$RUNS")
+duck_snappy=$(echo "$duck" | awk '$1 == "snappy" { print $2 }')
+duck_zstd=$(echo "$duck" | awk '$1 == "zstd" { print $2 }')
+
+cat <<MD
+lineitem: $ROWS rows, heap table; best of $RUNS runs; $(nproc) cores shared, PostgreSQL $(pg_psql -At -c 'SHOW server_version')
+
+| writer | seconds | file MiB |
+|---|---:|---:|
+| PostgreSQL COPY TO csv | $csv_s | $(size_mib "$OUT/l.csv") |
+| parquet_fdw COPY TO parquet (snappy) | $snappy_s | $(size_mib "$OUT/l_snappy.parquet") |
+| parquet_fdw COPY TO parquet (zstd) | $zstd_s | $(size_mib "$OUT/l_zstd.parquet") |
+| DuckDB 1 thread COPY TO parquet (snappy) | $duck_snappy | $(size_mib "$OUT/duck_snappy.parquet") |
+| DuckDB 1 thread COPY TO parquet (zstd) | $duck_zstd | $(size_mib "$OUT/duck_zstd.parquet") |
+MD
