@@ -21,6 +21,10 @@
  * in order); interval without months or days -> Int64 KustoTimeSpan;
  * one-dimensional arrays of those -> List (lower bounds become 1).
  *
+ * The shard is written to a temporary file next to the target and renamed
+ * over it only when complete (atomic_file.h): a failing query leaves the
+ * old shard as it was.
+ *
  * Writing a server file needs superuser or pg_write_server_files, as COPY
  * TO a file does.
  *
@@ -55,6 +59,7 @@
 #include "utils/uuid.h"
 
 #include "fdw/amudai_fdw.h"
+#include "fdw/atomic_file.h"
 #include "fdw/parquet_fdw.h"
 
 PG_FUNCTION_INFO_V1(parquet_fdw_write_amudai);
@@ -530,31 +535,11 @@ list_append(WriteColumn *c, Datum *values, bool *isnull, int natts, int col,
 	}
 }
 
-/* The file the shard goes to: the streaming writer's sink. */
-typedef struct WriteSink
-{
-	int			fd;
-	const char *path;
-} WriteSink;
-
+/* The shard's temporary file (atomic_file.h): the streaming writer's sink. */
 static int
 write_sink(void *ctx, const void *data, size_t len)
 {
-	WriteSink  *sink = (WriteSink *) ctx;
-	const char *p = data;
-
-	while (len > 0)
-	{
-		ssize_t		n = write(sink->fd, p, Min(len, (size_t) 1 << 30));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? errno : ENOSPC;
-		p += n;
-		len -= (size_t) n;
-	}
-	return 0;
+	return pf_atomic_file_write((PfAtomicFile *) ctx, data, len);
 }
 
 static void pg_attribute_noreturn()
@@ -641,7 +626,7 @@ parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
 	PfcAllocator alloc;
 	AmError		err;
 	AmShardWriter *writer = NULL;
-	WriteSink	sink;
+	PfAtomicFile *file;
 	uint64		rows = 0;
 	uint64		in_stripe = 0;
 	int			natts;
@@ -700,12 +685,8 @@ parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
 						 errhint("Give the columns distinct names with AS.")));
 	}
 
-	sink.path = path;
-	sink.fd = OpenTransientFile(path, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
-	if (sink.fd < 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not open file \"%s\" for writing: %m", path)));
+	/* the old shard stays whole until the new one is complete */
+	file = pf_atomic_file_create(path);
 	memset(&opts, 0, sizeof(opts));
 	opts.stripe_rows = (uint64) stripe_rows;
 	opts.detect_constants = true;
@@ -720,7 +701,7 @@ parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
 	writer_columns(cols, natts, wcols);
 	am_error_clear(&err);
 	if (am_shard_writer_begin(&writer, wcols, (uint32) natts, &opts, &alloc,
-							  write_sink, &sink, &err) != AM_OK)
+							  write_sink, file, &err) != AM_OK)
 		report_write_error(path, &err);
 	MemoryContextSwitchTo(old);
 
@@ -776,10 +757,7 @@ parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
 	if (am_shard_writer_finish(writer, &err) != AM_OK)
 		report_write_error(path, &err);
 	am_shard_writer_free(writer);
-	if (CloseTransientFile(sink.fd) != 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not close file \"%s\": %m", path)));
+	pf_atomic_file_commit(file, true);
 	MemoryContextDelete(wcxt);
 	SPI_finish();
 	PG_RETURN_INT64((int64) rows);

@@ -38,3 +38,6 @@ FDW_OBJS += src/fdw/qual.o
 FDW_OBJS += src/fdw/copy_hook.o
 FDW_OBJS += src/fdw/copy_to.o
 FDW_OBJS += src/fdw/copy_from.o
+FDW_OBJS += src/fdw/atomic_file.o
+FDW_OBJS += src/fdw/write_options.o
+FDW_OBJS += src/fdw/write_sink.o

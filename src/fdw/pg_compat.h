@@ -179,4 +179,11 @@ pf_analyze_delay_point(void)
 #endif
 }
 
+/* Run a query to completion: 18 dropped ExecutorRun's execute_once. */
+#if PG_VERSION_NUM >= 180000
+#define pf_executor_run_all(qd) ExecutorRun((qd), ForwardScanDirection, 0)
+#else
+#define pf_executor_run_all(qd) ExecutorRun((qd), ForwardScanDirection, 0, true)
+#endif
+
 #endif							/* PF_PG_COMPAT_H */

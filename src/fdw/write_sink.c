@@ -1,0 +1,1050 @@
+/*-------------------------------------------------------------------------
+ *
+ * write_sink.c
+ *	  Tuples to Parquet row groups: see write_sink.h for the type mapping.
+ *
+ * Each column buffers one row group in the layout pq_writer_write_column()
+ * takes: fixed-width values in one array, variable-width values as
+ * (offset, length) into one byte arena (turned into views at flush, since
+ * the arena moves as it grows), nulls per row; list columns keep per-row
+ * offsets and list/element nulls and their non-null elements densely.  The
+ * Parquet writer is opened at the first flush, when the buffered rows tell
+ * how many of them fill page_size bytes.
+ *
+ * IDENTIFICATION
+ *	  src/fdw/write_sink.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "libpq/pqformat.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/numeric.h"
+#include "utils/timestamp.h"
+#include "utils/typcache.h"
+#include "utils/uuid.h"
+
+#include "codec/codec.h"
+#include "compress/compress.h"
+#include "fdw/atomic_file.h"
+#include "fdw/parquet_fdw.h"
+#include "fdw/write_sink.h"
+#include "parquet/writer.h"
+
+#define PF_UNIX_TO_PG_DAYS	10957
+#define PF_UNIX_TO_PG_USECS	INT64CONST(946684800000000)
+#define PF_CLIENT_CHUNK		(64 * 1024)
+#define PF_UNCONSTRAINED_PRECISION 38
+#define PF_UNCONSTRAINED_SCALE 9
+
+/* How a value becomes Parquet bytes. */
+typedef enum WriteKind
+{
+	WK_BOOL,
+	WK_INT16,
+	WK_INT32,
+	WK_INT64,
+	WK_FLOAT4,
+	WK_FLOAT8,
+	WK_DECIMAL,					/* numeric -> scaled integer, 4/8/n bytes */
+	WK_TEXT,					/* text, varchar, bpchar: the bytes */
+	WK_NAME,
+	WK_BYTEA,
+	WK_OUTPUT,					/* enum, json, jsonb: the output function */
+	WK_DATE,
+	WK_TIME,
+	WK_TIMETZ,
+	WK_TIMESTAMP,				/* also timestamptz */
+	WK_INTERVAL,
+	WK_UUID
+} WriteKind;
+
+typedef struct SinkColumn
+{
+	const char *name;
+	int			attnum;			/* index into the slot */
+	Oid			typid;			/* the declared type (for messages) */
+	WriteKind	kind;
+	int			width;			/* bytes per fixed value; 0: variable */
+	int			scale;			/* WK_DECIMAL */
+	int			precision;		/* WK_DECIMAL */
+	FmgrInfo	out_fn;			/* WK_OUTPUT */
+
+	MemoryContext cxt;			/* where the buffers live */
+	bool		is_list;
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
+
+	/* one row group */
+	uint32		nvalues;		/* non-null values buffered */
+	char	   *fixed;			/* nvalues * width bytes */
+	uint32		fixed_cap;		/* values */
+	uint64	   *var_off;		/* variable: arena offset per value */
+	uint32	   *var_len;
+	char	   *arena;
+	uint64		arena_len;
+	uint64		arena_cap;
+	bool	   *row_null;		/* flat: per row; list: the list is NULL */
+	bool		any_null;
+	int64	   *list_off;		/* list: rows + 1 element offsets */
+	bool	   *elem_null;		/* list: per element */
+	uint32		nelems;
+	uint32		elem_cap;
+} SinkColumn;
+
+struct PfParquetSink
+{
+	MemoryContext cxt;
+	MemoryContext row_cxt;		/* per-row garbage of output functions */
+	PfWriteOptions opts;
+	int			ncols;
+	SinkColumn *cols;
+	PqWriteColumn *defs;
+	PqWriter   *writer;
+	PqWriterOptions wopts;
+	PfcAllocator alloc;
+	PqSink		pqsink;
+
+	PfAtomicFile *file;			/* NULL: to the client */
+	char	   *target;
+	StringInfoData client_buf;
+	int			sink_errno;
+
+	uint32		rows;			/* buffered rows */
+	uint32		rows_cap;
+	uint64		buffered_bytes;
+	uint64		total_rows;
+};
+
+static void grow_rows(PfParquetSink *sink);
+
+/* ----------------------------------------------------------------
+ * Where the bytes go
+ * ---------------------------------------------------------------- */
+
+static int
+client_flush(PfParquetSink *sink)
+{
+	/* the buffer is the CopyData message being built */
+	if (sink->client_buf.len > 0)
+	{
+		pq_endmessage_reuse(&sink->client_buf);
+		resetStringInfo(&sink->client_buf);
+	}
+	return 0;
+}
+
+static int
+sink_write(void *ctx, const void *buf, size_t len)
+{
+	PfParquetSink *sink = (PfParquetSink *) ctx;
+
+	if (sink->file)
+		return pf_atomic_file_write(sink->file, buf, len);
+	{
+		MemoryContext old = MemoryContextSwitchTo(sink->cxt);
+
+		appendBinaryStringInfo(&sink->client_buf, buf, (int) len);
+		MemoryContextSwitchTo(old);
+	}
+	if (sink->client_buf.len >= PF_CLIENT_CHUNK)
+		return client_flush(sink);
+	return 0;
+}
+
+static void pg_attribute_noreturn()
+report_writer_error(PfParquetSink *sink, const PqError *err)
+{
+	if (err->status == PQ_ERR_IO && sink->file)
+		pf_atomic_file_report(sink->file, err->sys_errno);
+	if (err->status == PQ_ERR_IO)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONNECTION_FAILURE),
+				 errmsg("could not send Parquet data to the client")));
+	ereport(ERROR,
+			(errcode(ERRCODE_INTERNAL_ERROR),
+			 errmsg("could not write Parquet file \"%s\": %s",
+					sink->target ? sink->target : "STDOUT", err->message),
+			 err->detail[0] ? errdetail("%s", err->detail) : 0));
+}
+
+/* ----------------------------------------------------------------
+ * Type mapping (once per column)
+ * ---------------------------------------------------------------- */
+
+static void pg_attribute_noreturn()
+unsupported_type(const char *name, Oid typid, int32 typmod, const char *why)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("column \"%s\" of type %s cannot be written to Parquet",
+					name, format_type_with_typemod(typid, typmod)),
+			 errdetail("%s", why),
+			 errhint("Cast the column to text or to a supported type in a query.")));
+}
+
+/* Smallest FIXED_LEN_BYTE_ARRAY holding precision decimal digits signed. */
+static int
+decimal_bytes(int precision)
+{
+	int			n = 1;
+
+	while (pow(2.0, 8.0 * n - 1) <= pow(10.0, precision))
+		n++;
+	return n;
+}
+
+/*
+ * Map a scalar type (domains already resolved) to kind and Parquet leaf.
+ * Returns false for a type that has no mapping.
+ */
+static bool
+map_scalar(SinkColumn *c, Oid typid, int32 typmod, PqWriteColumn *def)
+{
+	PqLogicalType *lt = &def->logical;
+
+	memset(lt, 0, sizeof(*lt));
+	lt->kind = PQ_LT_NONE;
+	c->width = 0;
+	switch (typid)
+	{
+		case BOOLOID:
+			c->kind = WK_BOOL;
+			def->physical = PQ_BOOLEAN;
+			c->width = 1;
+			return true;
+		case INT2OID:
+			c->kind = WK_INT16;
+			def->physical = PQ_INT32;
+			lt->kind = PQ_LT_INTEGER;
+			lt->bit_width = 16;
+			lt->is_signed = true;
+			c->width = 4;
+			return true;
+		case INT4OID:
+			c->kind = WK_INT32;
+			def->physical = PQ_INT32;
+			c->width = 4;
+			return true;
+		case INT8OID:
+			c->kind = WK_INT64;
+			def->physical = PQ_INT64;
+			c->width = 8;
+			return true;
+		case FLOAT4OID:
+			c->kind = WK_FLOAT4;
+			def->physical = PQ_FLOAT;
+			c->width = 4;
+			return true;
+		case FLOAT8OID:
+			c->kind = WK_FLOAT8;
+			def->physical = PQ_DOUBLE;
+			c->width = 8;
+			return true;
+		case NUMERICOID:
+			c->kind = WK_DECIMAL;
+			if (typmod >= (int32) VARHDRSZ)
+			{
+				c->precision = ((typmod - VARHDRSZ) >> 16) & 0xffff;
+				c->scale = (int16) ((typmod - VARHDRSZ) & 0xffff);
+				if (c->precision > 38 || c->scale < 0 || c->scale > c->precision)
+					return false;
+			}
+			else
+			{
+				c->precision = PF_UNCONSTRAINED_PRECISION;
+				c->scale = PF_UNCONSTRAINED_SCALE;
+			}
+			lt->kind = PQ_LT_DECIMAL;
+			lt->precision = c->precision;
+			lt->scale = c->scale;
+			if (c->precision <= 9)
+			{
+				def->physical = PQ_INT32;
+				c->width = 4;
+			}
+			else if (c->precision <= 18)
+			{
+				def->physical = PQ_INT64;
+				c->width = 8;
+			}
+			else
+			{
+				def->physical = PQ_FIXED_LEN_BYTE_ARRAY;
+				c->width = decimal_bytes(c->precision);
+				def->type_length = c->width;
+			}
+			return true;
+		case TEXTOID:
+		case VARCHAROID:
+		case BPCHAROID:
+			c->kind = WK_TEXT;
+			def->physical = PQ_BYTE_ARRAY;
+			lt->kind = PQ_LT_STRING;
+			return true;
+		case NAMEOID:
+			c->kind = WK_NAME;
+			def->physical = PQ_BYTE_ARRAY;
+			lt->kind = PQ_LT_STRING;
+			return true;
+		case BYTEAOID:
+			c->kind = WK_BYTEA;
+			def->physical = PQ_BYTE_ARRAY;
+			return true;
+		case JSONOID:
+		case JSONBOID:
+			c->kind = WK_OUTPUT;
+			def->physical = PQ_BYTE_ARRAY;
+			lt->kind = PQ_LT_JSON;
+			break;
+		case DATEOID:
+			c->kind = WK_DATE;
+			def->physical = PQ_INT32;
+			lt->kind = PQ_LT_DATE;
+			c->width = 4;
+			return true;
+		case TIMEOID:
+		case TIMETZOID:
+			c->kind = typid == TIMEOID ? WK_TIME : WK_TIMETZ;
+			def->physical = PQ_INT64;
+			lt->kind = PQ_LT_TIME;
+			lt->unit = PQ_UNIT_MICROS;
+			lt->utc_adjusted = typid == TIMETZOID;
+			c->width = 8;
+			return true;
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			c->kind = WK_TIMESTAMP;
+			def->physical = PQ_INT64;
+			lt->kind = PQ_LT_TIMESTAMP;
+			lt->unit = PQ_UNIT_MICROS;
+			lt->utc_adjusted = typid == TIMESTAMPTZOID;
+			c->width = 8;
+			return true;
+		case INTERVALOID:
+			c->kind = WK_INTERVAL;
+			def->physical = PQ_FIXED_LEN_BYTE_ARRAY;
+			def->type_length = 12;
+			lt->kind = PQ_LT_INTERVAL;
+			c->width = 12;
+			return true;
+		case UUIDOID:
+			c->kind = WK_UUID;
+			def->physical = PQ_FIXED_LEN_BYTE_ARRAY;
+			def->type_length = 16;
+			lt->kind = PQ_LT_UUID;
+			c->width = 16;
+			return true;
+		default:
+			if (!type_is_enum(typid))
+				return false;
+			c->kind = WK_OUTPUT;
+			def->physical = PQ_BYTE_ARRAY;
+			lt->kind = PQ_LT_ENUM;
+			break;
+	}
+	/* WK_OUTPUT */
+	{
+		Oid			out;
+		bool		varlena;
+
+		getTypeOutputInfo(typid, &out, &varlena);
+		fmgr_info_cxt(out, &c->out_fn, CurrentMemoryContext);
+	}
+	return true;
+}
+
+static void
+map_column(SinkColumn *c, Form_pg_attribute attr, PqWriteColumn *def)
+{
+	int32		typmod = attr->atttypmod;
+	Oid			typid = getBaseTypeAndTypmod(attr->atttypid, &typmod);
+	Oid			elem = get_element_type(typid);
+
+	c->typid = attr->atttypid;
+	def->name = c->name;
+	def->repetition = attr->attnotnull ? PQ_REQUIRED : PQ_OPTIONAL;
+	def->field_id = -1;
+	if (OidIsValid(elem) && typid != NAMEOID)
+	{
+		/* domains over element types are resolved too */
+		elem = getBaseTypeAndTypmod(elem, &typmod);
+		if (OidIsValid(get_element_type(elem)) || type_is_rowtype(elem))
+			unsupported_type(c->name, attr->atttypid, attr->atttypmod,
+							 "Arrays of arrays and of composite types are not supported yet.");
+		c->is_list = true;
+		def->is_list = true;
+		def->element_repetition = PQ_OPTIONAL;
+		get_typlenbyvalalign(elem, &c->elmlen, &c->elmbyval, &c->elmalign);
+		if (!map_scalar(c, elem, typmod, def))
+			unsupported_type(c->name, attr->atttypid, attr->atttypmod,
+							 "Its element type has no Parquet mapping.");
+		return;
+	}
+	if (type_is_rowtype(typid))
+		unsupported_type(c->name, attr->atttypid, attr->atttypmod,
+						 "Composite types (Parquet STRUCT) are not supported yet.");
+	if (!map_scalar(c, typid, typmod, def))
+		unsupported_type(c->name, attr->atttypid, attr->atttypmod,
+						 typid == NUMERICOID ?
+						 "Parquet DECIMAL holds at most 38 digits, with 0 <= scale <= precision." :
+						 "This type has no Parquet mapping.");
+}
+
+/* ----------------------------------------------------------------
+ * Values
+ * ---------------------------------------------------------------- */
+
+static void pg_attribute_noreturn()
+value_error(const SinkColumn *c, const char *msg, const char *detail)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+			 errmsg("value of column \"%s\" cannot be written to Parquet: %s", c->name, msg),
+			 detail ? errdetail("%s", detail) : 0));
+}
+
+/* numeric -> two's complement integer scaled by c->scale, big-endian in out. */
+static void
+put_decimal(const SinkColumn *c, Datum d, char *out)
+{
+	char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out, d));
+	const char *p = s;
+	bool		neg = false;
+	int			digits = 0;
+	int			frac = -1;
+	int128		v = 0;
+	char		detail[128];
+
+	if (*p == '-')
+	{
+		neg = true;
+		p++;
+	}
+	if (!isdigit((unsigned char) *p))
+		value_error(c, psprintf("%s is not a finite number", s), NULL);
+	snprintf(detail, sizeof(detail),
+			 "The column is written as DECIMAL(%d,%d)%s.", c->precision, c->scale,
+			 c->typid == NUMERICOID && c->precision == PF_UNCONSTRAINED_PRECISION ?
+			 ", the rule for numeric without precision; cast it to numeric(p,s) to choose" : "");
+	for (; *p; p++)
+	{
+		if (*p == '.')
+		{
+			frac = 0;
+			continue;
+		}
+		if (frac >= 0)
+		{
+			if (frac == c->scale)
+			{
+				if (*p != '0')
+					value_error(c, psprintf("%s has more than %d digits after the decimal point", s, c->scale), detail);
+				continue;
+			}
+			frac++;
+		}
+		if (v != 0 || *p != '0')
+			digits++;
+		v = v * 10 + (*p - '0');
+	}
+	for (frac = Max(frac, 0); frac < c->scale; frac++)
+	{
+		v *= 10;
+		if (v != 0)
+			digits++;
+	}
+	if (digits > c->precision)
+		value_error(c, psprintf("%s has more than %d significant digits", s, c->precision), detail);
+	if (neg)
+		v = -v;
+	if (c->width == 4)
+	{
+		int32		i = (int32) v;
+
+		memcpy(out, &i, 4);
+	}
+	else if (c->width == 8)
+	{
+		int64		i = (int64) v;
+
+		memcpy(out, &i, 8);
+	}
+	else
+	{
+		for (int b = c->width - 1; b >= 0; b--)
+		{
+			out[b] = (char) (uint8) (v & 0xff);
+			v >>= 8;
+		}
+	}
+	pfree(s);
+}
+
+static void
+put_fixed(const SinkColumn *c, Datum d, char *out)
+{
+	switch (c->kind)
+	{
+		case WK_BOOL:
+			*out = DatumGetBool(d) ? 1 : 0;
+			break;
+		case WK_INT16:
+			{
+				int32		v = DatumGetInt16(d);
+
+				memcpy(out, &v, 4);
+				break;
+			}
+		case WK_INT32:
+			{
+				int32		v = DatumGetInt32(d);
+
+				memcpy(out, &v, 4);
+				break;
+			}
+		case WK_INT64:
+			{
+				int64		v = DatumGetInt64(d);
+
+				memcpy(out, &v, 8);
+				break;
+			}
+		case WK_FLOAT4:
+			{
+				float4		v = DatumGetFloat4(d);
+
+				memcpy(out, &v, 4);
+				break;
+			}
+		case WK_FLOAT8:
+			{
+				float8		v = DatumGetFloat8(d);
+
+				memcpy(out, &v, 8);
+				break;
+			}
+		case WK_DECIMAL:
+			put_decimal(c, d, out);
+			break;
+		case WK_DATE:
+			{
+				DateADT		v = DatumGetDateADT(d);
+
+				if (DATE_NOT_FINITE(v))
+					value_error(c, "infinite dates have no Parquet DATE", NULL);
+				v += PF_UNIX_TO_PG_DAYS;
+				memcpy(out, &v, 4);
+				break;
+			}
+		case WK_TIME:
+			{
+				int64		v = DatumGetTimeADT(d);
+
+				memcpy(out, &v, 8);
+				break;
+			}
+		case WK_TIMETZ:
+			{
+				TimeTzADT  *t = DatumGetTimeTzADTP(d);
+				int64		v = t->time + (int64) t->zone * USECS_PER_SEC;
+
+				/* normalized to UTC, wrapped into one day */
+				v %= USECS_PER_DAY;
+				if (v < 0)
+					v += USECS_PER_DAY;
+				memcpy(out, &v, 8);
+				break;
+			}
+		case WK_TIMESTAMP:
+			{
+				int64		v = DatumGetTimestamp(d);
+
+				if (TIMESTAMP_NOT_FINITE(v))
+					value_error(c, "infinite timestamps have no Parquet TIMESTAMP", NULL);
+				v += PF_UNIX_TO_PG_USECS;
+				memcpy(out, &v, 8);
+				break;
+			}
+		case WK_INTERVAL:
+			{
+				Interval   *iv = DatumGetIntervalP(d);
+				uint32		parts[3];
+
+				if (iv->month < 0 || iv->day < 0 || iv->time < 0 ||
+					iv->time % 1000 != 0 || iv->time / 1000 > PG_UINT32_MAX)
+					value_error(c, "Parquet INTERVAL holds non-negative months, days and milliseconds below 2^32",
+								"Cast it to text to keep any interval.");
+				parts[0] = (uint32) iv->month;
+				parts[1] = (uint32) iv->day;
+				parts[2] = (uint32) (iv->time / 1000);
+				memcpy(out, parts, 12);
+				break;
+			}
+		case WK_UUID:
+			memcpy(out, DatumGetUUIDP(d)->data, 16);
+			break;
+		default:
+			elog(ERROR, "unexpected fixed-width kind %d", (int) c->kind);
+	}
+}
+
+/* The bytes of a variable-width value; may allocate in the current context. */
+static void
+var_bytes(const SinkColumn *c, Datum d, const char **ptr, uint32 *len)
+{
+	switch (c->kind)
+	{
+		case WK_TEXT:
+		case WK_BYTEA:
+			{
+				struct varlena *v = PG_DETOAST_DATUM_PACKED(d);
+
+				*ptr = VARDATA_ANY(v);
+				*len = VARSIZE_ANY_EXHDR(v);
+				break;
+			}
+		case WK_NAME:
+			*ptr = NameStr(*DatumGetName(d));
+			*len = strlen(*ptr);
+			break;
+		case WK_OUTPUT:
+			*ptr = OutputFunctionCall((FmgrInfo *) &c->out_fn, d);
+			*len = strlen(*ptr);
+			break;
+		default:
+			elog(ERROR, "unexpected variable-width kind %d", (int) c->kind);
+	}
+}
+
+/* Append one non-null value to the column's value buffers. */
+static uint64
+put_value(SinkColumn *c, Datum d)
+{
+	if (c->width > 0)
+	{
+		if (c->nvalues == c->fixed_cap)
+		{
+			c->fixed_cap = Max(1024, c->fixed_cap * 2);
+			c->fixed = c->fixed ? repalloc_huge(c->fixed, (Size) c->fixed_cap * c->width) :
+				MemoryContextAllocHuge(c->cxt, (Size) c->fixed_cap * c->width);
+		}
+		put_fixed(c, d, c->fixed + (Size) c->nvalues * c->width);
+		c->nvalues++;
+		return c->width;
+	}
+	else
+	{
+		const char *ptr;
+		uint32		len;
+
+		var_bytes(c, d, &ptr, &len);
+		if (c->nvalues == c->fixed_cap)
+		{
+			MemoryContext cxt = c->cxt;
+
+			c->fixed_cap = Max(1024, c->fixed_cap * 2);
+			c->var_off = c->var_off ? repalloc_huge(c->var_off, sizeof(uint64) * c->fixed_cap) :
+				MemoryContextAllocHuge(cxt, sizeof(uint64) * c->fixed_cap);
+			c->var_len = c->var_len ? repalloc_huge(c->var_len, sizeof(uint32) * c->fixed_cap) :
+				MemoryContextAllocHuge(cxt, sizeof(uint32) * c->fixed_cap);
+		}
+		if (c->arena_len + len > c->arena_cap)
+		{
+			uint64		cap = Max(c->arena_cap * 2, c->arena_len + len);
+
+			cap = Max(cap, 64 * 1024);
+			c->arena = c->arena ? repalloc_huge(c->arena, cap) :
+				MemoryContextAllocHuge(c->cxt, cap);
+			c->arena_cap = cap;
+		}
+		memcpy(c->arena + c->arena_len, ptr, len);
+		c->var_off[c->nvalues] = c->arena_len;
+		c->var_len[c->nvalues] = len;
+		c->arena_len += len;
+		c->nvalues++;
+		return len + 4;
+	}
+}
+
+static void
+put_array(PfParquetSink *sink, SinkColumn *c, Datum d)
+{
+	ArrayType  *arr = DatumGetArrayTypeP(d);
+	int			ndim = ARR_NDIM(arr);
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+
+	if (ndim > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("value of column \"%s\" is a %d-dimensional array", c->name, ndim),
+				 errdetail("Only one-dimensional arrays are written as Parquet LIST.")));
+	deconstruct_array(arr, ARR_ELEMTYPE(arr), c->elmlen, c->elmbyval, c->elmalign,
+					  &elems, &nulls, &n);
+	if (c->nelems + (uint32) n > c->elem_cap)
+	{
+		uint32		cap = Max(Max(1024, c->elem_cap * 2), c->nelems + (uint32) n);
+
+		c->elem_null = c->elem_null ? repalloc_huge(c->elem_null, cap) :
+			MemoryContextAllocHuge(sink->cxt, cap);
+		c->elem_cap = cap;
+	}
+	for (int i = 0; i < n; i++)
+	{
+		c->elem_null[c->nelems + i] = nulls[i];
+		if (!nulls[i])
+			sink->buffered_bytes += put_value(c, elems[i]);
+	}
+	c->nelems += (uint32) n;
+	sink->buffered_bytes += n;
+}
+
+/* ----------------------------------------------------------------
+ * Row groups
+ * ---------------------------------------------------------------- */
+
+/* Bloom filter bytes for ndv values at false-positive rate fpp. */
+static uint32
+bloom_bytes(double ndv, double fpp)
+{
+	double		bits = -8.0 * ndv / log(1.0 - pow(fpp, 1.0 / 8.0));
+	double		bytes = Max(32.0, ceil(bits / 8.0));
+
+	return (uint32) Min(bytes, 128.0 * 1024 * 1024);
+}
+
+static void
+open_writer(PfParquetSink *sink)
+{
+	PqError		err;
+	uint64		widest = 1;
+	MemoryContext old;
+
+	/* rows per page: page_size over the widest column's average value */
+	for (int i = 0; i < sink->ncols; i++)
+	{
+		SinkColumn *c = &sink->cols[i];
+		uint64		w = c->width > 0 ? (uint64) c->width :
+			(c->nvalues > 0 ? c->arena_len / c->nvalues + 4 : 32);
+
+		if (c->is_list && sink->rows > 0)
+			w = w * Max(1, c->nelems / sink->rows);
+		widest = Max(widest, w);
+	}
+	sink->wopts.page_row_limit = (uint32) Max(64, Min((uint64) sink->opts.page_size / widest,
+													 (uint64) 1 << 20));
+	for (int i = 0; i < sink->ncols; i++)
+	{
+		if (sink->defs[i].bloom_filter_bytes > 0)
+		{
+			double		ndv = sink->opts.bloom_filter_ndv > 0 ?
+				(double) sink->opts.bloom_filter_ndv :
+				(double) Min((uint64) sink->opts.row_group_size, Max(sink->rows, 1));
+
+			sink->defs[i].bloom_filter_bytes = bloom_bytes(ndv, sink->opts.bloom_filter_fpp);
+		}
+	}
+	old = MemoryContextSwitchTo(sink->cxt);
+	memset(&err, 0, sizeof(err));
+	if (pq_writer_open(&sink->writer, sink->defs, sink->ncols, &sink->wopts,
+					   &sink->pqsink, &sink->alloc, &err) != PQ_OK)
+		report_writer_error(sink, &err);
+	MemoryContextSwitchTo(old);
+}
+
+static void
+flush_row_group(PfParquetSink *sink)
+{
+	PqError		err;
+	MemoryContext old;
+	MemoryContext scratch;
+
+	if (sink->writer == NULL)
+		open_writer(sink);
+	if (sink->rows == 0)
+		return;
+	scratch = AllocSetContextCreate(sink->cxt, "parquet_fdw sink flush",
+									ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(scratch);
+	memset(&err, 0, sizeof(err));
+	for (int i = 0; i < sink->ncols; i++)
+	{
+		SinkColumn *c = &sink->cols[i];
+		PqColumnBatch batch;
+		const void *values = c->fixed;
+
+		CHECK_FOR_INTERRUPTS();
+		memset(&batch, 0, sizeof(batch));
+		batch.num_rows = sink->rows;
+		if (c->width == 0)
+		{
+			CdcByteView *views = palloc_extended(sizeof(CdcByteView) * Max(1, c->nvalues),
+												 MCXT_ALLOC_HUGE);
+
+			for (uint32 v = 0; v < c->nvalues; v++)
+			{
+				views[v].ptr = (const uint8_t *) c->arena + c->var_off[v];
+				views[v].len = c->var_len[v];
+			}
+			values = views;
+		}
+		if (!c->is_list)
+		{
+			/* the writer wants row-aligned values: spread them out */
+			if (c->any_null)
+			{
+				size_t		vsize = c->width > 0 ? c->width : sizeof(CdcByteView);
+				char	   *spread = palloc_extended(vsize * sink->rows, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+				uint32		v = 0;
+
+				for (uint32 r = 0; r < sink->rows; r++)
+					if (!c->row_null[r])
+						memcpy(spread + vsize * r, (const char *) values + vsize * v++, vsize);
+				values = spread;
+				batch.is_null = c->row_null;
+			}
+			batch.values = values;
+		}
+		else
+		{
+			size_t		nlevels = pq_list_level_count(c->list_off, sink->rows);
+			int16	   *def = palloc_extended(sizeof(int16) * Max(1, nlevels), MCXT_ALLOC_HUGE);
+			int16	   *rep = palloc_extended(sizeof(int16) * Max(1, nlevels), MCXT_ALLOC_HUGE);
+			uint32		nvalues;
+
+			if (pq_list_levels(&sink->defs[i], sink->rows, c->list_off, c->row_null,
+							   c->elem_null, def, rep, NULL, &nvalues, &err) != PQ_OK)
+				report_writer_error(sink, &err);
+			Assert(nvalues == c->nvalues);
+			batch.num_levels = (uint32) nlevels;
+			batch.num_values = nvalues;
+			batch.def_levels = def;
+			batch.rep_levels = rep;
+			batch.values = values;
+		}
+		if (pq_writer_write_column(sink->writer, i, &batch, &err) != PQ_OK)
+			report_writer_error(sink, &err);
+		MemoryContextReset(scratch);
+	}
+	if (pq_writer_end_row_group(sink->writer, &err) != PQ_OK)
+		report_writer_error(sink, &err);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(scratch);
+
+	for (int i = 0; i < sink->ncols; i++)
+	{
+		SinkColumn *c = &sink->cols[i];
+
+		c->nvalues = 0;
+		c->arena_len = 0;
+		c->any_null = false;
+		c->nelems = 0;
+	}
+	sink->rows = 0;
+	sink->buffered_bytes = 0;
+}
+
+/* ----------------------------------------------------------------
+ * The contract
+ * ---------------------------------------------------------------- */
+
+static int
+find_column(PfParquetSink *sink, const char *name, const char *option)
+{
+	for (int i = 0; i < sink->ncols; i++)
+		if (strcmp(sink->cols[i].name, name) == 0)
+			return i;
+	ereport(ERROR,
+			(errcode(ERRCODE_UNDEFINED_COLUMN),
+			 errmsg("column \"%s\" named in COPY option \"%s\" is not in the output", name, option)));
+	return -1;
+}
+
+PfParquetSink *
+pf_sink_begin(TupleDesc desc, const PfWriteOptions *opts, const char *target_path)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "parquet_fdw sink",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	PfParquetSink *sink = palloc0(sizeof(PfParquetSink));
+	ListCell   *lc;
+
+	sink->cxt = cxt;
+	sink->row_cxt = AllocSetContextCreate(cxt, "parquet_fdw sink row",
+										  ALLOCSET_SMALL_SIZES);
+	sink->opts = *opts;
+	sink->cols = palloc0(sizeof(SinkColumn) * Max(1, desc->natts));
+	sink->defs = palloc0(sizeof(PqWriteColumn) * Max(1, desc->natts));
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(desc, i);
+		SinkColumn *c = &sink->cols[sink->ncols];
+		PqWriteColumn *def = &sink->defs[sink->ncols];
+
+		if (attr->attisdropped)
+			continue;
+		c->name = pstrdup(NameStr(attr->attname));
+		for (int j = 0; j < sink->ncols; j++)
+			if (strcmp(sink->cols[j].name, c->name) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_DUPLICATE_COLUMN),
+						 errmsg("two output columns are named \"%s\"", c->name),
+						 errhint("Parquet column names must be distinct: rename one with AS.")));
+		c->attnum = i;
+		c->cxt = cxt;
+		map_column(c, attr, def);
+		def->encoding = opts->dictionary && def->physical != PQ_BOOLEAN ?
+			PQ_WRITE_DICTIONARY : PQ_WRITE_PLAIN;
+		if (opts->field_ids)
+			def->field_id = sink->ncols;
+		sink->ncols++;
+	}
+	if (sink->ncols == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("a Parquet file needs at least one column")));
+	foreach(lc, opts->bloom_filter_columns)
+		sink->defs[find_column(sink, lfirst(lc), "bloom_filter_columns")].bloom_filter_bytes = 1;
+
+	pq_writer_options_init(&sink->wopts);
+	sink->wopts.codec = opts->codec;
+	sink->wopts.compression_level = opts->compression_level;
+	sink->wopts.data_page_v2 = opts->data_page_version == 2;
+	sink->wopts.write_page_index = opts->page_index;
+	sink->wopts.write_statistics = opts->statistics;
+	sink->wopts.statistics_max_len = 64;
+	sink->wopts.created_by = "parquet_fdw";
+	sink->alloc = pf_context_allocator(cxt);
+	sink->pqsink.write = sink_write;
+	sink->pqsink.ctx = sink;
+	sink->rows_cap = 0;
+	grow_rows(sink);
+
+	if (target_path)
+	{
+		sink->target = pstrdup(target_path);
+		sink->file = pf_atomic_file_create(target_path);
+	}
+	else
+		pq_beginmessage(&sink->client_buf, 'd');
+	MemoryContextSwitchTo(old);
+	return sink;
+}
+
+/* Room for more rows in the per-row arrays. */
+static void
+grow_rows(PfParquetSink *sink)
+{
+	uint32		cap = Max(1024, sink->rows_cap * 2);
+
+	cap = (uint32) Min((int64) cap, Max(sink->opts.row_group_size, 1024));
+	for (int i = 0; i < sink->ncols; i++)
+	{
+		SinkColumn *c = &sink->cols[i];
+
+		c->row_null = c->row_null ? repalloc_huge(c->row_null, cap) :
+			MemoryContextAllocHuge(sink->cxt, cap);
+		if (c->is_list)
+			c->list_off = c->list_off ? repalloc_huge(c->list_off, sizeof(int64) * (cap + 1)) :
+				MemoryContextAllocHuge(sink->cxt, sizeof(int64) * (cap + 1));
+	}
+	sink->rows_cap = cap;
+}
+
+void
+pf_sink_put(PfParquetSink *sink, TupleTableSlot *slot)
+{
+	MemoryContext old;
+	uint32		r = sink->rows;
+
+	if (r == sink->rows_cap)
+		grow_rows(sink);
+	slot_getallattrs(slot);
+	old = MemoryContextSwitchTo(sink->row_cxt);
+	for (int i = 0; i < sink->ncols; i++)
+	{
+		SinkColumn *c = &sink->cols[i];
+		bool		isnull = slot->tts_isnull[c->attnum];
+		Datum		d = slot->tts_values[c->attnum];
+
+		c->row_null[r] = isnull;
+		if (isnull)
+			c->any_null = true;
+		if (c->is_list)
+		{
+			if (r == 0)
+				c->list_off[0] = 0;
+			if (!isnull)
+				put_array(sink, c, d);
+			c->list_off[r + 1] = c->nelems;
+		}
+		else if (!isnull)
+			sink->buffered_bytes += put_value(c, d);
+		else
+			sink->buffered_bytes++;
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(sink->row_cxt);
+	sink->rows++;
+	sink->total_rows++;
+	if (sink->rows >= sink->opts.row_group_size ||
+		sink->buffered_bytes >= (uint64) sink->opts.row_group_size_bytes)
+		flush_row_group(sink);
+}
+
+uint64
+pf_sink_bytes(const PfParquetSink *sink)
+{
+	uint64		written = sink->file ? pf_atomic_file_size(sink->file) : 0;
+
+	return written + sink->buffered_bytes;
+}
+
+uint64
+pf_sink_finish(PfParquetSink *sink)
+{
+	PqError		err;
+	uint64		rows = sink->total_rows;
+
+	flush_row_group(sink);
+	memset(&err, 0, sizeof(err));
+	if (pq_writer_close(sink->writer, &err) != PQ_OK)
+		report_writer_error(sink, &err);
+	pq_writer_free(sink->writer);
+	sink->writer = NULL;
+	if (sink->file)
+	{
+		pf_atomic_file_commit(sink->file, true);
+		sink->file = NULL;
+	}
+	else if (client_flush(sink) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONNECTION_FAILURE),
+				 errmsg("could not send Parquet data to the client")));
+	MemoryContextDelete(sink->cxt);
+	return rows;
+}
+
+void
+pf_sink_abort(PfParquetSink *sink)
+{
+	if (sink == NULL)
+		return;
+	pq_writer_free(sink->writer);
+	if (sink->file)
+		pf_atomic_file_abort(sink->file);
+	MemoryContextDelete(sink->cxt);
+}
