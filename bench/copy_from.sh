@@ -89,13 +89,12 @@ for ((r = 1; r <= RUNS; r++)); do
 done
 
 # every way loads the source's rows
-for how in "COPY dst FROM '$dd/bench_copy_from.parquet' (FORMAT parquet)" \
-           "COPY dst FROM '$dd/bench_copy_from.csv' (FORMAT csv)"; do
+for how in parquet csv; do
 	psql -X -q -A -t -v ON_ERROR_STOP=1 <<SQL
 LOAD 'parquet_fdw';
 TRUNCATE dst;
-$how;
-SELECT 'check (' || split_part('$how', '''', 3) || '): missing ' ||
+COPY dst FROM '$dd/bench_copy_from.$how' (FORMAT $how);
+SELECT 'check ($how): missing ' ||
        (SELECT count(*) FROM (SELECT * FROM src EXCEPT ALL SELECT * FROM dst) x) ||
        ', extra ' ||
        (SELECT count(*) FROM (SELECT * FROM dst EXCEPT ALL SELECT * FROM src) x);

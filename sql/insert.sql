@@ -44,7 +44,7 @@ CREATE SERVER ins_srv FOREIGN DATA WRAPPER parquet_fdw;
 
 -- ===== a folder table: every mapped type, NULLs in every column
 CREATE TYPE ins_mood AS ENUM ('sad', 'ok', 'happy');
-CREATE TABLE src AS
+CREATE TABLE ins_src AS
 SELECT i AS id,
        CASE WHEN i % 7 = 0 THEN NULL ELSE i % 2 = 0 END AS b,
        CASE WHEN i % 7 = 1 THEN NULL ELSE i::int8 * 1000000007 END AS i8,
@@ -57,133 +57,133 @@ SELECT i AS id,
        CASE WHEN i % 6 = 0 THEN NULL ELSE ARRAY[i, NULL, i + 1] END AS arr,
        CASE WHEN i % 4 = 0 THEN NULL ELSE decode(lpad(to_hex(i), 8, '0'), 'hex') END AS by
   FROM generate_series(1, 3000) i;
-CREATE FOREIGN TABLE flat (id int, b bool, i8 bigint, f8 float8, n numeric(9,2),
+CREATE FOREIGN TABLE ins_flat (id int, b bool, i8 bigint, f8 float8, n numeric(9,2),
   t text, d date, tz timestamptz, mood ins_mood, arr int[], by bytea)
   SERVER ins_srv OPTIONS (filename :'flat');
-SELECT count(*) FROM flat;
-INSERT INTO flat SELECT * FROM src WHERE id <= 1000;
+SELECT count(*) FROM ins_flat;
+INSERT INTO ins_flat SELECT * FROM ins_src WHERE id <= 1000;
 -- a second statement: a second file
-INSERT INTO flat SELECT * FROM src WHERE id > 1000;
+INSERT INTO ins_flat SELECT * FROM ins_src WHERE id > 1000;
 SELECT ins_files(:'flat');
-SELECT count(*), sum(id) FROM flat;
-SELECT count(*) AS missing FROM (SELECT * FROM src EXCEPT ALL SELECT * FROM flat) x;
-SELECT count(*) AS extra FROM (SELECT * FROM flat EXCEPT ALL SELECT * FROM src) x;
+SELECT count(*), sum(id) FROM ins_flat;
+SELECT count(*) AS missing FROM (SELECT * FROM ins_src EXCEPT ALL SELECT * FROM ins_flat) x;
+SELECT count(*) AS extra FROM (SELECT * FROM ins_flat EXCEPT ALL SELECT * FROM ins_src) x;
 -- VALUES, defaults of a column not given (NULL), RETURNING
-INSERT INTO flat (id, t) VALUES (5001, 'five'), (5002, NULL) RETURNING id, t, b;
-SELECT id, t, b FROM flat WHERE id > 5000 ORDER BY id;
+INSERT INTO ins_flat (id, t) VALUES (5001, 'five'), (5002, NULL) RETURNING id, t, b;
+SELECT id, t, b FROM ins_flat WHERE id > 5000 ORDER BY id;
 
 -- ===== batches (batch_size as postgres_fdw's): the same rows either way
-ALTER FOREIGN TABLE flat OPTIONS (ADD batch_size '100');
-INSERT INTO flat SELECT id + 10000, b, i8, f8, n, t, d, tz, mood, arr, by FROM src;
+ALTER FOREIGN TABLE ins_flat OPTIONS (ADD batch_size '100');
+INSERT INTO ins_flat SELECT id + 10000, b, i8, f8, n, t, d, tz, mood, arr, by FROM ins_src;
 SELECT count(*) AS missing FROM
-  (SELECT id + 10000, b, i8, f8, n, t, d, tz, mood, arr, by FROM src
-   EXCEPT ALL SELECT * FROM flat WHERE id > 10000) x;
-SELECT count(*) FROM flat WHERE id > 10000;
-ALTER FOREIGN TABLE flat OPTIONS (SET batch_size '0');
-ALTER FOREIGN TABLE flat OPTIONS (SET batch_size 'many');
+  (SELECT id + 10000, b, i8, f8, n, t, d, tz, mood, arr, by FROM ins_src
+   EXCEPT ALL SELECT * FROM ins_flat WHERE id > 10000) x;
+SELECT count(*) FROM ins_flat WHERE id > 10000;
+ALTER FOREIGN TABLE ins_flat OPTIONS (SET batch_size '0');
+ALTER FOREIGN TABLE ins_flat OPTIONS (SET batch_size 'many');
 ALTER SERVER ins_srv OPTIONS (ADD batch_size '50');
 ALTER SERVER ins_srv OPTIONS (DROP batch_size);
 
 -- ===== aborts leave no file behind
 BEGIN;
-INSERT INTO flat (id) SELECT generate_series(20001, 20100);
-SELECT count(*) FROM flat WHERE id > 20000;
+INSERT INTO ins_flat (id) SELECT generate_series(20001, 20100);
+SELECT count(*) FROM ins_flat WHERE id > 20000;
 ROLLBACK;
-SELECT count(*) FROM flat WHERE id > 20000;
+SELECT count(*) FROM ins_flat WHERE id > 20000;
 -- a savepoint rolled back takes its files, the rest commits
 BEGIN;
-INSERT INTO flat (id) VALUES (30001);
+INSERT INTO ins_flat (id) VALUES (30001);
 SAVEPOINT a;
-INSERT INTO flat (id) VALUES (30002);
+INSERT INTO ins_flat (id) VALUES (30002);
 SAVEPOINT b;
-INSERT INTO flat (id) VALUES (30003);
+INSERT INTO ins_flat (id) VALUES (30003);
 RELEASE SAVEPOINT b;
 ROLLBACK TO SAVEPOINT a;
-INSERT INTO flat (id) VALUES (30004);
+INSERT INTO ins_flat (id) VALUES (30004);
 COMMIT;
-SELECT id FROM flat WHERE id > 30000 ORDER BY id;
+SELECT id FROM ins_flat WHERE id > 30000 ORDER BY id;
 -- an error in the middle of a statement: no file, not even a temporary one
 SELECT count(*) AS files_before FROM ins_files(:'flat') \gset
-INSERT INTO flat (id) SELECT 100 / (i - 500) FROM generate_series(1, 1000) i;
+INSERT INTO ins_flat (id) SELECT 100 / (i - 500) FROM generate_series(1, 1000) i;
 SELECT count(*) - :files_before AS new_files FROM ins_files(:'flat');
 -- PREPARE TRANSACTION would keep files nobody removes on ROLLBACK PREPARED
 BEGIN;
-INSERT INTO flat (id) VALUES (40001);
+INSERT INTO ins_flat (id) VALUES (40001);
 PREPARE TRANSACTION 'ins';
-SELECT count(*) FROM flat WHERE id > 40000;
+SELECT count(*) FROM ins_flat WHERE id > 40000;
 SELECT count(*) - :files_before AS new_files FROM ins_files(:'flat');
 
 -- ===== a hive-partitioned folder: each row in its key=value folder, the
 -- keys not in the files; odd values escaped, NULL as the default partition
-CREATE FOREIGN TABLE hive (id int, amount int, year int, region text)
+CREATE FOREIGN TABLE ins_hive (id int, amount int, year int, region text)
   SERVER ins_srv OPTIONS (filename :'hive');
-CREATE TABLE hive_heap AS SELECT * FROM hive;
-SELECT count(*) FROM hive_heap;
-CREATE TABLE hive_new (id int, amount int, year int, region text);
-INSERT INTO hive_new VALUES (1001, 1, 2022, 'eu'), (1002, 2, 2023, 'us'),
+CREATE TABLE ins_hive_heap AS SELECT * FROM ins_hive;
+SELECT count(*) FROM ins_hive_heap;
+CREATE TABLE ins_hive_new (id int, amount int, year int, region text);
+INSERT INTO ins_hive_new VALUES (1001, 1, 2022, 'eu'), (1002, 2, 2023, 'us'),
   (1003, 3, 2023, 'us'), (1004, 4, NULL, 'eu'), (1005, 5, 2024, 'a/b c=d%'),
   (1006, 6, 2024, NULL), (1007, NULL, 2025, '');
-INSERT INTO hive SELECT * FROM hive_new;
-INSERT INTO hive_heap SELECT * FROM hive_new;
+INSERT INTO ins_hive SELECT * FROM ins_hive_new;
+INSERT INTO ins_hive_heap SELECT * FROM ins_hive_new;
 SELECT ins_files(:'hive');
-SELECT count(*) AS missing FROM (SELECT * FROM hive_heap EXCEPT ALL SELECT * FROM hive) x;
-SELECT count(*) AS extra FROM (SELECT * FROM hive EXCEPT ALL SELECT * FROM hive_heap) x;
-SELECT * FROM hive WHERE id > 1000 ORDER BY id;
+SELECT count(*) AS missing FROM (SELECT * FROM ins_hive_heap EXCEPT ALL SELECT * FROM ins_hive) x;
+SELECT count(*) AS extra FROM (SELECT * FROM ins_hive EXCEPT ALL SELECT * FROM ins_hive_heap) x;
+SELECT * FROM ins_hive WHERE id > 1000 ORDER BY id;
 -- the written files hold id and amount only
 SELECT DISTINCT path FROM parquet_schema(:'hive' || '/year=2023/region=us/' ||
   (SELECT f FROM pg_ls_dir(:'hive' || '/year=2023/region=us') f)) WHERE path <> '' ORDER BY 1;
 
 -- ===== a table over one file: new files go next to it (the table reads
 -- its one file only)
-CREATE FOREIGN TABLE one (id int, amount int)
+CREATE FOREIGN TABLE ins_one (id int, amount int)
   SERVER ins_srv OPTIONS (filename :'one_file');
-INSERT INTO one VALUES (1, 2);
-SELECT count(*) FROM one;
+INSERT INTO ins_one VALUES (1, 2);
+SELECT count(*) FROM ins_one;
 SELECT ins_files(:'one');
 
 -- ===== a foreign partition of a partitioned table gets its rows routed
-CREATE TABLE routed (id int, amount int) PARTITION BY RANGE (id);
-CREATE TABLE routed_low PARTITION OF routed FOR VALUES FROM (0) TO (100);
-CREATE FOREIGN TABLE routed_high PARTITION OF routed FOR VALUES FROM (100) TO (MAXVALUE)
+CREATE TABLE ins_routed (id int, amount int) PARTITION BY RANGE (id);
+CREATE TABLE ins_routed_low PARTITION OF ins_routed FOR VALUES FROM (0) TO (100);
+CREATE FOREIGN TABLE ins_routed_high PARTITION OF ins_routed FOR VALUES FROM (100) TO (MAXVALUE)
   SERVER ins_srv OPTIONS (filename :'part');
-INSERT INTO routed VALUES (5, 1), (500, 2), (501, 3);
-SELECT tableoid::regclass, * FROM routed ORDER BY id;
+INSERT INTO ins_routed VALUES (5, 1), (500, 2), (501, 3);
+SELECT tableoid::regclass, * FROM ins_routed ORDER BY id;
 -- and COPY (text) into the foreign table goes the same way
-COPY routed_high FROM STDIN;
+COPY ins_routed_high FROM STDIN;
 600	4
 \.
-SELECT * FROM routed_high ORDER BY id;
+SELECT * FROM ins_routed_high ORDER BY id;
 SELECT ins_files(:'part');
 
 -- ===== refused
-UPDATE flat SET id = 1;
-DELETE FROM flat;
-INSERT INTO flat (id) VALUES (1) ON CONFLICT DO NOTHING;
-CREATE FOREIGN TABLE two (id int) SERVER ins_srv
+UPDATE ins_flat SET id = 1;
+DELETE FROM ins_flat;
+INSERT INTO ins_flat (id) VALUES (1) ON CONFLICT DO NOTHING;
+CREATE FOREIGN TABLE ins_two (id int) SERVER ins_srv
   OPTIONS (filename :'two');
-INSERT INTO two VALUES (1);
-CREATE FOREIGN TABLE pattern (id int) SERVER ins_srv
+INSERT INTO ins_two VALUES (1);
+CREATE FOREIGN TABLE ins_pattern (id int) SERVER ins_srv
   OPTIONS (filename :'pattern');
-INSERT INTO pattern VALUES (1);
+INSERT INTO ins_pattern VALUES (1);
 \set shard :abs_srcdir '/test/data/amudai/nested.amudai.shard'
-CREATE FOREIGN TABLE shard (id int) SERVER ins_srv OPTIONS (filename :'shard');
-INSERT INTO shard VALUES (1);
+CREATE FOREIGN TABLE ins_shard (id int) SERVER ins_srv OPTIONS (filename :'shard');
+INSERT INTO ins_shard VALUES (1);
 -- a role needs pg_write_server_files
 CREATE ROLE ins_user;
-GRANT SELECT, INSERT ON flat TO ins_user;
+GRANT SELECT, INSERT ON ins_flat TO ins_user;
 SET ROLE ins_user;
-INSERT INTO flat (id) VALUES (50001);
+INSERT INTO ins_flat (id) VALUES (50001);
 RESET ROLE;
 GRANT pg_write_server_files TO ins_user;
 SET ROLE ins_user;
-INSERT INTO flat (id) VALUES (50001);
-SELECT id FROM flat WHERE id > 50000;
+INSERT INTO ins_flat (id) VALUES (50001);
+SELECT id FROM ins_flat WHERE id > 50000;
 RESET ROLE;
 -- EXPLAIN does not write
-EXPLAIN (COSTS OFF) INSERT INTO flat (id) VALUES (60001);
-SELECT count(*) FROM flat WHERE id > 60000;
+EXPLAIN (COSTS OFF) INSERT INTO ins_flat (id) VALUES (60001);
+SELECT count(*) FROM ins_flat WHERE id > 60000;
 
-DROP TABLE src, hive_heap, hive_new, routed;
+DROP TABLE ins_src, ins_hive_heap, ins_hive_new, ins_routed;
 DROP TYPE ins_mood CASCADE;
 DROP SERVER ins_srv CASCADE;
 DROP FUNCTION ins_files(text);

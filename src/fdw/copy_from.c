@@ -53,6 +53,8 @@
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "storage/fd.h"
+#include "tcop/dest.h"
+#include "tcop/tcopprot.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
@@ -451,8 +453,9 @@ parquet_fdw_copy_rows(PG_FUNCTION_ARGS)
 		}
 	}
 	cs->batch_next++;
+	/* heap_form_tuple labels the tuple with the row type: a composite Datum */
 	tuple = heap_form_tuple(tupdesc, cs->row_values, cs->row_nulls);
-	SRF_RETURN_NEXT(funcctx, heap_copy_tuple_as_datum(tuple, tupdesc));
+	SRF_RETURN_NEXT(funcctx, HeapTupleGetDatum(tuple));
 }
 
 /* ----------------------------------------------------------------
@@ -681,6 +684,10 @@ pf_copy_from(ParseState *pstate, const CopyStmt *stmt, List *options)
 
 	if (stmt->filename == NULL)
 	{
+		if (whereToSendOutput != DestRemote)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("COPY FROM STDIN with FORMAT parquet needs a client connection")));
 		cs->filenames = list_make1(spool_stdin(cs->ncolumns, &cs->spool));
 		cs->shown_name = "STDIN";
 	}
