@@ -7,7 +7,8 @@
 # ASan+UBSan, fuzz-corpus replay (ASan+UBSan), pg_regress against a
 # throwaway PostgreSQL 15, the converter test module (test/fdw_convert), the
 # aggregate pushdown fuzzer (test/aggregate, fixed seed), the corpus
-# conformance harness (test/conformance), and the generated-file conformance
+# conformance harness (test/conformance), the corpus round trip through COPY
+# TO parquet (test/copy_roundtrip), and the generated-file conformance
 # run (test/generated/generate.sh, when it exists).  Each stage prints
 # "stage <name>: N passed, N failed"; a stage that cannot run at all counts
 # as one failure; stages with no tests yet count zero.  The last line is
