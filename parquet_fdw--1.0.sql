@@ -83,3 +83,10 @@ CREATE FUNCTION parquet_fdw_write_amudai(query text, path text,
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'parquet_fdw_write_amudai'
 LANGUAGE C STRICT VOLATILE;
+
+-- the rows of the COPY ... FROM ... (FORMAT parquet) running in this
+-- backend, as the target table's row type; only COPY FROM calls it
+CREATE FUNCTION parquet_fdw_copy_rows(anyelement)
+RETURNS SETOF anyelement
+AS 'MODULE_PATHNAME', 'parquet_fdw_copy_rows'
+LANGUAGE C VOLATILE;

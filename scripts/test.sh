@@ -7,7 +7,8 @@
 # ASan+UBSan, fuzz-corpus replay (ASan+UBSan), pg_regress against a
 # throwaway PostgreSQL 15, the converter test module (test/fdw_convert), the
 # aggregate pushdown fuzzer (test/aggregate, fixed seed), the corpus
-# conformance harness (test/conformance), and the generated-file conformance
+# conformance harness (test/conformance), the corpus round trip through COPY
+# TO parquet (test/copy_roundtrip), the generated-file conformance
 # run (test/generated/generate.sh, when it exists), and COPY TO interop
 # (test/copy_interop: files written by COPY read by DuckDB, hyparquet and
 # arrow-rs).  Each stage prints
@@ -445,6 +446,23 @@ else
 		if [ -z "$c" ]; then stage_result variant-bin 0 1
 		else set -- $c; f=$2; [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1; stage_result variant-bin "$1" "$f"; fi
 	fi
+fi
+
+# Every corpus file that reads today, written back with COPY TO (FORMAT
+# parquet) and read again: the same rows (test/copy_roundtrip/run.py).
+banner "copy round trip (parquet-testing corpus)"
+if [ ! -f test/copy_roundtrip/run.py ]; then
+	stage_result copy-roundtrip 0 0
+elif [ ! -d "$CORPUS" ] || [ $CLUSTER_OK != 1 ]; then
+	stage_result copy-roundtrip 0 1
+else
+	rt_corpus=${corpus_srv:-$(server_readable_copy "$CORPUS" corpus)}
+	python3 test/copy_roundtrip/run.py --corpus "$rt_corpus" >"$LOGDIR/copy_roundtrip.log" 2>&1
+	rc=$?
+	grep -vE '^(PASS|SKIP) ' "$LOGDIR/copy_roundtrip.log" | cut -c1-400
+	c=$(counts_from "$LOGDIR/copy_roundtrip.log" '^copy-roundtrip:')
+	if [ -z "$c" ]; then stage_result copy-roundtrip 0 1
+	else set -- $c; f=$2; [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1; stage_result copy-roundtrip "$1" "$f"; fi
 fi
 
 banner "conformance (generated files)"

@@ -23,6 +23,7 @@
 
 #include "codec/codec.h"
 #include "fdw/copy.h"
+#include "fdw/modify.h"
 #include "fdw/parquet_fdw.h"
 
 PG_MODULE_MAGIC;
@@ -226,6 +227,17 @@ parquet_fdw_handler(PG_FUNCTION_ARGS)
 	routine->ReInitializeDSMForeignScan = pfReInitializeDSMForeignScan;
 	routine->InitializeWorkerForeignScan = pfInitializeWorkerForeignScan;
 	routine->ShutdownForeignScan = dispatchShutdownForeignScan;
+
+	/* INSERT (modify.c); UPDATE and DELETE are not offered */
+	routine->IsForeignRelUpdatable = pfIsForeignRelUpdatable;
+	routine->PlanForeignModify = pfPlanForeignModify;
+	routine->BeginForeignModify = pfBeginForeignModify;
+	routine->ExecForeignInsert = pfExecForeignInsert;
+	routine->ExecForeignBatchInsert = pfExecForeignBatchInsert;
+	routine->GetForeignModifyBatchSize = pfGetForeignModifyBatchSize;
+	routine->EndForeignModify = pfEndForeignModify;
+	routine->BeginForeignInsert = pfBeginForeignInsert;
+	routine->EndForeignInsert = pfEndForeignInsert;
 
 	/* EXPLAIN */
 	routine->ExplainForeignScan = dispatchExplainForeignScan;

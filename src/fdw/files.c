@@ -156,6 +156,9 @@ pf_is_filename_column(Oid relid, AttrNumber attnum)
 {
 	ListCell   *lc;
 
+	/* COPY FROM binds a plain table's columns: no options there */
+	if (get_rel_relkind(relid) != RELKIND_FOREIGN_TABLE)
+		return false;
 	/* the column's own option first, then the table's naming a column */
 	foreach(lc, GetForeignColumnOptions(relid, attnum))
 	{

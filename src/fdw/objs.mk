@@ -41,3 +41,4 @@ FDW_OBJS += src/fdw/copy_from.o
 FDW_OBJS += src/fdw/atomic_file.o
 FDW_OBJS += src/fdw/write_options.o
 FDW_OBJS += src/fdw/write_sink.o
+FDW_OBJS += src/fdw/modify.o

@@ -68,6 +68,8 @@ static const PfOption valid_options[] = {
 	{"column_name", AttributeRelationId},
 	{"filename_column", AttributeRelationId},
 	{"filename_column", ForeignTableRelationId},
+	{"batch_size", ForeignTableRelationId},	/* INSERT: modify.c */
+	{"batch_size", ForeignServerRelationId},
 	{NULL, InvalidOid}
 };
 
@@ -321,6 +323,21 @@ pf_validate_options(List *options, Oid catalog)
 		}
 		else if (strcmp(def->defname, "verify_checksums") == 0)
 			(void) defGetBoolean(def);	/* a clear error for a non-boolean */
+		else if (strcmp(def->defname, "batch_size") == 0)
+		{
+			/* rows per ExecForeignBatchInsert call, as postgres_fdw's */
+			char	   *v = defGetString(def);
+			char	   *end;
+			long		n;
+
+			errno = 0;
+			n = strtol(v, &end, 10);
+			if (errno != 0 || *v == '\0' || *end != '\0' || n < 1 || n > INT_MAX)
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+						 errmsg("invalid value for option \"batch_size\": \"%s\"", v),
+						 errhint("Valid values are integers from 1 to %d.", INT_MAX)));
+		}
 		else if (strcmp(def->defname, "sorted") == 0)
 			(void) pf_parse_sorted(defGetString(def), NULL);	/* syntax; columns at planning */
 		else if (strcmp(def->defname, "guid_byte_order") == 0)
