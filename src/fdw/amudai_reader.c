@@ -57,23 +57,21 @@ static const PfcBufferPoolLimits shard_pool_limits = {
 	.max_waste = 4,
 };
 
-/* Open path as a PfcSource; returns 0 or an errno. */
+/*
+ * Open path as a PfcSource, never blocking (pf_open_regular); returns 0 or
+ * an errno, EINVAL when the path is no regular file (*mode then says what
+ * it is; 0 otherwise).
+ */
 static int
-open_source(const char *path, MemoryContext cxt, PfcSource *out)
+open_source(const char *path, MemoryContext cxt, PfcSource *out, mode_t *mode)
 {
 	PfShardFile *f;
 	struct stat st;
-	int			fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+	int			fd = pf_open_regular(path, &st);
 
+	*mode = st.st_mode;
 	if (fd < 0)
 		return errno;
-	if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode))
-	{
-		int			save_errno = S_ISDIR(st.st_mode) ? EISDIR : errno;
-
-		CloseTransientFile(fd);
-		return save_errno;
-	}
 	f = MemoryContextAllocZero(cxt, sizeof(PfShardFile));
 	f->fd = fd;
 	out->read_at = shard_read_at;
@@ -91,12 +89,13 @@ resolver_open(void *ctx, const char *url, size_t url_len, PfcSource *out)
 	const char *slash = strrchr(ps->path, '/');
 	size_t		dir_len = slash ? (size_t) (slash - ps->path) + 1 : 0;
 	char	   *path = MemoryContextAlloc(cxt, dir_len + url_len + 1);
+	mode_t		mode;
 	int			rc;
 
 	memcpy(path, ps->path, dir_len);
 	memcpy(path + dir_len, url, url_len);
 	path[dir_len + url_len] = '\0';
-	rc = open_source(path, cxt, out);
+	rc = open_source(path, cxt, out, &mode);
 	if (rc == 0)
 	{
 		MemoryContext old = MemoryContextSwitchTo(cxt);
@@ -121,18 +120,18 @@ pf_open_shard(const char *path, MemoryContext cxt)
 	AmError		err;
 	AmStatus	status;
 	PfcAllocator backing;
+	mode_t		mode;
 	int			rc;
 
+	pf_refuse_url(path);
 	ps->path = MemoryContextStrdup(cxt, path);
 	ps->fd = -1;
-	rc = open_source(path, cxt, &ps->source);
+	rc = open_source(path, cxt, &ps->source, &mode);
 	if (rc != 0)
 	{
 		errno = rc;
-		if (rc == EISDIR)
-			ereport(ERROR,
-					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-					 errmsg("\"%s\" is a directory, not an Amudai shard", path)));
+		if (mode != 0 && !S_ISREG(mode))
+			pf_report_not_regular(path, mode, "an Amudai shard");
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not open Amudai shard \"%s\": %m", path)));
@@ -194,10 +193,19 @@ pf_close_shard(PfShard *ps)
 bool
 pf_file_is_amudai(const char *path)
 {
-	int			fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+	struct stat st;
+	size_t		len = strlen(path);
+	int			fd;
 	char		magic[4];
 	bool		result;
 
+	/*
+	 * The name first: a shard cut short (or empty) has lost its magic but
+	 * is still to be reported as a bad shard, not as a bad Parquet file.
+	 */
+	if (len > 13 && pg_strcasecmp(path + len - 13, ".amudai.shard") == 0)
+		return true;
+	fd = pf_open_regular(path, &st);
 	if (fd < 0)
 		return false;
 	result = pfc_pread_exact(fd, magic, 4, 0) == 0 && memcmp(magic, "amud", 4) == 0;

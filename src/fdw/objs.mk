@@ -35,3 +35,4 @@ FDW_OBJS += src/fdw/agg_exec.o
 FDW_OBJS += src/fdw/agg_explain.o
 FDW_OBJS += src/fdw/sorted.o
 FDW_OBJS += src/fdw/qual.o
+FDW_OBJS += src/fdw/open_path.o
