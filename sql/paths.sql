@@ -13,17 +13,19 @@
 --   c,d.parquet = sample       b\s/f.parquet = sample
 --   empty/ (no file)           fifo.parquet, fifo.amudai.shard: FIFOs
 --   zero.amudai.shard: 0 bytes, cut.amudai.shard: a shard's first 100 bytes
+--   stripe/s.amudai.shard: test/data/amudai/nested.amudai.shard, whose
+--   stripe file f00d.amudai.stripe beside it is a FIFO
 -- Before the fix opening a FIFO blocked the backend beyond the reach of
--- statement_timeout; a background writer (killed after 60 s) then frees it,
--- so that a regression fails instead of hanging the suite.
+-- statement_timeout; background writers (one per FIFO, killed after 60 s)
+-- then free it, so that a regression fails instead of hanging the suite.
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
 \set rg :abs_srcdir '/test/data/scan/rowgroups.parquet'
 \set sample :abs_srcdir '/examples/sample.parquet'
 \set shard :abs_srcdir '/test/data/amudai/nested.amudai.shard'
 SELECT current_setting('data_directory') || '/pf_paths' AS root \gset
-\set setup 'rm -rf ' :root ' && mkdir -p ' :root ' && cd ' :root ' && mkdir "a*" abc "x[1]" x1 empty "b\\s" && cp ' :sample ' "a*/f.parquet" && cp ' :rg ' abc/f.parquet && cp ' :sample ' "x[1]/f.parquet" && cp ' :rg ' x1/f.parquet && cp ' :sample ' "c,d.parquet" && cp ' :sample ' "b\\s/f.parquet" && mkfifo fifo.parquet fifo.amudai.shard && : > zero.amudai.shard && head -c 100 ' :shard ' > cut.amudai.shard'
-\set valve 'cd ' :root ' && (timeout 60 sh -c ''while [ -p fifo.parquet ]; do : > fifo.parquet; : > fifo.amudai.shard; done'' >/dev/null 2>&1 &)'
+\set setup 'rm -rf ' :root ' && mkdir -p ' :root ' && cd ' :root ' && mkdir "a*" abc "x[1]" x1 empty "b\\s" && cp ' :sample ' "a*/f.parquet" && cp ' :rg ' abc/f.parquet && cp ' :sample ' "x[1]/f.parquet" && cp ' :rg ' x1/f.parquet && cp ' :sample ' "c,d.parquet" && cp ' :sample ' "b\\s/f.parquet" && mkfifo fifo.parquet fifo.amudai.shard && : > zero.amudai.shard && head -c 100 ' :shard ' > cut.amudai.shard && mkdir stripe && cp ' :shard ' stripe/s.amudai.shard && mkfifo stripe/f00d.amudai.stripe'
+\set valve 'cd ' :root ' && for f in fifo.parquet fifo.amudai.shard stripe/f00d.amudai.stripe; do (timeout 60 sh -c ''while [ -p "$0" ]; do : > "$0"; done'' "$f" >/dev/null 2>&1 &); done'
 \set cleanup 'rm -rf ' :root
 COPY (SELECT 1 WHERE false) TO PROGRAM :'setup';
 COPY (SELECT 1 WHERE false) TO PROGRAM :'valve';
@@ -58,6 +60,7 @@ $$;
 SELECT paths_try_read('@/fifo.parquet');
 SELECT paths_try_read('@/fifo.amudai.shard');
 SELECT paths_try_read('@/fifo.p*');
+SELECT paths_try_read('@/stripe/s.amudai.shard');
 SELECT paths_try(format('SELECT * FROM parquet_schema(%L)', :'root' || '/fifo.parquet'));
 SELECT paths_try(format('SELECT * FROM parquet_metadata(%L)', :'root' || '/fifo.parquet'));
 SELECT paths_try(format('SELECT * FROM parquet_file_metadata(%L)', :'root' || '/fifo.parquet'));

@@ -80,6 +80,15 @@ open_source(const char *path, MemoryContext cxt, PfcSource *out, mode_t *mode)
 	return 0;
 }
 
+/*
+ * The last stripe file the resolver refused as no regular file, for
+ * pf_report_amudai_error() to name: the resolver runs inside the format
+ * layer, which must not be unwound by an ereport, so it only returns
+ * EINVAL and leaves the why here.
+ */
+static char *refused_stripe = NULL;
+static mode_t refused_stripe_mode;
+
 /* AmResolver.open: a stripe file in the root file's folder. */
 static int
 resolver_open(void *ctx, const char *url, size_t url_len, PfcSource *out)
@@ -96,6 +105,13 @@ resolver_open(void *ctx, const char *url, size_t url_len, PfcSource *out)
 	memcpy(path + dir_len, url, url_len);
 	path[dir_len + url_len] = '\0';
 	rc = open_source(path, cxt, out, &mode);
+	if (rc != 0 && mode != 0 && !S_ISREG(mode))
+	{
+		if (refused_stripe != NULL)
+			pfree(refused_stripe);
+		refused_stripe = MemoryContextStrdup(TopMemoryContext, path);
+		refused_stripe_mode = mode;
+	}
 	if (rc == 0)
 	{
 		MemoryContext old = MemoryContextSwitchTo(cxt);
@@ -236,6 +252,16 @@ pf_report_amudai_error(const char *path, const AmError *err)
 {
 	const char *message = err->message[0] ? err->message : "unknown error";
 
+	if (err->status == AM_ERR_IO && err->sys_errno == EINVAL &&
+		refused_stripe != NULL)
+	{
+		char	   *stripe = pstrdup(refused_stripe);
+
+		pfree(refused_stripe);
+		refused_stripe = NULL;
+		pf_report_not_regular(stripe, refused_stripe_mode,
+							  psprintf("a stripe file of Amudai shard \"%s\"", path));
+	}
 	switch (err->status)
 	{
 		case AM_ERR_IO:
