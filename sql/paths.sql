@@ -161,6 +161,13 @@ SELECT (paths_try_isa('avx512') = 'accepted') = (:'best' = 'avx512') AS avx512_a
          format('refused: This CPU does not support "avx512" instructions; the best it supports is "%s".', :'best'))
          AS avx512_detail;
 RESET parquet_fdw.simd;
+-- a SET before the session has loaded parquet_fdw is only a placeholder:
+-- checked when the library loads (a WARNING, the value falls back to auto)
+\c
+SET parquet_fdw.simd = 'sse9';
+SELECT simd IN ('scalar', 'avx2', 'avx512') AS simd_ok FROM parquet_fdw_version();
+SHOW parquet_fdw.simd;
+SET statement_timeout = '5s';
 
 RESET statement_timeout;
 DROP SERVER paths_srv CASCADE;
