@@ -66,6 +66,8 @@ SELECT paths_try(format('SELECT * FROM parquet_metadata(%L)', :'root' || '/fifo.
 SELECT paths_try(format('SELECT * FROM parquet_file_metadata(%L)', :'root' || '/fifo.parquet'));
 SELECT paths_try(format('SELECT * FROM parquet_kv_metadata(%L)', :'root' || '/fifo.parquet'));
 SELECT paths_try(format('SELECT * FROM parquet_schema(%L)', :'root'));
+SELECT paths_try(format('SELECT parquet_create_foreign_table(%L, %L, %L)',
+                        'paths_ct', 'paths_srv', :'root' || '/fifo.parquet'));
 -- a folder holding a FIFO: the FIFO is no *.parquet file to read, skipped
 SELECT * FROM paths_read('@/');
 

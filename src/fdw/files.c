@@ -400,6 +400,7 @@ pf_escape_path(const char *path)
 	*o = '\0';
 	return out;
 }
+
 static int
 compare_paths(const ListCell *a, const ListCell *b)
 {
@@ -868,12 +869,15 @@ static List *
 expand_filtered(List *entries, PfFolderFilter skip, void *arg,
 				int *folders_skipped, bool require_files)
 {
-	PfExpansion expansion = {.skip = skip, .arg = arg,
-	.require_files = require_files};
-	List	   *files = expand_entries(entries, &expansion);
+	PfExpansion expansion = {0};
+	List	   *files;
 	const char *prev = NULL;
 	ListCell   *lc;
 
+	expansion.skip = skip;
+	expansion.arg = arg;
+	expansion.require_files = require_files;
+	files = expand_entries(entries, &expansion);
 	if (folders_skipped == NULL)
 		return files;
 	*folders_skipped = expansion.nskipped;
