@@ -90,8 +90,9 @@ SELECT count(*), sum(id) FROM opt_two;
 ALTER FOREIGN TABLE opt_two OPTIONS (SET filename :'pattern');
 SELECT count(*), sum(id) FROM opt_two;
 \set pattern :abs_srcdir '/test/data/scan/*.nothing'
-ALTER FOREIGN TABLE opt_two OPTIONS (SET filename :'pattern');
+ALTER FOREIGN TABLE opt_two OPTIONS (SET filename :'pattern', ADD allow_empty 'true');
 SELECT count(*), sum(id) FROM opt_two;
+ALTER FOREIGN TABLE opt_two OPTIONS (DROP allow_empty);
 -- a missing file in a list fails, naming it
 \set bad :rg ', /nonexistent/folder/missing.parquet'
 ALTER FOREIGN TABLE opt_two OPTIONS (SET filename :'bad');

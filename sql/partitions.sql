@@ -79,7 +79,7 @@ BEGIN
     -- PostgreSQL 18 shows planning buffers and rows=N.00: read as 15 prints
     CONTINUE WHEN ln ~ '^ *(Planning:|Buffers: )';
     ln := regexp_replace(ln, '(rows=[0-9]+)\.00 ', '\1 ', 'g');
-    CONTINUE WHEN ln ~ 'Parquet Files|Peak Memory';
+    CONTINUE WHEN ln ~ 'Parquet Files?:|Peak Memory';
     RETURN NEXT ln;
   END LOOP;
 END $$;

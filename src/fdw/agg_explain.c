@@ -47,10 +47,7 @@ pf_agg_explain_foreign_scan(ForeignScanState *node, ExplainState *es)
 											   intVal(list_nth(plan->fdw_private,
 															   PfAggPrivateSourceKind)));
 
-	if (list_length(st->filenames) == 1)
-		ExplainPropertyText(ops->file_label, linitial(st->filenames), es);
-	else
-		ExplainPropertyList(psprintf("%ss", ops->file_label), st->filenames, es);
+	pf_explain_files(st->filenames, 0, ops->file_label, es);
 	foreach(lc, st->rowgroups)
 		nread += list_length((List *) lfirst(lc));
 	ExplainPropertyText(ops->units_label,

@@ -71,7 +71,11 @@ extern void pf_close_shard(PfShard *ps);
 /* ereport(ERROR) for a failed AmStatus, naming the file and position. */
 extern void pf_report_amudai_error(const char *path, const AmError *err) pg_attribute_noreturn();
 
-/* Whether the file starts with the Amudai magic ("amud"); false if unreadable. */
+/*
+ * Whether the file is a shard: its name ends in ".amudai.shard" (so an
+ * empty or cut one is still judged as a shard), or it starts with the
+ * Amudai magic ("amud"); false if unreadable or no regular file.
+ */
 extern bool pf_file_is_amudai(const char *path);
 
 /* in amudai_convert.c: shard values to Datums, a batch at a time */

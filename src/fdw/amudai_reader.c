@@ -57,23 +57,21 @@ static const PfcBufferPoolLimits shard_pool_limits = {
 	.max_waste = 4,
 };
 
-/* Open path as a PfcSource; returns 0 or an errno. */
+/*
+ * Open path as a PfcSource, never blocking (pf_open_regular); returns 0 or
+ * an errno, EINVAL when the path is no regular file (*mode then says what
+ * it is; 0 otherwise).
+ */
 static int
-open_source(const char *path, MemoryContext cxt, PfcSource *out)
+open_source(const char *path, MemoryContext cxt, PfcSource *out, mode_t *mode)
 {
 	PfShardFile *f;
 	struct stat st;
-	int			fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+	int			fd = pf_open_regular(path, &st);
 
+	*mode = st.st_mode;
 	if (fd < 0)
 		return errno;
-	if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode))
-	{
-		int			save_errno = S_ISDIR(st.st_mode) ? EISDIR : errno;
-
-		CloseTransientFile(fd);
-		return save_errno;
-	}
 	f = MemoryContextAllocZero(cxt, sizeof(PfShardFile));
 	f->fd = fd;
 	out->read_at = shard_read_at;
@@ -81,6 +79,15 @@ open_source(const char *path, MemoryContext cxt, PfcSource *out)
 	out->ctx = f;
 	return 0;
 }
+
+/*
+ * The last stripe file the resolver refused as no regular file, for
+ * pf_report_amudai_error() to name: the resolver runs inside the format
+ * layer, which must not be unwound by an ereport, so it only returns
+ * EINVAL and leaves the why here.
+ */
+static char *refused_stripe = NULL;
+static mode_t refused_stripe_mode;
 
 /* AmResolver.open: a stripe file in the root file's folder. */
 static int
@@ -91,12 +98,20 @@ resolver_open(void *ctx, const char *url, size_t url_len, PfcSource *out)
 	const char *slash = strrchr(ps->path, '/');
 	size_t		dir_len = slash ? (size_t) (slash - ps->path) + 1 : 0;
 	char	   *path = MemoryContextAlloc(cxt, dir_len + url_len + 1);
+	mode_t		mode;
 	int			rc;
 
 	memcpy(path, ps->path, dir_len);
 	memcpy(path + dir_len, url, url_len);
 	path[dir_len + url_len] = '\0';
-	rc = open_source(path, cxt, out);
+	rc = open_source(path, cxt, out, &mode);
+	if (rc != 0 && mode != 0 && !S_ISREG(mode))
+	{
+		if (refused_stripe != NULL)
+			pfree(refused_stripe);
+		refused_stripe = MemoryContextStrdup(TopMemoryContext, path);
+		refused_stripe_mode = mode;
+	}
 	if (rc == 0)
 	{
 		MemoryContext old = MemoryContextSwitchTo(cxt);
@@ -121,18 +136,18 @@ pf_open_shard(const char *path, MemoryContext cxt)
 	AmError		err;
 	AmStatus	status;
 	PfcAllocator backing;
+	mode_t		mode;
 	int			rc;
 
+	pf_refuse_url(path);
 	ps->path = MemoryContextStrdup(cxt, path);
 	ps->fd = -1;
-	rc = open_source(path, cxt, &ps->source);
+	rc = open_source(path, cxt, &ps->source, &mode);
 	if (rc != 0)
 	{
 		errno = rc;
-		if (rc == EISDIR)
-			ereport(ERROR,
-					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-					 errmsg("\"%s\" is a directory, not an Amudai shard", path)));
+		if (mode != 0 && !S_ISREG(mode))
+			pf_report_not_regular(path, mode, "an Amudai shard");
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not open Amudai shard \"%s\": %m", path)));
@@ -194,10 +209,19 @@ pf_close_shard(PfShard *ps)
 bool
 pf_file_is_amudai(const char *path)
 {
-	int			fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+	struct stat st;
+	size_t		len = strlen(path);
+	int			fd;
 	char		magic[4];
 	bool		result;
 
+	/*
+	 * The name first: a shard cut short (or empty) has lost its magic but
+	 * is still to be reported as a bad shard, not as a bad Parquet file.
+	 */
+	if (len > 13 && pg_strcasecmp(path + len - 13, ".amudai.shard") == 0)
+		return true;
+	fd = pf_open_regular(path, &st);
 	if (fd < 0)
 		return false;
 	result = pfc_pread_exact(fd, magic, 4, 0) == 0 && memcmp(magic, "amud", 4) == 0;
@@ -228,6 +252,16 @@ pf_report_amudai_error(const char *path, const AmError *err)
 {
 	const char *message = err->message[0] ? err->message : "unknown error";
 
+	if (err->status == AM_ERR_IO && err->sys_errno == EINVAL &&
+		refused_stripe != NULL)
+	{
+		char	   *stripe = pstrdup(refused_stripe);
+
+		pfree(refused_stripe);
+		refused_stripe = NULL;
+		pf_report_not_regular(stripe, refused_stripe_mode,
+							  psprintf("a stripe file of Amudai shard \"%s\"", path));
+	}
 	switch (err->status)
 	{
 		case AM_ERR_IO:

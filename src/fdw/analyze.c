@@ -218,7 +218,7 @@ pf_acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows,
 	PfTableOptions *opts = pf_get_table_options(RelationGetRelid(rel));
 	const PfSourceOps *ops = pf_table_source(RelationGetRelid(rel));
 	TupleDesc	tupdesc = RelationGetDescr(rel);
-	List	   *filenames = pf_expand_filenames(opts->filenames);
+	List	   *filenames = pf_table_files(opts, NULL, NULL, NULL);
 	List	   *attnos = NIL;
 	List	   *rowgroups = NIL;
 	PfSampleGroup *groups;
@@ -303,7 +303,7 @@ pfAnalyzeForeignTable(Relation relation, AcquireSampleRowsFunc *func,
 {
 	PfTableOptions *opts = pf_get_table_options(RelationGetRelid(relation));
 	const PfSourceOps *ops = pf_table_source(RelationGetRelid(relation));
-	List	   *filenames = pf_expand_filenames(opts->filenames);
+	List	   *filenames = pf_table_files(opts, NULL, NULL, NULL);
 	int			ngroups;
 	double		totalrows;
 	double		totalbytes;

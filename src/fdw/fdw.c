@@ -53,7 +53,9 @@ check_simd(char **newval, void **extra, GucSource source)
 	}
 	if (!cdc_isa_supported(isa))
 	{
-		GUC_check_errdetail("This CPU does not support \"%s\" instructions.", *newval);
+		/* the ISAs are nested: the best one names all the CPU has */
+		GUC_check_errdetail("This CPU does not support \"%s\" instructions; the best it supports is \"%s\".",
+							*newval, cdc_isa_name(cdc_isa_best()));
 		return false;
 	}
 	return true;

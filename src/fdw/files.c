@@ -23,6 +23,7 @@
 #include "miscadmin.h"
 #include "nodes/pg_list.h"
 #include "commands/defrem.h"
+#include "commands/explain.h"
 #include "foreign/foreign.h"
 #include "storage/fd.h"
 #include "utils/lsyscache.h"
@@ -334,8 +335,75 @@ pf_virtual_value(const PqFileMeta *meta, const char *path,
  * also matches any number of folders (none included; hidden and
  * "_"-prefixed ones skipped).  Files come in path order,
  * so scans are deterministic.  Anything else is a file, opened as is.
+ *
+ * A backslash makes the next character literal ("\*" is a '*', "\\" a
+ * backslash), as glob(3) reads it: an entry without an unescaped wildcard
+ * is a literal path, its escapes removed, so that a folder really named
+ * "a*" or "x[1]" can be named (pf_escape_path() spells any path so).
+ * An entry that yields no file is an error for a table (pf_table_files)
+ * unless its option allow_empty says so: an empty result is then never a
+ * mistyped pattern's silence.
  * ----------------------------------------------------------------
  */
+
+/* Does the entry hold a wildcard (* ? [) no backslash escapes? */
+static bool
+has_wildcard(const char *entry)
+{
+	for (const char *p = entry; *p; p++)
+	{
+		if (*p == '\\' && p[1] != '\0')
+			p++;
+		else if (*p == '*' || *p == '?' || *p == '[')
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The path a literal entry names: its escapes removed (a lone trailing
+ * backslash stays).
+ */
+static char *
+unescape_path(const char *entry)
+{
+	char	   *out = palloc(strlen(entry) + 1);
+	char	   *o = out;
+
+	for (const char *p = entry; *p; p++)
+	{
+		if (*p == '\\' && p[1] != '\0')
+			p++;
+		*o++ = *p;
+	}
+	*o = '\0';
+	return out;
+}
+
+char *
+pf_escape_path(const char *path)
+{
+	size_t		len = strlen(path);
+	char	   *out = palloc(2 * len + 1);
+	char	   *o = out;
+
+	for (size_t i = 0; i < len; i++)
+	{
+		char		c = path[i];
+
+		/*
+		 * Wildcards, the option's separator and quote, the escape itself;
+		 * blanks only at the ends, where the option's reader trims them.
+		 */
+		if (strchr("\\*?[],\"", c) != NULL ||
+			(isspace((unsigned char) c) && (i == 0 || i == len - 1)))
+			*o++ = '\\';
+		*o++ = c;
+	}
+	*o = '\0';
+	return out;
+}
+
 static int
 compare_paths(const ListCell *a, const ListCell *b)
 {
@@ -363,6 +431,7 @@ struct PfExpansion
 	List	   *skipped;		/* ... so then also their paths */
 	int			limit;			/* > 0: stop listing after so many files */
 	int			found;
+	bool		require_files;	/* an entry yielding no file is an error */
 	StringInfoData buf;			/* skip_child()'s paths */
 };
 
@@ -475,6 +544,7 @@ read_listing(const char *folder, PfListing *out)
 	{
 		bool		is_dir;
 
+		CHECK_FOR_INTERRUPTS();
 		if (de->d_name[0] == '.' || de->d_name[0] == '_')
 			continue;
 
@@ -697,9 +767,9 @@ expand_components(const char *base, char **parts, int nparts, List **matches,
 		return;
 	}
 	comp = parts[0];
-	if (strpbrk(comp, "*?[") == NULL)
+	if (!has_wildcard(comp))
 	{
-		char	   *path = psprintf("%s/%s", base, comp);
+		char	   *path = psprintf("%s/%s", base, unescape_path(comp));
 
 		if (stat(path, &st) == 0)
 			expand_components(path, parts + 1, nparts - 1, matches, ex);
@@ -714,6 +784,7 @@ expand_components(const char *base, char **parts, int nparts, List **matches,
 	{
 		char	   *path;
 
+		CHECK_FOR_INTERRUPTS();
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
 		path = psprintf("%s/%s", base, de->d_name);
@@ -796,15 +867,20 @@ pf_expand_first_filename(List *entries)
 	return files != NIL ? (char *) linitial(files) : NULL;
 }
 
-List *
-pf_expand_filenames_filtered(List *entries, PfFolderFilter skip, void *arg,
-							 int *folders_skipped)
+/* pf_expand_filenames_filtered(), where require_files: pf_table_files() */
+static List *
+expand_filtered(List *entries, PfFolderFilter skip, void *arg,
+				int *folders_skipped, bool require_files)
 {
-	PfExpansion expansion = {.skip = skip, .arg = arg};
-	List	   *files = expand_entries(entries, &expansion);
+	PfExpansion expansion = {0};
+	List	   *files;
 	const char *prev = NULL;
 	ListCell   *lc;
 
+	expansion.skip = skip;
+	expansion.arg = arg;
+	expansion.require_files = require_files;
+	files = expand_entries(entries, &expansion);
 	if (folders_skipped == NULL)
 		return files;
 	*folders_skipped = expansion.nskipped;
@@ -822,6 +898,79 @@ pf_expand_filenames_filtered(List *entries, PfFolderFilter skip, void *arg,
 	return files;
 }
 
+List *
+pf_expand_filenames_filtered(List *entries, PfFolderFilter skip, void *arg,
+							 int *folders_skipped)
+{
+	return expand_filtered(entries, skip, arg, folders_skipped, false);
+}
+
+List *
+pf_table_files(const PfTableOptions *opts, PfFolderFilter skip, void *arg,
+			   int *folders_skipped)
+{
+	return expand_filtered(opts->filenames, skip, arg, folders_skipped,
+						   !opts->allow_empty);
+}
+
+/* An entry of a table's filename option that yields no file. */
+static void pg_attribute_noreturn()
+report_no_files(const char *entry)
+{
+	struct stat st;
+	const char *hint = "Set the table option allow_empty to 'true' if it may yield no file.";
+
+	if (has_wildcard(entry))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FILE),
+				 errmsg("no file matches the pattern \"%s\"", entry),
+				 errhint("%s", hint)));
+	if (stat(unescape_path(entry), &st) == 0 && S_ISDIR(st.st_mode))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FILE),
+				 errmsg("folder \"%s\" holds no Parquet file", entry),
+				 errdetail("Files named *.parquet are read at any depth, names starting with \".\" or \"_\" skipped."),
+				 errhint("%s", hint)));
+	ereport(ERROR,
+			(errcode(ERRCODE_UNDEFINED_FILE),
+			 errmsg("\"%s\" yields no file", entry),
+			 errhint("%s", hint)));
+}
+
+/* The matches of a glob(3) pattern without "**", appended to files. */
+static List *
+expand_glob(const char *entry, List *files, PfExpansion *ex)
+{
+	glob_t		g;
+	int			rc;
+	List	   *matches = NIL;
+	ListCell   *lc2;
+	struct stat st;
+
+	memset(&g, 0, sizeof(g));
+	rc = glob(entry, 0, NULL, &g);
+	if (rc != 0 && rc != GLOB_NOMATCH)
+	{
+		globfree(&g);
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not expand file name pattern \"%s\"", entry)));
+	}
+	for (size_t i = 0; rc == 0 && i < g.gl_pathc; i++)
+		matches = lappend(matches, pstrdup(g.gl_pathv[i]));
+	globfree(&g);
+	foreach(lc2, matches)
+	{
+		char	   *path = (char *) lfirst(lc2);
+
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			expand_folder(path, &files, ex);
+		else
+			files = lappend(files, path);
+	}
+	return files;
+}
+
 /* The files of entries (pf_expand_filenames), as ex filters and limits. */
 static List *
 expand_entries(List *entries, PfExpansion *ex)
@@ -833,67 +982,77 @@ expand_entries(List *entries, PfExpansion *ex)
 	{
 		char	   *entry = (char *) lfirst(lc);
 		struct stat st;
+		int			nfiles = list_length(files);
+		int			nskipped = ex->nskipped;
 
-		if (strpbrk(entry, "*?[") != NULL)
+		pf_refuse_url(entry);
+		if (!has_wildcard(entry))
 		{
-			glob_t		g;
-			int			rc;
-			List	   *matches = NIL;
+			char	   *path = unescape_path(entry);
+
+			if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+				expand_folder(path, &files, ex);
+			else
+				files = lappend(files, path);
+		}
+		else if (strstr(entry, "**") != NULL)
+		{
+			List	   *found = NIL;
+			char	   *prev = NULL;
 			ListCell   *lc2;
 
-			if (strstr(entry, "**") != NULL)
-			{
-				List	   *found = NIL;
-				char	   *prev = NULL;
-
-				ex->may_repeat = true;
-				foreach(lc2, expand_recursive_pattern(entry, ex))
-				{
-					char	   *path = (char *) lfirst(lc2);
-
-					if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-						expand_folder(path, &found, ex);
-					else
-						found = lappend(found, path);
-				}
-				/* a trailing "**" matches nested folders: each file once */
-				list_sort(found, compare_paths);
-				foreach(lc2, found)
-				{
-					char	   *path = (char *) lfirst(lc2);
-
-					if (prev == NULL || strcmp(prev, path) != 0)
-						files = lappend(files, path);
-					prev = path;
-				}
-				continue;
-			}
-			memset(&g, 0, sizeof(g));
-			rc = glob(entry, 0, NULL, &g);
-			if (rc != 0 && rc != GLOB_NOMATCH)
-			{
-				globfree(&g);
-				ereport(ERROR,
-						(errcode_for_file_access(),
-						 errmsg("could not expand file name pattern \"%s\"", entry)));
-			}
-			for (size_t i = 0; rc == 0 && i < g.gl_pathc; i++)
-				matches = lappend(matches, pstrdup(g.gl_pathv[i]));
-			globfree(&g);
-			foreach(lc2, matches)
+			ex->may_repeat = true;
+			foreach(lc2, expand_recursive_pattern(entry, ex))
 			{
 				char	   *path = (char *) lfirst(lc2);
 
 				if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-					expand_folder(path, &files, ex);
+					expand_folder(path, &found, ex);
 				else
+					found = lappend(found, path);
+			}
+			/* a trailing "**" matches nested folders: each file once */
+			list_sort(found, compare_paths);
+			foreach(lc2, found)
+			{
+				char	   *path = (char *) lfirst(lc2);
+
+				if (prev == NULL || strcmp(prev, path) != 0)
 					files = lappend(files, path);
+				prev = path;
 			}
 		}
-		else if (stat(entry, &st) == 0 && S_ISDIR(st.st_mode))
-			expand_folder(entry, &files, ex);
 		else
-			files = lappend(files, entry);
+			files = expand_glob(entry, files, ex);
+		if (ex->require_files && list_length(files) == nfiles &&
+			ex->nskipped == nskipped)
+			report_no_files(entry);
 	}
 	return files;
+}
+
+/* ----------------------------------------------------------------
+ * EXPLAIN
+ * ----------------------------------------------------------------
+ */
+void
+pf_explain_files(List *filenames, int files_pruned, const char *label,
+				 ExplainState *es)
+{
+	int			nfiles = list_length(filenames);
+
+	/* a count, so that a folder of thousands of files is one short line */
+	if (files_pruned > 0)
+		ExplainPropertyText("Files",
+							psprintf("%d of %d", nfiles, nfiles + files_pruned),
+							es);
+	else if (nfiles != 1)
+		ExplainPropertyInteger("Files", NULL, nfiles, es);
+	if (nfiles == 1)
+		ExplainPropertyText(label, linitial(filenames), es);
+	else if (es->verbose)
+		ExplainPropertyList(psprintf("%ss", label), filenames, es);
+	else if (nfiles > 1)
+		ExplainPropertyText(psprintf("First %s", label), linitial(filenames),
+							es);
 }

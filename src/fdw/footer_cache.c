@@ -159,10 +159,12 @@ entry_open_fd(PfFooterEntry *e, PfFileIdentity *id_out)
 {
 	struct stat st;
 	int			fd;
+	int			rc;
 
 	if (!AcquireExternalFD())
 		return EMFILE;
-	fd = BasicOpenFile(e->path, O_RDONLY | PG_BINARY);
+	/* non-blocking: a FIFO put in the file's place must not hang us */
+	fd = BasicOpenFile(e->path, PF_OPEN_READ_FLAGS);
 	if (fd < 0)
 	{
 		int			save_errno = errno;
@@ -171,12 +173,14 @@ entry_open_fd(PfFooterEntry *e, PfFileIdentity *id_out)
 		return save_errno;
 	}
 	if (fstat(fd, &st) != 0)
+		rc = errno;
+	else if ((rc = pf_keep_regular(fd, &st)) != 0 && !S_ISREG(st.st_mode))
+		rc = ESTALE;			/* not the regular file stat() saw */
+	if (rc != 0)
 	{
-		int			save_errno = errno;
-
 		close(fd);
 		ReleaseExternalFD();
-		return save_errno;
+		return rc;
 	}
 	if (id_out)
 		identity_from_stat(id_out, &st);
@@ -350,14 +354,13 @@ pf_footer_cache_acquire(const char *path)
 
 	cache_init();
 	evict_to_limit();			/* the limit may have been lowered */
+	pf_refuse_url(path);
 	if (stat(path, &st) != 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not open Parquet file \"%s\": %m", path)));
-	if (S_ISDIR(st.st_mode))
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is a directory, not a Parquet file", path)));
+	if (!S_ISREG(st.st_mode))
+		pf_report_not_regular(path, st.st_mode, "a Parquet file");
 	identity_from_stat(&id, &st);
 
 	slot = pfcache_lookup(cache_table, path);

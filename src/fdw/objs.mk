@@ -42,3 +42,4 @@ FDW_OBJS += src/fdw/atomic_file.o
 FDW_OBJS += src/fdw/write_options.o
 FDW_OBJS += src/fdw/write_sink.o
 FDW_OBJS += src/fdw/modify.o
+FDW_OBJS += src/fdw/open_path.o

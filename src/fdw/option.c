@@ -8,9 +8,13 @@
  *					a comma or surrounding blanks is written in double quotes
  *					('/a.parquet, "/b,c.parquet"').  An entry naming a folder
  *					stands for the *.parquet files below it (recursively), an
- *					entry with * ? or [ is a glob(3) pattern (see scan.c).
+ *					entry with * ? or [ is a glob(3) pattern (see files.c).
+ *					A backslash makes the next character literal (\* \? \[
+ *					\, \\): an entry with no unescaped wildcard is a path.
  *					Files are scanned in the order given, each folder's and
  *					pattern's files in path order.
+ *	allow_empty		'true': an entry may yield no file (0 rows); by default
+ *					a pattern or folder without files is an error.
  *	missing_columns	'error' (default): a column the file lacks is an error
  *					at scan time; 'null': such a column reads as NULL.
  *	filename_column	the name of the column that holds each row's file path
@@ -65,6 +69,7 @@ static const PfOption valid_options[] = {
 	{"verify_checksums", ForeignTableRelationId},
 	{"guid_byte_order", ForeignTableRelationId},
 	{"sorted", ForeignTableRelationId},
+	{"allow_empty", ForeignTableRelationId},
 	{"column_name", AttributeRelationId},
 	{"filename_column", AttributeRelationId},
 	{"filename_column", ForeignTableRelationId},
@@ -187,7 +192,9 @@ pf_check_file_access(const char *what)
 /*
  * Split a filename option into its paths.  Comma-separated, blanks around
  * each entry trimmed, double quotes protect commas and blanks (a doubled
- * quote inside quotes is a quote).  Errors on empty entries and bad quoting.
+ * quote inside quotes is a quote), and so does a backslash the character
+ * after it; backslashes are kept, for files.c to read them as escapes.
+ * Errors on empty entries and bad quoting.
  */
 static List *
 split_filenames(const char *value)
@@ -233,11 +240,20 @@ split_filenames(const char *value)
 		{
 			const char *start = p;
 			const char *end;
+			const char *escaped_end = start;	/* after the last escape */
 
 			while (*p != ',' && *p != '\0')
-				p++;
+			{
+				if (*p == '\\' && p[1] != '\0')
+				{
+					p += 2;
+					escaped_end = p;
+				}
+				else
+					p++;
+			}
 			end = p;
-			while (end > start && scanner_isspace(end[-1]))
+			while (end > escaped_end && scanner_isspace(end[-1]))
 				end--;
 			appendBinaryStringInfo(&path, start, end - start);
 		}
@@ -321,7 +337,8 @@ pf_validate_options(List *options, Oid catalog)
 						 errmsg("invalid value for option \"format\": \"%s\"", v),
 						 errhint("Valid values are \"auto\", \"parquet\" and \"amudai\".")));
 		}
-		else if (strcmp(def->defname, "verify_checksums") == 0)
+		else if (strcmp(def->defname, "verify_checksums") == 0 ||
+				 strcmp(def->defname, "allow_empty") == 0)
 			(void) defGetBoolean(def);	/* a clear error for a non-boolean */
 		else if (strcmp(def->defname, "batch_size") == 0)
 		{
@@ -404,6 +421,8 @@ pf_get_table_options(Oid foreigntableid)
 				pg_strcasecmp(defGetString(def), "error") == 0;
 		else if (strcmp(def->defname, "verify_checksums") == 0)
 			opts->verify_checksums = defGetBoolean(def);
+		else if (strcmp(def->defname, "allow_empty") == 0)
+			opts->allow_empty = defGetBoolean(def);
 		else if (strcmp(def->defname, "guid_byte_order") == 0)
 			opts->guid_dotnet = pg_strcasecmp(defGetString(def), "dotnet") == 0;
 		else if (strcmp(def->defname, "sorted") == 0)

@@ -28,6 +28,9 @@
 
 #include "postgres.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include "fmgr.h"
 #include "access/nbtree.h"
 #include "foreign/fdwapi.h"
@@ -52,6 +55,7 @@ typedef struct PfTableOptions
 	bool		verify_checksums;	/* check the CRC of pages that have one */
 	bool		guid_dotnet;	/* Amudai Guids in .NET order (else RFC 4122) */
 	char	   *sorted;			/* the "sorted" option, or NULL */
+	bool		allow_empty;	/* allow_empty: an entry may yield no file */
 } PfTableOptions;
 
 extern void pf_validate_options(List *options, Oid catalog);
@@ -60,6 +64,35 @@ extern PfTableOptions *pf_get_table_options(Oid foreigntableid);
 extern char *pf_get_column_name(Oid relid, AttrNumber attnum);
 /* Superuser or pg_read_server_files, else ERRCODE_INSUFFICIENT_PRIVILEGE. */
 extern void pf_check_file_access(const char *what);
+
+/* in open_path.c: opening what the extension reads, never blocking */
+
+/* Read-only, and open(2) returns at once even for a FIFO or a device. */
+#define PF_OPEN_READ_FLAGS	(O_RDONLY | PG_BINARY | O_NONBLOCK)
+/* "a FIFO", "a directory", ...: what a path is, for messages. */
+extern const char *pf_file_type_name(mode_t mode);
+/*
+ * After opening with PF_OPEN_READ_FLAGS and fstat()ing into st: 0 when the
+ * descriptor is a regular file (O_NONBLOCK then cleared), else an errno
+ * (EINVAL: not a regular file); the caller closes the descriptor on failure.
+ */
+extern int	pf_keep_regular(int fd, const struct stat *st);
+/*
+ * Open path as a transient file (closed at abort) the non-blocking way;
+ * the descriptor, or -1 with errno set.  *st is the file's fstat(); after
+ * a failure its st_mode is 0 unless the path is no regular file
+ * (pf_report_not_regular() then says what it is).
+ */
+extern int	pf_open_regular(const char *path, struct stat *st);
+/* ERRCODE_WRONG_OBJECT_TYPE: "path" is <what mode is>, not <expected>. */
+extern void pf_report_not_regular(const char *path, mode_t mode,
+								  const char *expected) pg_attribute_noreturn();
+/*
+ * ERRCODE_FEATURE_NOT_SUPPORTED naming the scheme when path is a URL
+ * ("s3://...", "https://..."): object storage is not read (yet).  The one
+ * place that decides it; a plain path returns.
+ */
+extern void pf_refuse_url(const char *path);
 
 /* in files.c: the files a table reads and the fields its columns read */
 
@@ -81,6 +114,31 @@ extern char *pf_expand_first_filename(List *entries);
 typedef bool (*PfFolderFilter) (const char *folder, void *arg);
 extern List *pf_expand_filenames_filtered(List *entries, PfFolderFilter skip,
 										  void *arg, int *folders_skipped);
+
+/*
+ * The files a table reads: pf_expand_filenames_filtered() of its filename
+ * entries, where an entry (pattern, folder, file) yielding no file, with no
+ * key=value folder skipped either, is an error (ERRCODE_UNDEFINED_FILE)
+ * naming it unless the table's allow_empty option is set.
+ */
+extern List *pf_table_files(const PfTableOptions *opts, PfFolderFilter skip,
+							void *arg, int *folders_skipped);
+
+/*
+ * A literal path spelled so that the filename option's reader takes it as
+ * itself: '\' before each '*', '?', '[', ']', ',', '"' and '\'.  Palloc'd.
+ * IMPORT and parquet_create_foreign_table write paths through it.
+ */
+extern char *pf_escape_path(const char *path);
+
+/*
+ * EXPLAIN's lines of a scan's files: "Files: N" (or "N of M" when pruning
+ * left files out; omitted for one file and nothing pruned), then the one
+ * file, or the first under label "First <label>", and under VERBOSE
+ * the whole list as "<label>s".
+ */
+extern void pf_explain_files(List *filenames, int files_pruned,
+							 const char *label, struct ExplainState *es);
 
 /*
  * The field of a file an attribute reads (its column_name option, else its

@@ -253,12 +253,11 @@ pfGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	{
 		PfFolderPrune fp = {file_quals, rel};
 
-		all_files = pf_expand_filenames_filtered(opts->filenames,
-												 folder_pruned, &fp,
-												 &ps->folders_pruned);
+		all_files = pf_table_files(opts, folder_pruned, &fp,
+								   &ps->folders_pruned);
 	}
 	else
-		all_files = pf_expand_filenames(opts->filenames);
+		all_files = pf_table_files(opts, NULL, NULL, NULL);
 	/* file_quals: text under any collation, each source judges what it can */
 	foreach(lc, file_quals)
 		if (!((PfPruneQual *) lfirst(lc))->value_known)

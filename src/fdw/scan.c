@@ -1159,11 +1159,11 @@ pfExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	const PfSourceOps *ops = st->ops;
 	int			nread = 0;
 	ListCell   *lc;
+	List	   *pruned = (List *) list_nth(((ForeignScan *) node->ss.ps.plan)->fdw_private,
+										 PfScanPrivatePruned);
 
-	if (list_length(st->filenames) == 1)
-		ExplainPropertyText(ops->file_label, linitial(st->filenames), es);
-	else
-		ExplainPropertyList(psprintf("%ss", ops->file_label), st->filenames, es);
+	pf_explain_files(st->filenames, list_nth_int(pruned, PF_PRUNE_KINDS),
+					 ops->file_label, es);
 
 	foreach(lc, st->rowgroups)
 		nread += list_length((List *) lfirst(lc));
@@ -1172,14 +1172,7 @@ pfExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	{
 		/* the plan's lines: pruning beyond statistics, the declared order */
 		ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
-		List	   *pruned = (List *) list_nth(plan->fdw_private, PfScanPrivatePruned);
 
-		if (list_nth_int(pruned, PF_PRUNE_KINDS) > 0)
-			ExplainPropertyText("Files",
-								psprintf("%d of %d",
-										 list_length(st->filenames),
-										 list_length(st->filenames) +
-										 list_nth_int(pruned, PF_PRUNE_KINDS)), es);
 		if (list_nth_int(pruned, PF_PRUNE_KINDS + 1) > 0)
 			ExplainPropertyInteger("Partition Folders Skipped", NULL,
 								   list_nth_int(pruned, PF_PRUNE_KINDS + 1), es);

@@ -1,0 +1,126 @@
+/*-------------------------------------------------------------------------
+ *
+ * open_path.c
+ *	  Opening the files the extension reads without ever waiting in
+ *	  open(2), and refusing the paths it cannot read at all (URLs).
+ *
+ * open(2) of a FIFO with no writer, or of some devices, waits inside the
+ * kernel where neither statement_timeout nor pg_cancel_backend reaches it.
+ * So every read-only open passes O_NONBLOCK, which makes such an open
+ * return at once, then fstat()s the descriptor and keeps it only when it
+ * is a regular file, clearing O_NONBLOCK again (it means nothing for
+ * regular files, but reads should not depend on that).
+ *
+ * IDENTIFICATION
+ *	  src/fdw/open_path.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <ctype.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "storage/fd.h"
+
+#include "fdw/parquet_fdw.h"
+
+const char *
+pf_file_type_name(mode_t mode)
+{
+	if (S_ISREG(mode))
+		return "a regular file";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	return "not a regular file";
+}
+
+int
+pf_keep_regular(int fd, const struct stat *st)
+{
+	int			flags;
+
+	if (!S_ISREG(st->st_mode))
+		return EINVAL;
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+		return errno;
+	return 0;
+}
+
+int
+pf_open_regular(const char *path, struct stat *st)
+{
+	int			fd;
+	int			rc;
+
+	memset(st, 0, sizeof(*st));
+	fd = OpenTransientFile(path, PF_OPEN_READ_FLAGS);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, st) != 0)
+	{
+		rc = errno;
+		memset(st, 0, sizeof(*st));
+	}
+	else
+		rc = pf_keep_regular(fd, st);
+	if (rc != 0)
+	{
+		CloseTransientFile(fd);
+		errno = rc;
+		return -1;
+	}
+	return fd;
+}
+
+void
+pf_report_not_regular(const char *path, mode_t mode, const char *expected)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+			 errmsg("\"%s\" is %s, not %s", path, pf_file_type_name(mode),
+					expected),
+			 !S_ISDIR(mode) ?
+			 errdetail("Only regular files are read: other kinds of file could block the server.") : 0));
+}
+
+/*
+ * The scheme of a URL ("s3" of "s3://bucket/key"): letters, digits, '+',
+ * '-' and '.' after a letter, then "://".  NULL for a plain path.
+ */
+static char *
+url_scheme(const char *path)
+{
+	const char *p = path;
+
+	if (!isalpha((unsigned char) *p))
+		return NULL;
+	while (isalnum((unsigned char) *p) || *p == '+' || *p == '-' || *p == '.')
+		p++;
+	if (strncmp(p, "://", 3) != 0)
+		return NULL;
+	return pnstrdup(path, p - path);
+}
+
+void
+pf_refuse_url(const char *path)
+{
+	char	   *scheme = url_scheme(path);
+
+	if (scheme != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("URL scheme \"%s\" is not supported", scheme),
+				 errdetail("\"%s\" is a URL; parquet_fdw reads files and folders of the server's file system only.",
+						   path)));
+}
