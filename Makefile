@@ -37,7 +37,7 @@ PG_CPPFLAGS = -I$(srcdir)/src -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 # pathnodes.h, c.h, simplehash.h) do not drown ours.
 PF_WARN = -Wshadow -Wstrict-prototypes -Wundef -Wcast-align
 PG_CFLAGS = -O3 $(PF_WARN) -isystem $(includedir_server)
-SHLIB_LINK = -lzstd -llz4 -lsnappy -lz -lbrotlidec -lbrotlienc -lxxhash -lcrypto
+SHLIB_LINK = -lzstd -llz4 -lsnappy -lz -lbrotlidec -lbrotlienc -lxxhash -lcrypto -lcurl
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)

@@ -2,3 +2,5 @@
 REMOTE_OBJS =
 REMOTE_OBJS += src/remote/url.o
 REMOTE_OBJS += src/remote/sigv4.o
+REMOTE_OBJS += src/remote/transport.o
+REMOTE_OBJS += src/remote/s3.o

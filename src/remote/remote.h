@@ -32,8 +32,34 @@ typedef enum RmtStatus
 	RMT_INVALID_URL,			/* not a URL this layer can parse */
 	RMT_UNSUPPORTED_SCHEME,		/* scheme:// that no store here reads */
 	RMT_TOO_LONG,				/* a caller buffer or a field is too small */
-	RMT_CRYPTO_ERROR			/* the hash or HMAC primitive failed */
+	RMT_CRYPTO_ERROR,			/* the hash or HMAC primitive failed */
+	RMT_NO_MEMORY,				/* the allocator returned NULL */
+	RMT_NOT_FOUND,				/* HTTP 404: no such bucket or object */
+	RMT_ACCESS_DENIED,			/* HTTP 401/403 */
+	RMT_CHANGED,				/* HTTP 412: the object's ETag changed */
+	RMT_HTTP_ERROR,				/* any other HTTP status, after retries */
+	RMT_NETWORK_ERROR,			/* connect, TLS, reset, timeout, after retries */
+	RMT_BAD_RESPONSE,			/* a body or header that makes no sense */
+	RMT_FORBIDDEN_ADDRESS,		/* a link-local or metadata address */
+	RMT_CANCELLED				/* the caller's interrupt check said stop */
 } RmtStatus;
+
+/*
+ * What went wrong in a request, for the caller's error message: the HTTP
+ * status (0 when none came back), the store's error code ("NoSuchKey",
+ * "AccessDenied", "SlowDown"...), and a short explanation.  Never holds a
+ * credential or a signature.
+ */
+typedef struct RmtError
+{
+	RmtStatus	status;
+	int			http_status;
+	char		code[64];
+	char		message[256];
+} RmtError;
+
+/* A readable name of a status ("not found", "access denied", ...). */
+extern const char *rmt_status_name(RmtStatus status);
 
 typedef enum RmtScheme
 {

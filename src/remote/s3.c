@@ -1,0 +1,548 @@
+/*-------------------------------------------------------------------------
+ *
+ * s3.c
+ *	  The S3 protocol over the transport: addressing, signed requests,
+ *	  HEAD, ranged GET and ListObjectsV2; plain HTTP(S) objects too.
+ *
+ * S3 and Google Cloud Storage's XML API (with HMAC keys) speak the same
+ * protocol; only the default endpoint differs.  Objects named by
+ * http(s):// URLs are read with the same ranged GETs, unsigned.
+ *
+ * IDENTIFICATION
+ *	  src/remote/s3.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "remote/remote_int.h"
+#include "remote/sigv4.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define URL_CAP (RMT_MAX_KEY * 3 + 512)
+#define LIST_PAGE_LIMIT (16 * 1024 * 1024)	/* one ListObjectsV2 page */
+
+/* A request being built: its URL, Host, path and query, and its headers. */
+typedef struct S3Request
+{
+	char		url[URL_CAP];
+	char		host[RMT_MAX_HOST + 80];
+	char		path[RMT_MAX_KEY * 3 + 80]; /* encoded */
+	RmtNameValue query[5];
+	int			nquery;
+	bool		sign;
+} S3Request;
+
+static const char *
+default_endpoint(const RmtStore *store, RmtScheme scheme, char *buf, size_t cap)
+{
+	const char *region = store->config.region ? store->config.region : "us-east-1";
+
+	if (store->config.endpoint)
+		return store->config.endpoint;
+	if (scheme == RMT_SCHEME_GCS)
+		return "storage.googleapis.com";
+	snprintf(buf, cap, "s3.%s.amazonaws.com", region);
+	return buf;
+}
+
+/*
+ * Address bucket/key: vhost style puts the bucket in the host name, path
+ * style in the path.  A custom endpoint defaults to path style, which
+ * every S3-compatible server understands.
+ */
+static RmtStatus
+address(const RmtStore *store, const RmtUrl *url, S3Request *r, RmtError *err)
+{
+	char		epbuf[128];
+	char		key[RMT_MAX_KEY * 3 + 1];
+	const char *scheme_name;
+	bool		vhost;
+
+	memset(r, 0, sizeof(*r));
+	if (url->scheme == RMT_SCHEME_HTTP || url->scheme == RMT_SCHEME_HTTPS)
+	{
+		/* http(s): the URL as written, the path already encoded by its author */
+		if (url->port)
+			snprintf(r->host, sizeof(r->host), "%s:%d", url->host, url->port);
+		else
+			snprintf(r->host, sizeof(r->host), "%s", url->host);
+		snprintf(r->path, sizeof(r->path), "/%s", url->key);
+		snprintf(r->url, sizeof(r->url), "%s://%s%s",
+				 rmt_scheme_name(url->scheme), r->host, r->path);
+		r->sign = false;
+		return RMT_OK;
+	}
+	if (url->scheme == RMT_SCHEME_AZURE)
+		return rmt_fail(err, RMT_UNSUPPORTED_SCHEME, 0,
+						"Azure Blob Storage is not supported yet");
+
+	vhost = store->config.url_style == RMT_URL_STYLE_VHOST ||
+		(store->config.url_style == RMT_URL_STYLE_DEFAULT && !store->config.endpoint);
+	/* bucket names with dots break TLS host matching under vhost style */
+	if (vhost && strchr(url->bucket, '.') && store->config.use_ssl)
+		vhost = false;
+	if (rmt_uri_encode(url->key, strlen(url->key), true, key, sizeof(key)) != RMT_OK)
+		return rmt_fail(err, RMT_TOO_LONG, 0, "the object key is too long");
+	scheme_name = store->config.use_ssl ? "https" : "http";
+	if (vhost)
+	{
+		snprintf(r->host, sizeof(r->host), "%s.%s", url->bucket,
+				 default_endpoint(store, url->scheme, epbuf, sizeof(epbuf)));
+		snprintf(r->path, sizeof(r->path), "/%s", key);
+	}
+	else
+	{
+		snprintf(r->host, sizeof(r->host), "%s",
+				 default_endpoint(store, url->scheme, epbuf, sizeof(epbuf)));
+		snprintf(r->path, sizeof(r->path), "/%s/%s", url->bucket, key);
+	}
+	snprintf(r->url, sizeof(r->url), "%s://%s%s", scheme_name, r->host, r->path);
+	r->sign = store->config.key_id != NULL;
+	return RMT_OK;
+}
+
+/* Append "?a=b&c=d" (encoded) to the request's URL. */
+static RmtStatus
+append_query(S3Request *r, RmtError *err)
+{
+	size_t		len = strlen(r->url);
+
+	for (int i = 0; i < r->nquery; i++)
+	{
+		char		name[128];
+		char		value[RMT_MAX_KEY * 3 + 1];
+		int			n;
+
+		if (rmt_uri_encode(r->query[i].name, strlen(r->query[i].name), false,
+						   name, sizeof(name)) != RMT_OK ||
+			rmt_uri_encode(r->query[i].value, strlen(r->query[i].value), false,
+						   value, sizeof(value)) != RMT_OK)
+			return rmt_fail(err, RMT_TOO_LONG, 0, "a query parameter is too long");
+		n = snprintf(r->url + len, sizeof(r->url) - len, "%c%s=%s",
+					 i == 0 ? '?' : '&', name, value);
+		if (n < 0 || (size_t) n >= sizeof(r->url) - len)
+			return rmt_fail(err, RMT_TOO_LONG, 0, "the request URL is too long");
+		len += (size_t) n;
+	}
+	return RMT_OK;
+}
+
+/*
+ * The headers of one attempt, signed anew each time (x-amz-date moves):
+ * Host, x-amz-date, x-amz-content-sha256, Range, If-Match, the session
+ * token, Authorization.
+ */
+static RmtStatus
+build_headers(RmtStore *store, const S3Request *r, const char *method,
+			  const char *range, const char *if_match,
+			  struct curl_slist **out, RmtError *err)
+{
+	struct curl_slist *h = NULL;
+	RmtNameValue signed_headers[6];
+	int			n = 0;
+	char		amz_date[17];
+	char		line[RMT_MAX_HOST + 2300];
+	char		auth[1024];
+	time_t		now = time(NULL);
+	struct tm	tm;
+
+	*out = NULL;
+	gmtime_r(&now, &tm);
+	strftime(amz_date, sizeof(amz_date), "%Y%m%dT%H%M%SZ", &tm);
+
+	signed_headers[n++] = (RmtNameValue) {"host", r->host};
+	if (range)
+		signed_headers[n++] = (RmtNameValue) {"range", range};
+	if (if_match)
+		signed_headers[n++] = (RmtNameValue) {"if-match", if_match};
+	if (r->sign)
+	{
+		signed_headers[n++] = (RmtNameValue) {"x-amz-content-sha256", RMT_SHA256_EMPTY};
+		signed_headers[n++] = (RmtNameValue) {"x-amz-date", amz_date};
+		if (store->config.session_token)
+			signed_headers[n++] = (RmtNameValue) {"x-amz-security-token",
+			store->config.session_token};
+	}
+	for (int i = 0; i < n; i++)
+	{
+		struct curl_slist *next;
+
+		snprintf(line, sizeof(line), "%s: %s", signed_headers[i].name,
+				 signed_headers[i].value);
+		next = curl_slist_append(h, line);
+		if (!next)
+			goto oom;
+		h = next;
+	}
+	if (r->sign)
+	{
+		RmtSigV4Request req = {
+			.method = method, .encoded_path = r->path,
+			.query = r->query, .nquery = r->nquery,
+			.headers = signed_headers, .nheaders = n,
+			.payload_sha256 = RMT_SHA256_EMPTY, .amz_date = amz_date,
+			.region = store->config.region ? store->config.region : "us-east-1",
+			.service = "s3",
+			.key_id = store->config.key_id,
+			.secret = store->config.secret ? store->config.secret : "",
+		};
+		struct curl_slist *next;
+		RmtStatus	st = rmt_sigv4_authorization(&req, auth, sizeof(auth));
+
+		if (st != RMT_OK)
+		{
+			curl_slist_free_all(h);
+			return rmt_fail(err, st, 0, "could not sign the request");
+		}
+		snprintf(line, sizeof(line), "Authorization: %s", auth);
+		next = curl_slist_append(h, line);
+		memset(line, 0, sizeof(line));
+		if (!next)
+			goto oom;
+		h = next;
+	}
+	*out = h;
+	return RMT_OK;
+oom:
+	curl_slist_free_all(h);
+	return rmt_fail(err, RMT_NO_MEMORY, 0, "out of memory");
+}
+
+/* The first occurrence of needle in [p, end), or NULL (memmem is GNU). */
+static const char *
+find_bytes(const char *p, const char *end, const char *needle, size_t n)
+{
+	for (; p + n <= end; p++)
+	{
+		p = memchr(p, needle[0], (size_t) (end - p));
+		if (!p || p + n > end)
+			return NULL;
+		if (memcmp(p, needle, n) == 0)
+			return p;
+	}
+	return NULL;
+}
+
+/* Text between <tag> and </tag> in [p, end), or NULL. */
+static const char *
+xml_find(const char *p, const char *end, const char *tag, size_t *len)
+{
+	char		open[64];
+	char		close[64];
+	const char *a;
+	const char *b;
+	size_t		olen;
+
+	snprintf(open, sizeof(open), "<%s>", tag);
+	snprintf(close, sizeof(close), "</%s>", tag);
+	olen = strlen(open);
+	a = find_bytes(p, end, open, olen);
+	if (!a)
+		return NULL;
+	a += olen;
+	b = find_bytes(a, end, close, strlen(close));
+	if (!b)
+		return NULL;
+	*len = (size_t) (b - a);
+	return a;
+}
+
+/* Copy XML text, decoding the five entities and numeric references. */
+static bool
+xml_text(const char *s, size_t len, char *out, size_t cap)
+{
+	size_t		n = 0;
+
+	for (size_t i = 0; i < len; i++)
+	{
+		char		c = s[i];
+
+		if (c == '&')
+		{
+			const char *semi = memchr(s + i, ';', len - i);
+			size_t		elen;
+
+			if (!semi)
+				return false;
+			elen = (size_t) (semi - (s + i)) + 1;
+			if (elen == 5 && memcmp(s + i, "&amp;", 5) == 0)
+				c = '&';
+			else if (elen == 4 && memcmp(s + i, "&lt;", 4) == 0)
+				c = '<';
+			else if (elen == 4 && memcmp(s + i, "&gt;", 4) == 0)
+				c = '>';
+			else if (elen == 6 && memcmp(s + i, "&quot;", 6) == 0)
+				c = '"';
+			else if (elen == 6 && memcmp(s + i, "&apos;", 6) == 0)
+				c = '\'';
+			else if (elen > 3 && s[i + 1] == '#')
+			{
+				long		cp = s[i + 2] == 'x' ? strtol(s + i + 3, NULL, 16)
+					: strtol(s + i + 2, NULL, 10);
+
+				if (cp <= 0 || cp > 0x10FFFF || n + 4 >= cap)
+					return false;
+				/* UTF-8 of the code point */
+				if (cp < 0x80)
+					out[n++] = (char) cp;
+				else if (cp < 0x800)
+				{
+					out[n++] = (char) (0xC0 | (cp >> 6));
+					out[n++] = (char) (0x80 | (cp & 0x3F));
+				}
+				else if (cp < 0x10000)
+				{
+					out[n++] = (char) (0xE0 | (cp >> 12));
+					out[n++] = (char) (0x80 | ((cp >> 6) & 0x3F));
+					out[n++] = (char) (0x80 | (cp & 0x3F));
+				}
+				else
+				{
+					out[n++] = (char) (0xF0 | (cp >> 18));
+					out[n++] = (char) (0x80 | ((cp >> 12) & 0x3F));
+					out[n++] = (char) (0x80 | ((cp >> 6) & 0x3F));
+					out[n++] = (char) (0x80 | (cp & 0x3F));
+				}
+				i += elen - 1;
+				continue;
+			}
+			else
+				return false;
+			i += elen - 1;
+		}
+		if (n + 1 >= cap)
+			return false;
+		out[n++] = c;
+	}
+	out[n] = '\0';
+	return true;
+}
+
+/* An error response: its status and, when the body is S3 XML, its Code. */
+static RmtStatus
+http_failure(const RmtResponse *resp, const char *what, RmtError *err)
+{
+	RmtStatus	status;
+	size_t		len;
+	const char *code = NULL;
+
+	if (resp->status == 404)
+		status = RMT_NOT_FOUND;
+	else if (resp->status == 401 || resp->status == 403)
+		status = RMT_ACCESS_DENIED;
+	else if (resp->status == 412)
+		status = RMT_CHANGED;
+	else
+		status = RMT_HTTP_ERROR;
+	rmt_fail(err, status, (int) resp->status, "%s failed with HTTP status %ld",
+			 what, resp->status);
+	code = xml_find(resp->error_body, resp->error_body + resp->error_len,
+					"Code", &len);
+	if (code && !xml_text(code, len, err->code, sizeof(err->code)))
+		err->code[0] = '\0';
+	return status;
+}
+
+/* Run one request with retries; the body sink is reset for each attempt. */
+static RmtStatus
+exchange(RmtStore *store, const S3Request *r, const char *method,
+		 const char *range, const char *if_match, RmtBody *body,
+		 RmtResponse *resp, const char *what, RmtError *err)
+{
+	for (int attempt = 0;; attempt++)
+	{
+		struct curl_slist *headers;
+		RmtStatus	st = build_headers(store, r, method, range, if_match,
+									   &headers, err);
+		uint64_t	skip = body ? body->skip : 0;
+
+		if (st != RMT_OK)
+			return st;
+		st = rmt_perform(store, method, r->url, headers, body, resp, err);
+		curl_slist_free_all(headers);
+		if (body)
+			body->skip = skip;
+		if (st == RMT_OK && resp->status >= 200 && resp->status < 300)
+			return RMT_OK;
+		if (st == RMT_CANCELLED || st == RMT_FORBIDDEN_ADDRESS ||
+			!rmt_retry_wait(store, attempt, st, resp, err))
+		{
+			if (err->status == RMT_CANCELLED)
+				return RMT_CANCELLED;
+			if (st != RMT_OK)
+				return st;
+			return http_failure(resp, what, err);
+		}
+	}
+}
+
+RmtStatus
+rmt_store_head(RmtStore *store, const RmtUrl *url, RmtObjectInfo *info,
+			   RmtError *err)
+{
+	S3Request	r;
+	RmtResponse resp;
+	RmtStatus	st;
+
+	memset(err, 0, sizeof(*err));
+	memset(info, 0, sizeof(*info));
+	if ((st = address(store, url, &r, err)) != RMT_OK)
+		return st;
+	st = exchange(store, &r, "HEAD", NULL, NULL, NULL, &resp, "HEAD", err);
+	if (st != RMT_OK)
+		return st;
+	if (!resp.has_length)
+		return rmt_fail(err, RMT_BAD_RESPONSE, (int) resp.status,
+						"the response carries no Content-Length");
+	info->size = resp.content_length;
+	snprintf(info->etag, sizeof(info->etag), "%s", resp.etag);
+	return RMT_OK;
+}
+
+RmtStatus
+rmt_store_read(RmtStore *store, const RmtUrl *url, uint64_t offset,
+			   size_t len, void *buf, const char *etag, RmtError *err)
+{
+	S3Request	r;
+	RmtResponse resp;
+	RmtBody		body;
+	char		range[64];
+	RmtStatus	st;
+
+	memset(err, 0, sizeof(*err));
+	if (len == 0)
+		return RMT_OK;
+	if ((st = address(store, url, &r, err)) != RMT_OK)
+		return st;
+	snprintf(range, sizeof(range), "bytes=%llu-%llu",
+			 (unsigned long long) offset, (unsigned long long) (offset + len - 1));
+	memset(&body, 0, sizeof(body));
+	body.buf = buf;
+	body.want = len;
+	st = exchange(store, &r, "GET", range, etag && etag[0] ? etag : NULL,
+				  &body, &resp, "GET", err);
+	if (st != RMT_OK)
+		return st;
+	/* a server that ignores If-Match still names the version it sent */
+	if (etag && etag[0] && resp.etag[0] && strcmp(etag, resp.etag) != 0)
+		return rmt_fail(err, RMT_CHANGED, (int) resp.status,
+						"the object's ETag changed from %s to %s", etag, resp.etag);
+	/* 200: a server that ignores Range sends the whole object */
+	if (resp.status == 200 && offset > 0 && body.len == 0)
+		return rmt_fail(err, RMT_BAD_RESPONSE, 200, "the server ignored the Range header");
+	if (body.len != len)
+		return rmt_fail(err, RMT_BAD_RESPONSE, (int) resp.status,
+						"expected %zu bytes at offset %llu, got %zu",
+						len, (unsigned long long) offset, body.len);
+	return RMT_OK;
+}
+
+RmtStatus
+rmt_store_list(RmtStore *store, const char *bucket, const char *prefix,
+			   RmtListEmit emit, void *arg, RmtError *err)
+{
+	RmtUrl		url;
+	S3Request	r;
+	RmtResponse resp;
+	RmtBody		body;
+	char	   *token = NULL;
+	char		page_size[16];
+	RmtStatus	st = RMT_OK;
+	bool		more = true;
+
+	memset(err, 0, sizeof(*err));
+	memset(&url, 0, sizeof(url));
+	url.scheme = RMT_SCHEME_S3;
+	if (strlen(bucket) >= sizeof(url.bucket))
+		return rmt_fail(err, RMT_TOO_LONG, 0, "the bucket name is too long");
+	strcpy(url.bucket, bucket);
+	memset(&body, 0, sizeof(body));
+	body.alloc = &store->alloc;
+	body.limit = LIST_PAGE_LIMIT;
+	token = store->alloc.alloc(store->alloc.ctx, 1024);
+	if (!token)
+		return rmt_fail(err, RMT_NO_MEMORY, 0, "out of memory");
+	token[0] = '\0';
+	snprintf(page_size, sizeof(page_size), "%d", store->config.list_page_size);
+
+	while (more && st == RMT_OK)
+	{
+		const char *p;
+		const char *end;
+		size_t		len;
+
+		if ((st = address(store, &url, &r, err)) != RMT_OK)
+			break;
+		r.query[r.nquery++] = (RmtNameValue) {"list-type", "2"};
+		r.query[r.nquery++] = (RmtNameValue) {"prefix", prefix};
+		if (token[0])
+			r.query[r.nquery++] = (RmtNameValue) {"continuation-token", token};
+		if (store->config.list_page_size > 0)
+			r.query[r.nquery++] = (RmtNameValue) {"max-keys", page_size};
+		if ((st = append_query(&r, err)) != RMT_OK)
+			break;
+		st = exchange(store, &r, "GET", NULL, NULL, &body, &resp, "ListObjectsV2", err);
+		if (st != RMT_OK)
+			break;
+		if (!body.buf)
+		{
+			st = rmt_fail(err, RMT_BAD_RESPONSE, (int) resp.status, "the listing is empty");
+			break;
+		}
+		p = body.buf;
+		end = body.buf + body.len;
+		for (;;)
+		{
+			size_t		clen;
+			const char *contents = xml_find(p, end, "Contents", &clen);
+			const char *k;
+			const char *v;
+			char		key[RMT_MAX_KEY];
+			char		etag[128] = "";
+			char		size_text[32];
+			size_t		klen;
+			size_t		vlen;
+
+			if (!contents)
+				break;
+			k = xml_find(contents, contents + clen, "Key", &klen);
+			v = xml_find(contents, contents + clen, "Size", &vlen);
+			if (!k || !v || !xml_text(k, klen, key, sizeof(key)) ||
+				!xml_text(v, vlen, size_text, sizeof(size_text)))
+			{
+				st = rmt_fail(err, RMT_BAD_RESPONSE, (int) resp.status,
+							  "a listing entry lacks a key or a size");
+				break;
+			}
+			v = xml_find(contents, contents + clen, "ETag", &vlen);
+			if (v && !xml_text(v, vlen, etag, sizeof(etag)))
+				etag[0] = '\0';
+			if (!emit(key, strtoull(size_text, NULL, 10), etag, arg))
+			{
+				more = false;
+				break;
+			}
+			p = contents + clen;
+		}
+		if (st != RMT_OK || !more)
+			break;
+		more = false;
+		if ((p = xml_find(body.buf, end, "IsTruncated", &len)) && len == 4 &&
+			memcmp(p, "true", 4) == 0)
+		{
+			p = xml_find(body.buf, end, "NextContinuationToken", &len);
+			if (!p || !xml_text(p, len, token, 1024) || !token[0])
+				st = rmt_fail(err, RMT_BAD_RESPONSE, (int) resp.status,
+							  "a truncated listing has no continuation token");
+			else
+				more = true;
+		}
+	}
+	if (body.buf)
+		store->alloc.release(store->alloc.ctx, body.buf);
+	store->alloc.release(store->alloc.ctx, token);
+	return st;
+}
