@@ -4,3 +4,4 @@ REMOTE_OBJS += src/remote/url.o
 REMOTE_OBJS += src/remote/sigv4.o
 REMOTE_OBJS += src/remote/transport.o
 REMOTE_OBJS += src/remote/s3.o
+REMOTE_OBJS += src/remote/credentials.o
