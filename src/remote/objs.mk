@@ -4,4 +4,7 @@ REMOTE_OBJS += src/remote/url.o
 REMOTE_OBJS += src/remote/sigv4.o
 REMOTE_OBJS += src/remote/transport.o
 REMOTE_OBJS += src/remote/s3.o
+REMOTE_OBJS += src/remote/store.o
+REMOTE_OBJS += src/remote/xml.o
+REMOTE_OBJS += src/remote/azure.o
 REMOTE_OBJS += src/remote/credentials.o

@@ -13,6 +13,7 @@
 
 #include <curl/curl.h>
 
+#include "remote/sigv4.h"
 #include "remote/store.h"
 
 struct RmtStore
@@ -48,9 +49,67 @@ typedef struct RmtResponse
 	bool		has_length;
 	uint64_t	content_length;
 	long		retry_after_s;	/* -1 when absent */
+	char		error_code[64]; /* x-ms-error-code (Azure), else "" */
 	char		error_body[2048];	/* the start of a non-2xx body */
 	size_t		error_len;
 } RmtResponse;
+
+/* A request being built: its URL, Host, encoded path and query. */
+#define RMT_URL_CAP (RMT_MAX_KEY * 3 + 512)
+typedef struct RmtRequest
+{
+	char		url[RMT_URL_CAP];
+	char		host[RMT_MAX_HOST + 80];
+	char		path[RMT_MAX_KEY * 3 + 80]; /* encoded */
+	RmtNameValue query[6];		/* raw; encoded into url by rmt_append_query */
+	int			nquery;
+	bool		sign;			/* false: anonymous, or a SAS token in the URL */
+	char		account[RMT_MAX_ACCOUNT];	/* Azure: the account signing */
+	char		resource[RMT_MAX_KEY * 3 + 200];	/* Azure: /account/path */
+} RmtRequest;
+
+/* Append "?a=b&c=d" (encoded) to r->url. */
+extern RmtStatus rmt_append_query(RmtRequest *r, RmtError *err);
+
+/* Build one attempt's headers, signed (the time moves between retries). */
+typedef RmtStatus (*RmtSignFn) (RmtStore *store, const RmtRequest *r,
+								const char *method, const char *range,
+								const char *if_match, struct curl_slist **out,
+								RmtError *err);
+
+/*
+ * The request with retries: each attempt signs anew, the body sink is
+ * reset; a 2xx answer is RMT_OK, anything else after the retries is
+ * classified by rmt_http_failure (what names the operation in messages).
+ */
+extern RmtStatus rmt_exchange(RmtStore *store, const RmtRequest *r,
+							  RmtSignFn sign, const char *method,
+							  const char *range, const char *if_match,
+							  RmtBody *body, RmtResponse *resp,
+							  const char *what, RmtError *err);
+
+/* xml.c: element text by tag within [p, end), entity decoding, errors. */
+extern const char *rmt_xml_find(const char *p, const char *end,
+								const char *tag, size_t *len);
+extern bool rmt_xml_text(const char *s, size_t len, char *out, size_t cap);
+extern RmtStatus rmt_http_failure(const RmtResponse *resp, const char *what,
+								  RmtError *err);
+
+/* The protocols behind rmt_store_*: s3.c (S3, GCS, http) and azure.c. */
+extern RmtStatus rmt_s3_head(RmtStore *store, const RmtUrl *url,
+							 RmtObjectInfo *info, RmtError *err);
+extern RmtStatus rmt_s3_read(RmtStore *store, const RmtUrl *url,
+							 uint64_t offset, size_t len, void *buf,
+							 const char *etag, RmtError *err);
+extern RmtStatus rmt_s3_list(RmtStore *store, const RmtUrl *where,
+							 RmtListEmit emit, void *arg, RmtError *err);
+extern RmtStatus rmt_azure_head(RmtStore *store, const RmtUrl *url,
+								RmtObjectInfo *info, RmtError *err);
+extern RmtStatus rmt_azure_read(RmtStore *store, const RmtUrl *url,
+								uint64_t offset, size_t len, void *buf,
+								const char *etag, RmtError *err);
+extern RmtStatus rmt_azure_list(RmtStore *store, const RmtUrl *where,
+								RmtListEmit emit, void *arg, RmtError *err);
 
 /*
  * One attempt: method (GET or HEAD) on url with the given extra headers.

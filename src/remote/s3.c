@@ -21,19 +21,8 @@
 #include <string.h>
 #include <time.h>
 
-#define URL_CAP (RMT_MAX_KEY * 3 + 512)
 #define LIST_PAGE_LIMIT (16 * 1024 * 1024)	/* one ListObjectsV2 page */
 
-/* A request being built: its URL, Host, path and query, and its headers. */
-typedef struct S3Request
-{
-	char		url[URL_CAP];
-	char		host[RMT_MAX_HOST + 80];
-	char		path[RMT_MAX_KEY * 3 + 80]; /* encoded */
-	RmtNameValue query[5];
-	int			nquery;
-	bool		sign;
-} S3Request;
 
 static const char *
 default_endpoint(const RmtStore *store, RmtScheme scheme, char *buf, size_t cap)
@@ -54,7 +43,7 @@ default_endpoint(const RmtStore *store, RmtScheme scheme, char *buf, size_t cap)
  * every S3-compatible server understands.
  */
 static RmtStatus
-address(const RmtStore *store, const RmtUrl *url, S3Request *r, RmtError *err)
+address(const RmtStore *store, const RmtUrl *url, RmtRequest *r, RmtError *err)
 {
 	char		epbuf[128];
 	char		key[RMT_MAX_KEY * 3 + 1];
@@ -104,39 +93,13 @@ address(const RmtStore *store, const RmtUrl *url, S3Request *r, RmtError *err)
 	return RMT_OK;
 }
 
-/* Append "?a=b&c=d" (encoded) to the request's URL. */
-static RmtStatus
-append_query(S3Request *r, RmtError *err)
-{
-	size_t		len = strlen(r->url);
-
-	for (int i = 0; i < r->nquery; i++)
-	{
-		char		name[128];
-		char		value[RMT_MAX_KEY * 3 + 1];
-		int			n;
-
-		if (rmt_uri_encode(r->query[i].name, strlen(r->query[i].name), false,
-						   name, sizeof(name)) != RMT_OK ||
-			rmt_uri_encode(r->query[i].value, strlen(r->query[i].value), false,
-						   value, sizeof(value)) != RMT_OK)
-			return rmt_fail(err, RMT_TOO_LONG, 0, "a query parameter is too long");
-		n = snprintf(r->url + len, sizeof(r->url) - len, "%c%s=%s",
-					 i == 0 ? '?' : '&', name, value);
-		if (n < 0 || (size_t) n >= sizeof(r->url) - len)
-			return rmt_fail(err, RMT_TOO_LONG, 0, "the request URL is too long");
-		len += (size_t) n;
-	}
-	return RMT_OK;
-}
-
 /*
  * The headers of one attempt, signed anew each time (x-amz-date moves):
  * Host, x-amz-date, x-amz-content-sha256, Range, If-Match, the session
  * token, Authorization.
  */
 static RmtStatus
-build_headers(RmtStore *store, const S3Request *r, const char *method,
+s3_sign(RmtStore *store, const RmtRequest *r, const char *method,
 			  const char *range, const char *if_match,
 			  struct curl_slist **out, RmtError *err)
 {
@@ -211,179 +174,11 @@ oom:
 	return rmt_fail(err, RMT_NO_MEMORY, 0, "out of memory");
 }
 
-/* The first occurrence of needle in [p, end), or NULL (memmem is GNU). */
-static const char *
-find_bytes(const char *p, const char *end, const char *needle, size_t n)
-{
-	for (; p + n <= end; p++)
-	{
-		p = memchr(p, needle[0], (size_t) (end - p));
-		if (!p || p + n > end)
-			return NULL;
-		if (memcmp(p, needle, n) == 0)
-			return p;
-	}
-	return NULL;
-}
-
-/* Text between <tag> and </tag> in [p, end), or NULL. */
-static const char *
-xml_find(const char *p, const char *end, const char *tag, size_t *len)
-{
-	char		open[64];
-	char		close[64];
-	const char *a;
-	const char *b;
-	size_t		olen;
-
-	snprintf(open, sizeof(open), "<%s>", tag);
-	snprintf(close, sizeof(close), "</%s>", tag);
-	olen = strlen(open);
-	a = find_bytes(p, end, open, olen);
-	if (!a)
-		return NULL;
-	a += olen;
-	b = find_bytes(a, end, close, strlen(close));
-	if (!b)
-		return NULL;
-	*len = (size_t) (b - a);
-	return a;
-}
-
-/* Copy XML text, decoding the five entities and numeric references. */
-static bool
-xml_text(const char *s, size_t len, char *out, size_t cap)
-{
-	size_t		n = 0;
-
-	for (size_t i = 0; i < len; i++)
-	{
-		char		c = s[i];
-
-		if (c == '&')
-		{
-			const char *semi = memchr(s + i, ';', len - i);
-			size_t		elen;
-
-			if (!semi)
-				return false;
-			elen = (size_t) (semi - (s + i)) + 1;
-			if (elen == 5 && memcmp(s + i, "&amp;", 5) == 0)
-				c = '&';
-			else if (elen == 4 && memcmp(s + i, "&lt;", 4) == 0)
-				c = '<';
-			else if (elen == 4 && memcmp(s + i, "&gt;", 4) == 0)
-				c = '>';
-			else if (elen == 6 && memcmp(s + i, "&quot;", 6) == 0)
-				c = '"';
-			else if (elen == 6 && memcmp(s + i, "&apos;", 6) == 0)
-				c = '\'';
-			else if (elen > 3 && s[i + 1] == '#')
-			{
-				long		cp = s[i + 2] == 'x' ? strtol(s + i + 3, NULL, 16)
-					: strtol(s + i + 2, NULL, 10);
-
-				if (cp <= 0 || cp > 0x10FFFF || n + 4 >= cap)
-					return false;
-				/* UTF-8 of the code point */
-				if (cp < 0x80)
-					out[n++] = (char) cp;
-				else if (cp < 0x800)
-				{
-					out[n++] = (char) (0xC0 | (cp >> 6));
-					out[n++] = (char) (0x80 | (cp & 0x3F));
-				}
-				else if (cp < 0x10000)
-				{
-					out[n++] = (char) (0xE0 | (cp >> 12));
-					out[n++] = (char) (0x80 | ((cp >> 6) & 0x3F));
-					out[n++] = (char) (0x80 | (cp & 0x3F));
-				}
-				else
-				{
-					out[n++] = (char) (0xF0 | (cp >> 18));
-					out[n++] = (char) (0x80 | ((cp >> 12) & 0x3F));
-					out[n++] = (char) (0x80 | ((cp >> 6) & 0x3F));
-					out[n++] = (char) (0x80 | (cp & 0x3F));
-				}
-				i += elen - 1;
-				continue;
-			}
-			else
-				return false;
-			i += elen - 1;
-		}
-		if (n + 1 >= cap)
-			return false;
-		out[n++] = c;
-	}
-	out[n] = '\0';
-	return true;
-}
-
-/* An error response: its status and, when the body is S3 XML, its Code. */
-static RmtStatus
-http_failure(const RmtResponse *resp, const char *what, RmtError *err)
-{
-	RmtStatus	status;
-	size_t		len;
-	const char *code = NULL;
-
-	if (resp->status == 404)
-		status = RMT_NOT_FOUND;
-	else if (resp->status == 401 || resp->status == 403)
-		status = RMT_ACCESS_DENIED;
-	else if (resp->status == 412)
-		status = RMT_CHANGED;
-	else
-		status = RMT_HTTP_ERROR;
-	rmt_fail(err, status, (int) resp->status, "%s failed with HTTP status %ld",
-			 what, resp->status);
-	code = xml_find(resp->error_body, resp->error_body + resp->error_len,
-					"Code", &len);
-	if (code && !xml_text(code, len, err->code, sizeof(err->code)))
-		err->code[0] = '\0';
-	return status;
-}
-
-/* Run one request with retries; the body sink is reset for each attempt. */
-static RmtStatus
-exchange(RmtStore *store, const S3Request *r, const char *method,
-		 const char *range, const char *if_match, RmtBody *body,
-		 RmtResponse *resp, const char *what, RmtError *err)
-{
-	for (int attempt = 0;; attempt++)
-	{
-		struct curl_slist *headers;
-		RmtStatus	st = build_headers(store, r, method, range, if_match,
-									   &headers, err);
-		uint64_t	skip = body ? body->skip : 0;
-
-		if (st != RMT_OK)
-			return st;
-		st = rmt_perform(store, method, r->url, headers, body, resp, err);
-		curl_slist_free_all(headers);
-		if (body)
-			body->skip = skip;
-		if (st == RMT_OK && resp->status >= 200 && resp->status < 300)
-			return RMT_OK;
-		if (st == RMT_CANCELLED || st == RMT_FORBIDDEN_ADDRESS ||
-			!rmt_retry_wait(store, attempt, st, resp, err))
-		{
-			if (err->status == RMT_CANCELLED)
-				return RMT_CANCELLED;
-			if (st != RMT_OK)
-				return st;
-			return http_failure(resp, what, err);
-		}
-	}
-}
-
 RmtStatus
-rmt_store_head(RmtStore *store, const RmtUrl *url, RmtObjectInfo *info,
+rmt_s3_head(RmtStore *store, const RmtUrl *url, RmtObjectInfo *info,
 			   RmtError *err)
 {
-	S3Request	r;
+	RmtRequest	r;
 	RmtResponse resp;
 	RmtStatus	st;
 
@@ -391,7 +186,7 @@ rmt_store_head(RmtStore *store, const RmtUrl *url, RmtObjectInfo *info,
 	memset(info, 0, sizeof(*info));
 	if ((st = address(store, url, &r, err)) != RMT_OK)
 		return st;
-	st = exchange(store, &r, "HEAD", NULL, NULL, NULL, &resp, "HEAD", err);
+	st = rmt_exchange(store, &r, s3_sign, "HEAD", NULL, NULL, NULL, &resp, "HEAD", err);
 	if (st != RMT_OK)
 		return st;
 	if (!resp.has_length)
@@ -403,10 +198,10 @@ rmt_store_head(RmtStore *store, const RmtUrl *url, RmtObjectInfo *info,
 }
 
 RmtStatus
-rmt_store_read(RmtStore *store, const RmtUrl *url, uint64_t offset,
+rmt_s3_read(RmtStore *store, const RmtUrl *url, uint64_t offset,
 			   size_t len, void *buf, const char *etag, RmtError *err)
 {
-	S3Request	r;
+	RmtRequest	r;
 	RmtResponse resp;
 	RmtBody		body;
 	char		range[64];
@@ -422,7 +217,7 @@ rmt_store_read(RmtStore *store, const RmtUrl *url, uint64_t offset,
 	memset(&body, 0, sizeof(body));
 	body.buf = buf;
 	body.want = len;
-	st = exchange(store, &r, "GET", range, etag && etag[0] ? etag : NULL,
+	st = rmt_exchange(store, &r, s3_sign, "GET", range, etag && etag[0] ? etag : NULL,
 				  &body, &resp, "GET", err);
 	if (st != RMT_OK)
 		return st;
@@ -441,11 +236,12 @@ rmt_store_read(RmtStore *store, const RmtUrl *url, uint64_t offset,
 }
 
 RmtStatus
-rmt_store_list(RmtStore *store, const char *bucket, const char *prefix,
-			   RmtListEmit emit, void *arg, RmtError *err)
+rmt_s3_list(RmtStore *store, const RmtUrl *where, RmtListEmit emit, void *arg,
+			RmtError *err)
 {
-	RmtUrl		url;
-	S3Request	r;
+	RmtUrl		url = *where;
+	const char *prefix = where->key;
+	RmtRequest	r;
 	RmtResponse resp;
 	RmtBody		body;
 	char	   *token = NULL;
@@ -454,11 +250,7 @@ rmt_store_list(RmtStore *store, const char *bucket, const char *prefix,
 	bool		more = true;
 
 	memset(err, 0, sizeof(*err));
-	memset(&url, 0, sizeof(url));
-	url.scheme = RMT_SCHEME_S3;
-	if (strlen(bucket) >= sizeof(url.bucket))
-		return rmt_fail(err, RMT_TOO_LONG, 0, "the bucket name is too long");
-	strcpy(url.bucket, bucket);
+	url.key[0] = '\0';		/* the bucket itself; the prefix is a parameter */
 	memset(&body, 0, sizeof(body));
 	body.alloc = &store->alloc;
 	body.limit = LIST_PAGE_LIMIT;
@@ -482,9 +274,9 @@ rmt_store_list(RmtStore *store, const char *bucket, const char *prefix,
 			r.query[r.nquery++] = (RmtNameValue) {"continuation-token", token};
 		if (store->config.list_page_size > 0)
 			r.query[r.nquery++] = (RmtNameValue) {"max-keys", page_size};
-		if ((st = append_query(&r, err)) != RMT_OK)
+		if ((st = rmt_append_query(&r, err)) != RMT_OK)
 			break;
-		st = exchange(store, &r, "GET", NULL, NULL, &body, &resp, "ListObjectsV2", err);
+		st = rmt_exchange(store, &r, s3_sign, "GET", NULL, NULL, &body, &resp, "ListObjectsV2", err);
 		if (st != RMT_OK)
 			break;
 		if (!body.buf)
@@ -497,7 +289,7 @@ rmt_store_list(RmtStore *store, const char *bucket, const char *prefix,
 		for (;;)
 		{
 			size_t		clen;
-			const char *contents = xml_find(p, end, "Contents", &clen);
+			const char *contents = rmt_xml_find(p, end, "Contents", &clen);
 			const char *k;
 			const char *v;
 			char		key[RMT_MAX_KEY];
@@ -508,17 +300,17 @@ rmt_store_list(RmtStore *store, const char *bucket, const char *prefix,
 
 			if (!contents)
 				break;
-			k = xml_find(contents, contents + clen, "Key", &klen);
-			v = xml_find(contents, contents + clen, "Size", &vlen);
-			if (!k || !v || !xml_text(k, klen, key, sizeof(key)) ||
-				!xml_text(v, vlen, size_text, sizeof(size_text)))
+			k = rmt_xml_find(contents, contents + clen, "Key", &klen);
+			v = rmt_xml_find(contents, contents + clen, "Size", &vlen);
+			if (!k || !v || !rmt_xml_text(k, klen, key, sizeof(key)) ||
+				!rmt_xml_text(v, vlen, size_text, sizeof(size_text)))
 			{
 				st = rmt_fail(err, RMT_BAD_RESPONSE, (int) resp.status,
 							  "a listing entry lacks a key or a size");
 				break;
 			}
-			v = xml_find(contents, contents + clen, "ETag", &vlen);
-			if (v && !xml_text(v, vlen, etag, sizeof(etag)))
+			v = rmt_xml_find(contents, contents + clen, "ETag", &vlen);
+			if (v && !rmt_xml_text(v, vlen, etag, sizeof(etag)))
 				etag[0] = '\0';
 			if (!emit(key, strtoull(size_text, NULL, 10), etag, arg))
 			{
@@ -530,11 +322,11 @@ rmt_store_list(RmtStore *store, const char *bucket, const char *prefix,
 		if (st != RMT_OK || !more)
 			break;
 		more = false;
-		if ((p = xml_find(body.buf, end, "IsTruncated", &len)) && len == 4 &&
+		if ((p = rmt_xml_find(body.buf, end, "IsTruncated", &len)) && len == 4 &&
 			memcmp(p, "true", 4) == 0)
 		{
-			p = xml_find(body.buf, end, "NextContinuationToken", &len);
-			if (!p || !xml_text(p, len, token, 1024) || !token[0])
+			p = rmt_xml_find(body.buf, end, "NextContinuationToken", &len);
+			if (!p || !rmt_xml_text(p, len, token, 1024) || !token[0])
 				st = rmt_fail(err, RMT_BAD_RESPONSE, (int) resp.status,
 							  "a truncated listing has no continuation token");
 			else

@@ -42,8 +42,13 @@ typedef enum RmtUrlStyle
 
 typedef struct RmtStoreConfig
 {
-	/* Where: NULL endpoint means the scheme's public service. */
-	const char *endpoint;		/* "host[:port]", e.g. "127.0.0.1:9000" */
+	/*
+	 * Where: NULL endpoint means the scheme's public service.  For S3:
+	 * "host[:port]", e.g. "127.0.0.1:9000"; for Azure the blob endpoint
+	 * with its path, e.g. "127.0.0.1:10000/devstoreaccount1" (the
+	 * emulator's), else https://ACCOUNT.blob.core.windows.net.
+	 */
+	const char *endpoint;
 	const char *region;			/* NULL: "us-east-1" */
 	RmtUrlStyle url_style;
 	bool		use_ssl;		/* https (default) or http to the endpoint */
@@ -55,6 +60,11 @@ typedef struct RmtStoreConfig
 	const char *key_id;
 	const char *secret;
 	const char *session_token;
+	/* Azure: Shared Key (account_key, base64) or a SAS token; neither:
+	 * anonymous.  account_name is used when the URL names no account. */
+	const char *account_name;
+	const char *account_key;
+	const char *sas_token;		/* without the leading '?' */
 
 	/* How long and how often. */
 	long		connect_timeout_ms; /* 0: 10 s */
@@ -111,15 +121,15 @@ extern RmtStatus rmt_store_read(RmtStore *store, const RmtUrl *url,
 								const char *etag, RmtError *err);
 
 /*
- * List the objects whose keys start with prefix (ListObjectsV2, every page),
+ * List the objects of where's bucket (or container) whose keys start with
+ * where->key (S3's ListObjectsV2 or Azure's List Blobs, every page),
  * calling emit(key, size, etag, arg) for each in the store's (lexical)
  * order; emit returns false to stop early.
  */
 typedef bool (*RmtListEmit) (const char *key, uint64_t size, const char *etag,
 							 void *arg);
-extern RmtStatus rmt_store_list(RmtStore *store, const char *bucket,
-								const char *prefix, RmtListEmit emit,
-								void *arg, RmtError *err);
+extern RmtStatus rmt_store_list(RmtStore *store, const RmtUrl *where,
+								RmtListEmit emit, void *arg, RmtError *err);
 
 #ifdef __cplusplus
 }

@@ -92,7 +92,8 @@ copy_strings(RmtStore *s)
 {
 	const char **fields[] = {&s->config.endpoint, &s->config.region,
 		&s->config.ca_file, &s->config.key_id, &s->config.secret,
-	&s->config.session_token};
+		&s->config.session_token, &s->config.account_name,
+	&s->config.account_key, &s->config.sas_token};
 	size_t		total = 0;
 	char	   *p;
 
@@ -300,6 +301,11 @@ on_header(char *line, size_t size, size_t nmemb, void *arg)
 	}
 	else if (strcmp(name, "retry-after") == 0)
 		x->resp->retry_after_s = strtol(v, NULL, 10);
+	else if (strcmp(name, "x-ms-error-code") == 0 && vlen < sizeof(x->resp->error_code))
+	{
+		memcpy(x->resp->error_code, v, vlen);
+		x->resp->error_code[vlen] = '\0';
+	}
 	return n;
 }
 

@@ -1,8 +1,10 @@
 /*
- * store_check.c: the object-store client (src/remote/store.h) against a
- * live S3-compatible server that test/remote/run.sh starts on 127.0.0.1.
+ * store_check.c: the object-store client (src/remote/store.h) against
+ * live servers that test/remote/run.sh starts on 127.0.0.1: an
+ * S3-compatible one (s3rver) and Azure's emulator (Azurite).
  *
- *   store_check ENDPOINT BUCKET LOCAL_DIR KEY...
+ *   store_check s3 ENDPOINT BUCKET LOCAL_DIR KEY...
+ *   store_check azure ENDPOINT ACCOUNT ACCOUNT_KEY CONTAINER LOCAL_DIR KEY...
  *
  * Every KEY was uploaded from LOCAL_DIR/KEY.  Checks: HEAD sizes, ranged
  * reads against the local bytes (whole file, random ranges, the last
@@ -24,7 +26,11 @@
 
 static const char *endpoint;
 static const char *bucket;
+static bool azure;
+static const char *account;
+static const char *account_key;
 
+/* A client of the store under test, with the given secret (or key). */
 static void
 config_for(RmtStoreConfig *c, const char *secret)
 {
@@ -32,8 +38,16 @@ config_for(RmtStoreConfig *c, const char *secret)
 	c->endpoint = endpoint;
 	c->use_ssl = false;
 	c->url_style = RMT_URL_STYLE_PATH;
-	c->key_id = "S3RVER";
-	c->secret = secret;
+	if (azure)
+	{
+		c->account_name = account;
+		c->account_key = secret;
+	}
+	else
+	{
+		c->key_id = "S3RVER";
+		c->secret = secret;
+	}
 	c->max_retries = 1;
 	c->retry_base_ms = 10;
 }
@@ -64,7 +78,7 @@ url_of(RmtUrl *u, const char *key)
 	char		text[4096];
 	char		err[128];
 
-	snprintf(text, sizeof(text), "s3://%s/%s", bucket, key);
+	snprintf(text, sizeof(text), "%s://%s/%s", azure ? "az" : "s3", bucket, key);
 	if (rmt_url_parse(text, u, err, sizeof(err)) != RMT_OK)
 	{
 		fprintf(stderr, "bad test URL %s: %s\n", text, err);
@@ -155,26 +169,50 @@ main(int argc, char **argv)
 	RmtObjectInfo info;
 	Listed		listed = {0};
 	char		buf[16];
-	int			nkeys = argc - 4;
+	const char *dir;
+	char	  **keys;
+	int			nkeys;
 	time_t		start;
+	const char *secret;
 
-	if (argc < 5)
+	if (argc >= 6 && strcmp(argv[1], "s3") == 0)
 	{
-		fprintf(stderr, "usage: store_check ENDPOINT BUCKET LOCAL_DIR KEY...\n");
+		endpoint = argv[2];
+		bucket = argv[3];
+		dir = argv[4];
+		keys = argv + 5;
+		nkeys = argc - 5;
+		secret = "S3RVER";
+	}
+	else if (argc >= 8 && strcmp(argv[1], "azure") == 0)
+	{
+		azure = true;
+		endpoint = argv[2];
+		account = argv[3];
+		account_key = argv[4];
+		bucket = argv[5];
+		dir = argv[6];
+		keys = argv + 7;
+		nkeys = argc - 7;
+		secret = account_key;
+	}
+	else
+	{
+		fprintf(stderr, "usage: store_check s3 ENDPOINT BUCKET DIR KEY...\n"
+				"       store_check azure ENDPOINT ACCOUNT KEY CONTAINER DIR KEY...\n");
 		return 2;
 	}
-	endpoint = argv[1];
-	bucket = argv[2];
 	srand(42);
 
-	config_for(&config, "S3RVER");
+	config_for(&config, secret);
 	config.list_page_size = 3;	/* several pages for a handful of keys */
 	UNIT_CHECK(rmt_store_open(&store, &config, &pfc_malloc_allocator, &err) == RMT_OK);
 	for (int i = 0; i < nkeys; i++)
-		check_object(store, argv[3], argv[4 + i]);
+		check_object(store, dir, keys[i]);
 
-	/* the listing: every key, sorted as S3 sorts (bytewise), every page */
-	UNIT_CHECKF(rmt_store_list(store, bucket, "", collect, &listed, &err) == RMT_OK,
+	/* the listing: every key, sorted as the stores sort (bytewise), every page */
+	url_of(&u, "");
+	UNIT_CHECKF(rmt_store_list(store, &u, collect, &listed, &err) == RMT_OK,
 				"list: %s", err.message);
 	UNIT_CHECKF(listed.n == nkeys, "listed %d keys, uploaded %d", listed.n, nkeys);
 	for (int i = 1; i < listed.n; i++)
@@ -184,9 +222,16 @@ main(int argc, char **argv)
 		bool		found = false;
 
 		for (int j = 0; j < listed.n; j++)
-			found |= strcmp(listed.keys[j], argv[4 + i]) == 0;
-		UNIT_CHECKF(found, "%s not listed", argv[4 + i]);
+			found |= strcmp(listed.keys[j], keys[i]) == 0;
+		UNIT_CHECKF(found, "%s not listed", keys[i]);
 	}
+	/* a prefix that matches one key */
+	for (int i = 0; i < listed.n; i++)
+		free(listed.keys[i]);
+	listed.n = 0;
+	url_of(&u, keys[0]);
+	UNIT_CHECK(rmt_store_list(store, &u, collect, &listed, &err) == RMT_OK);
+	UNIT_CHECK(listed.n == 1 && strcmp(listed.keys[0], keys[0]) == 0);
 	UNIT_CHECK(rmt_store_stats(store)->requests > 0);
 	UNIT_CHECK(rmt_store_stats(store)->bytes_fetched > 0);
 
@@ -195,33 +240,35 @@ main(int argc, char **argv)
 	UNIT_CHECK(rmt_store_head(store, &u, &info, &err) == RMT_NOT_FOUND);
 	UNIT_CHECK(err.http_status == 404);
 	UNIT_CHECK(rmt_store_read(store, &u, 0, 4, buf, NULL, &err) == RMT_NOT_FOUND);
-	UNIT_CHECKF(strcmp(err.code, "NoSuchKey") == 0, "code %s", err.code);
+	UNIT_CHECKF(strcmp(err.code, azure ? "BlobNotFound" : "NoSuchKey") == 0, "code %s", err.code);
 
 	/* an ETag that is not the object's any more */
-	url_of(&u, argv[4]);
-	UNIT_CHECKF(rmt_store_read(store, &u, 0, 4, buf, "\"0123456789abcdef0123456789abcdef\"",
-							   &err) == RMT_CHANGED,
+	url_of(&u, keys[0]);
+	UNIT_CHECKF(rmt_store_read(store, &u, 0, 4, buf, "\"0x8D0123456789ABC\"", &err) == RMT_CHANGED,
 				"If-Match with a stale ETag gave %s (%d)", rmt_status_name(err.status), err.http_status);
 	rmt_store_close(store);
 
 	/*
-	 * Unknown credentials: 403 with the store's code, not retried.  (s3rver
-	 * checks the key id but not SigV4 signatures; the signatures themselves
-	 * are checked against AWS's published examples in test_sigv4.)
+	 * Wrong credentials: 403 with the store's code, not retried.  s3rver
+	 * checks the key id but not SigV4 signatures (test_sigv4 checks those
+	 * against AWS's published examples); Azurite checks Shared Key ones.
 	 */
-	config_for(&config, "wrong-secret");
-	config.key_id = "NOT-A-KEY";
+	config_for(&config, azure ? "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=" :
+			   "wrong-secret");
+	if (!azure)
+		config.key_id = "NOT-A-KEY";
 	UNIT_CHECK(rmt_store_open(&store, &config, &pfc_malloc_allocator, &err) == RMT_OK);
 	UNIT_CHECK(rmt_store_head(store, &u, &info, &err) == RMT_ACCESS_DENIED);
 	UNIT_CHECK(rmt_store_read(store, &u, 0, 4, buf, NULL, &err) == RMT_ACCESS_DENIED);
-	UNIT_CHECKF(strcmp(err.code, "InvalidAccessKeyId") == 0, "code %s", err.code);
+	UNIT_CHECKF(strcmp(err.code, azure ? "AuthorizationFailure" : "InvalidAccessKeyId") == 0,
+				"code %s", err.code);
 	UNIT_CHECK(strstr(err.message, "wrong-secret") == NULL);
 	UNIT_CHECK(rmt_store_stats(store)->retries == 0);
 	rmt_store_close(store);
 
 	/* a link-local endpoint is refused before any connection */
-	config_for(&config, "S3RVER");
-	config.endpoint = "169.254.169.254";
+	config_for(&config, secret);
+	config.endpoint = azure ? "169.254.169.254/devstoreaccount1" : "169.254.169.254";
 	UNIT_CHECK(rmt_store_open(&store, &config, &pfc_malloc_allocator, &err) == RMT_OK);
 	start = time(NULL);
 	UNIT_CHECK(rmt_store_head(store, &u, &info, &err) == RMT_FORBIDDEN_ADDRESS);
@@ -229,15 +276,15 @@ main(int argc, char **argv)
 	rmt_store_close(store);
 
 	/* an interrupt stops the request */
-	config_for(&config, "S3RVER");
+	config_for(&config, secret);
 	config.interrupted = always_interrupted;
 	UNIT_CHECK(rmt_store_open(&store, &config, &pfc_malloc_allocator, &err) == RMT_OK);
 	UNIT_CHECK(rmt_store_read(store, &u, 0, 4, buf, NULL, &err) == RMT_CANCELLED);
 	rmt_store_close(store);
 
 	/* nothing listens here: a network error after the retries */
-	config_for(&config, "S3RVER");
-	config.endpoint = "127.0.0.1:1";
+	config_for(&config, secret);
+	config.endpoint = azure ? "127.0.0.1:1/devstoreaccount1" : "127.0.0.1:1";
 	UNIT_CHECK(rmt_store_open(&store, &config, &pfc_malloc_allocator, &err) == RMT_OK);
 	UNIT_CHECK(rmt_store_head(store, &u, &info, &err) == RMT_NETWORK_ERROR);
 	UNIT_CHECK(rmt_store_stats(store)->retries == 1);
@@ -247,5 +294,5 @@ main(int argc, char **argv)
 		free(listed.keys[i]);
 	free(listed.keys);
 	free(listed.sizes);
-	UNIT_MAIN_END("store_check");
+	UNIT_MAIN_END(azure ? "store_check (azure)" : "store_check (s3)");
 }
