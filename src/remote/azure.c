@@ -248,40 +248,16 @@ rmt_azure_head(RmtStore *store, const RmtUrl *url, RmtObjectInfo *info,
 	return RMT_OK;
 }
 
-RmtStatus
-rmt_azure_read(RmtStore *store, const RmtUrl *url, uint64_t offset,
-			   size_t len, void *buf, const char *etag, RmtError *err)
+/* A GET of the blob: addressed, with a SAS token or signed with Shared Key. */
+static RmtStatus
+azure_prepare(RmtStore *store, const RmtUrl *url, RmtRequest *r, RmtError *err)
 {
-	RmtRequest	r;
-	RmtResponse resp;
-	RmtBody		body;
-	char		range[64];
-	RmtStatus	st;
+	RmtStatus	st = address(store, url, true, r, err);
 
-	memset(err, 0, sizeof(*err));
-	if (len == 0)
-		return RMT_OK;
-	if ((st = address(store, url, true, &r, err)) != RMT_OK ||
-		(st = finish_url(store, &r, err)) != RMT_OK)
-		return st;
-	snprintf(range, sizeof(range), "bytes=%llu-%llu",
-			 (unsigned long long) offset, (unsigned long long) (offset + len - 1));
-	memset(&body, 0, sizeof(body));
-	body.buf = buf;
-	body.want = len;
-	st = rmt_exchange(store, &r, azure_sign, "GET", range,
-					  etag && etag[0] ? etag : NULL, &body, &resp, "Get Blob", err);
-	if (st != RMT_OK)
-		return st;
-	if (etag && etag[0] && resp.etag[0] && strcmp(etag, resp.etag) != 0)
-		return rmt_fail(err, RMT_CHANGED, (int) resp.status,
-						"the blob's ETag changed from %s to %s", etag, resp.etag);
-	if (body.len != len)
-		return rmt_fail(err, RMT_BAD_RESPONSE, (int) resp.status,
-						"expected %zu bytes at offset %llu, got %zu",
-						len, (unsigned long long) offset, body.len);
-	return RMT_OK;
+	return st != RMT_OK ? st : finish_url(store, r, err);
 }
+
+const RmtProtocol rmt_azure_protocol = {azure_prepare, azure_sign};
 
 RmtStatus
 rmt_azure_list(RmtStore *store, const RmtUrl *where, RmtListEmit emit,

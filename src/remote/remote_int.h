@@ -21,26 +21,43 @@ struct RmtStore
 	RmtStoreConfig config;		/* strings below point into owned copies */
 	PfcAllocator alloc;
 	CURL	   *curl;			/* one handle: connections are reused */
+	CURLM	   *multi;			/* for rmt_perform_many, made on first use */
 	RmtStoreStats stats;
 	char	   *strings;		/* the copied config strings */
 	size_t		strings_len;
 };
 
-/* Where a response body goes. */
+/*
+ * Where a response body goes.  Scatter mode (npieces > 0): the answer
+ * holds bytes [base, base + span) of the object (206), or the whole object
+ * from its start (200: a server that ignores Range), and each byte lands in
+ * the pieces that cover it (sorted by offset, inside the span); a whole
+ * object is cut off once past the span.  Growable mode (npieces == 0): the
+ * body is collected, up to limit bytes, from alloc (listings).
+ */
 typedef struct RmtBody
 {
-	/* Fixed: exactly want bytes into buf, after skipping skip bytes. */
-	char	   *buf;
-	size_t		want;
-	uint64_t	skip;
-	/* Growable (want == 0): up to limit bytes from the store's allocator. */
+	const RmtRange *pieces;
+	int			npieces;
+	uint64_t	base;
+	uint64_t	span;
+	/* growable mode */
 	const PfcAllocator *alloc;
 	size_t		limit;
-	/* Filled by the transfer. */
-	size_t		len;
+	char	   *buf;
 	size_t		cap;
+	/* filled by the transfer (reset by each attempt) */
+	uint64_t	received;		/* body bytes seen */
+	int			next_piece;		/* pieces before it are complete */
+	bool		started;
+	bool		whole_object;	/* the answer was 200, not 206 */
+	bool		cut_short;		/* we stopped a whole object past the span */
+	size_t		len;			/* growable: bytes collected */
 	bool		overflow;
 } RmtBody;
+
+/* Did a scatter body get every byte of its span? */
+extern bool rmt_body_complete(const RmtBody *body);
 
 typedef struct RmtResponse
 {
@@ -95,19 +112,26 @@ extern bool rmt_xml_text(const char *s, size_t len, char *out, size_t cap);
 extern RmtStatus rmt_http_failure(const RmtResponse *resp, const char *what,
 								  RmtError *err);
 
-/* The protocols behind rmt_store_*: s3.c (S3, GCS, http) and azure.c. */
+/*
+ * The protocols behind rmt_store_*: s3.c (S3, GCS, http) and azure.c.
+ * prepare addresses an object (URL, host, path; a SAS token appended);
+ * sign builds each attempt's headers.
+ */
+typedef struct RmtProtocol
+{
+	RmtStatus	(*prepare) (RmtStore *store, const RmtUrl *url, RmtRequest *r,
+							RmtError *err);
+	RmtSignFn	sign;
+} RmtProtocol;
+extern const RmtProtocol rmt_s3_protocol;
+extern const RmtProtocol rmt_azure_protocol;
+
 extern RmtStatus rmt_s3_head(RmtStore *store, const RmtUrl *url,
 							 RmtObjectInfo *info, RmtError *err);
-extern RmtStatus rmt_s3_read(RmtStore *store, const RmtUrl *url,
-							 uint64_t offset, size_t len, void *buf,
-							 const char *etag, RmtError *err);
 extern RmtStatus rmt_s3_list(RmtStore *store, const RmtUrl *where,
 							 RmtListEmit emit, void *arg, RmtError *err);
 extern RmtStatus rmt_azure_head(RmtStore *store, const RmtUrl *url,
 								RmtObjectInfo *info, RmtError *err);
-extern RmtStatus rmt_azure_read(RmtStore *store, const RmtUrl *url,
-								uint64_t offset, size_t len, void *buf,
-								const char *etag, RmtError *err);
 extern RmtStatus rmt_azure_list(RmtStore *store, const RmtUrl *where,
 								RmtListEmit emit, void *arg, RmtError *err);
 
@@ -119,6 +143,26 @@ extern RmtStatus rmt_azure_list(RmtStore *store, const RmtUrl *where,
 extern RmtStatus rmt_perform(RmtStore *store, const char *method,
 							 const char *url, struct curl_slist *headers,
 							 RmtBody *body, RmtResponse *resp, RmtError *err);
+
+/*
+ * One attempt of several GETs at once (curl multi, at most max_parallel
+ * transfers in flight): for each transfer, its status (as rmt_perform's),
+ * response and error.  Returns RMT_CANCELLED when the interrupt check
+ * stopped them all, else RMT_OK (look at each transfer).
+ */
+typedef struct RmtTransfer
+{
+	const RmtRequest *request;
+	RmtSignFn	sign;
+	char		range[64];
+	const char *if_match;
+	RmtBody		body;
+	RmtResponse resp;
+	RmtStatus	status;
+	RmtError	err;
+} RmtTransfer;
+extern RmtStatus rmt_perform_many(RmtStore *store, RmtTransfer *transfers,
+								  int n, int max_parallel, RmtError *err);
 
 /*
  * Whether to try again after attempt (0-based) ended as status/resp, and

@@ -197,43 +197,14 @@ rmt_s3_head(RmtStore *store, const RmtUrl *url, RmtObjectInfo *info,
 	return RMT_OK;
 }
 
-RmtStatus
-rmt_s3_read(RmtStore *store, const RmtUrl *url, uint64_t offset,
-			   size_t len, void *buf, const char *etag, RmtError *err)
+/* A GET of the object: addressed, signed with SigV4 when there are keys. */
+static RmtStatus
+s3_prepare(RmtStore *store, const RmtUrl *url, RmtRequest *r, RmtError *err)
 {
-	RmtRequest	r;
-	RmtResponse resp;
-	RmtBody		body;
-	char		range[64];
-	RmtStatus	st;
-
-	memset(err, 0, sizeof(*err));
-	if (len == 0)
-		return RMT_OK;
-	if ((st = address(store, url, &r, err)) != RMT_OK)
-		return st;
-	snprintf(range, sizeof(range), "bytes=%llu-%llu",
-			 (unsigned long long) offset, (unsigned long long) (offset + len - 1));
-	memset(&body, 0, sizeof(body));
-	body.buf = buf;
-	body.want = len;
-	st = rmt_exchange(store, &r, s3_sign, "GET", range, etag && etag[0] ? etag : NULL,
-				  &body, &resp, "GET", err);
-	if (st != RMT_OK)
-		return st;
-	/* a server that ignores If-Match still names the version it sent */
-	if (etag && etag[0] && resp.etag[0] && strcmp(etag, resp.etag) != 0)
-		return rmt_fail(err, RMT_CHANGED, (int) resp.status,
-						"the object's ETag changed from %s to %s", etag, resp.etag);
-	/* 200: a server that ignores Range sends the whole object */
-	if (resp.status == 200 && offset > 0 && body.len == 0)
-		return rmt_fail(err, RMT_BAD_RESPONSE, 200, "the server ignored the Range header");
-	if (body.len != len)
-		return rmt_fail(err, RMT_BAD_RESPONSE, (int) resp.status,
-						"expected %zu bytes at offset %llu, got %zu",
-						len, (unsigned long long) offset, body.len);
-	return RMT_OK;
+	return address(store, url, r, err);
 }
+
+const RmtProtocol rmt_s3_protocol = {s3_prepare, s3_sign};
 
 RmtStatus
 rmt_s3_list(RmtStore *store, const RmtUrl *where, RmtListEmit emit, void *arg,

@@ -73,6 +73,9 @@ typedef struct RmtStoreConfig
 	int			max_retries;	/* 0: 4 (5 attempts) */
 	long		retry_base_ms;	/* first backoff; 0: 200 ms */
 	int			list_page_size; /* ListObjectsV2 max-keys; 0: the store's (1000) */
+	uint64_t	coalesce_gap;	/* rmt_store_read_many; 0: 1 MiB */
+	uint64_t	max_request_bytes;	/* 0: 64 MiB */
+	int			max_parallel;	/* 0: 8 */
 
 	/* Nonzero means stop now; polled at least once a second. */
 	int			(*interrupted) (void *arg);
@@ -90,6 +93,7 @@ typedef struct RmtStoreStats
 	uint64_t	requests;
 	uint64_t	retries;
 	uint64_t	bytes_fetched;
+	uint64_t	max_in_flight;	/* most requests that ran at once */
 } RmtStoreStats;
 
 /*
@@ -111,6 +115,14 @@ typedef struct RmtObjectInfo
 extern RmtStatus rmt_store_head(RmtStore *store, const RmtUrl *url,
 								RmtObjectInfo *info, RmtError *err);
 
+/* One piece of an object to read: len bytes at offset into buf. */
+typedef struct RmtRange
+{
+	uint64_t	offset;
+	size_t		len;
+	void	   *buf;
+} RmtRange;
+
 /*
  * Read exactly len bytes at offset into buf.  When etag is given the
  * request carries If-Match, so a replaced object gives RMT_CHANGED rather
@@ -119,6 +131,17 @@ extern RmtStatus rmt_store_head(RmtStore *store, const RmtUrl *url,
 extern RmtStatus rmt_store_read(RmtStore *store, const RmtUrl *url,
 								uint64_t offset, size_t len, void *buf,
 								const char *etag, RmtError *err);
+
+/*
+ * Read several pieces of one object, as a scan reads a row group's column
+ * chunks: pieces closer than coalesce_gap bytes share one request (the
+ * bytes between are fetched and dropped, cheaper than a round trip),
+ * requests span at most max_request_bytes, and up to max_parallel of them
+ * run at once.  Pieces may come in any order; etag as for rmt_store_read.
+ */
+extern RmtStatus rmt_store_read_many(RmtStore *store, const RmtUrl *url,
+									 const RmtRange *pieces, int npieces,
+									 const char *etag, RmtError *err);
 
 /*
  * List the objects of where's bucket (or container) whose keys start with

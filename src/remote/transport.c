@@ -167,6 +167,8 @@ rmt_store_close(RmtStore *store)
 		return;
 	if (store->curl)
 		curl_easy_cleanup(store->curl);
+	if (store->multi)
+		curl_multi_cleanup(store->multi);
 	if (store->strings)
 	{
 		/* the secret lives in here: leave no copy behind */
@@ -187,11 +189,42 @@ rmt_store_stats(const RmtStore *store)
 typedef struct Exchange
 {
 	RmtStore   *store;
+	CURL	   *handle;
 	RmtBody    *body;
 	RmtResponse *resp;
 	bool		cancelled;
 	bool		forbidden_peer;
 } Exchange;
+
+bool
+rmt_body_complete(const RmtBody *b)
+{
+	if (b->whole_object)
+		return b->received >= b->base + b->span;
+	return b->received == b->span;
+}
+
+/* Scatter bytes [abs, abs + n) of the object into the pieces covering them. */
+static void
+scatter(RmtBody *b, const char *data, uint64_t abs, size_t n)
+{
+	uint64_t	end = abs + n;
+
+	for (int i = b->next_piece; i < b->npieces; i++)
+	{
+		const RmtRange *p = &b->pieces[i];
+		uint64_t	lo = p->offset > abs ? p->offset : abs;
+		uint64_t	hi = p->offset + p->len < end ? p->offset + p->len : end;
+
+		if (p->offset >= end)
+			break;
+		if (lo < hi)
+			memcpy((char *) p->buf + (lo - p->offset), data + (lo - abs), (size_t) (hi - lo));
+	}
+	while (b->next_piece < b->npieces &&
+		   b->pieces[b->next_piece].offset + b->pieces[b->next_piece].len <= end)
+		b->next_piece++;
+}
 
 static size_t
 on_body(char *data, size_t size, size_t nmemb, void *arg)
@@ -199,11 +232,10 @@ on_body(char *data, size_t size, size_t nmemb, void *arg)
 	Exchange   *x = arg;
 	RmtBody    *b = x->body;
 	size_t		n = size * nmemb;
-	size_t		used = n;
 	long		status = 0;
 
 	x->store->stats.bytes_fetched += n;
-	curl_easy_getinfo(x->store->curl, CURLINFO_RESPONSE_CODE, &status);
+	curl_easy_getinfo(x->handle, CURLINFO_RESPONSE_CODE, &status);
 	if (status >= 300)			/* an error document: keep its start */
 	{
 		RmtResponse *r = x->resp;
@@ -216,25 +248,30 @@ on_body(char *data, size_t size, size_t nmemb, void *arg)
 	}
 	if (!b)
 		return n;
-	if (b->want > 0)			/* fixed buffer, maybe after a skip */
+	if (b->npieces > 0)
 	{
-		if (b->skip >= n)
+		uint64_t	abs;
+
+		if (!b->started)
 		{
-			b->skip -= n;
-			return n;
+			b->started = true;
+			b->whole_object = status == 200;
 		}
-		data += b->skip;
-		n -= (size_t) b->skip;
-		b->skip = 0;
-		if (n > b->want - b->len)
+		abs = (b->whole_object ? 0 : b->base) + b->received;
+		if (!b->whole_object && b->received + n > b->span)
 		{
 			b->overflow = true;
-			n = b->want - b->len;
+			return 0;
 		}
-		memcpy(b->buf + b->len, data, n);
-		b->len += n;
-		/* the rest of a full-object answer is not needed: stop it */
-		return b->len == b->want && b->overflow ? 0 : used;
+		b->received += n;
+		scatter(b, data, abs, n);
+		/* the rest of a whole-object answer is not needed: stop it */
+		if (b->whole_object && b->received >= b->base + b->span)
+		{
+			b->cut_short = true;
+			return 0;
+		}
+		return n;
 	}
 	if (b->len + n > b->limit)
 	{
@@ -261,7 +298,7 @@ on_body(char *data, size_t size, size_t nmemb, void *arg)
 	memcpy(b->buf + b->len, data, n);
 	b->len += n;
 	b->buf[b->len] = '\0';
-	return used;
+	return n;
 }
 
 /* Header lines: status resets per response; ETag, length, Retry-After. */
@@ -362,22 +399,24 @@ on_open_socket(void *arg, curlsocktype purpose, struct curl_sockaddr *address)
 	return socket(address->family, address->socktype, address->protocol);
 }
 
-RmtStatus
-rmt_perform(RmtStore *store, const char *method, const char *url,
-			struct curl_slist *headers, RmtBody *body, RmtResponse *resp,
-			RmtError *err)
+/* Reset an attempt's state and set every option of one transfer. */
+static void
+setup_handle(RmtStore *store, CURL *c, Exchange *x, const char *method,
+			 const char *url, struct curl_slist *headers)
 {
-	CURL	   *c = store->curl;
-	Exchange	x = {store, body, resp, false, false};
-	CURLcode	rc;
 	const RmtStoreConfig *cfg = &store->config;
 
-	memset(resp, 0, sizeof(*resp));
-	resp->retry_after_s = -1;
-	if (body)
+	memset(x->resp, 0, sizeof(*x->resp));
+	x->resp->retry_after_s = -1;
+	if (x->body)
 	{
-		body->len = 0;
-		body->overflow = false;
+		x->body->received = 0;
+		x->body->next_piece = 0;
+		x->body->started = false;
+		x->body->whole_object = false;
+		x->body->cut_short = false;
+		x->body->len = 0;
+		x->body->overflow = false;
 	}
 	curl_easy_reset(c);
 	curl_easy_setopt(c, CURLOPT_URL, url);
@@ -393,36 +432,153 @@ rmt_perform(RmtStore *store, const char *method, const char *url,
 	if (cfg->ca_file)
 		curl_easy_setopt(c, CURLOPT_CAINFO, cfg->ca_file);
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &x);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, x);
 	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(c, CURLOPT_HEADERDATA, &x);
+	curl_easy_setopt(c, CURLOPT_HEADERDATA, x);
 	curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
 	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
-	curl_easy_setopt(c, CURLOPT_XFERINFODATA, &x);
+	curl_easy_setopt(c, CURLOPT_XFERINFODATA, x);
 	curl_easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, on_open_socket);
-	curl_easy_setopt(c, CURLOPT_OPENSOCKETDATA, &x);
+	curl_easy_setopt(c, CURLOPT_OPENSOCKETDATA, x);
 	if (strcmp(method, "HEAD") == 0)
 		curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
-
 	store->stats.requests++;
-	rc = curl_easy_perform(c);
-	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &resp->status);
+}
 
-	if (x.cancelled)
+/* What one finished transfer amounts to. */
+static RmtStatus
+transfer_result(Exchange *x, CURLcode rc, RmtError *err)
+{
+	RmtBody    *body = x->body;
+
+	curl_easy_getinfo(x->handle, CURLINFO_RESPONSE_CODE, &x->resp->status);
+	if (x->cancelled)
 		return rmt_fail(err, RMT_CANCELLED, 0, "canceled by the user");
-	if (x.forbidden_peer)
+	if (x->forbidden_peer)
 		return rmt_fail(err, RMT_FORBIDDEN_ADDRESS, 0,
 						"the host resolves to a link-local address (cloud metadata services answer there)");
-	/* A full-object answer cut short on purpose is a success. */
-	if (rc == CURLE_WRITE_ERROR && body && body->want > 0 && body->len == body->want)
+	/* a whole-object answer we cut off past the span is a success */
+	if (rc == CURLE_WRITE_ERROR && body && body->cut_short)
 		return RMT_OK;
 	if (rc == CURLE_WRITE_ERROR && body && body->overflow)
-		return rmt_fail(err, RMT_BAD_RESPONSE, (int) resp->status,
+		return rmt_fail(err, RMT_BAD_RESPONSE, (int) x->resp->status,
 						"the response is larger than expected");
 	if (rc != CURLE_OK)
-		return rmt_fail(err, RMT_NETWORK_ERROR, (int) resp->status, "%s",
+		return rmt_fail(err, RMT_NETWORK_ERROR, (int) x->resp->status, "%s",
 						curl_easy_strerror(rc));
 	return RMT_OK;
+}
+
+RmtStatus
+rmt_perform(RmtStore *store, const char *method, const char *url,
+			struct curl_slist *headers, RmtBody *body, RmtResponse *resp,
+			RmtError *err)
+{
+	Exchange	x = {store, store->curl, body, resp, false, false};
+	CURLcode	rc;
+
+	setup_handle(store, store->curl, &x, method, url, headers);
+	rc = curl_easy_perform(store->curl);
+	return transfer_result(&x, rc, err);
+}
+
+RmtStatus
+rmt_perform_many(RmtStore *store, RmtTransfer *t, int n, int max_parallel,
+				 RmtError *err)
+{
+	CURL	  **handles;
+	Exchange   *xs;
+	struct curl_slist **headers;
+	int			next = 0;
+	int			running = 0;
+	int			in_flight = 0;
+	RmtStatus	result = RMT_OK;
+	const RmtStoreConfig *cfg = &store->config;
+
+	if (!store->multi && !(store->multi = curl_multi_init()))
+		return rmt_fail(err, RMT_NETWORK_ERROR, 0, "could not create a libcurl multi handle");
+	handles = store->alloc.alloc(store->alloc.ctx, sizeof(CURL *) * n);
+	xs = store->alloc.alloc(store->alloc.ctx, sizeof(Exchange) * n);
+	headers = store->alloc.alloc(store->alloc.ctx, sizeof(struct curl_slist *) * n);
+	if (!handles || !xs || !headers)
+	{
+		store->alloc.release(store->alloc.ctx, handles);
+		store->alloc.release(store->alloc.ctx, xs);
+		store->alloc.release(store->alloc.ctx, headers);
+		return rmt_fail(err, RMT_NO_MEMORY, 0, "out of memory");
+	}
+	memset(handles, 0, sizeof(CURL *) * n);
+	memset(headers, 0, sizeof(struct curl_slist *) * n);
+
+	while (next < n || in_flight > 0)
+	{
+		CURLMsg    *msg;
+		int			left;
+
+		/* start transfers up to the limit */
+		while (next < n && in_flight < max_parallel)
+		{
+			RmtTransfer *tr = &t[next];
+
+			memset(&tr->err, 0, sizeof(tr->err));
+			tr->status = tr->sign(store, tr->request, "GET", tr->range,
+								  tr->if_match, &headers[next], &tr->err);
+			if (tr->status == RMT_OK && !(handles[next] = curl_easy_init()))
+				tr->status = rmt_fail(&tr->err, RMT_NO_MEMORY, 0, "could not create a libcurl handle");
+			if (tr->status != RMT_OK)
+			{
+				next++;
+				continue;
+			}
+			xs[next] = (Exchange) {store, handles[next], &tr->body, &tr->resp, false, false};
+			setup_handle(store, handles[next], &xs[next], "GET", tr->request->url,
+						 headers[next]);
+			curl_easy_setopt(handles[next], CURLOPT_PRIVATE, (void *) &xs[next]);
+			curl_multi_add_handle(store->multi, handles[next]);
+			in_flight++;
+			next++;
+		}
+		if ((uint64_t) in_flight > store->stats.max_in_flight)
+			store->stats.max_in_flight = (uint64_t) in_flight;
+		if (in_flight == 0)
+			break;
+
+		curl_multi_perform(store->multi, &running);
+		while ((msg = curl_multi_info_read(store->multi, &left)))
+		{
+			Exchange   *x = NULL;
+			RmtTransfer *tr;
+
+			if (msg->msg != CURLMSG_DONE)
+				continue;
+			curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **) &x);
+			tr = &t[x - xs];
+			tr->status = transfer_result(x, msg->data.result, &tr->err);
+			curl_multi_remove_handle(store->multi, msg->easy_handle);
+			in_flight--;
+		}
+		if (cfg->interrupted && cfg->interrupted(cfg->interrupt_arg))
+		{
+			result = rmt_fail(err, RMT_CANCELLED, 0, "canceled by the user");
+			break;
+		}
+		if (in_flight > 0)
+			curl_multi_poll(store->multi, NULL, 0, 100, NULL);
+	}
+
+	for (int i = 0; i < n; i++)
+	{
+		if (handles[i])
+		{
+			curl_multi_remove_handle(store->multi, handles[i]);
+			curl_easy_cleanup(handles[i]);
+		}
+		curl_slist_free_all(headers[i]);
+	}
+	store->alloc.release(store->alloc.ctx, handles);
+	store->alloc.release(store->alloc.ctx, xs);
+	store->alloc.release(store->alloc.ctx, headers);
+	return result;
 }
 
 /* Sleep ms milliseconds in slices, polling the interrupt check. */

@@ -50,6 +50,8 @@ config_for(RmtStoreConfig *c, const char *secret)
 	}
 	c->max_retries = 1;
 	c->retry_base_ms = 10;
+	c->coalesce_gap = 64;		/* small files still make several requests */
+	c->max_parallel = 3;
 }
 
 static char *
@@ -125,6 +127,36 @@ check_object(RmtStore *store, const char *dir, const char *key)
 	}
 	UNIT_CHECK(rmt_store_read(store, &u, len - 1, 1, buf, NULL, &err) == RMT_OK &&
 			   buf[0] == local[len - 1]);
+
+	/*
+	 * Several pieces at once, in any order: with the store's coalesce gap
+	 * (config_for sets 64 bytes) far pieces go in parallel requests, near
+	 * ones share a request.
+	 */
+	for (int round = 0; round < 5 && len > 64; round++)
+	{
+		RmtRange	pieces[12];
+		char	   *bufs[12];
+		int			np = 2 + rand() % 10;
+
+		for (int i = 0; i < np; i++)
+		{
+			size_t		off = (size_t) rand() % (len - 1);
+			size_t		n = 1 + (size_t) rand() % ((len - off) < 200 ? (len - off) : 200);
+
+			bufs[i] = malloc(n);
+			pieces[i] = (RmtRange) {off, n, bufs[i]};
+		}
+		UNIT_CHECKF(rmt_store_read_many(store, &u, pieces, np, info.etag, &err) == RMT_OK,
+					"read_many %s: %s", key, err.message);
+		for (int i = 0; i < np; i++)
+		{
+			UNIT_CHECKF(memcmp(bufs[i], local + pieces[i].offset, pieces[i].len) == 0,
+						"%s piece %d [%llu,+%zu) differs", key, i,
+						(unsigned long long) pieces[i].offset, pieces[i].len);
+			free(bufs[i]);
+		}
+	}
 	free(buf);
 	free(local);
 }
@@ -234,6 +266,8 @@ main(int argc, char **argv)
 	UNIT_CHECK(listed.n == 1 && strcmp(listed.keys[0], keys[0]) == 0);
 	UNIT_CHECK(rmt_store_stats(store)->requests > 0);
 	UNIT_CHECK(rmt_store_stats(store)->bytes_fetched > 0);
+	UNIT_CHECKF(rmt_store_stats(store)->max_in_flight == 3, "at most %llu requests in flight",
+				(unsigned long long) rmt_store_stats(store)->max_in_flight);
 
 	/* a missing key */
 	url_of(&u, "no/such/key.parquet");
