@@ -4,7 +4,9 @@
 # Azurite (npm, Microsoft's Azure Storage emulator; files uploaded by
 # azure_put.mjs with its own Shared Key signature).  Runs store_check
 # (test/remote/store_check.c) against each and stops the servers.
-# Last line "remote: N passed, N failed" (the sum of both).
+# Then store_check's faults mode through fault_proxy.mjs in front of
+# s3rver (injected 5xx, 429, resets, truncated bodies, a changed ETag).
+# Last line "remote: N passed, N failed" (the sum of the three).
 #
 #   test/remote/run.sh
 #
@@ -61,6 +63,7 @@ wait_port() {
 }
 PORT=$(free_port)
 AZ_PORT=$(free_port)
+PROXY_PORT=$(free_port)
 # s3rver 3 makes continuation tokens with a cipher Node's OpenSSL 3 hides.
 NODE_OPTIONS=--openssl-legacy-provider "$CACHE/node_modules/.bin/s3rver" \
 	-d "$WORK/data" -a 127.0.0.1 -p "$PORT" --configure-bucket test \
@@ -70,7 +73,10 @@ PIDS+=($!)
 	--location "$WORK/azurite" --blobHost 127.0.0.1 --blobPort "$AZ_PORT" \
 	>"$WORK/azurite.log" 2>&1 &
 PIDS+=($!)
+node "$HERE/fault_proxy.mjs" "$PROXY_PORT" 127.0.0.1 "$PORT" >"$WORK/proxy.log" 2>&1 &
+PIDS+=($!)
 wait_port "$PORT" || fail_all "s3rver did not start"
+wait_port "$PROXY_PORT" || fail_all "the fault proxy did not start"
 wait_port "$AZ_PORT" || fail_all "azurite did not start"
 
 KEYS=(alltypes_plain.parquet nation.dict-malformed.parquet datapage_v2.snappy.parquet
@@ -86,9 +92,11 @@ node "$HERE/azure_put.mjs" "http://127.0.0.1:$AZ_PORT/$AZ_ACCOUNT" "$AZ_ACCOUNT"
 
 pass=0
 fail=0
-for args in "s3 127.0.0.1:$PORT test" "azure 127.0.0.1:$AZ_PORT/$AZ_ACCOUNT $AZ_ACCOUNT $AZ_KEY test"; do
+for args in "s3 127.0.0.1:$PORT test" "azure 127.0.0.1:$AZ_PORT/$AZ_ACCOUNT $AZ_ACCOUNT $AZ_KEY test" \
+	"faults 127.0.0.1:$PROXY_PORT test"; do
+	if [ "${args%% *}" = faults ]; then files=("${KEYS[0]}"); else files=("${KEYS[@]}"); fi
 	# shellcheck disable=SC2086
-	"$ROOT/test/remote/bin/store_check" $args "$CORPUS" "${KEYS[@]}" >"$WORK/check.log" 2>&1
+	"$ROOT/test/remote/bin/store_check" $args "$CORPUS" "${files[@]}" >"$WORK/check.log" 2>&1
 	rc=$?
 	cat "$WORK/check.log"
 	line=$(grep -E 'passed, [0-9]+ failed' "$WORK/check.log" | tail -n 1)

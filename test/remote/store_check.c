@@ -5,6 +5,12 @@
  *
  *   store_check s3 ENDPOINT BUCKET LOCAL_DIR KEY...
  *   store_check azure ENDPOINT ACCOUNT ACCOUNT_KEY CONTAINER LOCAL_DIR KEY...
+ *   store_check faults PROXY_ENDPOINT BUCKET LOCAL_DIR KEY
+ *
+ * The faults mode talks to s3rver through test/remote/fault_proxy.mjs and
+ * checks that injected 5xx, 429, resets and truncated bodies are retried to
+ * the exact bytes, that retries end in a clear error, and that a changed
+ * ETag is caught.
  *
  * Every KEY was uploaded from LOCAL_DIR/KEY.  Checks: HEAD sizes, ranged
  * reads against the local bytes (whole file, random ranges, the last
@@ -19,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <curl/curl.h>
 
 #include "remote/remote.h"
 #include "remote/store.h"
@@ -191,6 +199,111 @@ always_interrupted(void *arg)
 	return 1;
 }
 
+/* Give the proxy its next faults (an unsigned POST to its control path). */
+static void
+set_plan(const char *plan)
+{
+	CURL	   *c = curl_easy_init();
+	char		url[256];
+
+	snprintf(url, sizeof(url), "http://%s/__faults?plan=%s", endpoint, plan);
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, "");
+	if (curl_easy_perform(c) != CURLE_OK)
+	{
+		fprintf(stderr, "cannot reach the fault proxy at %s\n", url);
+		exit(2);
+	}
+	curl_easy_cleanup(c);
+}
+
+static int
+check_faults(const char *dir, const char *key)
+{
+	RmtStoreConfig config;
+	RmtStore   *store;
+	RmtError	err;
+	RmtUrl		u;
+	RmtObjectInfo info;
+	char		path[4096];
+	size_t		len;
+	char	   *local;
+	char	   *buf;
+	uint64_t	retries;
+	time_t		start;
+	RmtRange	pieces[3];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, key);
+	local = read_local(path, &len);
+	if (!local || len < 300)
+	{
+		fprintf(stderr, "%s: need a local file of 300 bytes or more\n", path);
+		return 2;
+	}
+	buf = malloc(len);
+	config_for(&config, "S3RVER");
+	config.max_retries = 3;
+	UNIT_CHECK(rmt_store_open(&store, &config, &pfc_malloc_allocator, &err) == RMT_OK);
+	url_of(&u, key);
+	set_plan("");
+	UNIT_CHECK(rmt_store_head(store, &u, &info, &err) == RMT_OK);
+
+	/* 503 twice, then the answer: exact bytes after two retries */
+	set_plan("503,503");
+	retries = rmt_store_stats(store)->retries;
+	memset(buf, 0, len);
+	UNIT_CHECKF(rmt_store_read(store, &u, 0, len, buf, info.etag, &err) == RMT_OK,
+				"after 503s: %s", err.message);
+	UNIT_CHECK(memcmp(buf, local, len) == 0);
+	UNIT_CHECK(rmt_store_stats(store)->retries - retries == 2);
+
+	/* 429 with Retry-After: 1 is honoured */
+	set_plan("429");
+	start = time(NULL);
+	UNIT_CHECK(rmt_store_read(store, &u, 10, 100, buf, info.etag, &err) == RMT_OK);
+	UNIT_CHECK(memcmp(buf, local + 10, 100) == 0);
+	UNIT_CHECK(time(NULL) - start >= 1);
+
+	/* a dropped connection and a truncated body are retried */
+	set_plan("reset");
+	UNIT_CHECKF(rmt_store_read(store, &u, 0, len, buf, info.etag, &err) == RMT_OK,
+				"after a reset: %s", err.message);
+	UNIT_CHECK(memcmp(buf, local, len) == 0);
+	set_plan("truncate");
+	memset(buf, 0, len);
+	UNIT_CHECKF(rmt_store_read(store, &u, 0, len, buf, info.etag, &err) == RMT_OK,
+				"after a truncated body: %s", err.message);
+	UNIT_CHECK(memcmp(buf, local, len) == 0);
+
+	/* parallel pieces, each request meeting another fault */
+	set_plan("503,reset,truncate");
+	pieces[0] = (RmtRange) {0, 50, buf};
+	pieces[1] = (RmtRange) {len / 2, 50, buf + 100};
+	pieces[2] = (RmtRange) {len - 50, 50, buf + 200};
+	UNIT_CHECKF(rmt_store_read_many(store, &u, pieces, 3, info.etag, &err) == RMT_OK,
+				"read_many through faults: %s", err.message);
+	UNIT_CHECK(memcmp(buf, local, 50) == 0 && memcmp(buf + 100, local + len / 2, 50) == 0 &&
+			   memcmp(buf + 200, local + len - 50, 50) == 0);
+
+	/* faults that outlast the retries: a clear error with the status */
+	set_plan("500,500,500,500,500");
+	UNIT_CHECK(rmt_store_read(store, &u, 0, 100, buf, info.etag, &err) == RMT_HTTP_ERROR);
+	UNIT_CHECK(err.http_status == 500 && strcmp(err.code, "Injected500") == 0);
+	set_plan("reset,reset,reset,reset,reset");
+	UNIT_CHECK(rmt_store_read(store, &u, 0, 100, buf, info.etag, &err) == RMT_NETWORK_ERROR);
+
+	/* the object changed between the HEAD and this read */
+	set_plan("etag");
+	UNIT_CHECK(rmt_store_read(store, &u, 0, 100, buf, info.etag, &err) == RMT_CHANGED);
+	UNIT_CHECK(strstr(err.message, "changed") != NULL);
+	set_plan("");
+
+	rmt_store_close(store);
+	free(buf);
+	free(local);
+	UNIT_MAIN_END("store_check (faults)");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -207,6 +320,12 @@ main(int argc, char **argv)
 	time_t		start;
 	const char *secret;
 
+	if (argc == 6 && strcmp(argv[1], "faults") == 0)
+	{
+		endpoint = argv[2];
+		bucket = argv[3];
+		return check_faults(argv[4], argv[5]);
+	}
 	if (argc >= 6 && strcmp(argv[1], "s3") == 0)
 	{
 		endpoint = argv[2];
