@@ -1,7 +1,7 @@
 # parquet_fdw: PGXS build.
 #
 # Each layer lists its objects in its own objs.mk, so the layers can grow
-# independently; the pure-C layers (common, codec, compress, parquet, amudai) are also
+# independently; the pure-C layers (common, codec, compress, parquet, amudai, remote) are also
 # built into a static library for unit tests, fuzzers and benchmarks by
 # test/Makefile and bench/Makefile.
 
@@ -13,9 +13,10 @@ include src/codec/objs.mk
 include src/compress/objs.mk
 include src/parquet/objs.mk
 include src/amudai/objs.mk
+include src/remote/objs.mk
 include src/fdw/objs.mk
 
-OBJS = $(COMMON_OBJS) $(CODEC_OBJS) $(COMPRESS_OBJS) $(PARQUET_OBJS) $(AMUDAI_OBJS) $(FDW_OBJS)
+OBJS = $(COMMON_OBJS) $(CODEC_OBJS) $(COMPRESS_OBJS) $(PARQUET_OBJS) $(AMUDAI_OBJS) $(REMOTE_OBJS) $(FDW_OBJS)
 
 EXTENSION = parquet_fdw
 DATA = parquet_fdw--1.0.sql
@@ -36,7 +37,7 @@ PG_CPPFLAGS = -I$(srcdir)/src -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 # pathnodes.h, c.h, simplehash.h) do not drown ours.
 PF_WARN = -Wshadow -Wstrict-prototypes -Wundef -Wcast-align
 PG_CFLAGS = -O3 $(PF_WARN) -isystem $(includedir_server)
-SHLIB_LINK = -lzstd -llz4 -lsnappy -lz -lbrotlidec -lbrotlienc -lxxhash
+SHLIB_LINK = -lzstd -llz4 -lsnappy -lz -lbrotlidec -lbrotlienc -lxxhash -lcrypto -lcurl
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -45,7 +46,7 @@ include $(PGXS)
 # The pure-C layers include no PostgreSQL header: any warning there is an
 # error.  (src/fdw's warnings are counted by scripts/test.sh's warnings stage.)
 # (COMMON_OBJS: src/common, once its objs.mk is included above.)
-$(COMMON_OBJS) $(CODEC_OBJS) $(COMPRESS_OBJS) $(PARQUET_OBJS) $(AMUDAI_OBJS): override CFLAGS += -Werror
+$(COMMON_OBJS) $(CODEC_OBJS) $(COMPRESS_OBJS) $(PARQUET_OBJS) $(AMUDAI_OBJS) $(REMOTE_OBJS): override CFLAGS += -Werror
 
 # Kernel files carry their ISA in per-function target attributes; none of
 # them (nor anything else) is built with -march=native.

@@ -4,7 +4,7 @@
 # the libraries the extension links:
 #
 #   src/codec cdc_   src/compress cmp_   src/parquet pq_   src/amudai am_
-#   src/common pfc_
+#   src/common pfc_   src/remote rmt_
 #
 # Reads the objects each layer's objs.mk lists, as the extension build left
 # them (run `make` first), with `nm -g --defined-only`.  Prints every symbol
@@ -16,7 +16,7 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT" || exit 1
 
-LAYERS="codec:cdc_ compress:cmp_ parquet:pq_ amudai:am_ common:pfc_"
+LAYERS="codec:cdc_ compress:cmp_ parquet:pq_ amudai:am_ common:pfc_ remote:rmt_"
 pass=0
 fail=0
 for entry in $LAYERS; do

@@ -265,6 +265,30 @@ ensure_readable() {
 	return 1
 }
 
+# ---------------------------------------------------------------- remote
+# The object-store client (src/remote) against s3rver on 127.0.0.1
+# (test/remote/run.sh): ranged reads, listings, errors, refusals.
+banner "object-store client (test/remote: s3rver, azurite)"
+if skipped remote; then
+	:
+elif [ ! -x test/remote/run.sh ]; then
+	stage_result remote 0 0
+else
+	test/remote/run.sh >"$LOGDIR/remote.log" 2>&1
+	rc=$?
+	c=$(counts_from "$LOGDIR/remote.log" '^remote:')
+	if [ -z "$c" ]; then
+		tail -n 40 "$LOGDIR/remote.log"
+		stage_result remote 0 1
+	else
+		set -- $c
+		f=$2; [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1
+		if [ "$f" -ne 0 ]; then head -n 60 "$LOGDIR/remote.log" | cut -c1-400
+		else grep -E '^(store_check|remote)' "$LOGDIR/remote.log"; fi
+		stage_result remote "$1" "$f"
+	fi
+fi
+
 # ---------------------------------------------------------------- pg_regress
 banner "pg_regress"
 if [ ! -s sql/schedule ]; then

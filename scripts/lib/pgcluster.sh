@@ -38,7 +38,7 @@ pf_install_deps() {
 }
 
 PF_BUILD_DEPS=(build-essential postgresql-15 postgresql-server-dev-15
-	libzstd-dev liblz4-dev libsnappy-dev zlib1g-dev libbrotli-dev libxxhash-dev)
+	libzstd-dev liblz4-dev libsnappy-dev zlib1g-dev libbrotli-dev libxxhash-dev libssl-dev libcurl4-openssl-dev)
 
 pf_pg_bindir() {
 	local d

@@ -1,0 +1,632 @@
+/*-------------------------------------------------------------------------
+ *
+ * transport.c
+ *	  One HTTP exchange over libcurl, retries with backoff, the client's
+ *	  life cycle.
+ *
+ * libcurl does the HTTP; this file only decides what it may do: no
+ * signals (the backend owns SIGALRM), no redirects, no link-local peers,
+ * a progress callback that polls the caller's interrupt check (libcurl
+ * calls it at least once a second, also while a transfer is idle), and
+ * bodies written into caller-sized or bounded buffers.
+ *
+ * IDENTIFICATION
+ *	  src/remote/transport.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "remote/remote_int.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+const char *
+rmt_status_name(RmtStatus status)
+{
+	switch (status)
+	{
+		case RMT_OK:
+			return "ok";
+		case RMT_INVALID_URL:
+			return "invalid URL";
+		case RMT_UNSUPPORTED_SCHEME:
+			return "unsupported URL scheme";
+		case RMT_TOO_LONG:
+			return "value too long";
+		case RMT_CRYPTO_ERROR:
+			return "cryptography error";
+		case RMT_NO_MEMORY:
+			return "out of memory";
+		case RMT_NOT_FOUND:
+			return "not found";
+		case RMT_ACCESS_DENIED:
+			return "access denied";
+		case RMT_CHANGED:
+			return "object changed";
+		case RMT_HTTP_ERROR:
+			return "HTTP error";
+		case RMT_NETWORK_ERROR:
+			return "network error";
+		case RMT_BAD_RESPONSE:
+			return "invalid response";
+		case RMT_FORBIDDEN_ADDRESS:
+			return "forbidden address";
+		case RMT_CANCELLED:
+			return "cancelled";
+	}
+	return "unknown error";
+}
+
+RmtStatus
+rmt_fail(RmtError *err, RmtStatus status, int http_status, const char *fmt,...)
+{
+	va_list		ap;
+
+	err->status = status;
+	err->http_status = http_status;
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+void
+rmt_store_config_init(RmtStoreConfig *config)
+{
+	memset(config, 0, sizeof(*config));
+	config->use_ssl = true;
+	config->verify_tls = true;
+}
+
+/* Copy the config's strings into one allocation the store owns. */
+static RmtStatus
+copy_strings(RmtStore *s)
+{
+	const char **fields[] = {&s->config.endpoint, &s->config.region,
+		&s->config.ca_file, &s->config.key_id, &s->config.secret,
+		&s->config.session_token, &s->config.account_name,
+	&s->config.account_key, &s->config.sas_token};
+	size_t		total = 0;
+	char	   *p;
+
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (*fields[i])
+			total += strlen(*fields[i]) + 1;
+	s->strings = p = s->alloc.alloc(s->alloc.ctx, total + 1);
+	s->strings_len = total + 1;
+	if (!p)
+		return RMT_NO_MEMORY;
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (*fields[i])
+		{
+			size_t		n = strlen(*fields[i]) + 1;
+
+			memcpy(p, *fields[i], n);
+			*fields[i] = p;
+			p += n;
+		}
+	return RMT_OK;
+}
+
+RmtStatus
+rmt_store_open(RmtStore **store, const RmtStoreConfig *config,
+			   const PfcAllocator *alloc, RmtError *err)
+{
+	static bool curl_ready = false;
+	RmtStore   *s;
+
+	memset(err, 0, sizeof(*err));
+	*store = NULL;
+	if (!curl_ready)
+	{
+		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+			return rmt_fail(err, RMT_NETWORK_ERROR, 0, "could not initialize libcurl");
+		curl_ready = true;
+	}
+	s = alloc->alloc(alloc->ctx, sizeof(RmtStore));
+	if (!s)
+		return rmt_fail(err, RMT_NO_MEMORY, 0, "out of memory");
+	memset(s, 0, sizeof(*s));
+	s->config = *config;
+	s->alloc = *alloc;
+	if (!s->config.connect_timeout_ms)
+		s->config.connect_timeout_ms = 10000;
+	if (!s->config.low_speed_time_s)
+		s->config.low_speed_time_s = 30;
+	if (!s->config.max_retries)
+		s->config.max_retries = 4;
+	if (!s->config.retry_base_ms)
+		s->config.retry_base_ms = 200;
+	if (copy_strings(s) != RMT_OK)
+	{
+		alloc->release(alloc->ctx, s);
+		return rmt_fail(err, RMT_NO_MEMORY, 0, "out of memory");
+	}
+	s->curl = curl_easy_init();
+	if (!s->curl)
+	{
+		rmt_store_close(s);
+		return rmt_fail(err, RMT_NETWORK_ERROR, 0, "could not create a libcurl handle");
+	}
+	*store = s;
+	return RMT_OK;
+}
+
+void
+rmt_store_close(RmtStore *store)
+{
+	if (!store)
+		return;
+	if (store->curl)
+		curl_easy_cleanup(store->curl);
+	if (store->multi)
+		curl_multi_cleanup(store->multi);
+	if (store->strings)
+	{
+		/* the secret lives in here: leave no copy behind */
+		memset(store->strings, 0, store->strings_len);
+		store->alloc.release(store->alloc.ctx, store->strings);
+	}
+	store->alloc.release(store->alloc.ctx, store);
+}
+
+const RmtStoreStats *
+rmt_store_stats(const RmtStore *store)
+{
+	return &store->stats;
+}
+
+/* ---- one exchange ------------------------------------------------------ */
+
+typedef struct Exchange
+{
+	RmtStore   *store;
+	CURL	   *handle;
+	RmtBody    *body;
+	RmtResponse *resp;
+	bool		cancelled;
+	bool		forbidden_peer;
+} Exchange;
+
+bool
+rmt_body_complete(const RmtBody *b)
+{
+	if (b->whole_object)
+		return b->received >= b->base + b->span;
+	return b->received == b->span;
+}
+
+/* Scatter bytes [abs, abs + n) of the object into the pieces covering them. */
+static void
+scatter(RmtBody *b, const char *data, uint64_t abs, size_t n)
+{
+	uint64_t	end = abs + n;
+
+	for (int i = b->next_piece; i < b->npieces; i++)
+	{
+		const RmtRange *p = &b->pieces[i];
+		uint64_t	lo = p->offset > abs ? p->offset : abs;
+		uint64_t	hi = p->offset + p->len < end ? p->offset + p->len : end;
+
+		if (p->offset >= end)
+			break;
+		if (lo < hi)
+			memcpy((char *) p->buf + (lo - p->offset), data + (lo - abs), (size_t) (hi - lo));
+	}
+	while (b->next_piece < b->npieces &&
+		   b->pieces[b->next_piece].offset + b->pieces[b->next_piece].len <= end)
+		b->next_piece++;
+}
+
+static size_t
+on_body(char *data, size_t size, size_t nmemb, void *arg)
+{
+	Exchange   *x = arg;
+	RmtBody    *b = x->body;
+	size_t		n = size * nmemb;
+	long		status = 0;
+
+	x->store->stats.bytes_fetched += n;
+	curl_easy_getinfo(x->handle, CURLINFO_RESPONSE_CODE, &status);
+	if (status >= 300)			/* an error document: keep its start */
+	{
+		RmtResponse *r = x->resp;
+		size_t		room = sizeof(r->error_body) - 1 - r->error_len;
+
+		memcpy(r->error_body + r->error_len, data, n < room ? n : room);
+		r->error_len += n < room ? n : room;
+		r->error_body[r->error_len] = '\0';
+		return n;
+	}
+	if (!b)
+		return n;
+	if (b->npieces > 0)
+	{
+		uint64_t	abs;
+
+		if (!b->started)
+		{
+			b->started = true;
+			b->whole_object = status == 200;
+		}
+		abs = (b->whole_object ? 0 : b->base) + b->received;
+		if (!b->whole_object && b->received + n > b->span)
+		{
+			b->overflow = true;
+			return 0;
+		}
+		b->received += n;
+		scatter(b, data, abs, n);
+		/* the rest of a whole-object answer is not needed: stop it */
+		if (b->whole_object && b->received >= b->base + b->span)
+		{
+			b->cut_short = true;
+			return 0;
+		}
+		return n;
+	}
+	if (b->len + n > b->limit)
+	{
+		b->overflow = true;
+		return 0;
+	}
+	if (b->len + n + 1 > b->cap)
+	{
+		size_t		cap = b->cap ? b->cap * 2 : 64 * 1024;
+		char	   *grown;
+
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		grown = b->alloc->alloc(b->alloc->ctx, cap);
+		if (!grown)
+			return 0;
+		if (b->len)
+			memcpy(grown, b->buf, b->len);
+		if (b->buf)
+			b->alloc->release(b->alloc->ctx, b->buf);
+		b->buf = grown;
+		b->cap = cap;
+	}
+	memcpy(b->buf + b->len, data, n);
+	b->len += n;
+	b->buf[b->len] = '\0';
+	return n;
+}
+
+/* Header lines: status resets per response; ETag, length, Retry-After. */
+static size_t
+on_header(char *line, size_t size, size_t nmemb, void *arg)
+{
+	Exchange   *x = arg;
+	size_t		n = size * nmemb;
+	char		name[32];
+	size_t		i = 0;
+	const char *v;
+	size_t		vlen;
+
+	while (i < n && i + 1 < sizeof(name) && line[i] != ':')
+	{
+		name[i] = (char) tolower((unsigned char) line[i]);
+		i++;
+	}
+	if (i >= n || line[i] != ':')
+		return n;
+	name[i] = '\0';
+	v = line + i + 1;
+	while (v < line + n && (*v == ' ' || *v == '\t'))
+		v++;
+	vlen = (size_t) (line + n - v);
+	while (vlen > 0 && (v[vlen - 1] == '\r' || v[vlen - 1] == '\n' || v[vlen - 1] == ' '))
+		vlen--;
+	if (strcmp(name, "etag") == 0 && vlen < sizeof(x->resp->etag))
+	{
+		memcpy(x->resp->etag, v, vlen);
+		x->resp->etag[vlen] = '\0';
+	}
+	else if (strcmp(name, "content-length") == 0)
+	{
+		x->resp->has_length = true;
+		x->resp->content_length = strtoull(v, NULL, 10);
+	}
+	else if (strcmp(name, "retry-after") == 0)
+		x->resp->retry_after_s = strtol(v, NULL, 10);
+	else if (strcmp(name, "x-ms-error-code") == 0 && vlen < sizeof(x->resp->error_code))
+	{
+		memcpy(x->resp->error_code, v, vlen);
+		x->resp->error_code[vlen] = '\0';
+	}
+	return n;
+}
+
+static int
+on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow,
+			curl_off_t ultotal, curl_off_t ulnow)
+{
+	Exchange   *x = arg;
+	const RmtStoreConfig *c = &x->store->config;
+
+	if (c->interrupted && c->interrupted(c->interrupt_arg))
+	{
+		x->cancelled = true;
+		return 1;
+	}
+	return 0;
+}
+
+static bool
+is_link_local(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+	{
+		const struct sockaddr_in *a4 = (const struct sockaddr_in *) (const void *) sa;
+
+		return (ntohl(a4->sin_addr.s_addr) & 0xFFFF0000u) == 0xA9FE0000u;	/* 169.254/16 */
+	}
+	if (sa->sa_family == AF_INET6)
+	{
+		const struct in6_addr *a6 = &((const struct sockaddr_in6 *) (const void *) sa)->sin6_addr;
+
+		if (a6->s6_addr[0] == 0xFE && (a6->s6_addr[1] & 0xC0) == 0x80)
+			return true;		/* fe80::/10 */
+		if (IN6_IS_ADDR_V4MAPPED(a6))	/* ::ffff:169.254.x.x */
+			return a6->s6_addr[12] == 169 && a6->s6_addr[13] == 254;
+	}
+	return false;
+}
+
+/*
+ * libcurl asks here for each socket it opens, with the resolved address:
+ * the one place to refuse a peer before any byte is sent to it.
+ */
+static curl_socket_t
+on_open_socket(void *arg, curlsocktype purpose, struct curl_sockaddr *address)
+{
+	Exchange   *x = arg;
+
+	if (!x->store->config.allow_link_local && is_link_local(&address->addr))
+	{
+		x->forbidden_peer = true;
+		return CURL_SOCKET_BAD;
+	}
+	return socket(address->family, address->socktype, address->protocol);
+}
+
+/* Reset an attempt's state and set every option of one transfer. */
+static void
+setup_handle(RmtStore *store, CURL *c, Exchange *x, const char *method,
+			 const char *url, struct curl_slist *headers)
+{
+	const RmtStoreConfig *cfg = &store->config;
+
+	memset(x->resp, 0, sizeof(*x->resp));
+	x->resp->retry_after_s = -1;
+	if (x->body)
+	{
+		x->body->received = 0;
+		x->body->next_piece = 0;
+		x->body->started = false;
+		x->body->whole_object = false;
+		x->body->cut_short = false;
+		x->body->len = 0;
+		x->body->overflow = false;
+	}
+	curl_easy_reset(c);
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, cfg->connect_timeout_ms);
+	curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, cfg->low_speed_time_s);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, cfg->verify_tls ? 1L : 0L);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, cfg->verify_tls ? 2L : 0L);
+	if (cfg->ca_file)
+		curl_easy_setopt(c, CURLOPT_CAINFO, cfg->ca_file);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, x);
+	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(c, CURLOPT_HEADERDATA, x);
+	curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+	curl_easy_setopt(c, CURLOPT_XFERINFODATA, x);
+	curl_easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, on_open_socket);
+	curl_easy_setopt(c, CURLOPT_OPENSOCKETDATA, x);
+	if (strcmp(method, "HEAD") == 0)
+		curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
+	store->stats.requests++;
+}
+
+/* What one finished transfer amounts to. */
+static RmtStatus
+transfer_result(Exchange *x, CURLcode rc, RmtError *err)
+{
+	RmtBody    *body = x->body;
+
+	curl_easy_getinfo(x->handle, CURLINFO_RESPONSE_CODE, &x->resp->status);
+	if (x->cancelled)
+		return rmt_fail(err, RMT_CANCELLED, 0, "canceled by the user");
+	if (x->forbidden_peer)
+		return rmt_fail(err, RMT_FORBIDDEN_ADDRESS, 0,
+						"the host resolves to a link-local address (cloud metadata services answer there)");
+	/* a whole-object answer we cut off past the span is a success */
+	if (rc == CURLE_WRITE_ERROR && body && body->cut_short)
+		return RMT_OK;
+	if (rc == CURLE_WRITE_ERROR && body && body->overflow)
+		return rmt_fail(err, RMT_BAD_RESPONSE, (int) x->resp->status,
+						"the response is larger than expected");
+	if (rc != CURLE_OK)
+		return rmt_fail(err, RMT_NETWORK_ERROR, (int) x->resp->status, "%s",
+						curl_easy_strerror(rc));
+	return RMT_OK;
+}
+
+RmtStatus
+rmt_perform(RmtStore *store, const char *method, const char *url,
+			struct curl_slist *headers, RmtBody *body, RmtResponse *resp,
+			RmtError *err)
+{
+	Exchange	x = {store, store->curl, body, resp, false, false};
+	CURLcode	rc;
+
+	setup_handle(store, store->curl, &x, method, url, headers);
+	rc = curl_easy_perform(store->curl);
+	return transfer_result(&x, rc, err);
+}
+
+RmtStatus
+rmt_perform_many(RmtStore *store, RmtTransfer *t, int n, int max_parallel,
+				 RmtError *err)
+{
+	CURL	  **handles;
+	Exchange   *xs;
+	struct curl_slist **headers;
+	int			next = 0;
+	int			running = 0;
+	int			in_flight = 0;
+	RmtStatus	result = RMT_OK;
+	const RmtStoreConfig *cfg = &store->config;
+
+	if (!store->multi && !(store->multi = curl_multi_init()))
+		return rmt_fail(err, RMT_NETWORK_ERROR, 0, "could not create a libcurl multi handle");
+	handles = store->alloc.alloc(store->alloc.ctx, sizeof(CURL *) * n);
+	xs = store->alloc.alloc(store->alloc.ctx, sizeof(Exchange) * n);
+	headers = store->alloc.alloc(store->alloc.ctx, sizeof(struct curl_slist *) * n);
+	if (!handles || !xs || !headers)
+	{
+		store->alloc.release(store->alloc.ctx, handles);
+		store->alloc.release(store->alloc.ctx, xs);
+		store->alloc.release(store->alloc.ctx, headers);
+		return rmt_fail(err, RMT_NO_MEMORY, 0, "out of memory");
+	}
+	memset(handles, 0, sizeof(CURL *) * n);
+	memset(headers, 0, sizeof(struct curl_slist *) * n);
+
+	while (next < n || in_flight > 0)
+	{
+		CURLMsg    *msg;
+		int			left;
+
+		/* start transfers up to the limit */
+		while (next < n && in_flight < max_parallel)
+		{
+			RmtTransfer *tr = &t[next];
+
+			memset(&tr->err, 0, sizeof(tr->err));
+			tr->status = tr->sign(store, tr->request, "GET", tr->range,
+								  tr->if_match, &headers[next], &tr->err);
+			if (tr->status == RMT_OK && !(handles[next] = curl_easy_init()))
+				tr->status = rmt_fail(&tr->err, RMT_NO_MEMORY, 0, "could not create a libcurl handle");
+			if (tr->status != RMT_OK)
+			{
+				next++;
+				continue;
+			}
+			xs[next] = (Exchange) {store, handles[next], &tr->body, &tr->resp, false, false};
+			setup_handle(store, handles[next], &xs[next], "GET", tr->request->url,
+						 headers[next]);
+			curl_easy_setopt(handles[next], CURLOPT_PRIVATE, (void *) &xs[next]);
+			curl_multi_add_handle(store->multi, handles[next]);
+			in_flight++;
+			next++;
+		}
+		if ((uint64_t) in_flight > store->stats.max_in_flight)
+			store->stats.max_in_flight = (uint64_t) in_flight;
+		if (in_flight == 0)
+			break;
+
+		curl_multi_perform(store->multi, &running);
+		while ((msg = curl_multi_info_read(store->multi, &left)))
+		{
+			Exchange   *x = NULL;
+			RmtTransfer *tr;
+
+			if (msg->msg != CURLMSG_DONE)
+				continue;
+			curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **) &x);
+			tr = &t[x - xs];
+			tr->status = transfer_result(x, msg->data.result, &tr->err);
+			curl_multi_remove_handle(store->multi, msg->easy_handle);
+			in_flight--;
+		}
+		if (cfg->interrupted && cfg->interrupted(cfg->interrupt_arg))
+		{
+			result = rmt_fail(err, RMT_CANCELLED, 0, "canceled by the user");
+			break;
+		}
+		if (in_flight > 0)
+			curl_multi_poll(store->multi, NULL, 0, 100, NULL);
+	}
+
+	for (int i = 0; i < n; i++)
+	{
+		if (handles[i])
+		{
+			curl_multi_remove_handle(store->multi, handles[i]);
+			curl_easy_cleanup(handles[i]);
+		}
+		curl_slist_free_all(headers[i]);
+	}
+	store->alloc.release(store->alloc.ctx, handles);
+	store->alloc.release(store->alloc.ctx, xs);
+	store->alloc.release(store->alloc.ctx, headers);
+	return result;
+}
+
+/* Sleep ms milliseconds in slices, polling the interrupt check. */
+static bool
+sleep_interruptibly(RmtStore *store, long ms)
+{
+	const RmtStoreConfig *c = &store->config;
+
+	while (ms > 0)
+	{
+		long		slice = ms < 100 ? ms : 100;
+		struct timespec ts = {0, slice * 1000000L};
+
+		if (c->interrupted && c->interrupted(c->interrupt_arg))
+			return false;
+		nanosleep(&ts, NULL);
+		ms -= slice;
+	}
+	return !(c->interrupted && c->interrupted(c->interrupt_arg));
+}
+
+bool
+rmt_retry_wait(RmtStore *store, int attempt, RmtStatus status,
+			   const RmtResponse *resp, RmtError *err)
+{
+	long		wait_ms;
+	bool		retryable;
+
+	if (status == RMT_NETWORK_ERROR)
+		retryable = true;
+	else if (status == RMT_OK)
+		retryable = resp->status == 429 || resp->status == 500 ||
+			resp->status == 502 || resp->status == 503 || resp->status == 504;
+	else
+		retryable = false;
+	if (!retryable || attempt >= store->config.max_retries)
+		return false;
+
+	wait_ms = store->config.retry_base_ms << (attempt < 6 ? attempt : 6);
+	if (resp->retry_after_s >= 0)
+		wait_ms = resp->retry_after_s * 1000L;
+	if (wait_ms > 30000)
+		wait_ms = 30000;
+	store->stats.retries++;
+	if (!sleep_interruptibly(store, wait_ms))
+	{
+		rmt_fail(err, RMT_CANCELLED, 0, "canceled by the user");
+		return false;
+	}
+	return true;
+}
