@@ -59,7 +59,7 @@ SELECT i AS id,
   FROM generate_series(1, 3000) i;
 CREATE FOREIGN TABLE ins_flat (id int, b bool, i8 bigint, f8 float8, n numeric(9,2),
   t text, d date, tz timestamptz, mood ins_mood, arr int[], by bytea)
-  SERVER ins_srv OPTIONS (filename :'flat');
+  SERVER ins_srv OPTIONS (filename :'flat', allow_empty 'true');  -- starts empty
 SELECT count(*) FROM ins_flat;
 INSERT INTO ins_flat SELECT * FROM ins_src WHERE id <= 1000;
 -- a second statement: a second file
