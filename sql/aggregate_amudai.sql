@@ -162,7 +162,7 @@ SELECT l_linestatus, l_returnflag, count(*) FROM TBL
 SELECT agg_am_same($$
 SELECT lower(l_returnflag) || '-' || l_linestatus AS k,
   sum(l_quantity) / count(*), max(i4) - min(i4) FROM TBL
-  GROUP BY l_returnflag, l_linestatus ORDER BY 1$$);
+  GROUP BY l_returnflag, l_linestatus ORDER BY 1, 2$$);
 SELECT agg_am_same($$
 SELECT l_returnflag, sum(l_quantity) FROM TBL GROUP BY 1
   HAVING avg(i4) > 1000000 OR min(l_shipdate) < '1992-01-02' ORDER BY 1$$);
