@@ -62,6 +62,11 @@
 #define ENC_INT_DICTIONARY	1002	/* BlockDictionary, FFOR codes */
 #define ENC_STRING_DICTIONARY	1003	/* binary BlockDictionary, FFOR codes */
 
+/* HyperLogLog sketches (section 5.3): p = 7, 128 one-byte counters */
+#define HLL_BITS		7
+#define HLL_COUNTERS	(1 << HLL_BITS)
+#define HLL_SEED		UINT64_C(0x416D7564484C4C31)
+
 /* RANGE_INDEX buffers (section 3.9): min/max of every 256 positions */
 #define RANGE_BLOCK_ROWS	256
 
@@ -82,6 +87,8 @@ typedef struct Writer
 	AmPbWriter	scratch;		/* scratch for compression */
 	AmStatus	status;
 } Writer;
+
+static uint64_t hll_estimate(const uint8_t *counters);
 
 /* A buffer written to the file, for its EncodedBuffer message. */
 typedef struct BufferOut
@@ -128,6 +135,8 @@ typedef struct StripeColumn
 	uint64_t	min_non_empty;
 	uint64_t	ascii_count;	/* String only */
 	bool		sizes_seen;		/* shard totals: some stripe had values */
+	bool		has_hll;		/* string-like: a HyperLogLog sketch (5.3) */
+	uint8_t		hll[HLL_COUNTERS];
 	bool		has_bool_stats;
 	uint64_t	true_count;
 	uint64_t	false_count;
@@ -1442,6 +1451,23 @@ msg_field_descriptor(AmPbWriter *m, const StripeColumn *sc, uint64_t rows,
 		am_pbw_init(&rs, m->alloc);
 		msg_nested(m, 6, &rs);
 	}
+	if (sc->has_hll)
+	{
+		/* CardinalityInfo {count, is_estimate, HllSketchV1} (section 5.3) */
+		AmPbWriter	ci,
+					hs;
+
+		am_pbw_init(&ci, m->alloc);
+		am_pbw_init(&hs, m->alloc);
+		am_pbw_fixed64(&ci, 1, hll_estimate(sc->hll));
+		am_pbw_uint(&ci, 2, 1);
+		am_pbw_bytes(&hs, 1, "xxh3_64", 7);
+		am_pbw_fixed64(&hs, 2, HLL_SEED);
+		am_pbw_fixed32(&hs, 3, HLL_BITS);
+		am_pbw_bytes(&hs, 4, sc->hll, HLL_COUNTERS);
+		msg_nested(&ci, 3, &hs);
+		msg_nested(m, 7, &ci);
+	}
 	if (sc->sbbf != NULL)
 	{
 		/* MembershipFilters.sbbf (section 5.4); stripe descriptors only */
@@ -1752,6 +1778,44 @@ is_kusto_decimal(const AmWriterColumn *c)
 
 static void type_stats(StripeColumn *sc);
 
+/*
+ * HyperLogLog as the reference's sketch (section 5.3): counter h >> 57 of
+ * h = XXH3_64bits_withSeed(value, HLL_SEED) keeps the largest rank of the
+ * low 57 bits (58 for 0, else 57 - floor(log2(low))).
+ */
+static void
+hll_add(uint8_t *counters, const void *value, size_t len)
+{
+	uint64_t	h = XXH3_64bits_withSeed(value, len, HLL_SEED);
+	uint64_t	low = h & ((UINT64_C(1) << (64 - HLL_BITS)) - 1);
+	uint8_t		rank = low == 0 ? 64 - HLL_BITS + 1 :
+		(uint8_t) (64 - HLL_BITS - (63 - __builtin_clzll(low)));
+	uint8_t    *slot = &counters[h >> (64 - HLL_BITS)];
+
+	if (rank > *slot)
+		*slot = rank;
+}
+
+/* The sketch's estimate: raw HLL, linear counting while small. */
+static uint64_t
+hll_estimate(const uint8_t *counters)
+{
+	double		m = HLL_COUNTERS;
+	double		sum = 0;
+	int			zeros = 0;
+	double		e;
+
+	for (int i = 0; i < HLL_COUNTERS; i++)
+	{
+		sum += ldexp(1.0, -counters[i]);
+		zeros += counters[i] == 0;
+	}
+	e = 0.7213 / (1 + 1.079 / m) * m * m / sum;
+	if (e <= 2.5 * m && zeros > 0)
+		e = m * log(m / zeros);
+	return (uint64_t) (e + 0.5);
+}
+
 static void
 column_stats(StripeColumn *sc)
 {
@@ -1952,6 +2016,7 @@ type_stats(StripeColumn *sc)
 	bool		binary = is_binary_type(c->type) && !sc->is_list;
 
 	sc->has_string_stats = binary && !is_kusto_decimal(c);
+	sc->has_hll = sc->has_string_stats;
 	sc->has_bool_stats = c->type == AM_TYPE_BOOLEAN && !sc->is_list;
 	sc->has_float_stats = (c->type == AM_TYPE_FLOAT32 ||
 						   c->type == AM_TYPE_FLOAT64) && !sc->is_list;
@@ -1981,6 +2046,7 @@ type_stats(StripeColumn *sc)
 				ascii = p[k] < 0x80;
 			sc->ascii_count += c->type == AM_TYPE_STRING && ascii;
 			data += len;
+			hll_add(sc->hll, p, (size_t) len);
 		}
 		else if (sc->has_bool_stats)
 		{
@@ -2604,6 +2670,9 @@ merge_totals(AmShardWriter *sw, uint32_t k, const StripeColumn *c)
 	for (int i = 0; i < 6; i++)
 		t->float_counts[i] += c->float_counts[i];
 	t->has_string_stats = c->has_string_stats;
+	t->has_hll = c->has_hll;
+	for (int i = 0; c->has_hll && i < HLL_COUNTERS; i++)
+		t->hll[i] = c->hll[i] > t->hll[i] ? c->hll[i] : t->hll[i];
 	t->ascii_count += c->ascii_count;
 	if (c->rows > c->nulls)
 	{

@@ -136,7 +136,46 @@ typedef struct Expect
 	uint64_t	t,
 				f;
 	uint64_t	fc[6];
+	uint8_t		hll[128];
 } Expect;
+
+/* The sketch of section 5.3, computed here: p = 7, XXH3 with its seed. */
+static void
+hll_add_test(uint8_t *counters, const uint8_t *v, size_t len)
+{
+	uint64_t	h = XXH3_64bits_withSeed(v, len, UINT64_C(0x416D7564484C4C31));
+	uint64_t	low = h & ((UINT64_C(1) << 57) - 1);
+	int			rank = 58;
+
+	if (low != 0)
+	{
+		int			log2 = 0;
+
+		while ((low >> (log2 + 1)) != 0)
+			log2++;
+		rank = 57 - log2;
+	}
+	if (rank > counters[h >> 57])
+		counters[h >> 57] = (uint8_t) rank;
+}
+
+static uint64_t
+hll_count_test(const uint8_t *counters)
+{
+	double		sum = 0,
+				e;
+	int			zeros = 0;
+
+	for (int i = 0; i < 128; i++)
+	{
+		sum += pow(2.0, -counters[i]);
+		zeros += counters[i] == 0;
+	}
+	e = 0.7213 / (1 + 1.079 / 128.0) * 128.0 * 128.0 / sum;
+	if (e <= 2.5 * 128 && zeros > 0)
+		e = 128 * log(128.0 / zeros);
+	return (uint64_t) (e + 0.5);
+}
 
 static void
 expect(int c, uint64_t first, uint64_t n, Expect *e)
@@ -162,6 +201,7 @@ expect(int c, uint64_t first, uint64_t n, Expect *e)
 				ascii &= ((const uint8_t *) col->values)[col->offsets[r] + k] < 128;
 			e->ascii += ascii;
 			e->raw += len;
+			hll_add_test(e->hll, (const uint8_t *) col->values + col->offsets[r], (size_t) len);
 			if (len < e->min_size)
 				e->min_size = len;
 			if (len > e->max_size)
@@ -220,6 +260,14 @@ check_descriptor(int c, const AmFieldDescriptor *fd, const Expect *e, const char
 	}
 	else
 		UNIT_CHECK(!fd->has_string_stats && !fd->has_binary_stats);
+	/* the cardinality estimate of the sketch (strings and binaries only) */
+	if (col->type == AM_TYPE_STRING || col->type == AM_TYPE_BINARY)
+		UNIT_CHECKF(fd->has_cardinality && fd->cardinality == hll_count_test(e->hll),
+					"%s %s: cardinality %llu, expected %llu", where, col->name,
+					(unsigned long long) fd->cardinality,
+					(unsigned long long) hll_count_test(e->hll));
+	else
+		UNIT_CHECK(!fd->has_cardinality);
 	UNIT_CHECK(fd->has_boolean_stats == (col->type == AM_TYPE_BOOLEAN));
 	if (col->type == AM_TYPE_BOOLEAN)
 		UNIT_CHECK(fd->true_count == e->t && fd->false_count == e->f);
