@@ -75,7 +75,7 @@ generate(void)
 		int			k = i % STRIPE;
 		const char *w = words[r % 6];
 
-		i32[i] = (int32_t) (r >> 8) - (1 << 20);
+		i32[i] = (int32_t) ((r >> 12) % (1u << 24)) - (1 << 20);
 		switch (r % 9)
 		{
 			case 0:
