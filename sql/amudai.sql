@@ -106,7 +106,7 @@ SELECT am_stripes('SELECT * FROM am WHERE grp <> 4'), count(*) FROM am WHERE grp
 SELECT am_stripes('SELECT * FROM am WHERE n = 7000'), count(*) FROM am WHERE n = 7000;
 SELECT am_stripes('SELECT * FROM am WHERE n IS NULL'), count(*), min(id), max(id) FROM am WHERE n IS NULL;
 SELECT am_stripes('SELECT * FROM am WHERE n IS NOT NULL'), count(*) FROM am WHERE n IS NOT NULL;
--- floats (< prunes, > does not: NaN), timestamptz (DateTime ticks)
+-- floats (< prunes; > too where FloatingStats count no NaN), timestamptz (DateTime ticks)
 SELECT am_stripes('SELECT * FROM am WHERE f < 10'), count(*) FROM am WHERE f < 10;
 SELECT am_stripes('SELECT * FROM am WHERE f > 5000'), count(*) FROM am WHERE f > 5000;
 SELECT am_stripes('SELECT * FROM am WHERE tstz >= ''2024-01-15 00:00+00'''), count(*), min(id)

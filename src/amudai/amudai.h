@@ -203,6 +203,7 @@ typedef struct AmFieldDescriptor
 	AmAnyValue	constant_value; /* kind ABSENT when not set */
 	bool		has_dictionary_size;
 	uint64_t	dictionary_size;
+	bool		has_range_stats;	/* set even when empty (all null) */
 	AmAnyValue	min_value;		/* range_stats, ABSENT when not set */
 	AmAnyValue	max_value;
 	bool		min_inclusive;
@@ -214,6 +215,19 @@ typedef struct AmFieldDescriptor
 	bool		has_boolean_stats;
 	uint64_t	true_count;
 	uint64_t	false_count;
+	/* StringStats (tag 20) or BinaryStats (25): sizes of non-null values */
+	bool		has_string_stats;
+	bool		has_binary_stats;
+	uint64_t	min_size;
+	uint64_t	max_size;
+	bool		has_min_non_empty_size;
+	uint64_t	min_non_empty_size;
+	bool		has_ascii_count;	/* StringStats only */
+	uint64_t	ascii_count;
+	/* FloatingStats (tag 24): counts of zero, positive, negative, NaN,
+	 * +infinity, -infinity values (positive/negative exclude infinities) */
+	bool		has_floating_stats;
+	uint64_t	floating_counts[6];
 	AmBytes		sbbf_data;		/* Bloom filter blocks, len 0 when absent */
 	uint64_t	sbbf_num_blocks;
 	uint64_t	sbbf_hash_seed;
@@ -752,6 +766,15 @@ typedef struct AmWriterColumn
  */
 #define AM_WRITER_ENC_AUTO (-1)
 
+/*
+ * Values per block of parquet_fdw_write_amudai() (bench/AMUDAI.md, issue
+ * #17): smaller blocks let a range-index skip decode less (a selective
+ * range query 3.3x faster than at 65,536), larger ones repeat block
+ * dictionaries less (2,048 makes the shard 49% larger than 65,536; this
+ * 12%).  Any value up to 65,536 (one Roaring container) is valid.
+ */
+#define AM_WRITER_BLOCK_VALUES 16384
+
 typedef struct AmWriterOptions
 {
 	uint32_t	block_values;	/* values (bit buffers: bytes) per block; 0 = 2048 */
@@ -764,11 +787,12 @@ typedef struct AmWriterOptions
 /*
  * Write rows rows of the columns as a single-file shard into a new buffer
  * (*out, from alloc, *out_len bytes): 64-byte aligned block buffers with
- * checksums and block maps (segment size 1024), embedded presence (Plain
- * bytes, or Roaring listing the nulls when smaller) for numeric and binary
- * columns, bit buffers for booleans, stripe
- * and shard field descriptors with null counts and integer min/max, and a
- * FlatBuffers schema without hash lookups.  Unless options->no_indexes,
+ * checksums and block maps (segment size 1024), embedded presence (Roaring
+ * below 1% or above 99% nulls, else Plain bytes) for numeric and binary
+ * columns, bit buffers for booleans, stripe and shard field descriptors
+ * with null counts, raw_data_size, min/max and String/Binary/Boolean/
+ * Floating statistics, and a FlatBuffers schema with Schema.field_lookup
+ * (signed only on integer types).  Unless options->no_indexes,
  * as the reference does (sections 2.1, 3.9, 5.2, 5.4): a RANGE_INDEX buffer
  * (min, max and invalid count of every 256 positions) per stripe of
  * Int*, Float*, DateTime and KustoDecimal fields, and in the stripe field

@@ -475,6 +475,7 @@ parse_range_stats(const AmPbReader *parent, const AmPbField *pf,
 
 	if ((st = am_pb_nested(parent, pf, &r, err)) != AM_OK)
 		return st;
+	out->has_range_stats = true;
 	PB_FOREACH(&r, &f, done, err)
 	{
 		switch (f.tag)
@@ -502,7 +503,8 @@ parse_range_stats(const AmPbReader *parent, const AmPbField *pf,
 	return st;
 }
 
-/* Fields 1 and 2 of BooleanStats, CardinalityInfo.count, SBBF. */
+/* StringStats, BinaryStats, BooleanStats, FloatingStats,
+ * CardinalityInfo.count, SBBF. */
 static AmStatus
 parse_small_stats(const AmPbReader *parent, const AmPbField *pf,
 				  AmFieldDescriptor *out, AmError *err)
@@ -515,7 +517,35 @@ parse_small_stats(const AmPbReader *parent, const AmPbField *pf,
 		return st;
 	PB_FOREACH(&r, &f, done, err)
 	{
-		if (pf->tag == 22 && (f.tag == 1 || f.tag == 2))
+		if ((pf->tag == 20 || pf->tag == 25) && f.tag >= 1 && f.tag <= 4)
+		{
+			/* StringStats / BinaryStats; tag 4 (ascii_count) is String's */
+			EXPECT(&f, AM_PB_FIXED64, "StringStats");
+			if (pf->tag == 20)
+				out->has_string_stats = true;
+			else
+				out->has_binary_stats = true;
+			if (f.tag == 1)
+				out->min_size = f.u64;
+			else if (f.tag == 2)
+			{
+				out->has_min_non_empty_size = true;
+				out->min_non_empty_size = f.u64;
+			}
+			else if (f.tag == 3)
+				out->max_size = f.u64;
+			else if (pf->tag == 20)
+			{
+				out->has_ascii_count = true;
+				out->ascii_count = f.u64;
+			}
+		}
+		else if (pf->tag == 24 && f.tag >= 1 && f.tag <= 6)
+		{
+			EXPECT(&f, AM_PB_FIXED64, "FloatingStats");
+			out->floating_counts[f.tag - 1] = f.u64;
+		}
+		else if (pf->tag == 22 && (f.tag == 1 || f.tag == 2))
 		{
 			EXPECT(&f, AM_PB_FIXED64, "BooleanStats");
 			out->has_boolean_stats = true;
@@ -619,9 +649,21 @@ am_parse_field_descriptor(AmBytes payload, AmFieldDescriptor *out,
 				break;
 			case 7:
 			case 8:
+			case 20:
 			case 22:
+			case 24:
+			case 25:
 				if ((st = parse_small_stats(&r, &f, out, err)) != AM_OK)
 					return st;
+				/* a message whose counts are all 0 is still present */
+				if (f.tag == 20)
+					out->has_string_stats = true;
+				else if (f.tag == 22)
+					out->has_boolean_stats = true;
+				else if (f.tag == 24)
+					out->has_floating_stats = true;
+				else if (f.tag == 25)
+					out->has_binary_stats = true;
 				break;
 			default:
 				break;

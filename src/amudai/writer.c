@@ -19,13 +19,16 @@
  *
  * Flat top-level columns and lists of flat values are written (no maps or
  * structs yet).  Blocks always carry checksums; numeric and binary blocks
- * carry embedded presence (AllNulls, Plain bytes, or a negated Roaring
- * array of the null positions when that is smaller); booleans are bit
+ * carry embedded presence (AllNulls; below 1% nulls a negated Roaring
+ * array of the null positions, above 99% one of the present positions,
+ * Plain bytes in between, as the reference's presence.rs); booleans are bit
  * buffers with a separate PRESENCE bit buffer when a stripe has nulls.
  * Value encodings are the column's, or with AM_WRITER_ENC_AUTO the smallest
- * of a few candidates per block.  What this writer never emits, per the
- * document's advice: raw ZigZag, fixed-size binary BlockDictionary, hash
- * lookups, LZ4 frames.
+ * of a few candidates per block.  Statistics as the reference (section
+ * 5.2): counts, raw_data_size, min/max, String/Binary/Boolean/Floating
+ * stats; the schema carries the field_lookup hash table.  What this writer
+ * never emits, per the document's advice: raw ZigZag, fixed-size binary
+ * BlockDictionary, struct lookups, LZ4 frames.
  *
  * IDENTIFICATION
  *	  src/amudai/writer.c
@@ -36,6 +39,7 @@
 #include "amudai/string_dict.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "codec/alp.h"
@@ -44,7 +48,11 @@
 #include "common/sbbf.h"
 #include "compress/compress.h"
 
+#include <xxhash.h>
+
 #define SEGMENT_SIZE	1024
+/* words of AmShardWriter.stripes per stripe */
+#define STRIPE_WORDS	5
 #define DEFAULT_BLOCK	2048
 /* String/Binary blocks end early once their values pass this many bytes */
 #define BINARY_BLOCK_BYTES	((uint64_t) 1 << 20)
@@ -53,6 +61,11 @@
 #define ENC_DELTA_FFOR		1001	/* Delta with an FFOR child */
 #define ENC_INT_DICTIONARY	1002	/* BlockDictionary, FFOR codes */
 #define ENC_STRING_DICTIONARY	1003	/* binary BlockDictionary, FFOR codes */
+
+/* HyperLogLog sketches (section 5.3): p = 7, 128 one-byte counters */
+#define HLL_BITS		7
+#define HLL_COUNTERS	(1 << HLL_BITS)
+#define HLL_SEED		UINT64_C(0x416D7564484C4C31)
 
 /* RANGE_INDEX buffers (section 3.9): min/max of every 256 positions */
 #define RANGE_BLOCK_ROWS	256
@@ -74,6 +87,8 @@ typedef struct Writer
 	AmPbWriter	scratch;		/* scratch for compression */
 	AmStatus	status;
 } Writer;
+
+static uint64_t hll_estimate(const uint8_t *counters);
 
 /* A buffer written to the file, for its EncodedBuffer message. */
 typedef struct BufferOut
@@ -110,6 +125,23 @@ typedef struct StripeColumn
 	uint8_t		dec_max[16];
 	uint64_t	min;
 	uint64_t	max;
+	bool		empty_range;	/* numeric, all null: an empty RangeStats */
+	/* section 5.2: the type-specific statistics and raw_data_size */
+	uint64_t	raw_size;
+	bool		has_string_stats;	/* StringStats (String) or BinaryStats */
+	uint64_t	min_size;
+	uint64_t	max_size;
+	bool		has_min_non_empty;
+	uint64_t	min_non_empty;
+	uint64_t	ascii_count;	/* String only */
+	bool		sizes_seen;		/* shard totals: some stripe had values */
+	bool		has_hll;		/* string-like: a HyperLogLog sketch (5.3) */
+	uint8_t		hll[HLL_COUNTERS];
+	bool		has_bool_stats;
+	uint64_t	true_count;
+	uint64_t	false_count;
+	bool		has_float_stats;
+	uint64_t	float_counts[6];	/* zero, +, -, NaN, +inf, -inf */
 	uint64_t	desc_start;
 	uint64_t	desc_end;
 	/* split-block Bloom filter of the stripe (binary types), or NULL */
@@ -1030,21 +1062,28 @@ block_body(Writer *w, const BlockSource *s, uint64_t first, size_t n)
 		nulls += c->nulls[first + i] != 0;
 	if (nulls == n && n > 0)
 		am_pbw_raw(b, "\1", 1);
-	else if (nulls > 0 && nulls <= 4096 && n <= 65536 && nulls * 2 + 20 < n)
+	else if (nulls > 0 && n <= 65536 && (nulls * 100 < n || nulls * 100 > n * 99))
 	{
 		/*
-		 * Roaring, negated (the bitmap lists the nulls), portable format
-		 * without run containers: cookie 12346, one container (key 0) with
-		 * an array of positions at byte 16.
+		 * Roaring as the reference chooses it (presence.rs): below 1% nulls
+		 * a negated bitmap listing the nulls, above 99% one listing the
+		 * present positions; in between Plain bytes.  Portable format
+		 * without run containers: cookie 12346, one container (key 0; a
+		 * block has at most 65536 positions) with an array of positions
+		 * at byte 16.  Either list has fewer than 656 entries, well
+		 * within an array container's 4096.
 		 */
-		am_pbw_raw(b, "\3\1", 2);
+		bool		negated = nulls * 100 < n;
+		bool		want_null = negated;
+
+		am_pbw_raw(b, negated ? "\3\1" : "\3\0", 2);
 		put_u32(b, 12346);
 		put_u32(b, 1);
 		put_u16(b, 0);
-		put_u16(b, (uint16_t) (nulls - 1));
+		put_u16(b, (uint16_t) ((negated ? nulls : n - nulls) - 1));
 		put_u32(b, 16);
 		for (size_t i = 0; i < n; i++)
-			if (c->nulls[first + i])
+			if ((c->nulls[first + i] != 0) == want_null)
 				put_u16(b, (uint16_t) i);
 	}
 	else if (nulls > 0)
@@ -1332,6 +1371,48 @@ msg_any_value(AmPbWriter *m, uint32_t tag, const AmAnyValue *v)
 	msg_nested(m, tag, &a);
 }
 
+/* proto3 non-optional fixed64: left out when 0 */
+static void
+put_count(AmPbWriter *m, uint32_t tag, uint64_t v)
+{
+	if (v != 0)
+		am_pbw_fixed64(m, tag, v);
+}
+
+/* FieldDescriptor 20, 22, 24, 25: the type-specific statistics (5.2). */
+static void
+msg_type_stats(AmPbWriter *m, const StripeColumn *sc)
+{
+	AmPbWriter	st;
+
+	am_pbw_init(&st, m->alloc);
+	if (sc->has_string_stats)
+	{
+		/* StringStats and BinaryStats share tags 1-3; 4 is String's */
+		put_count(&st, 1, sc->min_size);
+		if (sc->has_min_non_empty)
+			am_pbw_fixed64(&st, 2, sc->min_non_empty);
+		put_count(&st, 3, sc->max_size);
+		if (sc->col->type == AM_TYPE_STRING)
+			am_pbw_fixed64(&st, 4, sc->ascii_count);
+		msg_nested(m, sc->col->type == AM_TYPE_STRING ? 20 : 25, &st);
+	}
+	else if (sc->has_bool_stats)
+	{
+		put_count(&st, 1, sc->true_count);
+		put_count(&st, 2, sc->false_count);
+		msg_nested(m, 22, &st);
+	}
+	else if (sc->has_float_stats)
+	{
+		for (int k = 0; k < 6; k++)
+			put_count(&st, (uint32_t) k + 1, sc->float_counts[k]);
+		msg_nested(m, 24, &st);
+	}
+	else
+		am_pbw_free(&st);
+}
+
 static void
 msg_field_descriptor(AmPbWriter *m, const StripeColumn *sc, uint64_t rows,
 					 uint64_t nulls)
@@ -1363,6 +1444,30 @@ msg_field_descriptor(AmPbWriter *m, const StripeColumn *sc, uint64_t rows,
 		am_pbw_uint(&rs, 4, 1);
 		msg_nested(m, 6, &rs);
 	}
+	else if (sc->empty_range)
+	{
+		AmPbWriter	rs;
+
+		am_pbw_init(&rs, m->alloc);
+		msg_nested(m, 6, &rs);
+	}
+	if (sc->has_hll)
+	{
+		/* CardinalityInfo {count, is_estimate, HllSketchV1} (section 5.3) */
+		AmPbWriter	ci,
+					hs;
+
+		am_pbw_init(&ci, m->alloc);
+		am_pbw_init(&hs, m->alloc);
+		am_pbw_fixed64(&ci, 1, hll_estimate(sc->hll));
+		am_pbw_uint(&ci, 2, 1);
+		am_pbw_bytes(&hs, 1, "xxh3_64", 7);
+		am_pbw_fixed64(&hs, 2, HLL_SEED);
+		am_pbw_fixed32(&hs, 3, HLL_BITS);
+		am_pbw_bytes(&hs, 4, sc->hll, HLL_COUNTERS);
+		msg_nested(&ci, 3, &hs);
+		msg_nested(m, 7, &ci);
+	}
 	if (sc->sbbf != NULL)
 	{
 		/* MembershipFilters.sbbf (section 5.4); stripe descriptors only */
@@ -1383,6 +1488,9 @@ msg_field_descriptor(AmPbWriter *m, const StripeColumn *sc, uint64_t rows,
 		msg_nested(&mf, 1, &sb);
 		msg_nested(m, 8, &mf);
 	}
+	msg_type_stats(m, sc);
+	/* optional: written even when 0 */
+	am_pbw_fixed64(m, 41, sc->raw_size);
 }
 
 static void
@@ -1410,8 +1518,13 @@ msg_stripe_field(Writer *w, StripeColumn *sc)
 		msg_data_ref(&eb, 2, b->start, b->end);
 		if (b->no_block_map)
 		{
-			/* section 3.9: block_count 0, no block map, no block checksums */
+			/*
+			 * section 3.9: block_count 0, no block map, no block checksums;
+			 * buffer_id and packed_group_index 0 as the reference writes
+			 */
 			am_pbw_fixed64(&eb, 4, 0);
+			am_pbw_fixed32(&eb, 20, 0);
+			am_pbw_fixed32(&eb, 21, 0);
 			msg_nested(&nat, 1, &eb);
 			continue;
 		}
@@ -1521,6 +1634,63 @@ schema_data_type(AmPbWriter *fb, const char *name, AmBasicType type,
 	return tab;
 }
 
+/*
+ * Schema.field_lookup (format notes 1.10; the reference's schema_builder.rs
+ * always writes one, and its reader trusts it): names hashed with XXH3-64
+ * into nb = next_power_of_two(max(n, 4) / 2) buckets; buckets holds nb + 1
+ * prefix offsets into entries, entries the field indexes bucket by bucket.
+ * Appended at the end of fb; the table's offset goes into slot_at.
+ */
+static void
+schema_field_lookup(AmPbWriter *fb, const AmWriterColumn *cols, uint32_t n,
+					size_t slot_at)
+{
+	uint32_t	nb = 1;
+	uint32_t	want = (n > 4 ? n : 4) / 2;
+	size_t		vt,
+				tab,
+				buckets_at,
+				entries_at;
+
+	while (nb < want)
+		nb <<= 1;
+	pad_to(fb, 0, 4);
+	vt = fb->len;
+	put_u16(fb, 8);				/* HashLookup vtable: 2 slots */
+	put_u16(fb, 12);
+	put_u16(fb, 4);
+	put_u16(fb, 8);
+	tab = fb->len;
+	put_u32(fb, (uint32_t) (tab - vt));
+	put_u32(fb, 0);				/* buckets, patched */
+	put_u32(fb, 0);				/* entries, patched */
+	buckets_at = fb->len;
+	put_u32(fb, nb + 1);
+	/* prefix offsets: a counting pass per bucket keeps this allocation-free */
+	{
+		uint32_t	at = 0;
+
+		put_u32(fb, 0);
+		for (uint32_t b = 0; b < nb; b++)
+		{
+			for (uint32_t i = 0; i < n; i++)
+				at += (XXH3_64bits(cols[i].name, strlen(cols[i].name)) & (nb - 1)) == b;
+			put_u32(fb, at);
+		}
+	}
+	entries_at = fb->len;
+	put_u32(fb, n);
+	for (uint32_t b = 0; b < nb; b++)
+		for (uint32_t i = 0; i < n; i++)
+			if ((XXH3_64bits(cols[i].name, strlen(cols[i].name)) & (nb - 1)) == b)
+				put_u32(fb, i);
+	if (fb->failed)
+		return;
+	am_store_u32(fb->buf + tab + 4, (uint32_t) (buckets_at - (tab + 4)));
+	am_store_u32(fb->buf + tab + 8, (uint32_t) (entries_at - (tab + 8)));
+	am_store_u32(fb->buf + slot_at, (uint32_t) (tab - slot_at));
+}
+
 /* The FlatBuffers Schema (layout in flatbuf.c); lists get a child node. */
 static void
 write_schema(Writer *w, const AmWriterColumn *cols, uint32_t n,
@@ -1531,14 +1701,17 @@ write_schema(Writer *w, const AmWriterColumn *cols, uint32_t n,
 	uint32_t	next_id = 0;
 
 	am_pbw_init(&fb, w->alloc);
-	put_u32(&fb, 12);			/* root: Schema table at 12 */
-	put_u16(&fb, 8);			/* Schema vtable */
-	put_u16(&fb, 12);
+	put_u32(&fb, 16);			/* root: Schema table at 16 */
+	put_u16(&fb, 10);			/* Schema vtable: 3 slots */
+	put_u16(&fb, 16);
 	put_u16(&fb, 4);
 	put_u16(&fb, 8);
-	put_u32(&fb, 8);			/* Schema table: vtable at 4 */
-	put_u32(&fb, 8);			/* fields -> 24 */
+	put_u16(&fb, 12);
+	put_u16(&fb, 0);			/* pad: tables are 4-aligned */
+	put_u32(&fb, 12);			/* Schema table: vtable at 4 */
+	put_u32(&fb, 12);			/* fields -> 32 */
 	put_u32(&fb, num_nodes);	/* schema_id_count */
+	put_u32(&fb, 0);			/* field_lookup, patched */
 	vec = fb.len;
 	put_u32(&fb, n);
 	put_zeros(&fb, (size_t) n * 4);
@@ -1555,6 +1728,10 @@ write_schema(Writer *w, const AmWriterColumn *cols, uint32_t n,
 					child_tab,
 					child_children;
 		uint32_t	id = next_id++;
+		/* signed only on integers (arrow_to_amudai_schema.rs): floats,
+		 * strings, booleans and DateTime say false */
+		bool		is_signed = c->is_signed &&
+			c->type >= AM_TYPE_INT8 && c->type <= AM_TYPE_INT64;
 
 		field_vt = fb.len;
 		put_u16(&fb, 6);
@@ -1568,12 +1745,12 @@ write_schema(Writer *w, const AmWriterColumn *cols, uint32_t n,
 			dt_tab = schema_data_type(&fb, c->name, AM_TYPE_LIST, false, 0, id,
 									  AM_NO_PARENT, 1, &children_at, NULL);
 		else
-			dt_tab = schema_data_type(&fb, c->name, c->type, c->is_signed, fixed,
+			dt_tab = schema_data_type(&fb, c->name, c->type, is_signed, fixed,
 									  id, AM_NO_PARENT, 0, &children_at,
 									  c->extension_label);
 		if (list)
 		{
-			child_tab = schema_data_type(&fb, "", c->type, c->is_signed, fixed,
+			child_tab = schema_data_type(&fb, "", c->type, is_signed, fixed,
 										 next_id++, id, 0, &child_children,
 										 c->extension_label);
 			if (w_ok(w))
@@ -1585,6 +1762,8 @@ write_schema(Writer *w, const AmWriterColumn *cols, uint32_t n,
 		am_store_u32(fb.buf + vec + 4 + 4 * i, (uint32_t) (field_tab - (vec + 4 + 4 * i)));
 		am_store_u32(fb.buf + field_tab + 4, (uint32_t) (dt_tab - (field_tab + 4)));
 	}
+	if (w_ok(w))
+		schema_field_lookup(&fb, cols, n, 28);
 	envelope(w, &fb, start, end);
 }
 
@@ -1595,6 +1774,46 @@ is_kusto_decimal(const AmWriterColumn *c)
 {
 	return c->type == AM_TYPE_FIXED_SIZE_BINARY && c->fixed_size == 16 &&
 		c->extension_label != NULL && strcmp(c->extension_label, "KustoDecimal") == 0;
+}
+
+static void type_stats(StripeColumn *sc);
+
+/*
+ * HyperLogLog as the reference's sketch (section 5.3): counter h >> 57 of
+ * h = XXH3_64bits_withSeed(value, HLL_SEED) keeps the largest rank of the
+ * low 57 bits (58 for 0, else 57 - floor(log2(low))).
+ */
+static void
+hll_add(uint8_t *counters, const void *value, size_t len)
+{
+	uint64_t	h = XXH3_64bits_withSeed(value, len, HLL_SEED);
+	uint64_t	low = h & ((UINT64_C(1) << (64 - HLL_BITS)) - 1);
+	uint8_t		rank = low == 0 ? 64 - HLL_BITS + 1 :
+		(uint8_t) (64 - HLL_BITS - (63 - __builtin_clzll(low)));
+	uint8_t    *slot = &counters[h >> (64 - HLL_BITS)];
+
+	if (rank > *slot)
+		*slot = rank;
+}
+
+/* The sketch's estimate: raw HLL, linear counting while small. */
+static uint64_t
+hll_estimate(const uint8_t *counters)
+{
+	double		m = HLL_COUNTERS;
+	double		sum = 0;
+	int			zeros = 0;
+	double		e;
+
+	for (int i = 0; i < HLL_COUNTERS; i++)
+	{
+		sum += ldexp(1.0, -counters[i]);
+		zeros += counters[i] == 0;
+	}
+	e = 0.7213 / (1 + 1.079 / m) * m * m / sum;
+	if (e <= 2.5 * m && zeros > 0)
+		e = m * log(m / zeros);
+	return (uint64_t) (e + 0.5);
 }
 
 static void
@@ -1616,6 +1835,7 @@ column_stats(StripeColumn *sc)
 	{
 		for (uint64_t i = 0; c->list_nulls != NULL && i < sc->rows; i++)
 			sc->nulls += c->list_nulls[sc->first + i] != 0;
+		type_stats(sc);
 		return;
 	}
 	for (uint64_t i = 0; i < sc->rows; i++)
@@ -1773,6 +1993,109 @@ column_stats(StripeColumn *sc)
 			}
 		}
 	}
+	type_stats(sc);
+}
+
+/*
+ * Section 5.2: raw_data_size and the type-specific statistics the
+ * reference writes (StringStats, BinaryStats, BooleanStats, FloatingStats;
+ * its amudai-data-stats crate).  raw_data_size counts the bytes of the
+ * non-null values (booleans: their bits; strings and binaries: their
+ * bytes) plus ceil(count / 8) of null bitmap when some are null, and 0 when
+ * all are; a list node counts its null bitmap only, its element node the
+ * elements.  FloatingStats' positive and negative exclude the infinities,
+ * as the reference's finite_count = zero + positive + negative says.
+ */
+static void
+type_stats(StripeColumn *sc)
+{
+	const AmWriterColumn *c = sc->col;
+	uint32_t	width = column_width(c);
+	uint64_t	present = sc->rows - sc->nulls;
+	uint64_t	data = 0;
+	bool		binary = is_binary_type(c->type) && !sc->is_list;
+
+	sc->has_string_stats = binary && !is_kusto_decimal(c);
+	sc->has_hll = sc->has_string_stats;
+	sc->has_bool_stats = c->type == AM_TYPE_BOOLEAN && !sc->is_list;
+	sc->has_float_stats = (c->type == AM_TYPE_FLOAT32 ||
+						   c->type == AM_TYPE_FLOAT64) && !sc->is_list;
+	sc->min_size = UINT64_MAX;
+	sc->max_size = 0;
+	for (uint64_t i = 0; !sc->is_list && i < sc->rows; i++)
+	{
+		uint64_t	row = sc->first + i;
+
+		if (c->nulls != NULL && c->nulls[row])
+			continue;
+		if (sc->has_string_stats)
+		{
+			uint64_t	len = width ? width : c->offsets[row + 1] - c->offsets[row];
+			const uint8_t *p = (const uint8_t *) c->values +
+				(width ? row * width : c->offsets[row]);
+			bool		ascii = true;
+
+			sc->min_size = len < sc->min_size ? len : sc->min_size;
+			sc->max_size = len > sc->max_size ? len : sc->max_size;
+			if (len > 0 && (!sc->has_min_non_empty || len < sc->min_non_empty))
+			{
+				sc->has_min_non_empty = true;
+				sc->min_non_empty = len;
+			}
+			for (uint64_t k = 0; c->type == AM_TYPE_STRING && k < len && ascii; k++)
+				ascii = p[k] < 0x80;
+			sc->ascii_count += c->type == AM_TYPE_STRING && ascii;
+			data += len;
+			hll_add(sc->hll, p, (size_t) len);
+		}
+		else if (sc->has_bool_stats)
+		{
+			if (((const uint8_t *) c->values)[row] != 0)
+				sc->true_count++;
+			else
+				sc->false_count++;
+		}
+		else if (sc->has_float_stats)
+		{
+			double		d;
+			int			k;
+
+			if (c->type == AM_TYPE_FLOAT64)
+				memcpy(&d, (const uint8_t *) c->values + row * 8, 8);
+			else
+			{
+				float		f;
+
+				memcpy(&f, (const uint8_t *) c->values + row * 4, 4);
+				d = f;
+			}
+			if (d != d)
+				k = 3;
+			else if (d == HUGE_VAL)
+				k = 4;
+			else if (d == -HUGE_VAL)
+				k = 5;
+			else
+				k = d == 0 ? 0 : d > 0 ? 1 : 2;
+			sc->float_counts[k]++;
+		}
+	}
+	if (sc->min_size == UINT64_MAX)
+		sc->min_size = 0;
+	if (sc->is_list)
+		data = 0;
+	else if (sc->has_bool_stats)
+		data = (present + 7) / 8;
+	else if (!sc->has_string_stats)
+		data = present * (width ? width : 0);
+	if (binary && !sc->has_string_stats)
+		data = present * width;
+	sc->raw_size = present == 0 ? 0 :
+		data + (sc->nulls > 0 ? (sc->rows + 7) / 8 : 0);
+	/* all-null numeric stripes: an empty RangeStats, as the reference */
+	sc->empty_range = !sc->has_range && !sc->is_list && sc->rows > 0 &&
+		((c->type >= AM_TYPE_INT8 && c->type <= AM_TYPE_FLOAT64) ||
+		 c->type == AM_TYPE_DATETIME);
 }
 
 /* ---------------- range index and Bloom filter ---------------- */
@@ -2194,7 +2517,8 @@ struct AmShardWriter
 	StripeColumn *totals;		/* per node: merged over the stripes */
 	bool	   *constant_dead;	/* per node: stripes disagree on a constant */
 	uint64_t   *starts;			/* 2 * num_nodes descriptor ranges */
-	uint64_t   *stripes;		/* 4 per stripe: field list range, rows, first row */
+	uint64_t   *stripes;		/* STRIPE_WORDS per stripe: field list range,
+								 * rows, first row, raw_data_size */
 	uint64_t	nstripes;
 	uint64_t	stripes_cap;
 	uint64_t	rows;
@@ -2335,6 +2659,36 @@ merge_totals(AmShardWriter *sw, uint32_t k, const StripeColumn *c)
 	t->rows += c->rows;
 	t->nulls += c->nulls;
 	t->is_list = c->is_list;
+	/* the schema copy: the stripe's columns are gone by finish() */
+	t->col = &sw->schema[sw->node_col[k]];
+	t->raw_size += c->raw_size;
+	t->empty_range |= c->empty_range;
+	t->has_bool_stats = c->has_bool_stats;
+	t->true_count += c->true_count;
+	t->false_count += c->false_count;
+	t->has_float_stats = c->has_float_stats;
+	for (int i = 0; i < 6; i++)
+		t->float_counts[i] += c->float_counts[i];
+	t->has_string_stats = c->has_string_stats;
+	t->has_hll = c->has_hll;
+	for (int i = 0; c->has_hll && i < HLL_COUNTERS; i++)
+		t->hll[i] = c->hll[i] > t->hll[i] ? c->hll[i] : t->hll[i];
+	t->ascii_count += c->ascii_count;
+	if (c->rows > c->nulls)
+	{
+		/* sizes of all-null stripes (0, 0) do not bound the shard's */
+		bool		seen = t->sizes_seen;
+
+		t->min_size = !seen || c->min_size < t->min_size ? c->min_size : t->min_size;
+		t->max_size = c->max_size > t->max_size ? c->max_size : t->max_size;
+		t->sizes_seen = true;
+	}
+	if (c->has_min_non_empty &&
+		(!t->has_min_non_empty || c->min_non_empty < t->min_non_empty))
+	{
+		t->has_min_non_empty = true;
+		t->min_non_empty = c->min_non_empty;
+	}
 	if (c->has_range)
 	{
 		if (!t->has_range)
@@ -2436,7 +2790,7 @@ add_stripe(AmShardWriter *sw, const AmWriterColumn *cols, uint64_t first,
 	if (sw->nstripes + 1 >= sw->stripes_cap)
 	{
 		uint64_t	cap = sw->stripes_cap ? sw->stripes_cap * 2 : 64;
-		uint64_t   *bigger = am_alloc(w->alloc, (size_t) cap * 32, w->err);
+		uint64_t   *bigger = am_alloc(w->alloc, (size_t) cap * 8 * STRIPE_WORDS, w->err);
 
 		if (bigger == NULL)
 		{
@@ -2444,7 +2798,7 @@ add_stripe(AmShardWriter *sw, const AmWriterColumn *cols, uint64_t first,
 			return AM_ERR_IO;
 		}
 		if (sw->stripes)
-			memcpy(bigger, sw->stripes, (size_t) sw->nstripes * 32);
+			memcpy(bigger, sw->stripes, (size_t) sw->nstripes * 8 * STRIPE_WORDS);
 		am_release(w->alloc, sw->stripes);
 		sw->stripes = bigger;
 		sw->stripes_cap = cap;
@@ -2478,13 +2832,18 @@ add_stripe(AmShardWriter *sw, const AmWriterColumn *cols, uint64_t first,
 	release_filters(sw);
 	if (w_ok(w))
 		msg_ref_array(w, sw->starts, sw->starts + nodes, nodes,
-					  &sw->stripes[4 * sw->nstripes], &sw->stripes[4 * sw->nstripes + 1]);
+					  &sw->stripes[STRIPE_WORDS * sw->nstripes],
+					  &sw->stripes[STRIPE_WORDS * sw->nstripes + 1]);
 	if (!w_ok(w))
 		return w->status;
+	sw->stripes[STRIPE_WORDS * sw->nstripes + 4] = 0;
 	for (uint32_t k = 0; k < nodes; k++)
+	{
 		merge_totals(sw, k, &sw->stripe[k]);
-	sw->stripes[4 * sw->nstripes + 2] = rows;
-	sw->stripes[4 * sw->nstripes + 3] = sw->rows;
+		sw->stripes[STRIPE_WORDS * sw->nstripes + 4] += sw->stripe[k].raw_size;
+	}
+	sw->stripes[STRIPE_WORDS * sw->nstripes + 2] = rows;
+	sw->stripes[STRIPE_WORDS * sw->nstripes + 3] = sw->rows;
 	sw->nstripes++;
 	sw->rows += rows;
 	pad_to(&w->file, 0, 64);
@@ -2525,7 +2884,8 @@ am_shard_writer_finish(AmShardWriter *sw, AmError *err)
 				sfl_s = 0,
 				sfl_e = 0,
 				dir_s = 0,
-				dir_e = 0;
+				dir_e = 0,
+				raw_size = 0;
 
 	w->err = err;
 	if (!w_ok(w))
@@ -2543,12 +2903,16 @@ am_shard_writer_finish(AmShardWriter *sw, AmError *err)
 		for (uint64_t s = 0; s < sw->nstripes; s++)
 		{
 			AmPbWriter	sd;
+			const uint64_t *st = &sw->stripes[STRIPE_WORDS * s];
 
 			am_pbw_init(&sd, w->alloc);
-			msg_data_ref(&sd, 2, sw->stripes[4 * s], sw->stripes[4 * s + 1]);
-			am_pbw_fixed64(&sd, 4, sw->stripes[4 * s + 2]);
-			if (sw->stripes[4 * s + 3] != 0)
-				am_pbw_fixed64(&sd, 7, sw->stripes[4 * s + 3]);
+
+			msg_data_ref(&sd, 2, st[0], st[1]);
+			am_pbw_fixed64(&sd, 4, st[2]);
+			am_pbw_fixed64(&sd, 6, st[4]);
+			if (st[3] != 0)
+				am_pbw_fixed64(&sd, 7, st[3]);
+			raw_size += st[4];
 			msg_nested(&sl, 1, &sd);
 		}
 		envelope(w, &sl, &sl_s, &sl_e);
@@ -2586,6 +2950,7 @@ am_shard_writer_finish(AmShardWriter *sw, AmError *err)
 		msg_data_ref(&dir, 5, url_s, url_e);
 		am_pbw_fixed64(&dir, 7, sw->rows);
 		am_pbw_fixed64(&dir, 9, sw->nstripes);
+		am_pbw_fixed64(&dir, 10, raw_size);
 		dir_len = dir.len;
 		envelope(w, &dir, &dir_s, &dir_e);
 		put_u32(&w->file, (uint32_t) dir_len);

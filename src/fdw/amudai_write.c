@@ -691,12 +691,8 @@ parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
 	opts.stripe_rows = (uint64) stripe_rows;
 	opts.detect_constants = true;
 
-	/*
-	 * Large blocks: generic codecs and block dictionaries pay their
-	 * per-block costs rarely (one Roaring container still covers a block);
-	 * string blocks also end at 1 MiB of values, see writer.c.
-	 */
-	opts.block_values = 65536;
+	/* values per block: the trade-off measured in bench/AMUDAI.md */
+	opts.block_values = AM_WRITER_BLOCK_VALUES;
 	alloc = pf_context_allocator(wcxt);
 	writer_columns(cols, natts, wcols);
 	am_error_clear(&err);

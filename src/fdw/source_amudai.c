@@ -159,8 +159,11 @@ pf_amudai_find_field(AmShard *shard, const char *path, const char *attname,
  * index's min/max), and numeric NaN values compare only with numerics.
  */
 static bool
-bounds_usable(PfPruneQual *q, Oid deftyp)
+bounds_usable(PfPruneQual *q, Oid deftyp, bool nan_free)
 {
+	/* FloatingStats saying no NaN: the bounds are the whole order */
+	if (nan_free && (deftyp == FLOAT4OID || deftyp == FLOAT8OID) && !q->value_is_nan)
+		return true;
 	if ((deftyp == FLOAT4OID || deftyp == FLOAT8OID || deftyp == NUMERICOID) &&
 		(q->strategy == BTGreaterStrategyNumber ||
 		 q->strategy == BTGreaterEqualStrategyNumber ||
@@ -290,6 +293,31 @@ stripe_bloom_excludes(PfShard *ps, uint32 stripe, PfPruneQual *q,
  * Does qual q show that no row of the stripe can match?  The field's
  * stripe descriptor gives null count, constant and min/max.
  */
+/*
+ * StringStats: "text column = value" (or IN) is false for every row when no
+ * value's byte length lies in [min_size, max_size].  Only under a
+ * deterministic collation, where equal means the same bytes.
+ */
+static bool
+string_sizes_exclude(PfPruneQual *q, const AmFieldDescriptor *fd, Oid deftyp)
+{
+	int			n = q->in_list ? q->num_elems : 1;
+
+	if (!fd->has_string_stats || deftyp != TEXTOID ||
+		q->strategy != BTEqualStrategyNumber || q->valtype != TEXTOID ||
+		(OidIsValid(q->collation) && !get_collation_isdeterministic(q->collation)))
+		return false;
+	for (int i = 0; i < n; i++)
+	{
+		Datum		v = q->in_list ? q->elems[i] : q->value;
+		uint64		len = VARSIZE_ANY_EXHDR(DatumGetPointer(v));
+
+		if (len >= fd->min_size && len <= fd->max_size)
+			return false;
+	}
+	return true;
+}
+
 static bool
 stripe_qual_excludes(PfShard *ps, uint32 stripe, PfPruneQual *q,
 					 List *attnos, const int64 *field_ids, Relation rel)
@@ -308,6 +336,7 @@ stripe_qual_excludes(PfShard *ps, uint32 stripe, PfPruneQual *q,
 	Datum		min,
 				max;
 	bool		all_null;
+	bool		nan_free;
 	ListCell   *lc;
 
 	if (q->is_bool)
@@ -358,12 +387,22 @@ stripe_qual_excludes(PfShard *ps, uint32 stripe, PfPruneQual *q,
 	if (all_null)
 		return true;
 
+	if (string_sizes_exclude(q, fd, deftyp))
+		return true;
 	if (fd->constant_value.kind != AM_VALUE_ABSENT)
 	{
 		if (!pf_amudai_stat_datum(schema, (uint32) field_ids[pos], deftyp,
 								  &fd->constant_value, &min))
 			return false;
 		max = min;
+	}
+	else if (deftyp == BOOLOID && fd->has_boolean_stats)
+	{
+		/* BooleanStats: false < true, the counts of each give the bounds */
+		if (fd->true_count + fd->false_count == 0)
+			return false;
+		min = BoolGetDatum(fd->false_count == 0);
+		max = BoolGetDatum(fd->true_count > 0);
 	}
 	else if (q->order_not_bytes ||	/* min/max are in byte order */
 			 fd->min_value.kind == AM_VALUE_ABSENT ||
@@ -375,8 +414,20 @@ stripe_qual_excludes(PfShard *ps, uint32 stripe, PfPruneQual *q,
 								   &fd->max_value, &max))
 		return false;
 
-	if (!bounds_usable(q, deftyp))
+	nan_free = fd->has_floating_stats && fd->floating_counts[3] == 0;
+	if (!bounds_usable(q, deftyp, nan_free))
 		return false;
+	/*
+	 * pf_range_excludes() leaves float > and >= alone (NaN sorts above every
+	 * number); FloatingStats without NaN make max the greatest value.
+	 */
+	if (nan_free && (deftyp == FLOAT4OID || deftyp == FLOAT8OID) && !q->in_list)
+	{
+		if (q->strategy == BTGreaterStrategyNumber)
+			return pf_qual_compare(q, max, q->value) <= 0;
+		if (q->strategy == BTGreaterEqualStrategyNumber)
+			return pf_qual_compare(q, max, q->value) < 0;
+	}
 	return pf_range_excludes(q, deftyp, min, max);
 }
 
@@ -522,7 +573,7 @@ qual_block_mask(AmSourceFile *st, uint32 stripe, uint64 rows, PfPruneQual *q,
 		return;
 	}
 	if ((id = qual_field(shard, q, st->base.attnos, st->field_ids, st->base.rel, &deftyp)) < 0 ||
-		!bounds_usable(q, deftyp))
+		!bounds_usable(q, deftyp, false))
 		return;
 	node = &am_shard_schema(shard)->nodes[id];
 	if ((elem = range_elem_size(node)) == 0)
