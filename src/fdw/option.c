@@ -11,8 +11,10 @@
  *					entry with * ? or [ is a glob(3) pattern (see scan.c).
  *					Files are scanned in the order given, each folder's and
  *					pattern's files in path order.
- *	missing_columns	'error' (default): a column the file lacks is an error
- *					at scan time; 'null': such a column reads as NULL.
+ *	missing_columns	unset (default): a column a file lacks reads as NULL in
+ *					that file's rows, but a column no file has is an error
+ *					(a misspelt name); 'null': NULL even then; 'error':
+ *					every file must have every column.
  *	filename_column	the name of the column that holds each row's file path
  *					(as the column option of that name does).
  *
@@ -375,7 +377,6 @@ pf_get_table_options(Oid foreigntableid)
 	PfTableOptions *opts = palloc0(sizeof(PfTableOptions));
 	ListCell   *lc;
 
-	opts->missing_columns_error = true;
 	foreach(lc, table->options)
 	{
 		DefElem    *def = (DefElem *) lfirst(lc);
@@ -383,8 +384,11 @@ pf_get_table_options(Oid foreigntableid)
 		if (strcmp(def->defname, "filename") == 0)
 			opts->filenames = split_filenames(defGetString(def));
 		else if (strcmp(def->defname, "missing_columns") == 0)
+		{
 			opts->missing_columns_error =
 				pg_strcasecmp(defGetString(def), "error") == 0;
+			opts->missing_columns_null = !opts->missing_columns_error;
+		}
 		else if (strcmp(def->defname, "verify_checksums") == 0)
 			opts->verify_checksums = defGetBoolean(def);
 		else if (strcmp(def->defname, "guid_byte_order") == 0)
