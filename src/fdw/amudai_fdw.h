@@ -25,16 +25,6 @@
 /* in source_amudai.c: the shard source (source.h) and its helpers */
 
 /*
- * CREATE FOREIGN TABLE for a shard (parquet_create_foreign_table): one
- * column per top-level field with a default type (others left out with a
- * NOTICE); filename_entry is the option value to store.
- */
-extern char *pf_amudai_create_table_sql(const char *table_name,
-										const char *server_name,
-										const char *path,
-										const char *filename_entry);
-
-/*
  * Schema id of the top-level field of the shard that column attname (file
  * field field_name) reads: exact name, else the one case-insensitive match
  * (several: ERROR).  -1 when absent, or ERROR if missing_error.

@@ -6,21 +6,34 @@
  *
  *	IMPORT FOREIGN SCHEMA "/folder" FROM SERVER s INTO local_schema
  *		one foreign table per *.parquet file and *.amudai.shard shard of
- *		the folder (not recursive),
- *		named after the file without its extension, and one per subfolder
- *		holding *.parquet files (at any depth; hidden, "_"-prefixed and
- *		"key=value" folders excepted), named after the subfolder and
- *		reading all its files; LIMIT TO and EXCEPT name tables.
+ *		the folder (not recursive), named after the file without its
+ *		extension, and one per subfolder holding *.parquet files (at any
+ *		depth), named after the subfolder and reading all its files.  A
+ *		hive dataset root, a folder whose subfolders are all "key=value"
+ *		folders, is one dataset: one table named after the folder, with
+ *		the partition columns.  Every entry that makes no table (hidden,
+ *		"_"-prefixed, not a data file, an empty folder, ...) gets a NOTICE
+ *		saying why; LIMIT TO and EXCEPT name tables.
  *
  *	parquet_create_foreign_table(table_name, server, filename)
  *		one foreign table over a file, a folder or a pattern (as the
- *		filename option reads them); table_name is taken literally (no
- *		case folding, no schema qualification: the table goes into the
- *		current creation schema).
+ *		filename option reads them; an existing file or folder is taken
+ *		literally, anything else as a pattern); table_name is taken
+ *		literally (no case folding, no schema qualification: the table
+ *		goes into the current creation schema).
  *
- * Columns are the first file's top-level fields, in file order, with the
- * default type mapping of convert.c, then the hive-style partition keys of
- * the files' folders ("key=value") that the first file lacks, in order of
+ * Paths are stored in the filename option escaped (\*, \?, \[, \, and \\),
+ * so a folder named "a*" reads only itself, never its sibling "abc".
+ *
+ * Columns are the union by name of the fields of the first
+ * PF_IMPORT_SAMPLE_FILES files in path order (a later file's new field
+ * comes after the earlier ones), each with the default type mapping of
+ * convert.c, widened where files differ (smallint to integer to bigint,
+ * real to double precision, integers and decimals to a numeric covering
+ * both, date to timestamp); types that do not widen (text and integer)
+ * are an error naming the column and both files.  A file without some
+ * column reads it as NULL (plan.c).  Then come the hive-style partition
+ * keys of the files' folders ("key=value") that no field has, in order of
  * appearance, typed by their values: bigint when all are integers, date
  * when all are dates (YYYY-MM-DD), text otherwise.  Both read files, so
  * both require superuser or pg_read_server_files, as the filename option
@@ -36,6 +49,7 @@
 #include <sys/stat.h>
 
 #include "catalog/namespace.h"
+#include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "foreign/foreign.h"
 #include "lib/stringinfo.h"
@@ -47,6 +61,7 @@
 #include "utils/builtins.h"
 #include "utils/datetime.h"
 #include "utils/memutils.h"
+#include "utils/numeric.h"
 
 #include "fdw/parquet_fdw.h"
 #include "fdw/amudai_fdw.h"
@@ -55,6 +70,13 @@ PG_FUNCTION_INFO_V1(parquet_create_foreign_table);
 
 #define PF_PARQUET_SUFFIX ".parquet"
 #define PF_SHARD_SUFFIX ".amudai.shard"
+
+/*
+ * Files whose fields make the columns: reading every footer of a large
+ * dataset would make IMPORT as slow as a scan of it.  Files past these
+ * read the columns they have; a field only they hold is not a column.
+ */
+#define PF_IMPORT_SAMPLE_FILES 100
 
 /* Length of the data-file suffix a file name ends with (any case), or 0. */
 static size_t
@@ -74,8 +96,9 @@ data_file_suffix_len(const char *name)
 }
 
 /*
- * A path as one entry of the filename option (see option.c): double-quoted
- * when it holds a comma or a double quote or starts or ends with a blank.
+ * An escaped path as one entry of the filename option (see option.c):
+ * double-quoted when it holds a double quote or starts or ends with a
+ * blank (its commas are escaped already).
  */
 static char *
 filename_option_entry(const char *path)
@@ -83,7 +106,7 @@ filename_option_entry(const char *path)
 	size_t		len = strlen(path);
 	StringInfoData buf;
 
-	if (len > 0 && strpbrk(path, ",\"") == NULL &&
+	if (len > 0 && strchr(path, '"') == NULL &&
 		!scanner_isspace(path[0]) && !scanner_isspace(path[len - 1]))
 		return pstrdup(path);
 
@@ -145,59 +168,219 @@ typedef struct ImportPartition
 	bool		all_date;
 } ImportPartition;
 
-/* Does the file have a top-level field named key (ignoring case)? */
-static bool
-has_field(const PqSchemaNode *root, const char *key)
+/* A column of the table being made: the union of the sampled files' fields. */
+typedef struct ImportColumn
 {
-	for (int i = 0; i < root->num_children; i++)
-		if (root->children[i]->name &&
-			pg_strcasecmp(root->children[i]->name, key) == 0)
-			return true;
-	return false;
+	const char *name;
+	Oid			typid;
+	int32		typmod;
+	const char *file;			/* the first file giving this type */
+} ImportColumn;
+
+/* The column named name (exact, else ignoring case), or NULL. */
+static ImportColumn *
+find_column(List *columns, const char *name)
+{
+	ListCell   *lc;
+
+	foreach(lc, columns)
+		if (strcmp(((ImportColumn *) lfirst(lc))->name, name) == 0)
+			return (ImportColumn *) lfirst(lc);
+	foreach(lc, columns)
+		if (pg_strcasecmp(((ImportColumn *) lfirst(lc))->name, name) == 0)
+			return (ImportColumn *) lfirst(lc);
+	return NULL;
+}
+
+static bool
+is_integer_type(Oid typid)
+{
+	return typid == INT2OID || typid == INT4OID || typid == INT8OID;
+}
+
+/* Digits of an integer type, so that it widens to numeric(digits, 0). */
+static int32
+integer_digits(Oid typid)
+{
+	return typid == INT2OID ? 5 : typid == INT4OID ? 10 : 19;
+}
+
+/* numeric(precision, scale) as (precision, scale); -1, -1: unconstrained. */
+static void
+numeric_parts(Oid typid, int32 typmod, int32 *precision, int32 *scale)
+{
+	if (is_integer_type(typid))
+	{
+		*precision = integer_digits(typid);
+		*scale = 0;
+	}
+	else if (typmod < (int32) VARHDRSZ)
+		*precision = *scale = -1;
+	else
+	{
+		*precision = ((typmod - VARHDRSZ) >> 16) & 0xffff;
+		*scale = (typmod - VARHDRSZ) & 0xffff;
+	}
 }
 
 /*
- * The CREATE FOREIGN TABLE statement for the files of a filename entry, its
- * columns read from the first file's footer and the files' partition
- * folders.  NULL when no file matches and missing_ok.
+ * The type that holds the values of both (a, amod) and (b, bmod) exactly,
+ * as PostgreSQL's UNION would resolve them, or false when there is none:
+ * integers widen to the wider integer, float4 to float8, integers and
+ * decimals to a numeric whose digits cover both sides, date to timestamp.
+ * Integers with floats (int8 would lose digits), and the time zone aware
+ * timestamptz with anything else, do not mix.
  */
-static char *
-create_table_sql(const char *table_name, const char *server_name,
-				 const char *entry, bool missing_ok)
+static bool
+widen_type(Oid a, int32 amod, Oid b, int32 bmod, Oid *typid, int32 *typmod)
 {
-	MemoryContext tmp_cxt;
-	MemoryContext old;
-	StringInfoData buf;
-	PfFile	   *pf;
-	const PqSchemaNode *root;
-	List	   *files;
+	if (a == b && amod == bmod)
+	{
+		*typid = a;
+		*typmod = amod;
+		return true;
+	}
+	if (is_integer_type(a) && is_integer_type(b))
+	{
+		*typid = a == INT8OID || b == INT8OID ? INT8OID :
+			a == INT4OID || b == INT4OID ? INT4OID : INT2OID;
+		*typmod = -1;
+		return true;
+	}
+	if ((a == FLOAT4OID || a == FLOAT8OID) && (b == FLOAT4OID || b == FLOAT8OID))
+	{
+		*typid = FLOAT8OID;
+		*typmod = -1;
+		return true;
+	}
+	if ((a == NUMERICOID || is_integer_type(a)) &&
+		(b == NUMERICOID || is_integer_type(b)))
+	{
+		int32		ap;
+		int32		as;
+		int32		bp;
+		int32		bs;
+		int32		scale;
+		int32		precision;
+
+		numeric_parts(a, amod, &ap, &as);
+		numeric_parts(b, bmod, &bp, &bs);
+		*typid = NUMERICOID;
+		*typmod = -1;
+		if (ap < 0 || bp < 0)
+			return true;
+		scale = Max(as, bs);
+		precision = Max(ap - as, bp - bs) + scale;
+		if (precision <= NUMERIC_MAX_PRECISION)
+			*typmod = ((precision << 16) | scale) + VARHDRSZ;
+		return true;
+	}
+	if ((a == DATEOID && b == TIMESTAMPOID) || (a == TIMESTAMPOID && b == DATEOID))
+	{
+		*typid = TIMESTAMPOID;
+		*typmod = a == TIMESTAMPOID ? amod : bmod;
+		return true;
+	}
+	if (a == b)
+	{
+		/* same type, other precision (timestamp(3) and timestamp(6)) */
+		*typid = a;
+		*typmod = amod < 0 || bmod < 0 ? -1 : Max(amod, bmod);
+		return true;
+	}
+	return false;
+}
+
+/* Add a file's field to the union of columns, widening its type. */
+static List *
+add_column(List *columns, const char *name, Oid typid, int32 typmod,
+		   const char *file)
+{
+	ImportColumn *col = find_column(columns, name);
+
+	if (col == NULL)
+	{
+		col = palloc(sizeof(ImportColumn));
+		col->name = pstrdup(name);
+		col->typid = typid;
+		col->typmod = typmod;
+		col->file = pstrdup(file);
+		return lappend(columns, col);
+	}
+	if (!widen_type(col->typid, col->typmod, typid, typmod,
+					&col->typid, &col->typmod))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("column \"%s\" is %s in file \"%s\" but %s in file \"%s\"",
+						col->name, format_type_with_typemod(col->typid, col->typmod),
+						col->file, format_type_with_typemod(typid, typmod), file),
+				 errhint("Declare the table with CREATE FOREIGN TABLE and a type both convert to, or read the files in separate tables.")));
+	return columns;
+}
+
+/* The union with the fields of a Parquet file (by name, in file order). */
+static List *
+add_parquet_columns(List *columns, const char *path)
+{
+	MemoryContext tmp_cxt = AllocSetContextCreate(CurrentMemoryContext,
+												  "parquet_fdw import",
+												  ALLOCSET_SMALL_SIZES);
+	PfFile	   *pf = pf_open_file(path, tmp_cxt);
+	const PqSchemaNode *root = pf->meta->root;
+
+	for (int i = 0; i < root->num_children; i++)
+	{
+		const PqSchemaNode *field = root->children[i];
+		Oid			typid;
+		int32		typmod;
+
+		pf_default_type(field, &typid, &typmod);
+		columns = add_column(columns, field->name ? field->name : "",
+							 typid, typmod, path);
+	}
+	pf_close_file(pf);
+	MemoryContextDelete(tmp_cxt);
+	return columns;
+}
+
+/* The same for an Amudai shard; fields without a PostgreSQL type are left out. */
+static List *
+add_shard_columns(List *columns, const char *path)
+{
+	MemoryContext tmp_cxt = AllocSetContextCreate(CurrentMemoryContext,
+												  "parquet_fdw amudai import",
+												  ALLOCSET_SMALL_SIZES);
+	PfShard    *ps = pf_open_shard(path, tmp_cxt);
+	const AmSchema *schema = am_shard_schema(ps->shard);
+
+	for (uint32 i = 0; i < schema->num_fields; i++)
+	{
+		const AmSchemaNode *n = &schema->nodes[schema->fields[i]];
+		char	   *name = pnstrdup((const char *) n->name.data, n->name.len);
+		Oid			typid;
+		int32		typmod;
+
+		if (!pf_amudai_default_type(schema, schema->fields[i], &typid, &typmod))
+		{
+			ereport(NOTICE,
+					(errmsg("field \"%s\" of Amudai shard \"%s\" has no PostgreSQL type yet and is left out",
+							name, path)));
+			continue;
+		}
+		columns = add_column(columns, name, typid, typmod, path);
+	}
+	pf_close_shard(ps);
+	MemoryContextDelete(tmp_cxt);
+	return columns;
+}
+
+/* The partition keys of the files' folders, typed by all their values. */
+static List *
+file_partitions(List *files)
+{
 	List	   *parts = NIL;
 	ListCell   *lc;
 
-	files = pf_expand_filenames(list_make1(pstrdup(entry)));
-	if (files == NIL)
-	{
-		if (missing_ok)
-			return NULL;
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_FILE),
-				 errmsg("no Parquet file matches \"%s\"", entry)));
-	}
-
-	/* Amudai shards: their schema is read by source_amudai.c */
-	if (pf_file_is_amudai((const char *) linitial(files)))
-		return pf_amudai_create_table_sql(table_name, server_name,
-										  (const char *) linitial(files),
-										  filename_option_entry(entry));
-
-	initStringInfo(&buf);
-	tmp_cxt = AllocSetContextCreate(CurrentMemoryContext,
-									"parquet_fdw import",
-									ALLOCSET_SMALL_SIZES);
-	pf = pf_open_file((const char *) linitial(files), tmp_cxt);
-	root = pf->meta->root;
-
-	/* partition keys the first file lacks, typed by all their values */
 	foreach(lc, files)
 	{
 		ListCell   *lp;
@@ -209,8 +392,6 @@ create_table_sql(const char *table_name, const char *server_name,
 			ImportPartition *ip = NULL;
 			ListCell   *lk;
 
-			if (has_field(root, fp->key))
-				continue;
 			foreach(lk, parts)
 				if (strcmp(((ImportPartition *) lfirst(lk))->key, fp->key) == 0)
 					ip = (ImportPartition *) lfirst(lk);
@@ -229,35 +410,74 @@ create_table_sql(const char *table_name, const char *server_name,
 			}
 		}
 	}
+	return parts;
+}
 
-	appendStringInfo(&buf, "CREATE FOREIGN TABLE %s (", quote_identifier(table_name));
-	for (int i = 0; i < root->num_children; i++)
+/*
+ * The CREATE FOREIGN TABLE statement for the files of a filename entry (as
+ * stored: literal paths escaped): its columns are the union by name of the
+ * first PF_IMPORT_SAMPLE_FILES files' fields, then the partition keys of
+ * all the files' folders that no field has.  NULL when no file matches and
+ * missing_ok.
+ */
+static char *
+create_table_sql(const char *table_name, const char *server_name,
+				 const char *entry, bool missing_ok)
+{
+	StringInfoData buf;
+	List	   *files;
+	List	   *columns = NIL;
+	bool		shards;
+	int			ncols = 0;
+	ListCell   *lc;
+
+	files = pf_expand_filenames(list_make1(pstrdup(entry)));
+	if (files == NIL)
 	{
-		const PqSchemaNode *field = root->children[i];
-		char	   *type;
-
-		old = MemoryContextSwitchTo(tmp_cxt);
-		type = pf_default_type_sql(field);
-		MemoryContextSwitchTo(old);
-		appendStringInfo(&buf, "%s\n  %s %s", i > 0 ? "," : "",
-						 quote_identifier(field->name ? field->name : ""), type);
+		if (missing_ok)
+			return NULL;
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FILE),
+				 errmsg("no Parquet file matches \"%s\"", entry)));
 	}
-	foreach(lc, parts)
+
+	/* the first file decides the format, as for the table's scans */
+	shards = pf_file_is_amudai((const char *) linitial(files));
+	foreach(lc, files)
+	{
+		if (foreach_current_index(lc) >= PF_IMPORT_SAMPLE_FILES)
+			break;
+		CHECK_FOR_INTERRUPTS();
+		columns = shards ?
+			add_shard_columns(columns, (const char *) lfirst(lc)) :
+			add_parquet_columns(columns, (const char *) lfirst(lc));
+	}
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "CREATE FOREIGN TABLE %s (", quote_identifier(table_name));
+	foreach(lc, columns)
+	{
+		ImportColumn *col = (ImportColumn *) lfirst(lc);
+
+		appendStringInfo(&buf, "%s\n  %s %s", ncols++ > 0 ? "," : "",
+						 quote_identifier(col->name),
+						 format_type_with_typemod(col->typid, col->typmod));
+	}
+	foreach(lc, file_partitions(files))
 	{
 		ImportPartition *ip = (ImportPartition *) lfirst(lc);
 
-		appendStringInfo(&buf, "%s\n  %s %s",
-						 root->num_children > 0 || foreach_current_index(lc) > 0 ? "," : "",
+		/* a field of the files holds the key's values already */
+		if (find_column(columns, ip->key) != NULL)
+			continue;
+		appendStringInfo(&buf, "%s\n  %s %s", ncols++ > 0 ? "," : "",
 						 quote_identifier(ip->key),
 						 ip->all_int8 ? "bigint" : ip->all_date ? "date" : "text");
 	}
 	appendStringInfo(&buf, "%s) SERVER %s OPTIONS (filename %s)",
-					 root->num_children > 0 || parts != NIL ? "\n" : "",
+					 ncols > 0 ? "\n" : "",
 					 quote_identifier(server_name),
 					 quote_literal_cstr(filename_option_entry(entry)));
-
-	pf_close_file(pf);
-	MemoryContextDelete(tmp_cxt);
 	return buf.data;
 }
 
@@ -280,30 +500,38 @@ import_wanted(ImportForeignSchemaStmt *stmt, const char *name)
 	return stmt->list_type == FDW_IMPORT_SCHEMA_LIMIT_TO ? listed : !listed;
 }
 
-static int
-compare_names(const void *a, const void *b)
+/* What IMPORT sees in a folder entry. */
+typedef enum ImportEntryKind
 {
-	return strcmp(*(char *const *) a, *(char *const *) b);
+	ENTRY_HIDDEN,				/* ".x" or "_x": Spark's _SUCCESS, .crc files */
+	ENTRY_FOLDER,
+	ENTRY_PARTITION,			/* a "key=value" folder */
+	ENTRY_DATA_FILE,			/* *.parquet, *.amudai.shard */
+	ENTRY_OTHER_FILE,
+	ENTRY_SPECIAL				/* FIFO, socket, device, dangling link */
+} ImportEntryKind;
+
+typedef struct ImportEntry
+{
+	char	   *name;
+	ImportEntryKind kind;
+} ImportEntry;
+
+static int
+compare_entries(const void *a, const void *b)
+{
+	return strcmp(((const ImportEntry *) a)->name, ((const ImportEntry *) b)->name);
 }
 
-/*
- * parquetImportForeignSchema
- *		One CREATE FOREIGN TABLE per .parquet file or .amudai.shard shard
- *		of the folder named as the remote schema, in file name order.
- */
-List *
-parquetImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
+/* The folder's entries but "." and "..", classified, in name order. */
+static ImportEntry *
+read_folder(const char *folder, int *nentries)
 {
-	const char *folder = stmt->remote_schema;
-	ForeignServer *server = GetForeignServer(serverOid);
-	List	   *commands = NIL;
 	DIR		   *dir;
 	struct dirent *de;
-	char	  **names;
-	int			nnames = 0;
+	ImportEntry *entries;
+	int			n = 0;
 	int			capacity = 16;
-
-	pf_check_file_access("import Parquet files");
 
 	dir = AllocateDir(folder);
 	if (dir == NULL)
@@ -311,60 +539,192 @@ parquetImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 				(errcode_for_file_access(),
 				 errmsg("could not open folder \"%s\": %m", folder),
 				 errhint("IMPORT FOREIGN SCHEMA takes the folder holding the Parquet files as the remote schema.")));
-	names = palloc(sizeof(char *) * capacity);
+	entries = palloc(sizeof(ImportEntry) * capacity);
 	while ((de = ReadDir(dir, folder)) != NULL)
 	{
-		char	   *path;
 		struct stat st;
+		ImportEntry *e;
 
 		CHECK_FOR_INTERRUPTS();
-		path = psprintf("%s/%s", folder, de->d_name);
-		/* a subfolder: one table over its files (the name keeps a "/") */
-		if (de->d_name[0] != '.' && de->d_name[0] != '_' &&
-			strchr(de->d_name, '=') == NULL &&
-			stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		{
-			if (nnames == capacity)
-			{
-				capacity *= 2;
-				names = repalloc(names, sizeof(char *) * capacity);
-			}
-			names[nnames++] = psprintf("%s/", de->d_name);
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		}
-		if (data_file_suffix_len(de->d_name) == 0)
-			continue;
-		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-			continue;
-		if (nnames == capacity)
+		if (n == capacity)
 		{
 			capacity *= 2;
-			names = repalloc(names, sizeof(char *) * capacity);
+			entries = repalloc(entries, sizeof(ImportEntry) * capacity);
 		}
-		names[nnames++] = pstrdup(de->d_name);
+		e = &entries[n++];
+		e->name = pstrdup(de->d_name);
+		if (de->d_name[0] == '.' || de->d_name[0] == '_')
+			e->kind = ENTRY_HIDDEN;
+		else if (stat(psprintf("%s/%s", folder, de->d_name), &st) != 0)
+			e->kind = ENTRY_SPECIAL;
+		else if (S_ISDIR(st.st_mode))
+			e->kind = strchr(de->d_name, '=') > de->d_name ?
+				ENTRY_PARTITION : ENTRY_FOLDER;
+		else if (!S_ISREG(st.st_mode))
+			e->kind = ENTRY_SPECIAL;
+		else if (data_file_suffix_len(de->d_name) > 0)
+			e->kind = ENTRY_DATA_FILE;
+		else
+			e->kind = ENTRY_OTHER_FILE;
 	}
 	FreeDir(dir);
+	qsort(entries, n, sizeof(ImportEntry), compare_entries);
+	*nentries = n;
+	return entries;
+}
 
-	qsort(names, nnames, sizeof(char *), compare_names);
-	for (int i = 0; i < nnames; i++)
+/*
+ * NOTICE: the entry makes no table, and why (not for the entries LIMIT TO
+ * or EXCEPT leave out by their name).
+ */
+static void
+notice_skipped(ImportForeignSchemaStmt *stmt, const ImportEntry *e,
+			   bool dataset)
+{
+	const char *why = NULL;
+
+	if (!import_wanted(stmt, e->name))
+		return;
+
+	switch (e->kind)
 	{
-		size_t		len = strlen(names[i]);
-		bool		is_folder = names[i][len - 1] == '/';
-		size_t		suffix_len = is_folder ? 1 : data_file_suffix_len(names[i]);
-		char	   *table = pnstrdup(names[i], len - suffix_len);
-		char	   *path;
+		case ENTRY_HIDDEN:
+			why = e->name[0] == '.' ? "hidden (its name starts with \".\")" :
+				"hidden (its name starts with \"_\")";
+			break;
+		case ENTRY_PARTITION:
+			why = "a \"key=value\" partition folder next to folders that are not partitions";
+			break;
+		case ENTRY_OTHER_FILE:
+			why = "not a Parquet file (*.parquet) or Amudai shard (*.amudai.shard)";
+			break;
+		case ENTRY_DATA_FILE:
+			/* only a dataset root's shards: its folders are read for Parquet files */
+			why = "an Amudai shard in a hive dataset, which reads its Parquet files";
+			break;
+		case ENTRY_SPECIAL:
+			why = "not a regular file or folder";
+			break;
+		case ENTRY_FOLDER:
+			why = dataset ? "a folder not named \"key=value\" in a hive dataset" :
+				"a folder without Parquet files";
+			break;
+	}
+	ereport(NOTICE,
+			(errmsg("skipping \"%s\": %s", e->name, why)));
+}
+
+/* The path of a folder entry: folder "/" name. */
+static char *
+entry_path(const char *folder, const char *name)
+{
+	return psprintf("%s%s%s", folder,
+					folder[0] && folder[strlen(folder) - 1] == '/' ? "" : "/",
+					name);
+}
+
+/*
+ * The last component of a folder path ("/data/sales/" -> "sales"): a
+ * dataset root's table name.
+ */
+static char *
+folder_name(const char *folder)
+{
+	size_t		len = strlen(folder);
+	const char *start;
+
+	while (len > 1 && folder[len - 1] == '/')
+		len--;
+	start = folder + len;
+	while (start > folder && start[-1] != '/')
+		start--;
+	return pnstrdup(start, folder + len - start);
+}
+
+/*
+ * parquetImportForeignSchema
+ *		One CREATE FOREIGN TABLE per .parquet file or .amudai.shard shard
+ *		and per subfolder of the folder named as the remote schema, in name
+ *		order, or one for the whole folder when it is a hive dataset root.
+ */
+List *
+parquetImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
+{
+	const char *folder = stmt->remote_schema;
+	ForeignServer *server = GetForeignServer(serverOid);
+	List	   *commands = NIL;
+	ImportEntry *entries;
+	int			nentries;
+	int			nfolders = 0;
+	int			npartitions = 0;
+	bool		dataset;
+
+	pf_check_file_access("import Parquet files");
+
+	entries = read_folder(folder, &nentries);
+	for (int i = 0; i < nentries; i++)
+	{
+		nfolders += entries[i].kind == ENTRY_FOLDER;
+		npartitions += entries[i].kind == ENTRY_PARTITION;
+	}
+
+	/*
+	 * Partition folders only: the folder is one dataset (a key=value
+	 * folder itself, or the root above them).  Its Parquet files, at any
+	 * depth, are the table's, its key=value folders the partition columns.
+	 */
+	dataset = npartitions > 0 && nfolders == 0;
+	if (dataset)
+	{
+		char	   *table = folder_name(folder);
+
+		for (int i = 0; i < nentries; i++)
+			if (entries[i].kind != ENTRY_PARTITION &&
+				!(entries[i].kind == ENTRY_DATA_FILE &&
+				  data_file_suffix_len(entries[i].name) == strlen(PF_PARQUET_SUFFIX)))
+				notice_skipped(stmt, &entries[i], true);
+		if (import_wanted(stmt, table))
+		{
+			char	   *sql = create_table_sql(table, server->servername,
+											   pf_escape_path(folder), true);
+
+			if (sql == NULL)
+				ereport(NOTICE,
+						(errmsg("skipping hive dataset \"%s\": no Parquet file in its partition folders",
+								folder)));
+			else
+				commands = lappend(commands, sql);
+		}
+		return commands;
+	}
+
+	for (int i = 0; i < nentries; i++)
+	{
+		ImportEntry *e = &entries[i];
+		size_t		len = strlen(e->name);
+		char	   *table;
 		char	   *sql;
 
+		CHECK_FOR_INTERRUPTS();
+		if (e->kind == ENTRY_FOLDER)
+			table = e->name;
+		else if (e->kind == ENTRY_DATA_FILE)
+			table = pnstrdup(e->name, len - data_file_suffix_len(e->name));
+		else
+		{
+			notice_skipped(stmt, e, false);
+			continue;
+		}
 		if (!import_wanted(stmt, table))
 			continue;
-		CHECK_FOR_INTERRUPTS();
-		path = psprintf("%s%s%s", folder,
-						folder[0] && folder[strlen(folder) - 1] == '/' ? "" : "/",
-						table);
-		if (!is_folder)
-			path = psprintf("%s%s", path, names[i] + len - suffix_len);
-		sql = create_table_sql(table, server->servername, path, is_folder);
-		if (sql != NULL)
+		sql = create_table_sql(table, server->servername,
+							   pf_escape_path(entry_path(folder, e->name)),
+							   e->kind == ENTRY_FOLDER);
+		if (sql == NULL)
+			notice_skipped(stmt, e, false);
+		else
 			commands = lappend(commands, sql);
 	}
 	return commands;
@@ -381,6 +741,7 @@ parquet_create_foreign_table(PG_FUNCTION_ARGS)
 	char	   *server_name = text_to_cstring(PG_GETARG_TEXT_PP(1));
 	char	   *path = text_to_cstring(PG_GETARG_TEXT_PP(2));
 	char	   *sql;
+	struct stat st;
 	int			rc;
 
 	pf_check_file_access("read Parquet files");
@@ -397,6 +758,9 @@ parquet_create_foreign_table(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_DUPLICATE_TABLE),
 				 errmsg("relation \"%s\" already exists", table_name)));
 
+	/* an existing file or folder is literal; anything else a pattern */
+	if (stat(path, &st) == 0)
+		path = pf_escape_path(path);
 	sql = create_table_sql(table_name, server_name, path, false);
 
 	if ((rc = SPI_connect()) != SPI_OK_CONNECT)

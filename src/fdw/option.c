@@ -15,8 +15,10 @@
  *					pattern's files in path order.
  *	allow_empty		'true': an entry may yield no file (0 rows); by default
  *					a pattern or folder without files is an error.
- *	missing_columns	'error' (default): a column the file lacks is an error
- *					at scan time; 'null': such a column reads as NULL.
+ *	missing_columns	unset (default): a column a file lacks reads as NULL in
+ *					that file's rows, but a column no file has is an error
+ *					(a misspelt name); 'null': NULL even then; 'error':
+ *					every file must have every column.
  *	filename_column	the name of the column that holds each row's file path
  *					(as the column option of that name does).
  *
@@ -409,7 +411,6 @@ pf_get_table_options(Oid foreigntableid)
 	PfTableOptions *opts = palloc0(sizeof(PfTableOptions));
 	ListCell   *lc;
 
-	opts->missing_columns_error = true;
 	foreach(lc, table->options)
 	{
 		DefElem    *def = (DefElem *) lfirst(lc);
@@ -417,8 +418,11 @@ pf_get_table_options(Oid foreigntableid)
 		if (strcmp(def->defname, "filename") == 0)
 			opts->filenames = split_filenames(defGetString(def));
 		else if (strcmp(def->defname, "missing_columns") == 0)
+		{
 			opts->missing_columns_error =
 				pg_strcasecmp(defGetString(def), "error") == 0;
+			opts->missing_columns_null = !opts->missing_columns_error;
+		}
 		else if (strcmp(def->defname, "verify_checksums") == 0)
 			opts->verify_checksums = defGetBoolean(def);
 		else if (strcmp(def->defname, "allow_empty") == 0)

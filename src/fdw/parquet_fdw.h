@@ -51,7 +51,10 @@ extern PGDLLIMPORT char *parquet_fdw_simd;	/* GUC parquet_fdw.simd */
 typedef struct PfTableOptions
 {
 	List	   *filenames;		/* char *, in scan order */
-	bool		missing_columns_error;	/* missing_columns 'error' (else null) */
+	bool		missing_columns_error;	/* missing_columns 'error' */
+	bool		missing_columns_null;	/* missing_columns 'null'; neither:
+										 * NULL, but an error when no file
+										 * has the column */
 	bool		verify_checksums;	/* check the CRC of pages that have one */
 	bool		guid_dotnet;	/* Amudai Guids in .NET order (else RFC 4122) */
 	char	   *sorted;			/* the "sorted" option, or NULL */

@@ -211,6 +211,120 @@ source_columns(Relation rel, bool all, List *attnos, char **field_names,
 	return cols;
 }
 
+/*
+ * Which columns some file has (missing_columns unset): a file lacking a
+ * column reads it as NULL, but a column in none of the files is most
+ * likely a misspelt name, reported as such.
+ */
+typedef struct ColumnPresence
+{
+	const PfSourceColumn *cols;	/* all the table's columns */
+	int			ncols;
+	bool	   *found;			/* in some file, or virtual in one */
+	int			nfound;
+} ColumnPresence;
+
+static void
+presence_init(ColumnPresence *cp, Relation rel, const PfSourceColumn *cols,
+			  int ncols)
+{
+	cp->cols = cols;
+	cp->ncols = ncols;
+	cp->found = palloc0(sizeof(bool) * Max(1, ncols));
+	cp->nfound = 0;
+	for (int i = 0; i < ncols; i++)
+		if (pf_is_filename_column(RelationGetRelid(rel), cols[i].attnum))
+		{
+			cp->found[i] = true;
+			cp->nfound++;
+		}
+}
+
+/* Note the columns of the file at path: a partition key of its folders. */
+static void
+presence_note_path(ColumnPresence *cp, const char *path)
+{
+	char	   *value;
+
+	for (int i = 0; i < cp->ncols && cp->nfound < cp->ncols; i++)
+		if (!cp->found[i] && pf_partition_value(path, cp->cols[i].field_name, &value))
+		{
+			cp->found[i] = true;
+			cp->nfound++;
+		}
+}
+
+/*
+ * Note the columns an open file has (it is left bound to them); cheap
+ * once every column is found, as after the first file of most tables.
+ */
+static void
+presence_note_file(ColumnPresence *cp, const PfSourceOps *ops, PfSource *src)
+{
+	if (cp->nfound == cp->ncols)
+		return;
+	ops->bind(src, cp->cols, cp->ncols, false, false);
+	for (int i = 0; i < cp->ncols; i++)
+		if (!cp->found[i] && src->present[i])
+		{
+			cp->found[i] = true;
+			cp->nfound++;
+		}
+	presence_note_path(cp, src->path);
+}
+
+/*
+ * After planning has opened the files it reads: with search, look for
+ * the columns not found yet in all the table's files (rarely: only when
+ * some column is in none of the files read and some were pruned), then
+ * name the first column no file has.
+ */
+static void
+presence_check(ColumnPresence *cp, const PfSourceOps *ops, Relation rel,
+			   PfSourceScan *io, List *files, bool search)
+{
+	ListCell   *lc;
+
+	if (cp->nfound == cp->ncols || files == NIL)
+		return;
+	foreach(lc, search ? files : NIL)
+	{
+		MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+												  "parquet_fdw column check",
+												  ALLOCSET_DEFAULT_SIZES);
+		MemoryContext old = MemoryContextSwitchTo(cxt);
+		PfSource   *src;
+
+		CHECK_FOR_INTERRUPTS();
+		if (cp->nfound == cp->ncols)
+			break;
+		presence_note_path(cp, (const char *) lfirst(lc));
+		if (cp->nfound < cp->ncols)
+		{
+			io->cxt = cxt;
+			src = ops->open((const char *) lfirst(lc), rel, io, cxt);
+			presence_note_file(cp, ops, src);
+			ops->close(src);
+		}
+		MemoryContextSwitchTo(old);
+		MemoryContextDelete(cxt);
+	}
+	for (int i = 0; i < cp->ncols; i++)
+		if (!cp->found[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_COLUMN_NAME_NOT_FOUND),
+					 errmsg("column \"%s\" of foreign table \"%s\" is in none of its files",
+							cp->cols[i].attname, RelationGetRelationName(rel)),
+					 list_length(files) == 1 ?
+					 errdetail("The column reads the field \"%s\", which the file \"%s\" lacks.",
+							   cp->cols[i].field_name,
+							   (const char *) linitial(files)) :
+					 errdetail("The column reads the field \"%s\", which none of the %d files has (the first is \"%s\").",
+							   cp->cols[i].field_name, list_length(files),
+							   (const char *) linitial(files)),
+					 errhint("Correct the column's name or its column option column_name, or set the table option missing_columns to 'null' to read it as NULL.")));
+}
+
 void
 pfGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 					Oid foreigntableid)
@@ -229,6 +343,7 @@ pfGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	char	  **field_names;
 	PfSourceColumn *cols;
 	PfSourceColumn *all_cols = NULL;
+	ColumnPresence presence = {0};
 	int			ncols;
 	int			nall_cols = 0;
 	ListCell   *lc;
@@ -275,8 +390,10 @@ pfGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 		field_names[i] = pf_get_column_name(foreigntableid, attr->attnum);
 	}
 	cols = source_columns(rel, false, ps->attnos, field_names, &ncols);
-	if (opts->missing_columns_error)
+	if (opts->missing_columns_error || !opts->missing_columns_null)
 		all_cols = source_columns(rel, true, NIL, field_names, &nall_cols);
+	if (!opts->missing_columns_error && !opts->missing_columns_null)
+		presence_init(&presence, rel, all_cols, nall_cols);
 	io.guid_dotnet = opts->guid_dotnet;
 	io.verify_checksums = opts->verify_checksums;
 
@@ -303,9 +420,12 @@ pfGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 		/*
 		 * With missing_columns 'error', every column must be in the file,
 		 * not only those this query reads: the table does not match it.
+		 * Unset, each column must be in some file.
 		 */
-		if (all_cols != NULL)
+		if (opts->missing_columns_error)
 			ops->bind(src, all_cols, nall_cols, true, false);
+		else if (presence.cols != NULL)
+			presence_note_file(&presence, ops, src);
 		ops->bind(src, cols, ncols, opts->missing_columns_error, false);
 
 		for (int u = 0; u < src->nunits; u++)
@@ -339,6 +459,15 @@ pfGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 		ps->rowgroups = lappend(ps->rowgroups, rgs);
 	}
 	MemoryContextDelete(tmp_cxt);
+	if (presence.cols != NULL)
+	{
+		bool		pruned = ps->files_pruned > 0 || ps->folders_pruned > 0;
+
+		presence_check(&presence, ops, rel, &io,
+					   ps->folders_pruned > 0 ?
+					   pf_expand_filenames(opts->filenames) : all_files,
+					   pruned);
+	}
 	table_close(rel, AccessShareLock);
 
 	/*

@@ -16,8 +16,7 @@
  * converted (amudai_convert.c), so a column late conversion never needs is
  * never decoded.
  *
- * Also here: CREATE FOREIGN TABLE text for a shard, and the field lookup
- * of a column.
+ * Also here: the field lookup of a column.
  *
  * IDENTIFICATION
  *	  src/fdw/source_amudai.c
@@ -66,48 +65,9 @@ typedef struct AmSourceFile
 #define AM(src)	((AmSourceFile *) (src))
 
 /* ----------------------------------------------------------------
- * Fields of a shard: the table a shard makes, the field a column reads
+ * Fields of a shard: the field a column reads
  * ----------------------------------------------------------------
  */
-
-char *
-pf_amudai_create_table_sql(const char *table_name, const char *server_name,
-						   const char *path, const char *filename_entry)
-{
-	MemoryContext tmp_cxt = AllocSetContextCreate(CurrentMemoryContext,
-												  "parquet_fdw amudai import",
-												  ALLOCSET_SMALL_SIZES);
-	PfShard    *ps = pf_open_shard(path, tmp_cxt);
-	const AmSchema *schema = am_shard_schema(ps->shard);
-	StringInfoData buf;
-	int			ncols = 0;
-
-	initStringInfo(&buf);
-	appendStringInfo(&buf, "CREATE FOREIGN TABLE %s (", quote_identifier(table_name));
-	for (uint32 i = 0; i < schema->num_fields; i++)
-	{
-		const AmSchemaNode *n = &schema->nodes[schema->fields[i]];
-		char	   *name = pnstrdup((const char *) n->name.data, n->name.len);
-		Oid			typid;
-		int32		typmod;
-
-		if (!pf_amudai_default_type(schema, schema->fields[i], &typid, &typmod))
-		{
-			ereport(NOTICE,
-					(errmsg("field \"%s\" of Amudai shard \"%s\" has no PostgreSQL type yet and is left out",
-							name, path)));
-			continue;
-		}
-		appendStringInfo(&buf, "%s\n  %s %s", ncols++ > 0 ? "," : "",
-						 quote_identifier(name), format_type_with_typemod(typid, typmod));
-	}
-	appendStringInfo(&buf, "%s) SERVER %s OPTIONS (filename %s)",
-					 ncols > 0 ? "\n" : "", quote_identifier(server_name),
-					 quote_literal_cstr(filename_entry));
-	pf_close_shard(ps);
-	MemoryContextDelete(tmp_cxt);
-	return buf.data;
-}
 
 /* Schema id of the top-level field a column reads, or -1. */
 int64
