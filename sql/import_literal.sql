@@ -24,8 +24,9 @@ SELECT current_setting('data_directory') || '/pf_literal' AS lit \gset
 
 CREATE SERVER lit_srv FOREIGN DATA WRAPPER parquet_fdw;
 
-SELECT set_config('pf.lit', :'lit', false), set_config('pf.flat', :'flat', false),
-       set_config('pf.other', :'other', false);
+SELECT set_config('pf.lit', :'lit', false) IS NOT NULL AS lit,
+       set_config('pf.flat', :'flat', false) IS NOT NULL AS flat,
+       set_config('pf.other', :'other', false) IS NOT NULL AS other;
 DO $$
 DECLARE
   lit text := current_setting('pf.lit');
