@@ -476,6 +476,16 @@ extern void pf_converter_fill(PfConverter *conv,
 							  Datum *values, bool *nulls, int stride);
 
 /*
+ * From now on, give every row of a flat column that references the same
+ * entry of a dictionary-encoded chunk the same by-reference Datum, made in
+ * cxt the first time a row needs it: the source calls this when it opens a
+ * row group, with a context that lives until the row group closes (and
+ * with NULL before it resets that context: copies per row again).
+ */
+extern void pf_converter_share_dictionary(PfConverter *conv,
+										  MemoryContext cxt);
+
+/*
  * Inside an error context callback: the index, in the batch given to the
  * pf_converter_fill() that raised the error, of the row whose value it is
  * about (flat columns), or -1.

@@ -304,6 +304,11 @@ pq_source_unit_open(PfSource *src, int unit, List *row_quals, int64 row_limit)
 		(void) pq_column_reader_set_page_allocator(f->readers[s], &pool_alloc);
 	}
 	src->err_column = NULL;
+
+	/* dictionary entries are converted once for the row group's rows */
+	for (int i = 0; i < src->ncolumns; i++)
+		if (f->convs != NULL && f->convs[i] != NULL)
+			pf_converter_share_dictionary(f->convs[i], f->unit_cxt);
 }
 
 /* The row group's next row not yet decoded nor skipped. */
@@ -438,6 +443,8 @@ pq_source_convert(PfSource *src, int col, uint32 from, uint32 n,
 	view.values = (const uint8 *) view.values + (size_t) from * view.value_width;
 	if (view.is_null)
 		view.is_null += from;
+	if (view.dict_index)
+		view.dict_index += from;
 	if (view.def_levels)
 		view.def_levels += from;
 	view.num_rows = view.num_levels = n;
@@ -481,6 +488,9 @@ pq_source_unit_close(PfSource *src)
 			f->readers[s] = NULL;
 		}
 	}
+	for (int i = 0; i < src->ncolumns; i++)
+		if (f->convs != NULL && f->convs[i] != NULL)
+			pf_converter_share_dictionary(f->convs[i], NULL);
 	src->unit = -1;
 	f->rows_left = 0;
 	f->nranges = -1;
