@@ -357,6 +357,13 @@ extern PfFooterEntry *pf_footer_cache_acquire(const char *path);
 /* The entry's PqFile: metadata, and reads through the entry's descriptor. */
 extern PqFile *pf_footer_entry_file(PfFooterEntry *entry);
 extern void pf_footer_cache_release(PfFooterEntry *entry);
+/*
+ * ereport(ERROR, ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE) "file ... changed
+ * while it was being read" when the file of a pinned entry is no longer
+ * the one its footer was read from (size, inode, mtime or ctime differ, or
+ * it is gone), with what changed and a hint to retry.
+ */
+extern void pf_footer_entry_check_unchanged(PfFooterEntry *entry);
 
 /* in reader.c: opening files from the backend */
 /*
@@ -384,6 +391,12 @@ extern void pf_close_file(PfFile *pf);
 
 /* Turn a failed PqStatus into an ereport(ERROR) naming file and location. */
 extern void pf_report_error(const char *path, const PqError *err) pg_attribute_noreturn();
+
+/*
+ * A failed read of an open file: reported as the file having changed when
+ * it did (pf_footer_entry_check_unchanged), else as pf_report_error().
+ */
+extern void pf_report_read_error(PfFile *pf, const PqError *err) pg_attribute_noreturn();
 
 /* in sorted.c: the table option "sorted" and the merge of sorted files */
 typedef struct PfSortKey

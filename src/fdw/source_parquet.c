@@ -280,6 +280,8 @@ pq_source_unit_open(PfSource *src, int unit, List *row_quals, int64 row_limit)
 	PfcAllocator pool_alloc;
 	PqColumnReaderOptions ropts = {0};
 
+	/* a file written over between row groups must not be read on */
+	pf_footer_entry_check_unchanged(f->pf->entry);
 	src->unit = unit;
 	src->batch_row = 0;
 	f->batch_size = 0;
@@ -327,7 +329,7 @@ pq_source_unit_open(PfSource *src, int unit, List *row_quals, int64 row_limit)
 		if (pq_column_reader_open(&f->readers[s], f->pf->file, unit,
 								  f->slot_leaf[s], &ropts, &alloc,
 								  &err) != PQ_OK)
-			pf_report_error(src->path, &err);
+			pf_report_read_error(f->pf, &err);
 		(void) pq_column_reader_set_page_allocator(f->readers[s], &pool_alloc);
 	}
 	src->err_column = NULL;
@@ -387,7 +389,7 @@ skip_to_row_range(PqSourceFile *f)
 			f->base.err_column = f->meta->leaves[f->slot_leaf[s]].path;
 			pq_error_clear(&err);
 			if (pq_column_reader_skip(f->readers[s], (uint64) skip, &err) != PQ_OK)
-				pf_report_error(f->base.path, &err);
+				pf_report_read_error(f->pf, &err);
 		}
 		f->base.err_column = NULL;
 		f->rows_left -= skip;
@@ -548,8 +550,10 @@ decode_rows(PqSourceFile *f, uint32 max_rows)
 		pq_error_clear(&err);
 		if (pq_column_reader_read(f->readers[s], want, &f->batches[s],
 								  &err) != PQ_OK)
-			pf_report_error(src->path, &err);
+			pf_report_read_error(f->pf, &err);
 		if (f->batches[s].num_rows != want)
+		{
+			pf_footer_entry_check_unchanged(f->pf->entry);
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_CORRUPTED),
 					 errmsg("column chunk \"%s\" of Parquet file \"%s\" holds fewer rows than its row group",
@@ -558,6 +562,7 @@ decode_rows(PqSourceFile *f, uint32 max_rows)
 							   (long long) f->meta->row_groups[src->unit].num_rows,
 							   (long long) f->rows_left,
 							   f->batches[s].num_rows)));
+		}
 		bytes += batch_value_bytes(&f->batches[s], f->slot_views[s]);
 	}
 	src->err_column = NULL;
