@@ -39,6 +39,8 @@ pf_converter_share_dictionary(PfConverter *conv, MemoryContext cxt)
 	conv->share_values = NULL;
 	conv->share_nulls = NULL;
 	conv->share_state = NULL;
+	conv->share_scratch = NULL;
+	conv->share_scratch_rows = 0;
 }
 
 /*
@@ -127,11 +129,29 @@ pf_fill_scalar_shared(PfConverter *conv, const PqColumnBatch *b,
 		return false;
 	share_table_fit(conv, b->dictionary_count);
 
-	new_views = palloc(sizeof(CdcByteView) * Max(num_rows, 1));
-	new_rows = palloc(sizeof(uint32) * Max(num_rows, 1));
-	new_entries = palloc(sizeof(uint32) * Max(num_rows, 1));
-	plain_views = palloc(sizeof(CdcByteView) * Max(num_rows, 1));
-	plain_rows = palloc(sizeof(uint32) * Max(num_rows, 1));
+	/* scratch for the batch, kept for the row group (late conversion asks row by row) */
+	if (conv->share_scratch_rows < num_rows)
+	{
+		uint32		cap = Max(num_rows, 64);
+		Size		per_row = 2 * sizeof(CdcByteView) + 3 * sizeof(uint32) +
+			sizeof(Datum) + sizeof(bool);
+
+		conv->share_scratch = MemoryContextAllocHuge(conv->share_cxt,
+													 per_row * cap + 16);
+		conv->share_scratch_rows = cap;
+	}
+	{
+		char	   *p = conv->share_scratch;
+		uint32		cap = conv->share_scratch_rows;
+
+		new_views = (CdcByteView *) p;
+		plain_views = new_views + cap;
+		tmp_values = (Datum *) (plain_views + cap);
+		new_rows = (uint32 *) (tmp_values + cap);
+		new_entries = new_rows + cap;
+		plain_rows = new_entries + cap;
+		tmp_nulls = (bool *) (plain_rows + cap);
+	}
 
 	/* the entries this batch meets first, and values of plain pages */
 	for (uint32 i = 0; i < num_rows; i++)
@@ -154,8 +174,6 @@ pf_fill_scalar_shared(PfConverter *conv, const PqColumnBatch *b,
 		}
 	}
 
-	tmp_values = palloc(sizeof(Datum) * Max(Max(nnew, nplain), 1));
-	tmp_nulls = palloc(sizeof(bool) * Max(Max(nnew, nplain), 1));
 	if (nnew > 0)
 	{
 		/*
@@ -200,12 +218,5 @@ pf_fill_scalar_shared(PfConverter *conv, const PqColumnBatch *b,
 		nulls[(size_t) plain_rows[j] * stride] = tmp_nulls[j];
 	}
 
-	pfree(new_views);
-	pfree(new_rows);
-	pfree(new_entries);
-	pfree(plain_views);
-	pfree(plain_rows);
-	pfree(tmp_values);
-	pfree(tmp_nulls);
 	return true;
 }

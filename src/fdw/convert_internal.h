@@ -168,6 +168,8 @@ struct PfConverter
 	Datum	   *share_values;	/* per entry, once converted */
 	bool	   *share_nulls;
 	uint8	   *share_state;
+	void	   *share_scratch;	/* per-batch lists, share_scratch_rows rows */
+	uint32		share_scratch_rows;
 };
 
 
