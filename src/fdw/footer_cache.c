@@ -444,10 +444,13 @@ identity_change(const PfFileIdentity *was, const PfFileIdentity *now)
 /*
  * pf_footer_entry_check_unchanged
  *		ereport(ERROR) when the file a pinned entry was read from changed
- *		since: written in place (the descriptor sees it), or replaced or
- *		removed at its path.  A scan calls it when it starts a row group
- *		and before it reports a failed read, so that a file changing under
- *		it is named as such, not as a damaged file or a disk fault.
+ *		since: written in place (its open descriptor sees that) or, with
+ *		by_path, also replaced or removed at its path.  A scan calls it
+ *		when it starts a row group (not by_path: an open descriptor still
+ *		reads the file the scan began with, whatever the path names now)
+ *		and before it reports a failed read (by_path), so that a file
+ *		changing under it is named as such, not as a damaged file or a
+ *		disk fault, and no row group is read from a file written over.
  *
  * ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE: the file is no longer in the
  * state the query planned and began reading; nothing is wrong with the
@@ -456,7 +459,7 @@ identity_change(const PfFileIdentity *was, const PfFileIdentity *now)
  * may be a writer that never stops.)
  */
 void
-pf_footer_entry_check_unchanged(PfFooterEntry *e)
+pf_footer_entry_check_unchanged(PfFooterEntry *e, bool by_path)
 {
 	struct stat st;
 	PfFileIdentity now;
@@ -465,19 +468,27 @@ pf_footer_entry_check_unchanged(PfFooterEntry *e)
 	if (e == NULL)
 		return;
 	/* the path first: unlinking the old file changes its ctime too */
-	if (stat(e->path, &st) != 0)
+	if (by_path)
 	{
-		if (errno == ENOENT)
-			change = pstrdup("The file was removed.");
-	}
-	else
-	{
-		identity_from_stat(&now, &st);
-		change = identity_change(&e->id, &now);
+		if (stat(e->path, &st) != 0)
+		{
+			if (errno == ENOENT)
+				change = pstrdup("The file was removed.");
+		}
+		else
+		{
+			identity_from_stat(&now, &st);
+			change = identity_change(&e->id, &now);
+		}
 	}
 	if (change == NULL && e->fd >= 0 && fstat(e->fd, &st) == 0)
 	{
 		identity_from_stat(&now, &st);
+		/* a removed or renamed-over file's ctime moves, its bytes do not */
+		if (!by_path && now.size == e->id.size &&
+			now.mtime.tv_sec == e->id.mtime.tv_sec &&
+			now.mtime.tv_nsec == e->id.mtime.tv_nsec)
+			return;
 		change = identity_change(&e->id, &now);
 	}
 	if (change != NULL)

@@ -360,10 +360,12 @@ extern void pf_footer_cache_release(PfFooterEntry *entry);
 /*
  * ereport(ERROR, ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE) "file ... changed
  * while it was being read" when the file of a pinned entry is no longer
- * the one its footer was read from (size, inode, mtime or ctime differ, or
- * it is gone), with what changed and a hint to retry.
+ * the one its footer was read from, with what changed and a hint to retry:
+ * written in place (size or mtime, seen through the open descriptor), or,
+ * with by_path, also replaced or removed at its path.
  */
-extern void pf_footer_entry_check_unchanged(PfFooterEntry *entry);
+extern void pf_footer_entry_check_unchanged(PfFooterEntry *entry,
+											bool by_path);
 
 /* in reader.c: opening files from the backend */
 /*

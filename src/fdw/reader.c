@@ -211,6 +211,6 @@ void
 pf_report_read_error(PfFile *pf, const PqError *err)
 {
 	if (err->status != PQ_ERR_UNSUPPORTED)
-		pf_footer_entry_check_unchanged(pf->entry);
+		pf_footer_entry_check_unchanged(pf->entry, true);
 	pf_report_error(pf->path, err);
 }

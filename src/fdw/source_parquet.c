@@ -281,7 +281,7 @@ pq_source_unit_open(PfSource *src, int unit, List *row_quals, int64 row_limit)
 	PqColumnReaderOptions ropts = {0};
 
 	/* a file written over between row groups must not be read on */
-	pf_footer_entry_check_unchanged(f->pf->entry);
+	pf_footer_entry_check_unchanged(f->pf->entry, false);
 	src->unit = unit;
 	src->batch_row = 0;
 	f->batch_size = 0;
@@ -553,7 +553,7 @@ decode_rows(PqSourceFile *f, uint32 max_rows)
 			pf_report_read_error(f->pf, &err);
 		if (f->batches[s].num_rows != want)
 		{
-			pf_footer_entry_check_unchanged(f->pf->entry);
+			pf_footer_entry_check_unchanged(f->pf->entry, true);
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_CORRUPTED),
 					 errmsg("column chunk \"%s\" of Parquet file \"%s\" holds fewer rows than its row group",
@@ -573,6 +573,12 @@ decode_rows(PqSourceFile *f, uint32 max_rows)
 		INSTR_TIME_SET_CURRENT(now);
 		INSTR_TIME_ACCUM_DIFF(scan->decode_time, now, decode_start);
 	}
+
+	/*
+	 * Pages read after a write in place hold the new file's bytes: no row
+	 * of a batch may come from them (one fstat() per batch).
+	 */
+	pf_footer_entry_check_unchanged(f->pf->entry, false);
 	f->rows_left -= want;
 	f->decoded = want;
 	f->served = 0;
