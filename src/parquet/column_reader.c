@@ -1203,6 +1203,8 @@ note_dict_indexes(PqColumnReader *r, uint32_t at, uint32_t n)
 {
 	uint32_t   *out = r->dict_idx + at;
 
+	if (n == 0)
+		return;					/* idx_buf may not exist yet */
 	if (r->encoding == PQ_ENC_PLAIN_DICTIONARY ||
 		r->encoding == PQ_ENC_RLE_DICTIONARY)
 		memcpy(out, r->idx_buf, (size_t) n * sizeof(uint32_t));
