@@ -6,7 +6,8 @@
 # Stages: deps, build+install, unit tests, the unit tests again under
 # ASan+UBSan, fuzz-corpus replay (ASan+UBSan), pg_regress against a
 # throwaway PostgreSQL 15, the converter test module (test/fdw_convert), the
-# aggregate pushdown fuzzer (test/aggregate, fixed seed), the corpus
+# aggregate pushdown fuzzer (test/aggregate, fixed seed), memory bounds
+# and files changing under a scan (test/memory), the corpus
 # conformance harness (test/conformance), the corpus round trip through COPY
 # TO parquet (test/copy_roundtrip), the generated-file conformance
 # run (test/generated/generate.sh, when it exists), and COPY TO interop
@@ -408,6 +409,33 @@ else
 	fi
 	echo "qual-fuzz: $p queries agreed, $f failed"
 	stage_result qual-fuzz "$p" "$f"
+fi
+
+# ---------------------------------------------------------------- memory
+# Memory and changing files through the running server (test/memory):
+# hostile files whose one 100 MB value every row references must keep the
+# backend's peak RSS under a few times that value, and a file written
+# over, replaced or removed under an open cursor must be reported as such.
+# Each check is one pass or failure; ~3 minutes on a quiet machine.
+banner "memory bounds and changing files (test/memory)"
+if skipped memory; then :
+elif [ ! -f test/memory/run.sh ]; then
+	stage_result memory 0 0
+elif [ $CLUSTER_OK != 1 ]; then
+	stage_result memory 0 1
+else
+	mp=0; mf=0
+	for script in run.sh file_changed.sh; do
+		bash "test/memory/$script" >"$LOGDIR/memory-$script.log" 2>&1
+		rc=$?
+		grep -E '^(ok|FAIL) ' "$LOGDIR/memory-$script.log" | cut -c1-300
+		c=$(counts_from "$LOGDIR/memory-$script.log" '^(memory|file-changed):')
+		if [ -z "$c" ]; then tail -n 20 "$LOGDIR/memory-$script.log"; mf=$((mf + 1)); continue; fi
+		set -- $c
+		mp=$((mp + $1)); mf=$((mf + $2))
+		[ $rc -ne 0 ] && [ "$2" -eq 0 ] && mf=$((mf + 1))
+	done
+	stage_result memory "$mp" "$mf"
 fi
 
 # ---------------------------------------------------------------- conformance

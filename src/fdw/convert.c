@@ -29,6 +29,7 @@
  *	convert_list.c		LIST of scalars to arrays;
  *	convert_nested.c	other nested fields to jsonb;
  *	convert_variant.c	VARIANT groups to jsonb;
+ *	convert_dictionary.c	dictionary entries converted once per row group;
  *	convert_errors.c	values out of range, and the row that held them.
  *
  * Default mapping (see pf_default_type):
@@ -139,6 +140,9 @@ fill_scalar_column(PfConverter *conv, const PqColumnBatch *batches,
 
 	if (unlikely(b->num_rows < num_rows))
 		pf_conv_levels_corrupt(conv->column_name);
+	if (b->dict_index != NULL &&
+		pf_fill_scalar_shared(conv, b, num_rows, values, nulls, stride))
+		return;
 	pf_conv_track_values(b->values, b->value_width, b->is_null, num_rows);
 	sc->fill(sc, b->values, b->is_null, num_rows, values, nulls, stride);
 	pf_conv_track_values(NULL, 0, NULL, 0);

@@ -161,6 +161,15 @@ struct PfConverter
 
 	/* PF_CONV_VARIANT */
 	PfVariantConverter *variant;
+
+	/* PF_CONV_SCALAR over dictionary pages: convert_dictionary.c */
+	MemoryContext share_cxt;	/* the open row group's, or NULL */
+	uint32		share_count;	/* entries of the chunk's dictionary */
+	Datum	   *share_values;	/* per entry, once converted */
+	bool	   *share_nulls;
+	uint8	   *share_state;
+	void	   *share_scratch;	/* per-batch lists, share_scratch_rows rows */
+	uint32		share_scratch_rows;
 };
 
 
@@ -339,6 +348,15 @@ extern void pf_fill_variant_column(PfConverter *conv,
 								   const PqColumnBatch *batches,
 								   uint32 num_rows, Datum *values,
 								   bool *nulls, int stride);
+
+/*
+ * convert_dictionary.c: a flat column's batch whose values come from a
+ * dictionary, each entry converted once per row group; false (nothing
+ * done) when the batch has no dictionary numbers or sharing is off.
+ */
+extern bool pf_fill_scalar_shared(PfConverter *conv, const PqColumnBatch *b,
+								  uint32 num_rows, Datum *values,
+								  bool *nulls, int stride);
 
 /* ----------------------------------------------------------------
  * Errors (convert_errors.c)

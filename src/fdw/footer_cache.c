@@ -426,6 +426,83 @@ pf_footer_cache_release(PfFooterEntry *e)
 }
 
 /*
+ * What differs between the identity a footer was read with and the file's
+ * now, as an errdetail sentence (NULL: nothing).
+ */
+static char *
+identity_change(const PfFileIdentity *was, const PfFileIdentity *now)
+{
+	if (was->dev != now->dev || was->ino != now->ino)
+		return psprintf("The file was replaced by another one (inode %llu, now %llu).",
+						(unsigned long long) was->ino,
+						(unsigned long long) now->ino);
+	if (was->size != now->size)
+		return psprintf("Its size changed from %lld to %lld bytes.",
+						(long long) was->size, (long long) now->size);
+	if (!identity_equal(was, now))
+		return pstrdup("Its modification or status change time changed.");
+	return NULL;
+}
+
+/*
+ * pf_footer_entry_check_unchanged
+ *		ereport(ERROR) when the file a pinned entry was read from changed
+ *		since: written in place (its open descriptor sees that) or, with
+ *		by_path, also replaced or removed at its path.  A scan calls it
+ *		when it starts a row group (not by_path: an open descriptor still
+ *		reads the file the scan began with, whatever the path names now)
+ *		and before it reports a failed read (by_path), so that a file
+ *		changing under it is named as such, not as a damaged file or a
+ *		disk fault, and no row group is read from a file written over.
+ *
+ * ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE: the file is no longer in the
+ * state the query planned and began reading; nothing is wrong with the
+ * file itself, and running the query again reads it as it is now.  (A
+ * serialization failure would invite drivers to retry silently on what
+ * may be a writer that never stops.)
+ */
+void
+pf_footer_entry_check_unchanged(PfFooterEntry *e, bool by_path)
+{
+	struct stat st;
+	PfFileIdentity now;
+	char	   *change = NULL;
+
+	if (e == NULL)
+		return;
+	/* the path first: unlinking the old file changes its ctime too */
+	if (by_path)
+	{
+		if (stat(e->path, &st) != 0)
+		{
+			if (errno == ENOENT)
+				change = pstrdup("The file was removed.");
+		}
+		else
+		{
+			identity_from_stat(&now, &st);
+			change = identity_change(&e->id, &now);
+		}
+	}
+	if (change == NULL && e->fd >= 0 && fstat(e->fd, &st) == 0)
+	{
+		identity_from_stat(&now, &st);
+		/* a removed or renamed-over file's ctime moves, its bytes do not */
+		if (!by_path && now.size == e->id.size &&
+			now.mtime.tv_sec == e->id.mtime.tv_sec &&
+			now.mtime.tv_nsec == e->id.mtime.tv_nsec)
+			return;
+		change = identity_change(&e->id, &now);
+	}
+	if (change != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("file \"%s\" changed while it was being read", e->path),
+				 errdetail_internal("%s", change),
+				 errhint("Retry the query.")));
+}
+
+/*
  * End of a top-level transaction: every scan has ended or been unwound by
  * an error, so no pin can be live.  Drop them all, which closes every
  * descriptor and frees the detached entries.

@@ -2,6 +2,7 @@
 FDW_OBJS =
 FDW_OBJS += src/fdw/convert.o
 FDW_OBJS += src/fdw/convert_errors.o
+FDW_OBJS += src/fdw/convert_dictionary.o
 FDW_OBJS += src/fdw/convert_mapping.o
 FDW_OBJS += src/fdw/convert_scalar.o
 FDW_OBJS += src/fdw/convert_decimal.o

@@ -418,6 +418,15 @@ extern PfFooterEntry *pf_footer_cache_acquire(const char *path);
 /* The entry's PqFile: metadata, and reads through the entry's descriptor. */
 extern PqFile *pf_footer_entry_file(PfFooterEntry *entry);
 extern void pf_footer_cache_release(PfFooterEntry *entry);
+/*
+ * ereport(ERROR, ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE) "file ... changed
+ * while it was being read" when the file of a pinned entry is no longer
+ * the one its footer was read from, with what changed and a hint to retry:
+ * written in place (size or mtime, seen through the open descriptor), or,
+ * with by_path, also replaced or removed at its path.
+ */
+extern void pf_footer_entry_check_unchanged(PfFooterEntry *entry,
+											bool by_path);
 
 /* in reader.c: opening files from the backend */
 /*
@@ -445,6 +454,12 @@ extern void pf_close_file(PfFile *pf);
 
 /* Turn a failed PqStatus into an ereport(ERROR) naming file and location. */
 extern void pf_report_error(const char *path, const PqError *err) pg_attribute_noreturn();
+
+/*
+ * A failed read of an open file: reported as the file having changed when
+ * it did (pf_footer_entry_check_unchanged), else as pf_report_error().
+ */
+extern void pf_report_read_error(PfFile *pf, const PqError *err) pg_attribute_noreturn();
 
 /* in sorted.c: the table option "sorted" and the merge of sorted files */
 typedef struct PfSortKey
@@ -542,6 +557,16 @@ extern void pf_converter_fill(PfConverter *conv,
 							  const PqColumnBatch *leaf_batches,
 							  uint32 num_rows,
 							  Datum *values, bool *nulls, int stride);
+
+/*
+ * From now on, give every row of a flat column that references the same
+ * entry of a dictionary-encoded chunk the same by-reference Datum, made in
+ * cxt the first time a row needs it: the source calls this when it opens a
+ * row group, with a context that lives until the row group closes (and
+ * with NULL before it resets that context: copies per row again).
+ */
+extern void pf_converter_share_dictionary(PfConverter *conv,
+										  MemoryContext cxt);
 
 /*
  * Inside an error context callback: the index, in the batch given to the

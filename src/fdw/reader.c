@@ -201,3 +201,16 @@ pf_report_error(const char *path, const PqError *err)
 	}
 	pg_unreachable();
 }
+
+/*
+ * pf_report_read_error
+ *		A page that does not parse, a short read, a checksum mismatch: when
+ *		the file changed under the scan, that is the error to report.
+ */
+void
+pf_report_read_error(PfFile *pf, const PqError *err)
+{
+	if (err->status != PQ_ERR_UNSUPPORTED)
+		pf_footer_entry_check_unchanged(pf->entry, true);
+	pf_report_error(pf->path, err);
+}

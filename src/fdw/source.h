@@ -67,6 +67,14 @@ typedef struct PfSourceScan
 	int64		rows_skipped_by_index;	/* rows a row-level index ruled out */
 } PfSourceScan;
 
+/*
+ * The most bytes of stored values (variable-width values at their length,
+ * a dictionary's value once per row that uses it) one batch may hold: the
+ * Datums converted from them cost about as much again, so a scan's batch
+ * memory stays near 2 x 64 MB however large the values of a file are.
+ */
+#define PF_BATCH_VALUE_BYTES	((uint64) 64 * 1024 * 1024)
+
 typedef struct PfSourceOps PfSourceOps;
 
 /* An open file.  Sources embed it as the first member of their own state. */
@@ -163,7 +171,9 @@ struct PfSourceOps
 	/*
 	 * Position the next batch of at most max_rows rows, decoding what the
 	 * format decodes for all columns at once; src->batch_row is its first
-	 * row in the unit.  0: the unit has no row left.
+	 * row in the unit.  0: the unit has no row left.  A batch holds at most
+	 * PF_BATCH_VALUE_BYTES of stored values (fewer rows when they are
+	 * large; one row when that row alone is larger).
 	 */
 	uint32		(*read) (PfSource *src, uint32 max_rows);
 	/* May convert() take bound column col a few rows at a time? */

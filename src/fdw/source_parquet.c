@@ -48,7 +48,24 @@ typedef struct PqSourceFile
 	int			nslots;
 	int		   *slot_leaf;
 	PqColumnReader **readers;	/* per slot, for the open row group */
-	PqColumnBatch *batches;		/* per slot, the current batch */
+	PqColumnBatch *batches;		/* per slot, as the reader decoded it */
+	PqColumnBatch *views;		/* per slot, the rows of the current batch */
+	int16	   *slot_max_def;	/* per slot, its leaf's */
+	bool	   *slot_views;		/* per slot: BYTE_ARRAY, values are views */
+
+	/*
+	 * The readers' batches may be served as several batches when their
+	 * values are large (PF_BATCH_VALUE_BYTES): rows [served, decoded) of
+	 * them are still to come; row_bytes[r] is row r's value bytes (only
+	 * when the decoded rows hold more than the bound).
+	 */
+	uint32		decoded;
+	uint32		served;
+	int64		decoded_row;	/* unit row of the decoded rows' first */
+	uint64		row_bytes_guess;	/* stored value bytes a row takes, about */
+	uint64	   *row_bytes;		/* NULL: all of them fit in one batch */
+	uint64	   *row_bytes_buf;	/* in unit_cxt */
+	uint32		row_bytes_cap;
 
 	/* the open row group */
 	int64		rows_left;		/* not yet decoded (nor skipped) */
@@ -164,6 +181,15 @@ pq_source_bind(PfSource *src, const PfSourceColumn *cols, int ncols,
 	{
 		f->readers = palloc0(sizeof(PqColumnReader *) * Max(1, f->nslots));
 		f->batches = palloc0(sizeof(PqColumnBatch) * Max(1, f->nslots));
+		f->views = palloc0(sizeof(PqColumnBatch) * Max(1, f->nslots));
+		f->slot_max_def = palloc0(sizeof(int16) * Max(1, f->nslots));
+		f->slot_views = palloc0(sizeof(bool) * Max(1, f->nslots));
+		for (int s = 0; s < f->nslots; s++)
+		{
+			f->slot_max_def[s] = meta->leaves[f->slot_leaf[s]].max_def;
+			f->slot_views[s] =
+				meta->leaves[f->slot_leaf[s]].node->physical == PQ_BYTE_ARRAY;
+		}
 	}
 	MemoryContextSwitchTo(old);
 }
@@ -254,9 +280,12 @@ pq_source_unit_open(PfSource *src, int unit, List *row_quals, int64 row_limit)
 	PfcAllocator pool_alloc;
 	PqColumnReaderOptions ropts = {0};
 
+	/* a file written over between row groups must not be read on */
+	pf_footer_entry_check_unchanged(f->pf->entry, false);
 	src->unit = unit;
 	src->batch_row = 0;
 	f->batch_size = 0;
+	f->decoded = f->served = 0;
 	f->rows_left = meta->row_groups[unit].num_rows;
 	if (row_limit > 0 && row_quals == NIL)
 		f->rows_left = Min(f->rows_left, row_limit);
@@ -300,10 +329,26 @@ pq_source_unit_open(PfSource *src, int unit, List *row_quals, int64 row_limit)
 		if (pq_column_reader_open(&f->readers[s], f->pf->file, unit,
 								  f->slot_leaf[s], &ropts, &alloc,
 								  &err) != PQ_OK)
-			pf_report_error(src->path, &err);
+			pf_report_read_error(f->pf, &err);
 		(void) pq_column_reader_set_page_allocator(f->readers[s], &pool_alloc);
 	}
 	src->err_column = NULL;
+
+	/* a first guess at the bytes of a row: the chunks' decompressed sizes */
+	f->row_bytes_guess = 0;
+	if (meta->row_groups[unit].num_rows > 0)
+	{
+		uint64		total = 0;
+
+		for (int s = 0; s < f->nslots; s++)
+			total += (uint64) Max(meta->row_groups[unit].columns[f->slot_leaf[s]].total_uncompressed_size, 0);
+		f->row_bytes_guess = total / (uint64) meta->row_groups[unit].num_rows;
+	}
+
+	/* dictionary entries are converted once for the row group's rows */
+	for (int i = 0; i < src->ncolumns; i++)
+		if (f->convs != NULL && f->convs[i] != NULL)
+			pf_converter_share_dictionary(f->convs[i], f->unit_cxt);
 }
 
 /* The row group's next row not yet decoded nor skipped. */
@@ -344,7 +389,7 @@ skip_to_row_range(PqSourceFile *f)
 			f->base.err_column = f->meta->leaves[f->slot_leaf[s]].path;
 			pq_error_clear(&err);
 			if (pq_column_reader_skip(f->readers[s], (uint64) skip, &err) != PQ_OK)
-				pf_report_error(f->base.path, &err);
+				pf_report_read_error(f->pf, &err);
 		}
 		f->base.err_column = NULL;
 		f->rows_left -= skip;
@@ -353,22 +398,148 @@ skip_to_row_range(PqSourceFile *f)
 	return true;
 }
 
-static uint32
-pq_source_read(PfSource *src, uint32 max_rows)
+/* Bytes of one stored value of a batch: a view's length, else its width. */
+static inline uint64
+value_bytes(const PqColumnBatch *b, bool views, uint32 v)
 {
-	PqSourceFile *f = PQ(src);
+	if (views)
+		return ((const CdcByteView *) b->values)[v].len;
+	return b->value_width;
+}
+
+/* Bytes of all of a batch's values (a first look: usually far below the bound). */
+static uint64
+batch_value_bytes(const PqColumnBatch *b, bool views)
+{
+	uint32		n = b->rep_levels != NULL ? b->num_values : b->num_rows;
+	uint64		bytes = 0;
+
+	if (!views)
+		return (uint64) n * b->value_width;
+	for (uint32 i = 0; i < n; i++)
+		bytes += value_bytes(b, true, i);
+	return bytes;
+}
+
+/*
+ * Add each row's value bytes of slot batch b into row_bytes[].  Flat
+ * batches are row-aligned; repeated ones hold their values densely, a row
+ * beginning at each repetition level 0.
+ */
+static void
+add_row_bytes(const PqColumnBatch *b, bool views, int16 max_def,
+			  uint64 *row_bytes)
+{
+	uint32		v = 0;
+	int64		row = -1;
+
+	if (b->rep_levels == NULL)
+	{
+		for (uint32 i = 0; i < b->num_rows; i++)
+			if (b->is_null == NULL || !b->is_null[i])
+				row_bytes[i] += value_bytes(b, views, i);
+		return;
+	}
+	for (uint32 l = 0; l < b->num_levels; l++)
+	{
+		if (b->rep_levels[l] == 0)
+			row++;
+		if (b->def_levels == NULL || b->def_levels[l] == max_def)
+		{
+			if (row >= 0 && row < b->num_rows && v < b->num_values)
+				row_bytes[row] += value_bytes(b, views, v);
+			v++;
+		}
+	}
+}
+
+/* Rows [from, from + n) of slot batch b, as a batch of their own. */
+static void
+slice_batch(const PqColumnBatch *b, int16 max_def, uint32 from, uint32 n,
+			PqColumnBatch *out)
+{
+	uint32		lfrom = from;
+	uint32		lend = from + n;
+	uint32		vfrom = 0;
+	uint32		nvalues = 0;
+
+	*out = *b;
+	if (b->rep_levels != NULL)
+	{
+		uint32		row = 0;
+		bool		started = false;
+
+		/* level range of the rows, and the dense values before them */
+		lfrom = lend = b->num_levels;
+		for (uint32 l = 0; l < b->num_levels; l++)
+		{
+			if (b->rep_levels[l] == 0)
+			{
+				if (started)
+					row++;
+				started = true;
+				if (row == from)
+					lfrom = l;
+				if (row == from + n)
+				{
+					lend = l;
+					break;
+				}
+			}
+			if (lfrom == b->num_levels &&
+				(b->def_levels == NULL || b->def_levels[l] == max_def))
+				vfrom++;
+		}
+		for (uint32 l = lfrom; l < lend; l++)
+			nvalues += b->def_levels == NULL || b->def_levels[l] == max_def;
+		out->rep_levels = b->rep_levels + lfrom;
+	}
+	else
+	{
+		vfrom = from;
+		if (b->is_null == NULL)
+			nvalues = n;
+		else
+			for (uint32 i = from; i < from + n; i++)
+				nvalues += !b->is_null[i];
+		if (b->is_null != NULL)
+			out->is_null = b->is_null + from;
+	}
+	out->num_rows = n;
+	out->num_levels = lend - lfrom;
+	out->num_values = nvalues;
+	if (b->def_levels != NULL)
+		out->def_levels = b->def_levels + lfrom;
+	out->values = (const uint8 *) b->values + (size_t) vfrom * b->value_width;
+	if (b->dict_index != NULL)
+		out->dict_index = b->dict_index + vfrom;
+}
+
+/* Decode the next rows of every slot: false when the row group has none. */
+static bool
+decode_rows(PqSourceFile *f, uint32 max_rows)
+{
+	PfSource   *src = &f->base;
 	PfSourceScan *scan = src->scan;
 	uint32		want;
+	uint64		bytes = 0;
 	instr_time	decode_start;
 
-	f->batch_size = 0;
 	if (f->rows_left <= 0 || !skip_to_row_range(f))
-		return 0;
+		return false;
 	want = (uint32) Min((int64) max_rows, f->rows_left);
 	if (f->nranges >= 0)
 		want = (uint32) Min((int64) want,
 							f->ranges[f->next_range].end - next_row_of(f));
-	src->batch_row = next_row_of(f);
+
+	/*
+	 * The readers keep the pages of the rows they decode until the next
+	 * read: large values must not even be decoded many rows at a time.
+	 */
+	if (f->row_bytes_guess > 0)
+		want = (uint32) Min((uint64) want,
+							Max(PF_BATCH_VALUE_BYTES / f->row_bytes_guess, 1));
+	f->decoded_row = next_row_of(f);
 	if (scan->time_decoding)
 		INSTR_TIME_SET_CURRENT(decode_start);
 	for (int s = 0; s < f->nslots; s++)
@@ -379,8 +550,10 @@ pq_source_read(PfSource *src, uint32 max_rows)
 		pq_error_clear(&err);
 		if (pq_column_reader_read(f->readers[s], want, &f->batches[s],
 								  &err) != PQ_OK)
-			pf_report_error(src->path, &err);
+			pf_report_read_error(f->pf, &err);
 		if (f->batches[s].num_rows != want)
+		{
+			pf_footer_entry_check_unchanged(f->pf->entry, true);
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_CORRUPTED),
 					 errmsg("column chunk \"%s\" of Parquet file \"%s\" holds fewer rows than its row group",
@@ -389,6 +562,8 @@ pq_source_read(PfSource *src, uint32 max_rows)
 							   (long long) f->meta->row_groups[src->unit].num_rows,
 							   (long long) f->rows_left,
 							   f->batches[s].num_rows)));
+		}
+		bytes += batch_value_bytes(&f->batches[s], f->slot_views[s]);
 	}
 	src->err_column = NULL;
 	if (scan->time_decoding)
@@ -399,6 +574,68 @@ pq_source_read(PfSource *src, uint32 max_rows)
 		INSTR_TIME_ACCUM_DIFF(scan->decode_time, now, decode_start);
 	}
 
+	/*
+	 * Pages read after a write in place hold the new file's bytes: no row
+	 * of a batch may come from them (one fstat() per batch).
+	 */
+	pf_footer_entry_check_unchanged(f->pf->entry, false);
+	f->rows_left -= want;
+	f->decoded = want;
+	f->served = 0;
+	/* what these rows took says how many the next read should ask for */
+	f->row_bytes_guess = Max(f->row_bytes_guess, bytes / want);
+
+	/* large values: served in several batches, cut by row_bytes */
+	f->row_bytes = NULL;
+	if (bytes > PF_BATCH_VALUE_BYTES)
+	{
+		if (f->row_bytes_cap < want)
+		{
+			f->row_bytes_cap = want;
+			f->row_bytes_buf = MemoryContextAlloc(f->unit_cxt, sizeof(uint64) * want);
+		}
+		f->row_bytes = f->row_bytes_buf;
+		memset(f->row_bytes, 0, sizeof(uint64) * want);
+		for (int s = 0; s < f->nslots; s++)
+			add_row_bytes(&f->batches[s], f->slot_views[s],
+						  f->slot_max_def[s], f->row_bytes);
+	}
+	return true;
+}
+
+static uint32
+pq_source_read(PfSource *src, uint32 max_rows)
+{
+	PqSourceFile *f = PQ(src);
+	uint32		from;
+	uint32		n;
+
+	f->batch_size = 0;
+	if (f->served >= f->decoded && !decode_rows(f, max_rows))
+		return 0;
+
+	/* the next rows up to max_rows and the byte bound, at least one */
+	from = f->served;
+	n = Min(max_rows, f->decoded - from);
+	if (f->row_bytes != NULL)
+	{
+		uint64		bytes = f->row_bytes[from];
+		uint32		k = 1;
+
+		while (k < n && bytes + f->row_bytes[from + k] <= PF_BATCH_VALUE_BYTES)
+			bytes += f->row_bytes[from + k++];
+		n = k;
+	}
+	for (int s = 0; s < f->nslots; s++)
+	{
+		if (from == 0 && n == f->decoded)
+			f->views[s] = f->batches[s];
+		else
+			slice_batch(&f->batches[s], f->slot_max_def[s], from, n, &f->views[s]);
+	}
+	src->batch_row = f->decoded_row + from;
+	f->served = from + n;
+
 	/* each column's leaves' batches, for convert() */
 	for (int i = 0; i < src->ncolumns; i++)
 	{
@@ -407,11 +644,10 @@ pq_source_read(PfSource *src, uint32 max_rows)
 		if (conv == NULL)
 			continue;
 		for (int k = 0; k < pf_converter_num_leaves(conv); k++)
-			f->col_batches[i][k] = f->batches[f->col_slots[i][k]];
+			f->col_batches[i][k] = f->views[f->col_slots[i][k]];
 	}
-	f->rows_left -= want;
-	f->batch_size = want;
-	return want;
+	f->batch_size = n;
+	return n;
 }
 
 static bool
@@ -438,6 +674,8 @@ pq_source_convert(PfSource *src, int col, uint32 from, uint32 n,
 	view.values = (const uint8 *) view.values + (size_t) from * view.value_width;
 	if (view.is_null)
 		view.is_null += from;
+	if (view.dict_index)
+		view.dict_index += from;
 	if (view.def_levels)
 		view.def_levels += from;
 	view.num_rows = view.num_levels = n;
@@ -481,10 +719,16 @@ pq_source_unit_close(PfSource *src)
 			f->readers[s] = NULL;
 		}
 	}
+	for (int i = 0; i < src->ncolumns; i++)
+		if (f->convs != NULL && f->convs[i] != NULL)
+			pf_converter_share_dictionary(f->convs[i], NULL);
 	src->unit = -1;
 	f->rows_left = 0;
 	f->nranges = -1;
 	f->batch_size = 0;
+	f->decoded = f->served = 0;
+	f->row_bytes = f->row_bytes_buf = NULL;
+	f->row_bytes_cap = 0;
 	MemoryContextReset(f->unit_cxt);
 }
 
@@ -503,7 +747,7 @@ pq_source_raw_batch(PfSource *src, int col)
 	if (f->convs == NULL || f->convs[col] == NULL ||
 		pf_converter_num_leaves(f->convs[col]) != 1 || !f->flat[col])
 		return NULL;
-	return &f->batches[f->col_slots[col][0]];
+	return &f->views[f->col_slots[col][0]];
 }
 
 const PfSourceOps pf_parquet_source = {

@@ -117,6 +117,7 @@ struct PqColumnReader
 	bool	   *is_null;
 	int16_t    *def;
 	int16_t    *rep;
+	uint32_t   *dict_idx;		/* BYTE_ARRAY: dictionary entry per value */
 	uint32_t	batch_cap;		/* level entries the buffers hold */
 	uint32_t   *idx_buf;
 	uint32_t	idx_cap;
@@ -298,6 +299,7 @@ reserve_batch(PqColumnReader *r, uint32_t need, uint32_t used, PqError *err)
 	bool	   *is_null;
 	int16_t    *def = NULL;
 	int16_t    *rep = NULL;
+	uint32_t   *dict_idx = NULL;
 
 	if (need <= r->batch_cap)
 		return PQ_OK;
@@ -318,18 +320,24 @@ reserve_batch(PqColumnReader *r, uint32_t need, uint32_t used, PqError *err)
 		def = reader_alloc(r, array_bytes(cap, sizeof(int16_t)), err);
 	if (is_null && r->max_rep > 0 && (r->max_def == 0 || def))
 		rep = reader_alloc(r, array_bytes(cap, sizeof(int16_t)), err);
+	if (is_null && r->type == PQ_BYTE_ARRAY)
+		dict_idx = reader_alloc(r, array_bytes(cap, sizeof(uint32_t)), err);
 	if (values == NULL || is_null == NULL ||
-		(r->max_def > 0 && def == NULL) || (r->max_rep > 0 && rep == NULL))
+		(r->max_def > 0 && def == NULL) || (r->max_rep > 0 && rep == NULL) ||
+		(r->type == PQ_BYTE_ARRAY && dict_idx == NULL))
 	{
 		reader_free(r, values);
 		reader_free(r, is_null);
 		reader_free(r, def);
 		reader_free(r, rep);
+		reader_free(r, dict_idx);
 		return PQ_ERR_IO;
 	}
 	if (used > 0)
 	{
 		memcpy(values, r->values, (size_t) used * r->width);
+		if (dict_idx)
+			memcpy(dict_idx, r->dict_idx, used * sizeof(uint32_t));
 		if (def)
 			memcpy(def, r->def, used * sizeof(int16_t));
 		if (rep)
@@ -339,10 +347,12 @@ reserve_batch(PqColumnReader *r, uint32_t need, uint32_t used, PqError *err)
 	reader_free(r, r->is_null);
 	reader_free(r, r->def);
 	reader_free(r, r->rep);
+	reader_free(r, r->dict_idx);
 	r->values = values;
 	r->is_null = is_null;
 	r->def = def;
 	r->rep = rep;
+	r->dict_idx = dict_idx;
 	r->batch_cap = (uint32_t) cap;
 	return PQ_OK;
 }
@@ -1184,6 +1194,37 @@ fail:
 }
 
 /*
+ * Record which dictionary entries the n BYTE_ARRAY values just decoded at
+ * dense position at are: decode_values() left their indexes in idx_buf
+ * when the page is dictionary-encoded.
+ */
+static void
+note_dict_indexes(PqColumnReader *r, uint32_t at, uint32_t n)
+{
+	uint32_t   *out = r->dict_idx + at;
+
+	if (n == 0)
+		return;					/* idx_buf may not exist yet */
+	if (r->encoding == PQ_ENC_PLAIN_DICTIONARY ||
+		r->encoding == PQ_ENC_RLE_DICTIONARY)
+		memcpy(out, r->idx_buf, (size_t) n * sizeof(uint32_t));
+	else
+		for (uint32_t i = 0; i < n; i++)
+			out[i] = PQ_NOT_FROM_DICTIONARY;
+}
+
+/* spread_values() for the dictionary indexes of a flat batch's values. */
+static void
+spread_dict_indexes(uint32_t *idx, const int16_t *def, uint32_t levels,
+					uint32_t nvalues, int16_t max_def)
+{
+	uint32_t	v = nvalues;
+
+	for (uint32_t i = levels; i-- > 0;)
+		idx[i] = def[i] < max_def ? PQ_NOT_FROM_DICTIONARY : idx[--v];
+}
+
+/*
  * Move the nvalues dense values of a flat batch to their rows and fill
  * is_null.  Back to front, the source slot (v) is never after the target
  * (i), so nothing is overwritten before it is read.  Inlined with constant
@@ -1324,6 +1365,8 @@ pq_column_reader_read(PqColumnReader *r, uint32_t max_rows,
 			status = decode_values(r, r->values + (size_t) nvalues * r->width, nn, err);
 			if (status != PQ_OK)
 				return status;
+			if (r->type == PQ_BYTE_ARRAY && r->have_dict)
+				note_dict_indexes(r, nvalues, nn);
 		}
 		levels += take;
 		nvalues += nn;
@@ -1345,6 +1388,14 @@ pq_column_reader_read(PqColumnReader *r, uint32_t max_rows,
 	batch->values = in_place ? (const void *) in_place : (const void *) r->values;
 	batch->def_levels = r->max_def > 0 ? r->def : NULL;
 	batch->rep_levels = r->max_rep > 0 ? r->rep : NULL;
+
+	if (r->type == PQ_BYTE_ARRAY && r->have_dict)
+	{
+		batch->dict_index = r->dict_idx;
+		batch->dictionary_count = r->dict_count;
+		if (flat && nvalues < levels)
+			spread_dict_indexes(r->dict_idx, r->def, levels, nvalues, r->max_def);
+	}
 
 	/* Flat columns: spread the dense values to their rows, back to front. */
 	if (flat && nvalues < levels)
@@ -1454,6 +1505,7 @@ pq_column_reader_close(PqColumnReader *r)
 	reader_free(r, r->is_null);
 	reader_free(r, r->def);
 	reader_free(r, r->rep);
+	reader_free(r, r->dict_idx);
 	reader_free(r, r->idx_buf);
 	r->alloc.release(r->alloc.ctx, r);
 }

@@ -322,7 +322,20 @@ typedef struct PqColumnBatch
 	const bool *is_null;		/* flat columns only, see above */
 	const void *values;
 	uint32_t	value_width;	/* bytes per entry of values */
+
+	/*
+	 * BYTE_ARRAY chunks with a dictionary page: per entry of values, the
+	 * dictionary entry (0 .. dictionary_count - 1) the value is, so a
+	 * consumer can convert each entry once per chunk instead of once per
+	 * row; PQ_NOT_FROM_DICTIONARY for a value of a page that is not
+	 * dictionary-encoded and for a null.  NULL otherwise.  The entries
+	 * and their numbers stay the same until the reader is closed.
+	 */
+	const uint32_t *dict_index;
+	uint32_t	dictionary_count;
 } PqColumnBatch;
+
+#define PQ_NOT_FROM_DICTIONARY	UINT32_MAX
 
 typedef struct PqColumnReader PqColumnReader;
 

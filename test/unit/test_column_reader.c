@@ -465,6 +465,73 @@ test_dictionary(void)
 }
 
 /*
+ * Dictionary entry numbers of BYTE_ARRAY values (what lets a consumer
+ * convert each entry once): optional column, dictionary {"a", "bb"}; an
+ * RLE_DICTIONARY page with def levels 1,0,1,1 (0x03, 0x0d) and indexes
+ * 1,0,1 at bit width 1 (0x03, 0x05); then a PLAIN page (the writer gave up
+ * on the dictionary) with the one value "zz" (def levels: RLE run 0x02, 1).
+ */
+static void
+test_dictionary_indexes(void)
+{
+	static const uint8_t dict[] = {1, 0, 0, 0, 'a', 2, 0, 0, 0, 'b', 'b'};
+	static const uint8_t data[] = {2, 0, 0, 0, 0x03, 0x0d, 1, 0x03, 0x05};
+	static const uint8_t plain[] = {2, 0, 0, 0, 0x02, 0x01, 2, 0, 0, 0, 'z', 'z'};
+	TestPage	pages[3] = {
+		{.type = 2, .num_values = 2, .encoding = 0, .body = dict, .body_len = sizeof(dict)},
+		{.type = 0, .num_values = 4, .encoding = 8, .body = data, .body_len = sizeof(data)},
+		{.type = 0, .num_values = 1, .encoding = 0, .body = plain, .body_len = sizeof(plain)},
+	};
+	static const uint32_t expect_index[5] = {1, PQ_NOT_FROM_DICTIONARY, 0, 1,
+	PQ_NOT_FROM_DICTIONARY};
+	static const char *const expect_value[5] = {"bb", NULL, "a", "bb", "zz"};
+	TestColumn	col = {PQ_BYTE_ARRAY, 0, 1, CMP_UNCOMPRESSED};
+
+	/* one batch over both pages, then batches of two rows */
+	for (int pass = 0; pass < 2; pass++)
+	{
+		uint32_t	max_rows = pass == 0 ? 10 : 2;
+		Opened		o;
+		PqColumnBatch b;
+		int			row = 0;
+
+		UNIT_CHECK(open_reader(&o, &col, pages, 3, 5, false));
+		while (pq_column_reader_read(o.reader, max_rows, &b, &o.err) == PQ_OK &&
+			   b.num_rows > 0)
+		{
+			const CdcByteView *views = b.values;
+
+			UNIT_CHECK(b.dict_index != NULL && b.dictionary_count == 2);
+			for (uint32_t i = 0; i < b.num_rows && b.dict_index && row < 5; i++, row++)
+			{
+				UNIT_CHECKF(b.dict_index[i] == expect_index[row], "row %d: %u",
+							row, b.dict_index[i]);
+				UNIT_CHECKF((b.is_null != NULL && b.is_null[i]) == (expect_value[row] == NULL),
+							"row %d", row);
+				if (expect_value[row])
+					UNIT_CHECKF(views[i].len == strlen(expect_value[row]) &&
+								memcmp(views[i].ptr, expect_value[row], views[i].len) == 0,
+								"row %d", row);
+			}
+		}
+		UNIT_CHECKF(row == 5, "max_rows %u: %d rows", max_rows, row);
+		close_reader(&o);
+	}
+
+	/* a chunk without a dictionary has no entry numbers */
+	{
+		TestPage	only_plain = pages[2];
+		Opened		o;
+		PqColumnBatch b;
+
+		UNIT_CHECK(open_reader(&o, &col, &only_plain, 1, 1, false));
+		UNIT_CHECK(pq_column_reader_read(o.reader, 10, &b, &o.err) == PQ_OK);
+		UNIT_CHECK(b.num_rows == 1 && b.dict_index == NULL && b.dictionary_count == 0);
+		close_reader(&o);
+	}
+}
+
+/*
  * Repeated column (max_rep 1, max_def 1), rows [[1, 2, 3], [4]] stored as
  * two v1 pages so the first row spans them: page 1 rep 0,1 def 1,1; page 2
  * rep 1,0 def 1,1.  Rep 0,1 -> 0x03, 0b10 = 0x02; rep 1,0 -> 0x03, 0x01;
@@ -1315,6 +1382,7 @@ main(void)
 	test_plain_required();
 	test_optional_v1();
 	test_dictionary();
+	test_dictionary_indexes();
 	test_rows_span_pages();
 	test_v2_levels();
 	test_crc();
