@@ -21,8 +21,11 @@ bool		pf_enable_aggregate_pushdown = true;
  */
 
 /*
- * Might a column be virtual (the file's path, or a "key=value" folder of a
- * hive-partitioned path)?  Those are not in the files: no pushdown.
+ * Might a column the program reads be virtual (the file's path, or the
+ * value of a "key=value" folder of some file's path)?  Those are not in the
+ * files: no pushdown.  Only the columns read count, so count(*) or sums of
+ * file fields over a hive-partitioned folder (as a postgres_fdw node scans
+ * its share of a distributed table) are still pushed down.
  */
 static bool
 has_virtual_columns(Relation rel, PfAggProgram *prog, List *filenames)
@@ -41,11 +44,15 @@ has_virtual_columns(Relation rel, PfAggProgram *prog, List *filenames)
 	foreach(lc, filenames)
 	{
 		const char *path = (const char *) lfirst(lc);
-		const char *slash = strrchr(path, '/');
 
-		/* an '=' in a folder name */
-		if (slash != NULL && memchr(path, '=', slash - path) != NULL)
-			return true;
+		/* a folder named for a field: whether or not the file has it */
+		for (int i = 0; i < prog->ncols; i++)
+		{
+			char	   *value;
+
+			if (pf_partition_value(path, prog->cols[i].field_name, &value))
+				return true;
+		}
 	}
 	return false;
 }
