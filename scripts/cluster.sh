@@ -18,6 +18,9 @@
 # PF_NODEn_PORT, PGUSER=postgres, PGDATABASE=postgres. On the coordinator the
 # postgres_fdw servers are named node1 ... nodeN, each with a user mapping
 # for postgres. A failure while starting stops what was started.
+# PF_CLUSTER_AUTO_EXPLAIN=1: the nodes log every plan they run (auto_explain,
+# VERBOSE) to their node<i>.log, to see what postgres_fdw's remote queries
+# become there. PF_CLUSTER_PORT: the coordinator's port (nodes follow).
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -71,6 +74,13 @@ max_connections = 40
 log_min_messages = warning
 cluster_name = '$m'
 CONF
+	if [ "$m" != coord ] && [ "${PF_CLUSTER_AUTO_EXPLAIN:-0}" = 1 ]; then
+		cat >>"$data/postgresql.conf" <<CONF
+session_preload_libraries = 'auto_explain'
+auto_explain.log_min_duration = 0
+auto_explain.log_verbose = on
+CONF
+	fi
 	pg_runas "$PGC_BINDIR/pg_ctl" -D "$data" -l "$PF_CLUSTER_DIR/$m.log" -w -t 60 start >/dev/null || {
 		echo "cluster: $m did not start; log:" >&2
 		cat "$PF_CLUSTER_DIR/$m.log" >&2
