@@ -7,8 +7,9 @@
 # ASan+UBSan, fuzz-corpus replay (ASan+UBSan), pg_regress against a
 # throwaway PostgreSQL 15, the converter test module (test/fdw_convert), the
 # aggregate pushdown fuzzer (test/aggregate, fixed seed), the corpus
-# conformance harness (test/conformance), and the generated-file conformance
-# run (test/generated/generate.sh, when it exists).  Each stage prints
+# conformance harness (test/conformance), the generated-file conformance
+# run (test/generated/generate.sh, when it exists), and scale-out over
+# postgres_fdw nodes (test/cluster/run.sh).  Each stage prints
 # "stage <name>: N passed, N failed"; a stage that cannot run at all counts
 # as one failure; stages with no tests yet count zero.  The last line is
 # "N passed, N failed" and the exit status is non-zero if anything failed.
@@ -476,6 +477,27 @@ else
 		gf=1
 	fi
 	stage_result generated "$gp" "$gf"
+fi
+
+# ---------------------------------------------------------------- cluster
+# Scale-out over postgres_fdw (test/cluster/run.sh): a coordinator and three
+# nodes of their own (scripts/cluster.sh), a table distributed over them;
+# results against one server and a heap table, the plans on both sides, a
+# node that is down.  Each check is one.
+banner "scale-out cluster (test/cluster)"
+if skipped cluster; then :
+elif [ ! -x test/cluster/run.sh ]; then
+	stage_result cluster 0 0
+elif [ $BUILD_OK != 1 ]; then
+	stage_result cluster 0 1
+else
+	ensure_readable "$ROOT/test/data/pruning" >/dev/null 2>&1 || true
+	test/cluster/run.sh >"$LOGDIR/cluster.log" 2>&1
+	rc=$?
+	grep -vE '^ok ' "$LOGDIR/cluster.log" | cut -c1-400 | head -n 60
+	c=$(counts_from "$LOGDIR/cluster.log" '^cluster:')
+	if [ -z "$c" ]; then tail -n 30 "$LOGDIR/cluster.log"; stage_result cluster 0 1
+	else set -- $c; f=$2; [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1; stage_result cluster "$1" "$f"; fi
 fi
 
 # ---------------------------------------------------------------- version matrix
