@@ -189,7 +189,11 @@ GRANT SELECT, INSERT ON parquet_fdw_node_tables TO PUBLIC;
 -- table_name becomes a table partitioned by LIST (partition_key) with one
 -- postgres_fdw foreign partition per node (async_capable), bounded by the
 -- key values the node's files hold (asked from the node: a grouped scan on
--- a hive key reads folder names and statistics). Without partition_key the
+-- a hive key reads folder names and statistics). The partitions ask their
+-- node for row counts and costs when planning (use_remote_estimate: an
+-- EXPLAIN per path, cheap over parquet_fdw's cached footers; without it an
+-- unanalyzed partition looks tiny and aggregates are not pushed to it) and
+-- fetch 10000 rows per round trip. Without partition_key the
 -- parent is a plain table the node tables inherit from (no pruning and no
 -- partitionwise aggregation over nodes). columns: 'a int, b text', or NULL
 -- to infer them from the first node's files. The node tables get the same
@@ -299,8 +303,10 @@ BEGIN
         part_name := target_name || '_' || nodes[i];
         EXECUTE pg_catalog.format(
             'CREATE FOREIGN TABLE %I.%I (%s) SERVER %I'
-            ' OPTIONS (schema_name %L, table_name %L, async_capable %L)',
-            target_schema, part_name, col_defs, nodes[i], target_schema, target_name, 'true');
+            ' OPTIONS (schema_name %L, table_name %L, async_capable %L,'
+            ' use_remote_estimate %L, fetch_size %L)',
+            target_schema, part_name, col_defs, nodes[i], target_schema, target_name,
+            'true', 'true', '10000');
         bound := NULL;
         IF partition_key IS NULL THEN
             EXECUTE pg_catalog.format('ALTER TABLE %I.%I INHERIT %s', target_schema, part_name, parent);
