@@ -185,6 +185,14 @@ plan=$(grep -A 8 "SELECT NULL FROM public.sales WHERE ((id <= 100))" "$PF_CLUSTE
 if echo "$plan" | grep -q "Row Groups: 1 of 8"; then ok "node1 prunes row groups of a pushed WHERE"
 else bad "node1 prunes row groups of a pushed WHERE" "$plan"; fi
 
+# a generic plan's parameters reach the nodes as $1, $2; a node plans the
+# cursor with their values, so its pruning sees them (node1 holds ids
+# 1..2000, none above 3000)
+plan=$(grep -A 10 'WHERE ((id > $1::bigint)) AND ((qty < $2::integer))' "$PF_CLUSTER_DIR/node1.log" | head -n 11)
+if echo "$plan" | grep -q "Filter: ((sales.id > '3000'::bigint) AND (sales.qty < 20))" &&
+	echo "$plan" | grep -q "Row Groups: 0 of 8"; then ok "node1 prunes with the parameters' values"
+else bad "node1 prunes with the parameters' values" "$plan"; fi
+
 # ---- a node that is down
 pg_runas "$PGC_BINDIR/pg_ctl" -D "$PF_CLUSTER_DIR/node2" -m fast -w stop >/dev/null 2>&1
 err=$(q -c "SELECT count(*) FROM sales" 2>&1)
