@@ -84,6 +84,31 @@ node3|'2024'
 id bigint, amount bigint, year bigint, region text" ]; then ok "parquet_fdw_distribute infers columns"
 else bad "parquet_fdw_distribute infers columns" "$out"; fi
 
+# without a key: the node tables inherit from a plain table
+out=$(q -c "SELECT node, key_values IS NULL FROM parquet_fdw_distribute('sales_i',
+              'id bigint, year bigint, region text, qty int', NULL, ARRAY['node1', 'node3'],
+              ARRAY['$DATA/sales/year=2022', '$DATA/sales/year=2024'])" \
+	-c "SELECT count(*), sum(qty), min(year), max(year) FROM sales_i" \
+	-c "SELECT count(*), sum(qty), min(year), max(year) FROM ($GEN) g WHERE year <> 2023" 2>&1)
+if [ "$(echo "$out" | sed -n 3p)" = "$(echo "$out" | sed -n 4p)" ] && echo "$out" | head -n 2 | grep -qx "node1|t"
+then ok "parquet_fdw_distribute without a key (inheritance)"
+else bad "parquet_fdw_distribute without a key (inheritance)" "$out"; fi
+# mistakes are named
+out=$(q -c "SELECT * FROM parquet_fdw_distribute('x', 'a int', 'a', ARRAY['node1', 'node2'], ARRAY['/a'])" 2>&1)
+if echo "$out" | grep -q "2 nodes but 1 file lists"; then ok "distribute: lengths differ"
+else bad "distribute: lengths differ" "$out"; fi
+out=$(q -c "CREATE SERVER not_pg FOREIGN DATA WRAPPER parquet_fdw" \
+	-c "SELECT * FROM parquet_fdw_distribute('x', 'a int', 'a', ARRAY['not_pg'], ARRAY['/a'])" 2>&1)
+if echo "$out" | grep -q '"not_pg" is not a postgres_fdw server'; then ok "distribute: not a postgres_fdw server"
+else bad "distribute: not a postgres_fdw server" "$out"; fi
+out=$(q -c "CREATE TABLE canary (a int)" \
+	-c "INSERT INTO parquet_fdw_node_tables (table_name, filename, column_names, column_types)
+	      VALUES ('bad', '/a', ARRAY['a'], ARRAY['int) SERVER parquet_srv; DROP TABLE canary; --'])" 2>&1)
+if echo "$out" | grep -q 'ERROR' && q -c "SELECT count(*) FROM canary" >/dev/null 2>&1 &&
+	[ "$(q -c "SELECT count(*) FROM pg_class WHERE relname = 'bad'")" = 0 ]; then
+	ok "node view: a type name is checked, not run"
+else bad "node view: a type name is checked, not run" "$out"; fi
+
 q -c "CREATE SERVER IF NOT EXISTS parquet_srv FOREIGN DATA WRAPPER parquet_fdw" \
 	-c "CREATE FOREIGN TABLE sales_one (id bigint, year bigint, region text, qty int,
 	      price numeric(12,2), day date, note text) SERVER parquet_srv OPTIONS (filename '$DATA/sales')" \
