@@ -53,6 +53,7 @@ COLS='l_orderkey bigint, l_partkey bigint, l_suppkey bigint, l_linenumber int,
       l_tax numeric(15,2), l_returnflag text, l_linestatus text, l_shipdate date,
       l_commitdate date, l_receiptdate date, l_shipinstruct text, l_shipmode text,
       l_comment text'
+# shellcheck disable=SC2034  # Q1 and Q6 are read as ${!qid}
 Q1="SELECT l_returnflag, l_linestatus,
        sum(l_quantity) AS sum_qty,
        sum(l_extendedprice) AS sum_base_price,
@@ -66,6 +67,7 @@ FROM {t}
 WHERE l_shipdate <= DATE '1998-12-01' - 90
 GROUP BY l_returnflag, l_linestatus
 ORDER BY l_returnflag, l_linestatus"
+# shellcheck disable=SC2034
 Q6="SELECT sum(l_extendedprice * l_discount) AS revenue
 FROM {t}
 WHERE l_shipdate >= DATE '1994-01-01'
