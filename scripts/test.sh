@@ -10,9 +10,10 @@
 # and files changing under a scan (test/memory), the corpus
 # conformance harness (test/conformance), the corpus round trip through COPY
 # TO parquet (test/copy_roundtrip), the generated-file conformance
-# run (test/generated/generate.sh, when it exists), and COPY TO interop
+# run (test/generated/generate.sh, when it exists), COPY TO interop
 # (test/copy_interop: files written by COPY read by DuckDB, hyparquet and
-# arrow-rs).  Each stage prints
+# arrow-rs), and scale-out over postgres_fdw nodes (test/cluster/run.sh).
+# Each stage prints
 # "stage <name>: N passed, N failed"; a stage that cannot run at all counts
 # as one failure; stages with no tests yet count zero.  The last line is
 # "N passed, N failed" and the exit status is non-zero if anything failed.
@@ -562,6 +563,27 @@ else
 	c=$(counts_from "$LOGDIR/copy_interop.log" '^')
 	if [ -z "$c" ]; then tail -n 20 "$LOGDIR/copy_interop.log"; stage_result copy-interop 0 1
 	else set -- $c; f=$2; [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1; stage_result copy-interop "$1" "$f"; fi
+fi
+
+# ---------------------------------------------------------------- cluster
+# Scale-out over postgres_fdw (test/cluster/run.sh): a coordinator and three
+# nodes of their own (scripts/cluster.sh), a table distributed over them;
+# results against one server and a heap table, the plans on both sides, a
+# node that is down.  Each check is one.
+banner "scale-out cluster (test/cluster)"
+if skipped cluster; then :
+elif [ ! -x test/cluster/run.sh ]; then
+	stage_result cluster 0 0
+elif [ $BUILD_OK != 1 ]; then
+	stage_result cluster 0 1
+else
+	ensure_readable "$ROOT/test/data/pruning" >/dev/null 2>&1 || true
+	test/cluster/run.sh >"$LOGDIR/cluster.log" 2>&1
+	rc=$?
+	grep -vE '^ok ' "$LOGDIR/cluster.log" | cut -c1-400 | head -n 60
+	c=$(counts_from "$LOGDIR/cluster.log" '^cluster:')
+	if [ -z "$c" ]; then tail -n 30 "$LOGDIR/cluster.log"; stage_result cluster 0 1
+	else set -- $c; f=$2; [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1; stage_result cluster "$1" "$f"; fi
 fi
 
 # ---------------------------------------------------------------- version matrix

@@ -21,11 +21,17 @@ bool		pf_enable_aggregate_pushdown = true;
  */
 
 /*
- * Might a column be virtual (the file's path, or a "key=value" folder of a
- * hive-partitioned path)?  Those are not in the files: no pushdown.
+ * Might a column the program reads be virtual (the file's path, or the
+ * value of a "key=value" folder of some file's path)?  Those are not in the
+ * files: no pushdown.  Only the columns read count, so count(*) or sums of
+ * file fields over a hive-partitioned folder (as a postgres_fdw node scans
+ * its share of a distributed table) are still pushed down.  With
+ * check_keys false the caller checks the folder keys file by file (a file
+ * holding the field reads it, whatever the folder says).
  */
 static bool
-has_virtual_columns(Relation rel, PfAggProgram *prog, List *filenames)
+has_virtual_columns(Relation rel, PfAggProgram *prog, List *filenames,
+					bool check_keys)
 {
 	ListCell   *lc;
 
@@ -38,14 +44,18 @@ has_virtual_columns(Relation rel, PfAggProgram *prog, List *filenames)
 			if (strcmp(((DefElem *) lfirst(lc))->defname, "filename_column") == 0)
 				return true;
 	}
-	foreach(lc, filenames)
+	foreach(lc, check_keys ? filenames : NIL)
 	{
 		const char *path = (const char *) lfirst(lc);
-		const char *slash = strrchr(path, '/');
 
-		/* an '=' in a folder name */
-		if (slash != NULL && memchr(path, '=', slash - path) != NULL)
-			return true;
+		/* a folder named for a field: whether or not the file has it */
+		for (int i = 0; i < prog->ncols; i++)
+		{
+			char	   *value;
+
+			if (pf_partition_value(path, prog->cols[i].field_name, &value))
+				return true;
+		}
 	}
 	return false;
 }
@@ -235,7 +245,7 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 
 	/* every file's fields must be of the shapes the vector code reads */
 	opts = pf_get_table_options(rte->relid);
-	if (has_virtual_columns(rel, prog, ps->filenames))
+	if (has_virtual_columns(rel, prog, ps->filenames, ops->raw_field == NULL))
 	{
 		table_close(rel, NoLock);
 		return;
@@ -286,7 +296,15 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		{
 			const PqFileMeta *meta;
 			const PqSchemaNode *field = ops->raw_field(src, i, &meta);
+			char	   *folder_value;
 
+			/* a field the file lacks, named by a folder: a virtual column */
+			if (field == NULL &&
+				pf_partition_value(filename, prog->cols[i].field_name, &folder_value))
+			{
+				fits = false;
+				break;
+			}
 			fits = pf_agg_field_fits(meta, field, &prog->cols[i]);
 			if (fits && field != NULL && key_range_too_wide(prog, i, meta, field,
 															(List *) list_nth(ps->rowgroups, fi),
