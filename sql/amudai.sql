@@ -176,6 +176,13 @@ SELECT parquet_fdw_write_amudai('SELECT * FROM am_src WHERE false', :'empty_shar
 CREATE FOREIGN TABLE am_empty (id bigint, s text) SERVER am_srv OPTIONS (filename :'empty_shard');
 SELECT count(*), sum(id) FROM am_empty;
 
+-- ===== an array's lower bound cannot be stored: refused, and [:] renumbers
+SELECT parquet_fdw_write_amudai('SELECT 1 AS id, ''[5:7]={1,2,3}''::int[] AS a', :'empty_shard');
+SELECT parquet_fdw_write_amudai('SELECT 1 AS id, a[:] AS a FROM (SELECT ''[5:7]={1,2,3}''::int[] AS a) s',
+                                :'empty_shard');
+CREATE FOREIGN TABLE am_lbound (id bigint, a int[]) SERVER am_srv OPTIONS (filename :'empty_shard');
+SELECT id, a, array_lower(a, 1) FROM am_lbound;
+
 -- ===== the format option
 CREATE FOREIGN TABLE am_fmt (id bigint) SERVER am_srv OPTIONS (filename :'shard', format 'amudai');
 SELECT count(*), sum(id) FROM am_fmt;

@@ -525,6 +525,14 @@ list_append(WriteColumn *c, Datum *values, bool *isnull, int natts, int col,
 						 errmsg("array of column \"%s\" has %d dimensions", c->name,
 								ARR_NDIM(arr)),
 						 errdetail("Amudai lists have one dimension.")));
+			/* a list has no lower bound: refuse rather than renumber silently */
+			if (ARR_NDIM(arr) == 1 && ARR_LBOUND(arr)[0] != 1)
+				ereport(ERROR,
+						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						 errmsg("array of column \"%s\" starts at index %d", c->name,
+								ARR_LBOUND(arr)[0]),
+						 errdetail("Amudai lists start at index 1 and store no lower bound."),
+						 errhint("Write %s[:] to renumber the elements from 1.", c->name)));
 			deconstruct_array(arr, c->elemtyp, c->elmlen, c->elmbyval,
 							  c->elmalign, &elems, &enulls, &n);
 			if (n > 0)

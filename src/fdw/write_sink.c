@@ -731,6 +731,14 @@ put_array(PfParquetSink *sink, SinkColumn *c, Datum d)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("value of column \"%s\" is a %d-dimensional array", c->name, ndim),
 				 errdetail("Only one-dimensional arrays are written as Parquet LIST.")));
+	/* a LIST has no lower bound: refuse rather than renumber silently */
+	if (ndim == 1 && ARR_LBOUND(arr)[0] != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("value of column \"%s\" is an array starting at index %d",
+						c->name, ARR_LBOUND(arr)[0]),
+				 errdetail("Parquet lists start at index 1 and store no lower bound."),
+				 errhint("Write %s[:] to renumber the elements from 1.", c->name)));
 	deconstruct_array(arr, ARR_ELEMTYPE(arr), c->elmlen, c->elmbyval, c->elmalign,
 					  &elems, &nulls, &n);
 	if (c->nelems + (uint32) n > c->elem_cap)
