@@ -27,7 +27,10 @@
 #   3. chroot runs scripts/test.sh with PG_CONFIG=/usr/lib/postgresql/N/bin/
 #      pg_config, PF_SKIP_DEPS=1, COPT=-Werror (any compiler warning fails
 #      the build stage) and PF_SKIP_STAGES="fuzz-replay generated unit-san" (those
-#      need clang and node and do not touch PostgreSQL's API).
+#      need clang and node and do not touch PostgreSQL's API).  The live-fuzz and load
+#      stages run with shorter budgets there (60 s of mutants, 20 s of
+#      pgbench, 10 s of changing files per format): they need only python3,
+#      pgbench (in postgresql-N) and /proc, which every rootfs has.
 #   4. on every exit path (trap): processes left inside the rootfs (a server
 #      of a killed run) are killed by pid, the mounts are undone.
 #
@@ -305,6 +308,7 @@ for v in "${VERSIONS[@]}"; do
 	log=$(mktemp "${TMPDIR:-/tmp}/pf-matrix-pg$v.XXXXXX")
 	in_root "$rootfs" CI=true PF_SKIP_DEPS=1 PF_MATRIX=0 PF_PG_MAJOR="$v" COPT=-Werror \
 		PF_SKIP_STAGES="fuzz-replay generated unit-san" \
+		LIVE_FUZZ_SECONDS=60 LOAD_SECONDS=20 LOAD_CHANGE_SECONDS=10 \
 		PG_CONFIG="/usr/lib/postgresql/$v/bin/pg_config" \
 		PARQUET_TESTING_DIR=/pf/shared/parquet-testing \
 		bash /pf/src/scripts/test.sh >"$log" 2>&1

@@ -35,7 +35,6 @@ import collections
 import os
 import random
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -179,6 +178,108 @@ def parquet_footer_start(data):
     return start if 4 <= start < len(data) - 8 else None
 
 
+def _load_xxh3():
+    """XXH3_64bits from the libxxhash the extension links (a build
+    dependency); None without it (message mutations then fall back)."""
+    import ctypes
+    import ctypes.util
+    for name in ("libxxhash.so.0", ctypes.util.find_library("xxhash")):
+        if not name:
+            continue
+        try:
+            fn = ctypes.CDLL(name).XXH3_64bits
+        except (OSError, AttributeError):
+            continue
+        fn.restype = ctypes.c_uint64
+        fn.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
+        return fn
+    return None
+
+
+XXH3 = _load_xxh3()
+
+
+def checksum32(b):
+    h = XXH3(bytes(b), len(b))
+    return (h ^ (h >> 32)) & 0xffffffff
+
+
+def u32(data, p):
+    return int.from_bytes(data[p:p + 4], "little")
+
+
+def envelope_at(data, p):
+    """Payload length of a checksummed Amudai envelope at p, or None."""
+    if p < 0 or p + 8 > len(data):
+        return None
+    n = u32(data, p)
+    if p + 8 + n > len(data) or checksum32(data[p + 4:p + 4 + n]) != u32(data, p + 4 + n):
+        return None
+    return n
+
+
+def proto_fields(buf, start, end, depth, out):
+    """Numbers of a protobuf message in buf[start:end], nested messages
+    and packed fixed64 arrays included, as (start, end, value, kind) with
+    kind "varint", "fixed"; False when the bytes are not one message."""
+    pos = start
+    try:
+        while pos < end:
+            key, pos = read_varint(buf, pos)
+            wt = key & 7
+            if key >> 3 == 0:
+                return False
+            if wt == 0:
+                s = pos
+                v, pos = read_varint(buf, pos)
+                out.append((s, pos, v, "varint"))
+            elif wt in (1, 5):
+                w = 8 if wt == 1 else 4
+                out.append((pos, pos + w, int.from_bytes(buf[pos:pos + w], "little"), "fixed"))
+                pos += w
+            elif wt == 2:
+                s = pos
+                n, pos = read_varint(buf, pos)
+                if pos + n > end:
+                    return False
+                out.append((s, pos, n, "varint"))
+                sub = []
+                if depth < 8 and n and proto_fields(buf, pos, pos + n, depth + 1, sub):
+                    out.extend(sub)
+                elif n and n % 8 == 0 and n <= 8 * 4096:   # packed fixed64
+                    out.extend((q, q + 8, int.from_bytes(buf[q:q + 8], "little"), "fixed")
+                               for q in range(pos, pos + n, 8))
+                pos += n
+            else:
+                return False
+        return pos == end
+    except IndexError:
+        return False
+
+
+def amudai_envelopes(data):
+    """Envelopes reachable from a root shard's ShardDirectory: every varint
+    of a decoded message that points at a valid envelope is followed."""
+    size = len(data)
+    if XXH3 is None or size < 28:
+        return []
+    end = size - 8
+    first = end - 4 - (u32(data, end - 4) + 8)
+    todo, seen = [first], {}
+    while todo and len(seen) < 4096:
+        p = todo.pop()
+        if p in seen:
+            continue
+        n = envelope_at(data, p)
+        if n is None:
+            continue
+        fields = []
+        proto_fields(data, p + 4, p + 4 + n, 0, fields)
+        seen[p] = (n, fields)
+        todo.extend(f[2] for f in fields if 0 <= f[2] < size and f[2] not in seen)
+    return [(p, n, f) for p, (n, f) in sorted(seen.items())]
+
+
 # ---------------------------------------------------------------- mutations
 def set_field(data, field, v):
     kind, start, end = field
@@ -282,14 +383,41 @@ def mutate(rng, data, kind, offsets):
         v = rng.choice(INTERESTING + [size, size - p])
         b[p:p + 4] = (v & 0xffffffff).to_bytes(4, "little")
         return bytes(b), "length word at %d := %d" % (p, v)
+    if kind == "amudai_message":
+        # a field of a metadata message, checksum made valid again, so the
+        # value reaches the code that uses it; the varint keeps its width
+        # (padded), so no other offset moves
+        envs = amudai_envelopes(data)
+        if not envs:
+            return mutate(rng, data, "amudai_len", offsets)
+        p, n, fields = rng.choice(envs)
+        if fields and rng.random() < 0.8:
+            fs, fe, old, fkind = rng.choice(fields)
+            width = fe - fs
+            v = rng.choice(INTERESTING + [old + 1, old - 1, old * 2, size, size + 1]) & ((1 << 64) - 1)
+            if fkind == "fixed":
+                v &= (1 << (8 * width)) - 1
+                b[fs:fe] = v.to_bytes(width, "little")
+            else:
+                v = min(v, (1 << (7 * width)) - 1)
+                b[fs:fe] = bytearray((v >> (7 * i)) & 0x7f | (0x80 if i < width - 1 else 0)
+                                     for i in range(width))
+            desc = "message at %d: %s at %d %d := %d" % (p, fkind, fs, old, v)
+        else:
+            q = p + 4 + rng.randrange(max(1, n))
+            for i in range(q, min(p + 4 + n, q + rng.choice([1, 2, 4]))):
+                b[i] = rng.randrange(256)
+            desc = "message at %d: bytes at %d" % (p, q)
+        b[p + 4 + n:p + 8 + n] = checksum32(b[p + 4:p + 4 + n]).to_bytes(4, "little")
+        return bytes(b), desc + " (checksum fixed)"
     raise ValueError(kind)
 
 
 PARQUET_KINDS = ["bitflip", "bitflip", "overwrite", "word", "truncate", "footer",
                  "footer_len", "footer_field", "footer_field", "page_field",
                  "page_field", "page_overwrite"]
-AMUDAI_KINDS = ["bitflip", "bitflip", "overwrite", "word", "word", "truncate",
-                "footer", "amudai_len", "amudai_len"]
+AMUDAI_KINDS = ["bitflip", "overwrite", "word", "truncate", "footer", "amudai_len",
+                "amudai_len", "amudai_message", "amudai_message", "amudai_message"]
 
 
 # ---------------------------------------------------------------- inputs
@@ -585,7 +713,8 @@ def main():
     ap.add_argument("--iterations", type=int, default=0, help="stop after N (0: budget only)")
     ap.add_argument("--only", type=int, default=None, help="run iteration I alone")
     ap.add_argument("--timeout-ms", type=int, default=2000)
-    ap.add_argument("--grace", type=float, default=10)
+    ap.add_argument("--grace", type=float, default=15)
+    ap.add_argument("--amudai-share", type=float, default=0.3, help="share of iterations on shards")
     ap.add_argument("--rss-mb", type=int, default=256)
     ap.add_argument("--seeds", default=os.path.join(ROOT, "test", "live", "seeds"))
     ap.add_argument("--keep", default=None, help="copy each finding's mutant here")
@@ -601,7 +730,7 @@ def main():
     slog.raise_level()
     passed = failed = 0
     findings = []
-    stats = {"mutants": 0, "queries": 0, "sessions_with_error": 0, "max_hwm_kb": 0}
+    stats = {"mutants": 0, "queries": 0, "sessions_with_error": 0, "max_hwm_kb": 0, "max_hwm_what": ""}
     errors = collections.Counter()
     kinds = collections.Counter()
     try:
@@ -619,7 +748,9 @@ def main():
         def account(res, what, data):
             nonlocal passed, failed
             stats["queries"] += res.queries
-            stats["max_hwm_kb"] = max(stats["max_hwm_kb"], res.hwm_kb or 0)
+            if (res.hwm_kb or 0) > stats["max_hwm_kb"]:
+                stats["max_hwm_kb"] = res.hwm_kb
+                stats["max_hwm_what"] = what
             if res.errors:
                 stats["sessions_with_error"] += 1
             errors.update(res.errors)
@@ -669,7 +800,7 @@ def main():
                 if time.monotonic() - t0 > args.budget:
                     break
             rng = random.Random("%d:%d" % (args.seed, i))
-            inp = (rng.choice([x for x in inputs if x.kind == "amudai"]) if rng.random() < 0.3
+            inp = (rng.choice([x for x in inputs if x.kind == "amudai"]) if rng.random() < args.amudai_share
                    else rng.choice([x for x in inputs if x.kind == "parquet"] or inputs))
             target = rng.choice(sorted(inp.files)) if inp.kind == "amudai" else inp.main
             kind = rng.choice(AMUDAI_KINDS if inp.kind == "amudai" else PARQUET_KINDS)
@@ -693,6 +824,7 @@ def main():
           "peak backend VmHWM %d MB (bound %d MB)"
           % (stats["mutants"], elapsed, stats["queries"], stats["sessions_with_error"],
              stats["max_hwm_kb"] // 1024, args.rss_mb))
+    print("live-fuzz: peak VmHWM at %s" % stats["max_hwm_what"])
     print("live-fuzz: mutations: " + ", ".join("%s %d" % kv for kv in sorted(kinds.items())))
     print("live-fuzz: errors by SQLSTATE: " + ", ".join("%s %d" % kv for kv in errors.most_common()))
     print("live-fuzz: %d passed, %d failed" % (passed, failed))
