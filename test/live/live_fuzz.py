@@ -665,16 +665,20 @@ def self_test(args):
     import signal
     slog = ServerLog(args.server_log)
     slog.raise_level()
-    args.grace = 2
     bound = args.rss_mb
+    # (finding, queries, kill it from outside, grace): the memory case may
+    # be slow on a loaded machine, so it neither times out nor counts as a
+    # hang
     cases = [
-        ("crash", ["SELECT pg_sleep(20)"], True),
-        ("hang", ["SET statement_timeout = 0", "SELECT pg_sleep(%d)" % (args.timeout_ms // 1000 + 8)], False),
-        ("rss", ["SELECT length(repeat(repeat('x', 1 << 20), %d))" % (bound + 64)], False),
+        ("crash", ["SELECT pg_sleep(20)"], True, 30),
+        ("hang", ["SET statement_timeout = 0", "SELECT pg_sleep(%d)" % (args.timeout_ms // 1000 + 8)], False, 2),
+        ("rss", ["SET statement_timeout = 0",
+                 "SELECT length(repeat(repeat('x', 1 << 20), %d))" % (bound + 64)], False, 120),
     ]
     passed = failed = 0
     try:
-        for want, queries, kill in cases:
+        for want, queries, kill, grace in cases:
+            args.grace = grace
             killer = None
             if kill:
                 def killer_fn():
