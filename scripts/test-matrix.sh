@@ -30,7 +30,10 @@
 #      copy-interop remote memory" (those need clang or node; the COPY code
 #      itself runs on every version in pg_regress' copy_to, src/remote does
 #      not touch PostgreSQL's API, and the memory stage's gigabytes of COPY
-#      measure our code, not the server's version).
+#      measure our code, not the server's version).  The live-fuzz and load
+#      stages run with shorter budgets there (30 s of mutants, 15 s of
+#      pgbench, 10 s of changing files per format): they need only python3,
+#      pgbench (in postgresql-N) and /proc, which every rootfs has.
 #   4. on every exit path (trap): processes left inside the rootfs (a server
 #      of a killed run) are killed by pid, the mounts are undone.
 #
@@ -308,6 +311,7 @@ for v in "${VERSIONS[@]}"; do
 	log=$(mktemp "${TMPDIR:-/tmp}/pf-matrix-pg$v.XXXXXX")
 	in_root "$rootfs" CI=true PF_SKIP_DEPS=1 PF_MATRIX=0 PF_PG_MAJOR="$v" COPT=-Werror \
 		PF_SKIP_STAGES="fuzz-replay generated unit-san copy-interop remote memory" \
+		LIVE_FUZZ_SECONDS=30 LOAD_SECONDS=15 LOAD_CHANGE_SECONDS=10 \
 		PG_CONFIG="/usr/lib/postgresql/$v/bin/pg_config" \
 		PARQUET_TESTING_DIR=/pf/shared/parquet-testing \
 		bash /pf/src/scripts/test.sh >"$log" 2>&1

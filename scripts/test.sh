@@ -26,7 +26,11 @@
 # PF_MATRIX=0 (skip the PostgreSQL version matrix, scripts/test-matrix.sh,
 # that runs last and prints "stage pgN: ..." for 15, 17 and 18),
 # PF_MATRIX_VERSIONS (default "15 17 18"),
-# QUAL_FUZZ_SEED / QUAL_FUZZ_COUNT (qual-fuzz stage; default 1 / 2000).
+# QUAL_FUZZ_SEED / QUAL_FUZZ_COUNT (qual-fuzz stage; default 1 / 2000),
+# PF_LIVE_FUZZ=0, LIVE_FUZZ_SEED / LIVE_FUZZ_SECONDS / LIVE_FUZZ_RSS_MB /
+# LIVE_FUZZ_KEEP (live-fuzz stage; default 1 / 180 / 256 / none),
+# PF_LOAD=0, LOAD_SECONDS / LOAD_CLIENTS / LOAD_CHANGE_SECONDS / LOAD_STRICT
+# (load stage; default 60 / 8 / 20 / 0).
 set -uo pipefail
 export PYTHONDONTWRITEBYTECODE=1
 
@@ -236,6 +240,7 @@ need_cluster=0
 [ -f test/fdw_convert/run.sh ] && need_cluster=1
 [ -f test/aggregate/agg_fuzz.py ] && need_cluster=1
 [ -f test/qual_fuzz.py ] && need_cluster=1
+[ -f test/live/live_fuzz.py ] && need_cluster=1
 if [ $need_cluster = 1 ]; then
 	banner "throwaway PostgreSQL cluster"
 	if [ $BUILD_OK = 1 ] && pg_cluster_start; then
@@ -437,6 +442,74 @@ else
 		[ $rc -ne 0 ] && [ "$2" -eq 0 ] && mf=$((mf + 1))
 	done
 	stage_result memory "$mp" "$mf"
+fi
+
+# ---------------------------------------------------------------- live-fuzz
+# Mutation fuzzing through the running server (test/live/live_fuzz.py):
+# corpus files and Amudai shards with bit flips, overwritten footer and
+# page-header fields, length words and truncations, each queried (scans,
+# filters, aggregates, inspection functions) in a fresh backend with a
+# statement timeout.  A crash, a hang or a backend above LIVE_FUZZ_RSS_MB
+# fails; errors are expected.  First a self-test (the three detectors must
+# fire), then the regression seeds of test/live/seeds, then random mutants
+# for LIVE_FUZZ_SECONDS (default 180) from LIVE_FUZZ_SEED (default 1).
+# PF_LIVE_FUZZ=0 skips it; LIVE_FUZZ_KEEP=DIR keeps the findings' files.
+# Files live in the cluster's folder (removed with the cluster).
+banner "live-server mutation fuzz (seed ${LIVE_FUZZ_SEED:-1}, ${LIVE_FUZZ_SECONDS:-180} s)"
+if skipped live-fuzz; then :
+elif [ "${PF_LIVE_FUZZ:-1}" = 0 ]; then
+	echo "live-fuzz: skipped (PF_LIVE_FUZZ=0)"
+elif [ $CLUSTER_OK != 1 ]; then
+	stage_result live-fuzz 0 1
+else
+	lf_dir=$PGC_DIR/live-fuzz
+	mkdir -p "$lf_dir" && chown "$PGC_RUNAS" "$lf_dir" 2>/dev/null; chmod 755 "$lf_dir"
+	lf_args=(--workdir "$lf_dir" --server-log "$PGC_DIR/server.log" --seed "${LIVE_FUZZ_SEED:-1}"
+		--budget "${LIVE_FUZZ_SECONDS:-180}" --rss-mb "${LIVE_FUZZ_RSS_MB:-256}")
+	[ -n "${LIVE_FUZZ_KEEP:-}" ] && lf_args+=(--keep "$LIVE_FUZZ_KEEP")
+	PATH=$PGC_BINDIR:$PATH python3 test/live/live_fuzz.py "${lf_args[@]}" --self-test \
+		>"$LOGDIR/live-fuzz.log" 2>&1
+	PATH=$PGC_BINDIR:$PATH python3 test/live/live_fuzz.py "${lf_args[@]}" >>"$LOGDIR/live-fuzz.log" 2>&1
+	rc=$?
+	grep -E '^(live-fuzz|FINDING)' "$LOGDIR/live-fuzz.log" | cut -c1-400
+	rm -rf "$lf_dir"
+	st=$(counts_from "$LOGDIR/live-fuzz.log" '^live-fuzz self-test:')
+	c=$(counts_from "$LOGDIR/live-fuzz.log" '^live-fuzz:')
+	if [ -z "$c" ] || [ -z "$st" ]; then
+		tail -n 30 "$LOGDIR/live-fuzz.log"
+		stage_result live-fuzz 0 1
+	else
+		set -- $st $c
+		f=$(($2 + $4)); [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1
+		stage_result live-fuzz $(($1 + $3)) "$f"
+	fi
+fi
+
+# ---------------------------------------------------------------- load
+# pgbench over foreign tables (test/live/load.py, scripts in
+# test/live/pgbench/): LOAD_CLIENTS (8) clients for LOAD_SECONDS (60), no
+# failed transaction, backend private memory flat; then a file rewritten,
+# replaced, truncated and deleted under LOAD_CHANGE_SECONDS (20) of
+# queries, once a Parquet file, once a shard: no crash, every answer that
+# of one of the two versions.  PF_LOAD=0 skips it.
+banner "load (pgbench ${LOAD_CLIENTS:-8} clients, ${LOAD_SECONDS:-60} s; files changed under queries)"
+if skipped load; then :
+elif [ "${PF_LOAD:-1}" = 0 ]; then
+	echo "load: skipped (PF_LOAD=0)"
+elif [ $CLUSTER_OK != 1 ]; then
+	stage_result load 0 1
+else
+	ld_dir=$PGC_DIR/load
+	mkdir -p "$ld_dir" && chown "$PGC_RUNAS" "$ld_dir" 2>/dev/null; chmod 755 "$ld_dir"
+	PATH=$PGC_BINDIR:$PATH python3 test/live/load.py --workdir "$ld_dir" --server-log "$PGC_DIR/server.log" \
+		--seconds "${LOAD_SECONDS:-60}" --clients "${LOAD_CLIENTS:-8}" \
+		--change-seconds "${LOAD_CHANGE_SECONDS:-20}" >"$LOGDIR/load.log" 2>&1
+	rc=$?
+	grep -E '^load: ' "$LOGDIR/load.log" | grep -vE '^load: backend [0-9]+:' | cut -c1-400
+	rm -rf "$ld_dir"
+	c=$(counts_from "$LOGDIR/load.log" '^load:')
+	if [ -z "$c" ]; then tail -n 30 "$LOGDIR/load.log"; stage_result load 0 1
+	else set -- $c; f=$2; [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1; stage_result load "$1" "$f"; fi
 fi
 
 # ---------------------------------------------------------------- conformance
