@@ -80,6 +80,9 @@ open_file(PfAggScanState *st, int i)
 
 	st->file_index = i;
 	st->path = (const char *) list_nth(st->filenames, i);
+	/* the planned units are this file's only if it is the planned file */
+	if (st->identities != NIL)
+		pf_check_planned_file(st->path, (const char *) list_nth(st->identities, i));
 	st->src = st->ops->open(st->path, st->rel, &st->sscan, st->file_cxt);
 	st->ops->bind(st->src, st->src_cols, prog->ncols,
 				  st->missing_columns_error, true);
@@ -743,6 +746,8 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 	foreach(lc, (List *) list_nth(priv, PfAggPrivateFiles))
 		st->filenames = lappend(st->filenames, strVal(lfirst(lc)));
 	st->rowgroups = (List *) list_nth(priv, PfAggPrivateRowGroups);
+	foreach(lc, (List *) list_nth(priv, PfAggPrivateIdentities))
+		st->identities = lappend(st->identities, strVal(lfirst(lc)));
 	st->total_rowgroups = intVal(list_nth(priv, PfAggPrivateTotalRowGroups));
 	st->total_rows = strtod(strVal(list_nth(priv, PfAggPrivateTotalRows)), NULL);
 	st->file_index = -1;

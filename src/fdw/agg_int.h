@@ -338,7 +338,9 @@ enum PfAggPrivateIndex
 	PfAggPrivateQuals,			/* List of Expr: the restrictions */
 	PfAggPrivateGroupVars,		/* List of Var */
 	PfAggPrivateTotalRows,		/* String: rows of the planned row groups */
-	PfAggPrivateSourceKind		/* Integer: PfScanKind of the table source */
+	PfAggPrivateSourceKind,		/* Integer: PfScanKind of the table source */
+	PfAggPrivateIdentities		/* List of String: each file's identity
+								 * when planned (pf_file_identity) */
 };
 
 
@@ -356,6 +358,7 @@ typedef struct PfAggScanState
 	bool		missing_columns_error;
 	bool		verify_checksums;	/* table option: page CRCs checked */
 	List	   *filenames;		/* char * */
+	List	   *identities;		/* char *, parallel to filenames */
 	List	   *rowgroups;		/* per file, List of Integer */
 	int			total_rowgroups;
 	double		total_rows;		/* rows of the planned row groups */

@@ -415,6 +415,13 @@ pf_agg_get_foreign_plan(PlannerInfo *root, RelOptInfo *upperrel,
 	fdw_private = lappend(fdw_private,
 						  makeString(psprintf("%.0f", ps->total_rows)));
 	fdw_private = lappend(fdw_private, makeInteger((int) ps->kind));
+	{
+		List	   *identities = NIL;
+
+		foreach(lc, ps->identities)
+			identities = lappend(identities, makeString(pstrdup((char *) lfirst(lc))));
+		fdw_private = lappend(fdw_private, identities);
+	}
 
 	/* no scan relation: the output columns are fdw_scan_tlist's */
 	/*

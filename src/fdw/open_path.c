@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 
 #include "storage/fd.h"
+#include "utils/plancache.h"
 
 #include "fdw/parquet_fdw.h"
 
@@ -123,4 +124,47 @@ pf_refuse_url(const char *path)
 				 errmsg("URL scheme \"%s\" is not supported", scheme),
 				 errdetail("\"%s\" is a URL; parquet_fdw reads files and folders of the server's file system only.",
 						   path)));
+}
+
+char *
+pf_file_identity(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return pstrdup("");
+	return psprintf("%lld:%lld.%09ld:%llu", (long long) st.st_size,
+					(long long) st.st_mtim.tv_sec, (long) st.st_mtim.tv_nsec,
+					(unsigned long long) st.st_ino);
+}
+
+/*
+ * The plan chose units of the file it saw; read from another file, they
+ * would give part of its rows without a word.  A file that cannot be
+ * stat'ed now is left to the open that follows, which names the problem.
+ */
+void
+pf_check_planned_file(const char *path, const char *planned)
+{
+	char	   *now;
+	long long	planned_size;
+	long long	now_size;
+
+	if (planned == NULL || planned[0] == '\0')
+		return;
+	now = pf_file_identity(path);
+	if (now[0] == '\0' || strcmp(now, planned) == 0)
+		return;
+
+	/* a cached plan would fail the same way on every run: plan anew */
+	ResetPlanCache();
+	planned_size = strtoll(planned, NULL, 10);
+	now_size = strtoll(now, NULL, 10);
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("file \"%s\" changed after the query was planned", path),
+			 planned_size != now_size ?
+			 errdetail("Its size changed from %lld to %lld bytes.", planned_size, now_size) :
+			 errdetail("Its modification time or inode changed."),
+			 errhint("Run the query again: it will be planned for the file as it is now.")));
 }

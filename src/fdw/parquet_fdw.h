@@ -87,6 +87,15 @@ extern int	pf_keep_regular(int fd, const struct stat *st);
  * (pf_report_not_regular() then says what it is).
  */
 extern int	pf_open_regular(const char *path, struct stat *st);
+/*
+ * A file's identity as a plan records it (size, modification time, inode),
+ * and the check an execution makes before it reads the planned units of a
+ * file: a file changed since planning is an error (55000) rather than a
+ * partial answer; cached plans are reset, so the next run plans anew.
+ * pf_file_identity returns "" when the path cannot be stat'ed.
+ */
+extern char *pf_file_identity(const char *path);
+extern void pf_check_planned_file(const char *path, const char *planned_identity);
 /* ERRCODE_WRONG_OBJECT_TYPE: "path" is <what mode is>, not <expected>. */
 extern void pf_report_not_regular(const char *path, mode_t mode,
 								  const char *expected) pg_attribute_noreturn();
@@ -294,6 +303,7 @@ typedef struct PfPlanState
 {
 	PfScanKind	kind;			/* the format; first, see PfScanKind */
 	List	   *filenames;		/* char * */
+	List	   *identities;		/* char *, per file: pf_file_identity() */
 	List	   *attnos;			/* int: attributes to fill */
 	List	   *rowgroups;		/* per file, List of int: units */
 	int			total_rowgroups;
@@ -326,6 +336,8 @@ enum PfScanPrivateIndex
 	PfScanPrivatePruned,		/* List of Integer: units pruned at plan
 								 * time, per PfPruneKind; then files and
 								 * folders pruned */
+	PfScanPrivateIdentities,	/* List of String: each file's identity
+								 * when planned (pf_file_identity) */
 	PfScanPrivateSorted			/* String: the "sorted" option when the
 								 * path returns rows in its order, else
 								 * absent */

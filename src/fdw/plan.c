@@ -456,6 +456,7 @@ pfGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(tmp_cxt);
 		ps->filenames = lappend(ps->filenames, (char *) path);
+		ps->identities = lappend(ps->identities, pf_file_identity(path));
 		ps->rowgroups = lappend(ps->rowgroups, rgs);
 	}
 	MemoryContextDelete(tmp_cxt);
@@ -612,6 +613,13 @@ pfGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 		pruned = lappend_int(pruned, ps->files_pruned);
 		pruned = lappend_int(pruned, ps->folders_pruned);
 		fdw_private = lappend(fdw_private, pruned);
+	}
+	{
+		List	   *identities = NIL;
+
+		foreach(lc, ps->identities)
+			identities = lappend(identities, makeString(pstrdup((char *) lfirst(lc))));
+		fdw_private = lappend(fdw_private, identities);
 	}
 	if (best_path->path.pathkeys != NIL)
 		fdw_private = lappend(fdw_private, makeString(pstrdup(ps->sorted)));

@@ -171,6 +171,7 @@ typedef struct PfScanState
 	Relation	rel;
 	bool		missing_columns_error;
 	List	   *filenames;		/* char * */
+	List	   *identities;		/* char *, when planned; NIL: no check */
 	List	   *rowgroups;		/* per file, List of Integer: units */
 	int			total_rowgroups;
 
@@ -410,6 +411,7 @@ pfBeginForeignScan(ForeignScanState *node, int eflags)
 	MemoryContext old;
 	List	   *filenames = NIL;
 	ListCell   *lc;
+	ListCell   *lc2;
 
 	foreach(lc, (List *) list_nth(plan->fdw_private, PfScanPrivateFiles))
 		filenames = lappend(filenames, strVal(lfirst(lc)));
@@ -425,6 +427,8 @@ pfBeginForeignScan(ForeignScanState *node, int eflags)
 						   estate->es_query_cxt);
 	st->total_rowgroups = intVal(list_nth(plan->fdw_private,
 										  PfScanPrivateTotalRowGroups));
+	foreach(lc, (List *) list_nth(plan->fdw_private, PfScanPrivateIdentities))
+		st->identities = lappend(st->identities, strVal(lfirst(lc)));
 	node->fdw_state = st;
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
@@ -435,6 +439,10 @@ pfBeginForeignScan(ForeignScanState *node, int eflags)
 	if (list_length(plan->fdw_private) > PfScanPrivateSorted)
 	{
 		const char *spec = strVal(list_nth(plan->fdw_private, PfScanPrivateSorted));
+
+		/* the merge opens every file now: check them all first */
+		forboth(lc, st->filenames, lc2, st->identities)
+			pf_check_planned_file((const char *) lfirst(lc), (const char *) lfirst(lc2));
 
 		st->merge = pf_merge_begin(st->rel, st->ops,
 								   pf_parse_sorted(spec, st->rel),
@@ -509,6 +517,9 @@ open_file(PfScanState *st, int file_index)
 	MemoryContext old = MemoryContextSwitchTo(st->file_cxt);
 
 	st->file_index = file_index;
+	/* the planned units are this file's only if it is the planned file */
+	if (st->identities != NIL)
+		pf_check_planned_file(path, (const char *) list_nth(st->identities, file_index));
 	st->src = st->ops->open(path, st->rel, &st->io, st->file_cxt);
 	st->ops->bind(st->src, st->src_columns, st->ncolumns,
 				  st->missing_columns_error, true);
