@@ -198,7 +198,7 @@ RESET statement_timeout;
 SELECT count(*) FROM copy_keep;
 -- the value error names the column; an unconstrained numeric is DECIMAL(38,9)
 COPY (SELECT 1.0000000001 AS tiny) TO :'keep_file' (FORMAT parquet);
-COPY (SELECT 10::numeric ^ 30 AS huge) TO :'keep_file' (FORMAT parquet);
+COPY (SELECT 1000000000000000000000000000000::numeric AS huge) TO :'keep_file' (FORMAT parquet);
 COPY (SELECT 'NaN'::numeric AS nan) TO :'keep_file' (FORMAT parquet);
 COPY (SELECT interval '-1 day' AS neg) TO :'keep_file' (FORMAT parquet);
 COPY (SELECT 'infinity'::date AS inf) TO :'keep_file' (FORMAT parquet);
