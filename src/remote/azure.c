@@ -306,40 +306,12 @@ rmt_azure_list(RmtStore *store, const RmtUrl *where, RmtListEmit emit,
 			st = rmt_fail(err, RMT_BAD_RESPONSE, (int) resp.status, "the listing is empty");
 			break;
 		}
-		p = body.buf;
 		end = body.buf + body.len;
-		for (;;)
 		{
-			size_t		blen;
-			const char *blob = rmt_xml_find(p, end, "Blob", &blen);
-			const char *k;
-			const char *v;
-			char		name[RMT_MAX_KEY];
-			char		etag[128] = "";
-			char		size_text[32];
-			size_t		klen;
-			size_t		vlen;
+			static const RmtListTags tags = {"Blob", "Name", "Content-Length", "Etag"};
 
-			if (!blob)
-				break;
-			k = rmt_xml_find(blob, blob + blen, "Name", &klen);
-			v = rmt_xml_find(blob, blob + blen, "Content-Length", &vlen);
-			if (!k || !v || !rmt_xml_text(k, klen, name, sizeof(name)) ||
-				!rmt_xml_text(v, vlen, size_text, sizeof(size_text)))
-			{
-				st = rmt_fail(err, RMT_BAD_RESPONSE, (int) resp.status,
-							  "a listing entry lacks a name or a length");
-				break;
-			}
-			v = rmt_xml_find(blob, blob + blen, "Etag", &vlen);
-			if (v && !rmt_xml_text(v, vlen, etag, sizeof(etag)))
-				etag[0] = '\0';
-			if (!emit(name, strtoull(size_text, NULL, 10), etag, arg))
-			{
-				more = false;
-				break;
-			}
-			p = blob + blen;
+			st = rmt_xml_emit_entries(body.buf, end, &tags, emit, arg, &more,
+									  (int) resp.status, err);
 		}
 		if (st != RMT_OK || !more)
 			break;

@@ -112,6 +112,25 @@ extern bool rmt_xml_text(const char *s, size_t len, char *out, size_t cap);
 extern RmtStatus rmt_http_failure(const RmtResponse *resp, const char *what,
 								  RmtError *err);
 
+/* The element names of one listing entry: S3's Contents, Azure's Blob. */
+typedef struct RmtListTags
+{
+	const char *entry;
+	const char *key;
+	const char *size;
+	const char *etag;
+} RmtListTags;
+
+/*
+ * Call emit(key, size, etag, arg) for every entry of one listing page in
+ * [p, end).  *more becomes false when emit asks to stop; an entry without
+ * a key or a size is RMT_BAD_RESPONSE (http_status for the message).
+ */
+extern RmtStatus rmt_xml_emit_entries(const char *p, const char *end,
+									  const RmtListTags *tags, RmtListEmit emit,
+									  void *arg, bool *more, int http_status,
+									  RmtError *err);
+
 /*
  * The protocols behind rmt_store_*: s3.c (S3, GCS, http) and azure.c.
  * prepare addresses an object (URL, host, path; a SAS token appended);

@@ -255,40 +255,12 @@ rmt_s3_list(RmtStore *store, const RmtUrl *where, RmtListEmit emit, void *arg,
 			st = rmt_fail(err, RMT_BAD_RESPONSE, (int) resp.status, "the listing is empty");
 			break;
 		}
-		p = body.buf;
 		end = body.buf + body.len;
-		for (;;)
 		{
-			size_t		clen;
-			const char *contents = rmt_xml_find(p, end, "Contents", &clen);
-			const char *k;
-			const char *v;
-			char		key[RMT_MAX_KEY];
-			char		etag[128] = "";
-			char		size_text[32];
-			size_t		klen;
-			size_t		vlen;
+			static const RmtListTags tags = {"Contents", "Key", "Size", "ETag"};
 
-			if (!contents)
-				break;
-			k = rmt_xml_find(contents, contents + clen, "Key", &klen);
-			v = rmt_xml_find(contents, contents + clen, "Size", &vlen);
-			if (!k || !v || !rmt_xml_text(k, klen, key, sizeof(key)) ||
-				!rmt_xml_text(v, vlen, size_text, sizeof(size_text)))
-			{
-				st = rmt_fail(err, RMT_BAD_RESPONSE, (int) resp.status,
-							  "a listing entry lacks a key or a size");
-				break;
-			}
-			v = rmt_xml_find(contents, contents + clen, "ETag", &vlen);
-			if (v && !rmt_xml_text(v, vlen, etag, sizeof(etag)))
-				etag[0] = '\0';
-			if (!emit(key, strtoull(size_text, NULL, 10), etag, arg))
-			{
-				more = false;
-				break;
-			}
-			p = contents + clen;
+			st = rmt_xml_emit_entries(body.buf, end, &tags, emit, arg, &more,
+									  (int) resp.status, err);
 		}
 		if (st != RMT_OK || !more)
 			break;

@@ -159,3 +159,41 @@ rmt_http_failure(const RmtResponse *resp, const char *what, RmtError *err)
 	return status;
 }
 
+
+RmtStatus
+rmt_xml_emit_entries(const char *p, const char *end, const RmtListTags *tags,
+					 RmtListEmit emit, void *arg, bool *more, int http_status,
+					 RmtError *err)
+{
+	for (;;)
+	{
+		size_t		elen;
+		const char *entry = rmt_xml_find(p, end, tags->entry, &elen);
+		const char *k;
+		const char *v;
+		char		key[RMT_MAX_KEY];
+		char		etag[128] = "";
+		char		size_text[32];
+		size_t		klen;
+		size_t		vlen;
+
+		if (!entry)
+			return RMT_OK;
+		k = rmt_xml_find(entry, entry + elen, tags->key, &klen);
+		v = rmt_xml_find(entry, entry + elen, tags->size, &vlen);
+		if (!k || !v || !rmt_xml_text(k, klen, key, sizeof(key)) ||
+			!rmt_xml_text(v, vlen, size_text, sizeof(size_text)))
+			return rmt_fail(err, RMT_BAD_RESPONSE, http_status,
+							"a listing entry lacks a %s or a %s",
+							tags->key, tags->size);
+		v = rmt_xml_find(entry, entry + elen, tags->etag, &vlen);
+		if (v && !rmt_xml_text(v, vlen, etag, sizeof(etag)))
+			etag[0] = '\0';
+		if (!emit(key, strtoull(size_text, NULL, 10), etag, arg))
+		{
+			*more = false;
+			return RMT_OK;
+		}
+		p = entry + elen;
+	}
+}
