@@ -2,12 +2,16 @@
  *
  * remote_config.c
  *	  Which client serves a URL: privileges, settings, credentials, and the
- *	  backend's clients kept between statements.
+ *	  backend's clients kept between statements; and how a failed request
+ *	  becomes a PostgreSQL error.
  *
- * This first version resolves settings from the environment chain only
- * (AWS_* variables and ~/.aws files through rmt_aws_settings_resolve,
- * AZURE_STORAGE_* for Azure).  Server and user-mapping options come on top
- * of it without changing the contract in remote_fdw.h.
+ * The settings are merged by src/remote/settings.c: the foreign server's
+ * options (endpoint, region, url_style, use_ssl, verify_tls, ca_file),
+ * then the current user's user mapping (key_id, secret, session_token;
+ * Azure account_name, account_key, sas_token, connection_string), then the
+ * environment of the server's OS user for whatever is still missing.  This
+ * file only reads the catalogs and decides what may be trusted: a
+ * link-local endpoint only from a server a superuser owns.
  *
  * IDENTIFICATION
  *	  src/fdw/remote_config.c
@@ -18,14 +22,20 @@
 
 #include <stdlib.h>
 
+#include "access/reloptions.h"
 #include "catalog/pg_authid.h"
+#include "catalog/pg_user_mapping.h"
+#include "commands/defrem.h"
+#include "foreign/foreign.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
+#include "utils/builtins.h"
 #include "utils/memutils.h"
+#include "utils/syscache.h"
 
 #include "fdw/parquet_fdw.h"
 #include "fdw/remote_fdw.h"
-#include "remote/credentials.h"
+#include "remote/settings.h"
 
 /* One client per distinct resolved setting, for the backend's life. */
 typedef struct PfRemoteClient
@@ -37,6 +47,24 @@ typedef struct PfRemoteClient
 
 static PfRemoteClient *clients = NULL;
 static MemoryContext clients_cxt = NULL;
+
+/*
+ * Where the settings of a bucket (container, host) came from, remembered
+ * by pf_remote_store for the hints of pf_remote_report: the last few
+ * places resolved, newest first.
+ */
+#define PF_REMOTE_ORIGINS 8
+
+typedef struct PfRemoteOrigin
+{
+	char		place[RMT_MAX_HOST + RMT_MAX_BUCKET + RMT_MAX_ACCOUNT + 16];
+	RmtScheme	scheme;
+	char		server[NAMEDATALEN];	/* "" when no foreign server */
+	RmtCredentialSource source;
+} PfRemoteOrigin;
+
+static PfRemoteOrigin origins[PF_REMOTE_ORIGINS];
+static int	norigins = 0;
 
 bool
 pf_is_url(const char *text)
@@ -77,133 +105,98 @@ check_remote_privilege(const char *url_text)
 					   "pg_read_server_files", "parquet_fdw_remote_read")));
 }
 
+/* A DefElem list of the catalog as the settings merge takes it. */
+static RmtOption *
+options_of(List *defs, int *n)
+{
+	RmtOption  *opts = palloc0(sizeof(RmtOption) * (list_length(defs) + 1));
+	ListCell   *lc;
+
+	*n = 0;
+	foreach(lc, defs)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+
+		opts[*n].name = def->defname;
+		opts[*n].value = defGetString(def);
+		(*n)++;
+	}
+	return opts;
+}
+
 /*
- * "http://host:port" or "host:port" into the config: the scheme picks
- * use_ssl, a custom endpoint defaults to path-style addressing.
+ * The options of the user mapping of user for the server, else of its
+ * PUBLIC mapping, else NIL: unlike GetUserMapping, no mapping is no error
+ * (anonymous reads and the environment's credentials need none).
  */
-static void
-apply_endpoint(RmtStoreConfig *config, const char *endpoint_url, char *buf, size_t cap)
+static List *
+user_mapping_options(Oid userid, Oid serverid)
 {
-	const char *p = endpoint_url;
+	HeapTuple	tp;
+	Datum		datum;
+	bool		isnull;
+	List	   *result = NIL;
 
-	if (strncmp(p, "http://", 7) == 0)
-	{
-		config->use_ssl = false;
-		p += 7;
-	}
-	else if (strncmp(p, "https://", 8) == 0)
-		p += 8;
-	strlcpy(buf, p, cap);
-	/* no trailing slash: the client appends "/bucket/key" */
-	while (buf[0] != '\0' && buf[strlen(buf) - 1] == '/')
-		buf[strlen(buf) - 1] = '\0';
-	config->endpoint = buf;
-	config->url_style = RMT_URL_STYLE_PATH;
+	tp = SearchSysCache2(USERMAPPINGUSERSERVER, ObjectIdGetDatum(userid),
+						 ObjectIdGetDatum(serverid));
+	if (!HeapTupleIsValid(tp))
+		tp = SearchSysCache2(USERMAPPINGUSERSERVER, ObjectIdGetDatum(InvalidOid),
+							 ObjectIdGetDatum(serverid));
+	if (!HeapTupleIsValid(tp))
+		return NIL;
+	datum = SysCacheGetAttr(USERMAPPINGUSERSERVER, tp,
+							Anum_pg_user_mapping_umoptions, &isnull);
+	if (!isnull)
+		result = untransformRelOptions(datum);
+	ReleaseSysCache(tp);
+	return result;
 }
 
-/* Settings of an Azure connection string "Name=value;Name=value". */
-static bool
-connection_string_field(const char *cs, const char *name, char *out, size_t cap)
+/* "s3:bucket@account|host:port": what a URL's settings are resolved for. */
+static void
+place_of(const RmtUrl *url, char *buf, size_t cap)
 {
-	size_t		nlen = strlen(name);
-	const char *p = cs;
-
-	while (*p)
-	{
-		const char *end = strchr(p, ';');
-		size_t		len = end ? (size_t) (end - p) : strlen(p);
-
-		if (len > nlen && strncmp(p, name, nlen) == 0 && p[nlen] == '=')
-		{
-			size_t		vlen = len - nlen - 1;
-
-			if (vlen >= cap)
-				return false;
-			memcpy(out, p + nlen + 1, vlen);
-			out[vlen] = '\0';
-			return true;
-		}
-		p += len;
-		if (*p == ';')
-			p++;
-	}
-	return false;
+	snprintf(buf, cap, "%s:%s@%s|%s:%d", rmt_scheme_name(url->scheme),
+			 url->bucket, url->account, url->host, url->port);
 }
 
-/* Resolved settings, kept with their buffers. */
-typedef struct ResolvedSettings
-{
-	RmtStoreConfig config;
-	RmtAwsSettings aws;
-	char		endpoint[512];
-	char		account_name[RMT_MAX_ACCOUNT];
-	char		account_key[256];
-	char		sas_token[2048];
-} ResolvedSettings;
-
 static void
-resolve_environment(const RmtUrl *url, ResolvedSettings *rs)
+remember_origin(const RmtUrl *url, const char *server, RmtCredentialSource source)
 {
-	rmt_store_config_init(&rs->config);
-	if (url->scheme == RMT_SCHEME_S3 || url->scheme == RMT_SCHEME_GCS)
-	{
-		if (rmt_aws_settings_resolve(env_lookup, NULL, &rs->aws) != RMT_OK)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("an AWS setting of the environment is too long")));
-		if (rs->aws.key_id[0] != '\0')
-		{
-			rs->config.key_id = rs->aws.key_id;
-			rs->config.secret = rs->aws.secret;
-			if (rs->aws.session_token[0] != '\0')
-				rs->config.session_token = rs->aws.session_token;
-		}
-		if (rs->aws.region[0] != '\0')
-			rs->config.region = rs->aws.region;
-		if (rs->aws.endpoint_url[0] != '\0')
-			apply_endpoint(&rs->config, rs->aws.endpoint_url, rs->endpoint,
-						   sizeof(rs->endpoint));
-		else if (url->scheme == RMT_SCHEME_GCS)
-			rs->config.region = rs->config.region ? rs->config.region : "auto";
-	}
-	else if (url->scheme == RMT_SCHEME_AZURE)
-	{
-		const char *cs = getenv("AZURE_STORAGE_CONNECTION_STRING");
-		const char *account = getenv("AZURE_STORAGE_ACCOUNT");
-		const char *key = getenv("AZURE_STORAGE_KEY");
-		char		blob_endpoint[512];
+	PfRemoteOrigin o;
+	int			i;
 
-		if (cs != NULL)
-		{
-			if (connection_string_field(cs, "AccountName", rs->account_name,
-										sizeof(rs->account_name)))
-				rs->config.account_name = rs->account_name;
-			if (connection_string_field(cs, "AccountKey", rs->account_key,
-										sizeof(rs->account_key)))
-				rs->config.account_key = rs->account_key;
-			if (connection_string_field(cs, "SharedAccessSignature", rs->sas_token,
-										sizeof(rs->sas_token)))
-				rs->config.sas_token = rs->sas_token;
-			if (connection_string_field(cs, "BlobEndpoint", blob_endpoint,
-										sizeof(blob_endpoint)))
-				apply_endpoint(&rs->config, blob_endpoint, rs->endpoint,
-							   sizeof(rs->endpoint));
-		}
-		else
-		{
-			if (account != NULL)
-			{
-				strlcpy(rs->account_name, account, sizeof(rs->account_name));
-				rs->config.account_name = rs->account_name;
-			}
-			if (key != NULL)
-			{
-				strlcpy(rs->account_key, key, sizeof(rs->account_key));
-				rs->config.account_key = rs->account_key;
-			}
-		}
-	}
-	rs->config.interrupted = remote_interrupted;
+	memset(&o, 0, sizeof(o));
+	place_of(url, o.place, sizeof(o.place));
+	o.scheme = url->scheme;
+	strlcpy(o.server, server ? server : "", sizeof(o.server));
+	o.source = source;
+	/* drop an older entry of the same place, shift, put it first */
+	for (i = 0; i < norigins; i++)
+		if (strcmp(origins[i].place, o.place) == 0)
+			break;
+	if (i == norigins && norigins < PF_REMOTE_ORIGINS)
+		norigins++;
+	if (i == PF_REMOTE_ORIGINS)
+		i--;
+	memmove(&origins[1], &origins[0], sizeof(PfRemoteOrigin) * i);
+	origins[0] = o;
+}
+
+static const PfRemoteOrigin *
+find_origin(const char *url_text)
+{
+	RmtUrl		url;
+	char		place[sizeof(origins[0].place)];
+	char		msg[8];
+
+	if (rmt_url_parse(url_text, &url, msg, sizeof(msg)) != RMT_OK)
+		return NULL;
+	place_of(&url, place, sizeof(place));
+	for (int i = 0; i < norigins; i++)
+		if (strcmp(origins[i].place, place) == 0)
+			return &origins[i];
+	return NULL;
 }
 
 /* The settings flattened into a lookup key (kept in backend memory only). */
@@ -225,13 +218,14 @@ pf_remote_store(const char *url_text, Oid serverid, RmtUrl *url)
 {
 	char		msg[256];
 	RmtStatus	st;
-	ResolvedSettings rs;
+	RmtSettingsInput in;
+	RmtSettings *rs;
+	ForeignServer *server = NULL;
 	char	   *key;
 	PfRemoteClient *c;
 	PfcAllocator alloc;
 	RmtError	err;
 
-	memset(&rs, 0, sizeof(rs));
 	st = rmt_url_parse(url_text, url, msg, sizeof(msg));
 	if (st == RMT_UNSUPPORTED_SCHEME)
 		ereport(ERROR,
@@ -245,41 +239,111 @@ pf_remote_store(const char *url_text, Oid serverid, RmtUrl *url)
 				 errdetail("%s", msg)));
 	check_remote_privilege(url_text);
 
-	resolve_environment(url, &rs);
-	key = settings_key(&rs.config);
+	memset(&in, 0, sizeof(in));
+	in.url = url;
+	in.lookup = env_lookup;
+	if (OidIsValid(serverid))
+	{
+		server = GetForeignServer(serverid);
+		in.server = options_of(server->options, &in.nserver);
+		in.mapping = options_of(user_mapping_options(GetUserId(), serverid),
+								&in.nmapping);
+		/* server options are the owner's: a superuser's are trusted */
+		in.endpoint_trusted = superuser_arg(server->owner);
+	}
+	rs = palloc(sizeof(RmtSettings));
+	st = rmt_settings_resolve(&in, rs, msg, sizeof(msg));
+	if (st != RMT_OK)
+	{
+		explicit_bzero(rs, sizeof(RmtSettings));
+		if (server)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+					 errmsg("invalid settings for \"%s\" of server \"%s\"",
+							url_text, server->servername),
+					 errdetail("%c%s.", pg_toupper((unsigned char) msg[0]), msg + 1)));
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid settings for \"%s\" in the environment", url_text),
+				 errdetail("%c%s.", pg_toupper((unsigned char) msg[0]), msg + 1)));
+	}
+	rs->config.interrupted = remote_interrupted;
+	remember_origin(url, server ? server->servername : NULL, rs->credential_source);
+
+	key = settings_key(&rs->config);
 	for (c = clients; c != NULL; c = c->next)
 		if (strcmp(c->key, key) == 0)
+			break;
+	if (c == NULL)
+	{
+		if (clients_cxt == NULL)
+			clients_cxt = AllocSetContextCreate(TopMemoryContext,
+												"parquet_fdw remote clients",
+												ALLOCSET_SMALL_SIZES);
+		c = MemoryContextAllocZero(clients_cxt, sizeof(PfRemoteClient));
+		c->key = MemoryContextStrdup(clients_cxt, key);
+		alloc = pf_context_allocator(clients_cxt);
+		memset(&err, 0, sizeof(err));
+		st = rmt_store_open(&c->store, &rs->config, &alloc, &err);
+		if (st != RMT_OK)
 		{
-			pfree(key);
-			return c->store;
+			explicit_bzero(c->key, strlen(c->key));
+			explicit_bzero(key, strlen(key));
+			explicit_bzero(rs, sizeof(RmtSettings));
+			pf_remote_report(url_text, &err);
 		}
-
-	if (clients_cxt == NULL)
-		clients_cxt = AllocSetContextCreate(TopMemoryContext,
-											"parquet_fdw remote clients",
-											ALLOCSET_SMALL_SIZES);
-	c = MemoryContextAllocZero(clients_cxt, sizeof(PfRemoteClient));
-	c->key = MemoryContextStrdup(clients_cxt, key);
+		c->next = clients;
+		clients = c;
+	}
+	explicit_bzero(key, strlen(key));
 	pfree(key);
-	alloc = pf_context_allocator(clients_cxt);
-	memset(&err, 0, sizeof(err));
-	st = rmt_store_open(&c->store, &rs.config, &alloc, &err);
-	explicit_bzero(&rs, sizeof(rs));
-	if (st != RMT_OK)
-		pf_remote_report(url_text, &err);
-	c->next = clients;
-	clients = c;
+	explicit_bzero(rs, sizeof(RmtSettings));
+	pfree(rs);
 	return c->store;
+}
+
+/* Where to look when a store refused the credentials sent. */
+static char *
+access_hint(const PfRemoteOrigin *o)
+{
+	bool		azure = o->scheme == RMT_SCHEME_AZURE;
+	const char *fields = azure ? "account_key, sas_token or connection_string" :
+		"key_id and secret";
+
+	if (o->scheme == RMT_SCHEME_HTTP || o->scheme == RMT_SCHEME_HTTPS)
+		return pstrdup("http:// and https:// URLs are read without credentials: the object must be public.");
+	switch (o->source)
+	{
+		case RMT_CRED_USER_MAPPING:
+			return psprintf("Check the %s of the user mapping for server \"%s\".",
+							fields, o->server);
+		case RMT_CRED_ENVIRONMENT:
+			return psprintf("The credentials came from the %s variables of the server's OS user; a user mapping with %s overrides them.",
+							azure ? "AZURE_STORAGE_*" : "AWS_*", fields);
+		case RMT_CRED_AWS_FILE:
+			return psprintf("The credentials came from the AWS credentials file of the server's OS user; a user mapping with %s overrides them.",
+							fields);
+		case RMT_CRED_NONE:
+			break;
+	}
+	if (o->server[0] != '\0')
+		return psprintf("The request was anonymous: create a user mapping for server \"%s\" with %s.",
+						o->server, fields);
+	return psprintf("The request was anonymous: read through a foreign server whose user mapping has %s, or give the server's OS user %s.",
+					fields, azure ? "AZURE_STORAGE_* variables" : "AWS credentials");
 }
 
 void
 pf_remote_report(const char *url_text, const RmtError *err)
 {
+	const PfRemoteOrigin *origin = find_origin(url_text);
+	char	   *hint = NULL;
 	int			code;
 
 	if (err->status == RMT_CANCELLED)
 	{
 		CHECK_FOR_INTERRUPTS();
+		/* interrupts held off: the cancel still ends the statement */
 		ereport(ERROR,
 				(errcode(ERRCODE_QUERY_CANCELED),
 				 errmsg("canceling request to \"%s\"", url_text)));
@@ -287,38 +351,53 @@ pf_remote_report(const char *url_text, const RmtError *err)
 	switch (err->status)
 	{
 		case RMT_NOT_FOUND:
-			code = ERRCODE_UNDEFINED_FILE;
+			code = ERRCODE_UNDEFINED_FILE;	/* 58P01 */
 			break;
 		case RMT_ACCESS_DENIED:
-			code = ERRCODE_INSUFFICIENT_PRIVILEGE;
+			code = ERRCODE_INSUFFICIENT_PRIVILEGE;	/* 42501 */
+			if (origin)
+				hint = access_hint(origin);
 			break;
 		case RMT_CHANGED:
-			code = ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE;
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("object \"%s\" changed while it was being read", url_text),
+					 errdetail("Its ETag no longer matches the one read when the scan began."),
+					 errhint("Retry the query.")));
 			break;
 		case RMT_FORBIDDEN_ADDRESS:
 			code = ERRCODE_INSUFFICIENT_PRIVILEGE;
+			hint = pstrdup("Requests to link-local addresses (cloud metadata services) are refused unless a superuser-owned foreign server names that host in its endpoint option.");
 			break;
 		case RMT_NO_MEMORY:
 			code = ERRCODE_OUT_OF_MEMORY;
 			break;
-		default:
+		case RMT_INVALID_URL:
+		case RMT_UNSUPPORTED_SCHEME:
+		case RMT_TOO_LONG:
+			code = ERRCODE_INVALID_PARAMETER_VALUE;
+			break;
+		case RMT_NETWORK_ERROR:
 			code = ERRCODE_IO_ERROR;	/* 58030 */
+			if (strstr(err->message, "certificate") || strstr(err->message, "SSL"))
+				hint = pstrdup("If the store's certificate is signed by a private CA, set the foreign server's ca_file option to that CA's PEM file.");
+			break;
+		default:
+			code = ERRCODE_IO_ERROR;
 			break;
 	}
-	if (err->status == RMT_CHANGED)
-		ereport(ERROR,
-				(errcode(code),
-				 errmsg("object \"%s\" changed while it was being read", url_text),
-				 errhint("Retry the query.")));
 	if (err->http_status != 0)
 		ereport(ERROR,
 				(errcode(code),
 				 errmsg("could not read \"%s\": %s", url_text, rmt_status_name(err->status)),
-				 errdetail("HTTP status %d%s%s: %s", err->http_status,
-						   err->code[0] ? ", error code " : "", err->code,
-						   err->message)));
+				 errdetail("HTTP status %d%s%s%s%s.", err->http_status,
+						   err->code[0] ? ", store error code " : "", err->code,
+						   err->message[0] ? ": " : "", err->message),
+				 hint ? errhint("%s", hint) : 0));
 	ereport(ERROR,
 			(errcode(code),
 			 errmsg("could not read \"%s\": %s", url_text, rmt_status_name(err->status)),
-			 err->message[0] ? errdetail("%s", err->message) : 0));
+			 err->message[0] ? errdetail("%s%s%s.", err->code[0] ? err->code : "",
+										 err->code[0] ? ": " : "", err->message) : 0,
+			 hint ? errhint("%s", hint) : 0));
 }

@@ -16,6 +16,9 @@
 #include <string.h>
 #include <strings.h>
 
+static RmtStatus fail(char *errmsg, size_t errlen, RmtStatus st, const char *fmt,...)
+			__attribute__((format(printf, 4, 5)));
+
 static RmtStatus
 fail(char *errmsg, size_t errlen, RmtStatus st, const char *fmt,...)
 {
