@@ -338,3 +338,19 @@ BEGIN
     END LOOP;
 END
 $fn$;
+
+-- Reading object-store URLs (s3://, gs://, az://, https://...) reads no
+-- server file, but it makes the server send requests wherever a URL or a
+-- foreign server's endpoint points, with the credentials of the server's
+-- OS user when no user mapping gives others.  So it needs superuser,
+-- pg_read_server_files, or membership in this role (checked in C).  Roles
+-- are cluster-wide: an existing one is kept, and DROP EXTENSION leaves it.
+DO $role$
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'parquet_fdw_remote_read') THEN
+        CREATE ROLE parquet_fdw_remote_read NOLOGIN;
+        COMMENT ON ROLE parquet_fdw_remote_read IS
+            'parquet_fdw: may make the server send requests to object stores and HTTP(S) URLs';
+    END IF;
+END
+$role$;

@@ -32,7 +32,7 @@ END $$;
 CREATE SERVER opt_srv FOREIGN DATA WRAPPER parquet_fdw;
 
 -- ===== validator
--- options of the wrapper, server and user mapping: there are none
+-- options of the server and user mapping: object-store settings only
 CREATE SERVER opt_bad FOREIGN DATA WRAPPER parquet_fdw OPTIONS (filename '/x');  -- ERROR
 CREATE USER MAPPING FOR CURRENT_USER SERVER opt_srv OPTIONS (user 'x');  -- ERROR
 -- a misspelt option gets the closest valid one

@@ -28,6 +28,18 @@
  *					when that is unambiguous).
  *	filename_column	'true': the column holds the path of each row's file.
  *
+ * Foreign server options (object-store URLs; remote_config.c):
+ *	endpoint		"host[:port]" or "http(s)://host[:port][/path]" of an
+ *					S3-compatible or Azure store; no credentials in it.
+ *	region, url_style ('vhost' | 'path'), use_ssl, verify_tls (booleans),
+ *	ca_file			a PEM file of trusted CAs (a server file: superuser or
+ *					pg_read_server_files, as filename).
+ *	batch_size		rows per batched INSERT.
+ *
+ * User mapping options (credentials; never printed back in errors):
+ *	key_id, secret, session_token (S3, GCS HMAC keys), account_name,
+ *	account_key, sas_token, connection_string (Azure).
+ *
  * Setting filename needs the privileges of file_fdw's filename: superuser or
  * pg_read_server_files, since it lets the server read any file it can.
  *
@@ -56,6 +68,7 @@
 #include "utils/varlena.h"
 
 #include "fdw/parquet_fdw.h"
+#include "remote/settings.h"
 
 /* One valid option and the catalog it belongs to. */
 typedef struct PfOption
@@ -77,6 +90,21 @@ static const PfOption valid_options[] = {
 	{"filename_column", ForeignTableRelationId},
 	{"batch_size", ForeignTableRelationId},	/* INSERT: modify.c */
 	{"batch_size", ForeignServerRelationId},
+	/* object-store URLs: where and how (remote_config.c merges them) */
+	{"endpoint", ForeignServerRelationId},
+	{"region", ForeignServerRelationId},
+	{"url_style", ForeignServerRelationId},
+	{"use_ssl", ForeignServerRelationId},
+	{"verify_tls", ForeignServerRelationId},
+	{"ca_file", ForeignServerRelationId},
+	/* object-store URLs: who (S3 / GCS HMAC, then Azure) */
+	{"key_id", UserMappingRelationId},
+	{"secret", UserMappingRelationId},
+	{"session_token", UserMappingRelationId},
+	{"account_name", UserMappingRelationId},
+	{"account_key", UserMappingRelationId},
+	{"sas_token", UserMappingRelationId},
+	{"connection_string", UserMappingRelationId},
 	{NULL, InvalidOid}
 };
 
@@ -276,6 +304,161 @@ split_filenames(const char *value)
 	return result;
 }
 
+static const char *
+option_value(List *options, const char *name)
+{
+	ListCell   *lc;
+
+	foreach(lc, options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+
+		if (strcmp(def->defname, name) == 0)
+			return defGetString(def);
+	}
+	return NULL;
+}
+
+/*
+ * A foreign server's object-store options.  ALTER SERVER passes the
+ * resulting list, so the checks across options hold after it too.
+ */
+static void
+validate_server_remote(List *options)
+{
+	const char *endpoint = option_value(options, "endpoint");
+	const char *url_style = option_value(options, "url_style");
+	const char *region = option_value(options, "region");
+	const char *ca_file = option_value(options, "ca_file");
+	ListCell   *lc;
+	int			endpoint_ssl = -1;
+
+	foreach(lc, options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+
+		if (strcmp(def->defname, "use_ssl") == 0 ||
+			strcmp(def->defname, "verify_tls") == 0)
+			(void) defGetBoolean(def);
+	}
+	if (endpoint != NULL)
+	{
+		char		why[160];
+
+		if (rmt_endpoint_parse(endpoint, NULL, 0, &endpoint_ssl, why, sizeof(why)) != RMT_OK)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+					 errmsg("invalid value for option \"endpoint\""),
+					 errdetail("%c%s.", pg_toupper((unsigned char) why[0]), why + 1),
+					 errhint("An endpoint is \"host[:port]\" or \"http(s)://host[:port][/path]\"; credentials belong in a user mapping.")));
+	}
+	if (endpoint_ssl >= 0 && option_value(options, "use_ssl") != NULL)
+	{
+		DefElem    *use_ssl = NULL;
+
+		foreach(lc, options)
+			if (strcmp(((DefElem *) lfirst(lc))->defname, "use_ssl") == 0)
+				use_ssl = lfirst(lc);
+		if (defGetBoolean(use_ssl) != (endpoint_ssl == 1))
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+					 errmsg("option \"use_ssl\" contradicts the scheme of option \"endpoint\""),
+					 errhint("Drop one of them: \"%s\" already says whether to use TLS.",
+							 endpoint_ssl ? "https://" : "http://")));
+	}
+	if (url_style != NULL &&
+		pg_strcasecmp(url_style, "vhost") != 0 && pg_strcasecmp(url_style, "path") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+				 errmsg("invalid value for option \"url_style\": \"%s\"", url_style),
+				 errhint("Valid values are \"vhost\" (bucket.host/key) and \"path\" (host/bucket/key).")));
+	if (region != NULL && region[0] == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+				 errmsg("option \"region\" must not be empty")));
+	if (ca_file != NULL)
+	{
+		/* the server reads that file: the privilege of filename */
+		pf_check_file_access("set option \"ca_file\" of a parquet_fdw foreign server");
+		if (!is_absolute_path(ca_file))
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+					 errmsg("option \"ca_file\" must be an absolute path")));
+	}
+}
+
+/*
+ * A user mapping's credentials: which go together.  Values are secrets:
+ * no message here prints one.
+ */
+static void
+validate_mapping_remote(List *options)
+{
+	bool		has_key_id = option_value(options, "key_id") != NULL;
+	bool		has_secret = option_value(options, "secret") != NULL;
+	bool		has_token = option_value(options, "session_token") != NULL;
+	bool		has_cs = option_value(options, "connection_string") != NULL;
+	bool		has_account_key = option_value(options, "account_key") != NULL;
+	bool		has_sas = option_value(options, "sas_token") != NULL;
+	bool		has_account = option_value(options, "account_name") != NULL;
+	ListCell   *lc;
+
+	foreach(lc, options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+
+		if (defGetString(def)[0] == '\0')
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+					 errmsg("option \"%s\" must not be empty", def->defname)));
+	}
+	if (has_key_id != has_secret)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_OPTION_NAME_NOT_FOUND),
+				 errmsg("options \"key_id\" and \"secret\" go together"),
+				 errhint("Give both, or neither for the environment's credentials or anonymous reads.")));
+	if (has_token && !has_key_id)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_OPTION_NAME_NOT_FOUND),
+				 errmsg("option \"session_token\" needs \"key_id\" and \"secret\"")));
+	if (has_cs && (has_account_key || has_sas || has_account))
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+				 errmsg("option \"connection_string\" cannot be combined with \"account_name\", \"account_key\" or \"sas_token\""),
+				 errhint("The connection string names the account and its credentials itself.")));
+	if (has_account_key && has_sas)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+				 errmsg("options \"account_key\" and \"sas_token\" cannot be combined"),
+				 errhint("Give the account key (Shared Key signing) or a SAS token, not both.")));
+	if (has_cs)
+	{
+		const char *cs = option_value(options, "connection_string");
+		char		v[2048];
+		bool		too_long;
+		bool		any = false;
+
+		for (int i = 0; i < 4; i++)
+		{
+			static const char *const fields[] = {"AccountName", "AccountKey",
+			"SharedAccessSignature", "BlobEndpoint"};
+
+			if (rmt_connection_string_field(cs, fields[i], v, sizeof(v), &too_long))
+				any = true;
+			if (too_long)
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+						 errmsg("field \"%s\" of option \"connection_string\" is too long", fields[i])));
+		}
+		explicit_bzero(v, sizeof(v));
+		if (!any)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+					 errmsg("option \"connection_string\" names no AccountName, AccountKey, SharedAccessSignature or BlobEndpoint"),
+					 errhint("An Azure connection string is \"AccountName=...;AccountKey=...\" (fields separated by semicolons).")));
+	}
+}
+
 /*
  * pf_validate_options
  *		The validator: option names, values, duplicates and the privilege to
@@ -392,6 +575,11 @@ pf_validate_options(List *options, Oid catalog)
 						 errmsg("option \"column_name\" must not be empty")));
 		}
 	}
+
+	if (catalog == ForeignServerRelationId)
+		validate_server_remote(options);
+	else if (catalog == UserMappingRelationId)
+		validate_mapping_remote(options);
 
 	/* ALTER passes the resulting option list, so this holds after it too */
 	if (catalog == ForeignTableRelationId && filename == NULL)
