@@ -86,7 +86,8 @@ skipped() { case " ${PF_SKIP_STAGES:-} " in *" $1 "*) echo "$1: skipped (PF_SKIP
 
 # ---------------------------------------------------------------- deps
 banner "deps"
-DEPS=("${PF_BUILD_DEPS[@]}" clang python3)
+# nginx-light and openssl: HTTPS with a private CA (test/remote/https.sh)
+DEPS=("${PF_BUILD_DEPS[@]}" clang python3 nginx-light openssl)
 command -v node >/dev/null 2>&1 || DEPS+=(nodejs)
 command -v npm >/dev/null 2>&1 || DEPS+=(npm)
 if [ "${PF_SKIP_DEPS:-0}" = 1 ]; then
@@ -273,9 +274,10 @@ ensure_readable() {
 }
 
 # ---------------------------------------------------------------- remote
-# The object-store client (src/remote) against s3rver on 127.0.0.1
-# (test/remote/run.sh): ranged reads, listings, errors, refusals.
-banner "object-store client (test/remote: s3rver, azurite)"
+# The object-store client (src/remote) against s3rver and azurite on
+# 127.0.0.1, and nginx over HTTPS with a private CA (test/remote/run.sh):
+# ranged reads, listings, errors, refusals, TLS.
+banner "object-store client (test/remote: s3rver, azurite, nginx)"
 if skipped remote; then
 	:
 elif [ ! -x test/remote/run.sh ]; then
@@ -291,7 +293,7 @@ else
 		set -- $c
 		f=$2; [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1
 		if [ "$f" -ne 0 ]; then head -n 60 "$LOGDIR/remote.log" | cut -c1-400
-		else grep -E '^(store_check|remote)' "$LOGDIR/remote.log"; fi
+		else grep -E '^(store_check|https_check|remote)' "$LOGDIR/remote.log"; fi
 		stage_result remote "$1" "$f"
 	fi
 fi

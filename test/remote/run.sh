@@ -6,7 +6,8 @@
 # (test/remote/store_check.c) against each and stops the servers.
 # Then store_check's faults mode through fault_proxy.mjs in front of
 # s3rver (injected 5xx, 429, resets, truncated bodies, a changed ETag).
-# Last line "remote: N passed, N failed" (the sum of the three).
+# Then HTTPS against nginx with a private CA (test/remote/https.sh).
+# Last line "remote: N passed, N failed" (the sum of the four).
 #
 #   test/remote/run.sh
 #
@@ -107,5 +108,17 @@ for args in "s3 127.0.0.1:$PORT test" "azure 127.0.0.1:$AZ_PORT/$AZ_ACCOUNT $AZ_
 	pass=$((pass + p))
 	fail=$((fail + f))
 done
+
+# HTTPS with a private CA through nginx (test/remote/https.sh).
+"$HERE/https.sh" >"$WORK/https.log" 2>&1
+rc=$?
+cat "$WORK/https.log"
+line=$(grep -E '^https_check: [0-9]+ passed, [0-9]+ failed' "$WORK/https.log" | tail -n 1)
+p=$(echo "$line" | sed -nE 's/.* ([0-9]+) passed, ([0-9]+) failed.*/\1/p')
+f=$(echo "$line" | sed -nE 's/.* ([0-9]+) passed, ([0-9]+) failed.*/\2/p')
+[ -z "$p" ] && { p=0; f=1; }
+[ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1
+pass=$((pass + p))
+fail=$((fail + f))
 echo "remote: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
