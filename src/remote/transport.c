@@ -361,14 +361,30 @@ on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow,
 	return 0;
 }
 
+/*
+ * Addresses where cloud metadata services answer: link-local
+ * 169.254.0.0/16 and fe80::/10 (AWS, GCP, Azure, OCI...), plus the few
+ * clouds that use others: AWS's IPv6 IMDS fd00:ec2::254 and Alibaba
+ * Cloud's 100.100.100.200.
+ */
+static bool
+is_ipv4_metadata(uint32_t host_order)
+{
+	return (host_order & 0xFFFF0000u) == 0xA9FE0000u ||	/* 169.254/16 */
+		host_order == 0x646464C8u;	/* 100.100.100.200 */
+}
+
 static bool
 is_link_local(const struct sockaddr *sa)
 {
+	static const unsigned char aws_imds_v6[16] =
+	{0xfd, 0x00, 0x0e, 0xc2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x54};
+
 	if (sa->sa_family == AF_INET)
 	{
 		const struct sockaddr_in *a4 = (const struct sockaddr_in *) (const void *) sa;
 
-		return (ntohl(a4->sin_addr.s_addr) & 0xFFFF0000u) == 0xA9FE0000u;	/* 169.254/16 */
+		return is_ipv4_metadata(ntohl(a4->sin_addr.s_addr));
 	}
 	if (sa->sa_family == AF_INET6)
 	{
@@ -376,8 +392,13 @@ is_link_local(const struct sockaddr *sa)
 
 		if (a6->s6_addr[0] == 0xFE && (a6->s6_addr[1] & 0xC0) == 0x80)
 			return true;		/* fe80::/10 */
-		if (IN6_IS_ADDR_V4MAPPED(a6))	/* ::ffff:169.254.x.x */
-			return a6->s6_addr[12] == 169 && a6->s6_addr[13] == 254;
+		if (memcmp(a6->s6_addr, aws_imds_v6, 16) == 0)
+			return true;
+		if (IN6_IS_ADDR_V4MAPPED(a6))	/* ::ffff:a.b.c.d */
+			return is_ipv4_metadata(((uint32_t) a6->s6_addr[12] << 24) |
+									((uint32_t) a6->s6_addr[13] << 16) |
+									((uint32_t) a6->s6_addr[14] << 8) |
+									(uint32_t) a6->s6_addr[15]);
 	}
 	return false;
 }

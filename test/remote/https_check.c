@@ -15,7 +15,8 @@
  * URLs and for s3:// URLs through the endpoint; without the CA the request
  * fails with a TLS error naming the certificate; verify_tls off reads
  * without it; a redirect is not followed; a signed request that is refused
- * leaves neither the secret nor the key id's signature in the error.
+ * leaves neither the secret nor the key id's signature in the error;
+ * cloud metadata addresses are refused without a connection.
  * Prints "https_check: N passed, N failed".
  */
 #include <stdbool.h>
@@ -243,6 +244,26 @@ main(int argc, char **argv)
 		UNIT_CHECK(strstr(err.code, TEST_SECRET) == NULL);
 		UNIT_CHECK(strstr(err.message, "Signature=") == NULL);
 		rmt_store_close(store);
+	}
+	/* metadata addresses: refused before a socket is opened */
+	{
+		static const char *const metadata[] = {
+			"http://169.254.169.254/latest/meta-data/",
+			"http://100.100.100.200/latest/meta-data/",
+			"http://[fd00:ec2::254]/latest/meta-data/",
+			"http://[::ffff:169.254.169.254]/latest/meta-data/",
+			"http://[fe80::1]:80/x"
+		};
+
+		for (int i = 0; i < 5; i++)
+		{
+			RmtUrl		u = url_of("%s%s", metadata[i], "");
+			RmtStore   *store = store_for(&u, NULL, 0, NULL, 0);
+			RmtStatus	st = rmt_store_head(store, &u, &info, &err);
+
+			UNIT_CHECKF(st == RMT_FORBIDDEN_ADDRESS, "%s: %s", metadata[i], rmt_status_name(st));
+			rmt_store_close(store);
+		}
 	}
 	curl_global_cleanup();
 	UNIT_MAIN_END("https_check");
