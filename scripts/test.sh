@@ -293,7 +293,7 @@ else
 		set -- $c
 		f=$2; [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1
 		if [ "$f" -ne 0 ]; then head -n 60 "$LOGDIR/remote.log" | cut -c1-400
-		else grep -E '^(store_check|https_check|remote)' "$LOGDIR/remote.log"; fi
+		else grep -E '^(store_check|https_check|https_fdw|https|remote)' "$LOGDIR/remote.log"; fi
 		stage_result remote "$1" "$f"
 	fi
 fi

@@ -338,6 +338,7 @@ pf_remote_report(const char *url_text, const RmtError *err)
 {
 	const PfRemoteOrigin *origin = find_origin(url_text);
 	char	   *hint = NULL;
+	char	   *message;
 	int			code;
 
 	if (err->status == RMT_CANCELLED)
@@ -386,18 +387,22 @@ pf_remote_report(const char *url_text, const RmtError *err)
 			code = ERRCODE_IO_ERROR;
 			break;
 	}
+	/* the client's text says more than the status only when it is not
+	 * just "... HTTP status N" again */
+	message = err->message[0] && strstr(err->message, "HTTP status") == NULL ?
+		psprintf("%c%s", pg_toupper((unsigned char) err->message[0]), err->message + 1) : NULL;
 	if (err->http_status != 0)
 		ereport(ERROR,
 				(errcode(code),
 				 errmsg("could not read \"%s\": %s", url_text, rmt_status_name(err->status)),
 				 errdetail("HTTP status %d%s%s%s%s.", err->http_status,
 						   err->code[0] ? ", store error code " : "", err->code,
-						   err->message[0] ? ": " : "", err->message),
+						   message ? ": " : "", message ? message : ""),
 				 hint ? errhint("%s", hint) : 0));
 	ereport(ERROR,
 			(errcode(code),
 			 errmsg("could not read \"%s\": %s", url_text, rmt_status_name(err->status)),
-			 err->message[0] ? errdetail("%s%s%s.", err->code[0] ? err->code : "",
-										 err->code[0] ? ": " : "", err->message) : 0,
+			 message ? errdetail("%s%s%s.", err->code[0] ? err->code : "",
+								 err->code[0] ? ": " : "", message) : 0,
 			 hint ? errhint("%s", hint) : 0));
 }

@@ -3,8 +3,17 @@
 # of scripts/test.sh) on 127.0.0.1 with a certificate signed by a CA that
 # openssl makes in a temporary folder, serving corpus files with ranges.
 # Runs test/remote/https_check.c against it (reads with ca_file, a clear
-# TLS error without it, no redirect followed, no secret in an error) and
-# stops nginx.  Last line "https_check: N passed, N failed".
+# TLS error without it, no redirect followed, no secret in an error).
+#
+# Then, where the FDW reads URLs (src/fdw/remote_object.c is in the tree,
+# and the extension is installed for PG_CONFIG), the same through SQL on
+# a throwaway cluster (https_fdw.sql's checks): rows read over https://
+# and s3:// with ca_file equal the local file's, no CA is 58030 with a
+# ca_file hint, a refused signed request is 42501 whose error and server
+# log hold no secret, 404 is 58P01, a role without parquet_fdw_remote_read
+# gets 42501 and a member reads, a link-local endpoint of a server that a
+# superuser does not own is refused.
+# Stops what it started.  Last line "https: N passed, N failed".
 #
 #   test/remote/https.sh
 set -uo pipefail
@@ -14,7 +23,7 @@ CORPUS=${PARQUET_TESTING_DIR:-$ROOT/../shared/parquet-testing}/data
 NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
 KEYS=(alltypes_plain.parquet datapage_v2.snappy.parquet binary.parquet)
 
-fail_all() { echo "https: $*"; echo "https_check: 0 passed, 1 failed"; exit 1; }
+fail_all() { echo "https: $*"; echo "https: 0 passed, 1 failed"; exit 1; }
 [ -x "$NGINX" ] || fail_all "nginx not found (Debian package nginx-light)"
 command -v openssl >/dev/null || fail_all "openssl not found"
 
@@ -22,6 +31,7 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/pf-https.XXXXXX")
 NGINX_PID=
 cleanup() {
 	if [ -n "$NGINX_PID" ]; then kill "$NGINX_PID" 2>/dev/null; wait "$NGINX_PID" 2>/dev/null; fi
+	[ "$(type -t pg_cluster_stop)" = function ] && pg_cluster_stop
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -32,6 +42,7 @@ make -s -C "$ROOT/test" remote/bin/https_check || fail_all "build of https_check
 # A CA and a server certificate for 127.0.0.1 signed by it.
 (
 	cd "$WORK" || exit 1
+	umask 022
 	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
 		-keyout ca.key -out ca.pem -days 2 -subj "/CN=parquet_fdw test CA" &&
 	openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
@@ -85,7 +96,47 @@ for _ in $(seq 1 50); do
 	sleep 0.2
 done
 
-"$ROOT/test/remote/bin/https_check" "127.0.0.1:$PORT" "$WORK/ca.pem" "$WORK/www/test" "${KEYS[@]}"
+pass=0
+fail=0
+# count LOG: add the "N passed, N failed" of LOG's last such line
+count() {
+	local line p f
+	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
+	p=$(echo "$line" | sed -nE 's/.* ([0-9]+) passed, ([0-9]+) failed.*/\1/p')
+	f=$(echo "$line" | sed -nE 's/.* ([0-9]+) passed, ([0-9]+) failed.*/\2/p')
+	[ -z "$p" ] && { p=0; f=1; }
+	[ "$2" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+	pass=$((pass + p))
+	fail=$((fail + f))
+}
+
+"$ROOT/test/remote/bin/https_check" "127.0.0.1:$PORT" "$WORK/ca.pem" "$WORK/www/test" "${KEYS[@]}" \
+	>"$WORK/check.log" 2>&1
 rc=$?
-[ $rc -ne 0 ] && tail -n 20 "$WORK/logs/error.log"
-exit $rc
+cat "$WORK/check.log"
+count "$WORK/check.log" $rc
+
+if [ ! -f "$ROOT/src/fdw/remote_object.c" ]; then
+	echo "https_fdw: skipped (this tree's FDW does not read URLs yet)"
+else
+	# shellcheck source=scripts/lib/pgcluster.sh
+	. "$ROOT/scripts/lib/pgcluster.sh"
+	if ! pg_cluster_start >"$WORK/cluster.log" 2>&1; then
+		cat "$WORK/cluster.log"
+		echo "https_fdw: 0 passed, 1 failed"
+		fail=$((fail + 1))
+	else
+		psql -X -q -At -v ON_ERROR_STOP=1 -v port="$PORT" -v work="$WORK" \
+			-f "$HERE/https_fdw.sql" >"$WORK/fdw.log" 2>&1
+		rc=$?
+		# the secret of the user mapping must not be in the server's log
+		if grep -q 'https-fdw-secret' "$PGC_DIR/server.log"; then
+			echo "https_fdw: the server log holds the secret"; rc=1
+		fi
+		cat "$WORK/fdw.log"
+		count "$WORK/fdw.log" $rc
+	fi
+fi
+[ $fail -ne 0 ] && tail -n 20 "$WORK/logs/error.log"
+echo "https: $pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -113,7 +113,7 @@ done
 "$HERE/https.sh" >"$WORK/https.log" 2>&1
 rc=$?
 cat "$WORK/https.log"
-line=$(grep -E '^https_check: [0-9]+ passed, [0-9]+ failed' "$WORK/https.log" | tail -n 1)
+line=$(grep -E '^https: [0-9]+ passed, [0-9]+ failed' "$WORK/https.log" | tail -n 1)
 p=$(echo "$line" | sed -nE 's/.* ([0-9]+) passed, ([0-9]+) failed.*/\1/p')
 f=$(echo "$line" | sed -nE 's/.* ([0-9]+) passed, ([0-9]+) failed.*/\2/p')
 [ -z "$p" ] && { p=0; f=1; }
