@@ -105,6 +105,29 @@ check_remote_privilege(const char *url_text)
 					   "pg_read_server_files", "parquet_fdw_remote_read")));
 }
 
+/*
+ * url_text for messages: "user:password@" in its host part, which the
+ * parser refuses, becomes "...@" so the refusal does not print it.
+ */
+static char *
+url_for_message(const char *url_text)
+{
+	const char *authority = strstr(url_text, "://");
+	const char *end;
+	const char *at = NULL;
+
+	if (authority == NULL)
+		return pstrdup(url_text);
+	authority += 3;
+	end = authority + strcspn(authority, "/?#");
+	for (const char *p = authority; p < end; p++)
+		if (*p == '@')
+			at = p;
+	if (at == NULL)
+		return pstrdup(url_text);
+	return psprintf("%.*s...%s", (int) (authority - url_text), url_text, at);
+}
+
 /* A DefElem list of the catalog as the settings merge takes it. */
 static RmtOption *
 options_of(List *defs, int *n)
@@ -230,13 +253,13 @@ pf_remote_store(const char *url_text, Oid serverid, RmtUrl *url)
 	if (st == RMT_UNSUPPORTED_SCHEME)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("URL scheme of \"%s\" is not supported", url_text),
+				 errmsg("URL scheme of \"%s\" is not supported", url_for_message(url_text)),
 				 errhint("parquet_fdw reads s3://, gs://, az://, abfss://, http:// and https:// URLs.")));
 	if (st != RMT_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid URL \"%s\"", url_text),
-				 errdetail("%s", msg)));
+				 errmsg("invalid URL \"%s\"", url_for_message(url_text)),
+				 errdetail("%c%s.", pg_toupper((unsigned char) msg[0]), msg + 1)));
 	check_remote_privilege(url_text);
 
 	memset(&in, 0, sizeof(in));

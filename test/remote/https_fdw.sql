@@ -80,6 +80,13 @@ SELECT check_that('EXPLAIN holds no secret',
   (SELECT count(*) FILTER (WHERE t LIKE '%https-fdw-secret%') = 0 AND count(*) > 0
      FROM explain_text('SELECT * FROM ap_s3') t), NULL);
 
+-- credentials inside a URL: refused, and not printed back
+\set uu 'https://AKIDX:https-fdw-secret-userinfo@127.0.0.1:' :port '/test/alltypes_plain.parquet'
+CREATE FOREIGN TABLE ap_userinfo (id int) SERVER tls OPTIONS (filename :'uu');
+SELECT try('SELECT count(*) FROM ap_userinfo') AS r \gset userinfo_
+SELECT check_that('userinfo refused', :'userinfo_r' LIKE '22023|%', :'userinfo_r');
+SELECT check_that('userinfo not printed', :'userinfo_r' NOT LIKE '%https-fdw-secret%', :'userinfo_r');
+
 -- a missing object
 SELECT try('SELECT count(*) FROM ap_missing') AS r \gset missing_
 SELECT check_that('404 is 58P01', :'missing_r' LIKE '58P01|%', :'missing_r');
