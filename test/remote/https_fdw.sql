@@ -105,6 +105,16 @@ SET ROLE regress_https_member;
 SELECT try('SELECT count(*) FROM ap_https') AS r \gset member_
 RESET ROLE;
 SELECT check_that('member reads', :'member_r' = 'ok', :'member_r');
+-- the inspection functions too (no server: no ca_file, so a member
+-- gets past the privilege to the TLS failure)
+SET ROLE regress_https_plain;
+SELECT try('SELECT * FROM parquet_metadata(''s3://b/k'')') AS r \gset plain_meta_
+RESET ROLE;
+SELECT check_that('no role: parquet_metadata 42501', :'plain_meta_r' LIKE '42501|%parquet_fdw_remote_read%', :'plain_meta_r');
+SET ROLE regress_https_member;
+SELECT try(format('SELECT * FROM parquet_metadata(%L)', :'u')) AS r \gset member_meta_
+RESET ROLE;
+SELECT check_that('member: parquet_metadata sends the request', :'member_meta_r' LIKE '58030|%', :'member_meta_r');
 
 -- a link-local endpoint on a server a superuser does not own: refused
 -- before any connection (a superuser's own server would be trusted)
