@@ -19,6 +19,7 @@
 #include "utils/float.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"
+#include "utils/memutils.h"
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
 
@@ -65,7 +66,25 @@ typedef struct PfJsonWalk
 	JsonbParseState *state;
 } PfJsonWalk;
 
-/* A struct over the children of a node (the node itself is not nullable). */
+/* jsonb's order of object keys: shorter first, then bytewise. */
+static int
+json_key_cmp(const char *a, const char *b)
+{
+	size_t		la = strlen(a);
+	size_t		lb = strlen(b);
+
+	if (la != lb)
+		return la < lb ? -1 : 1;
+	return memcmp(a, b, la);
+}
+
+/*
+ * A struct over the children of a node (the node itself is not nullable).
+ * The children are kept in jsonb's key order: each reads its own leaves,
+ * so the order they are emitted in is free, and keys pushed already sorted
+ * leave jsonb's per-object sort nothing to do.  Insertion sort: stable, so
+ * of two fields with one name the later still wins.
+ */
 static PfNode *
 build_struct(PfConverter *conv, const PqSchemaNode *node, bool optional,
 			 int *next_leaf, MemoryContext cxt)
@@ -87,6 +106,15 @@ build_struct(PfConverter *conv, const PqSchemaNode *node, bool optional,
 											next_leaf, cxt);
 	}
 	n->leaf_hi = *next_leaf;
+	for (int i = 1; i < n->num_children; i++)
+	{
+		PfNode	   *ch = n->children[i];
+		int			j = i;
+
+		for (; j > 0 && json_key_cmp(n->children[j - 1]->name, ch->name) > 0; j--)
+			n->children[j] = n->children[j - 1];
+		n->children[j] = ch;
+	}
 	return n;
 }
 
@@ -535,6 +563,8 @@ pf_fill_json_column(PfConverter *conv, const PqColumnBatch *batches,
 					uint32 num_rows, Datum *values, bool *nulls, int stride)
 {
 	PfJsonWalk	w;
+	MemoryContext caller = CurrentMemoryContext;
+	MemoryContext row_cxt;
 
 	w.conv = conv;
 	w.state = NULL;
@@ -571,11 +601,20 @@ pf_fill_json_column(PfConverter *conv, const PqColumnBatch *batches,
 			sc->fill(sc, b->values, NULL, n, c->values, c->nulls, 1);
 	}
 
+	/*
+	 * A row's jsonb is built in a context reset after every row: the
+	 * building leaves garbage several times the result's size (the parse
+	 * state, numerics, a 1 kB buffer), which would otherwise pile up in
+	 * the caller's context until the batch ends, faulting in fresh pages.
+	 */
+	row_cxt = AllocSetContextCreate(caller, "parquet_fdw jsonb row",
+									ALLOCSET_DEFAULT_SIZES);
 	for (uint32 r = 0; r < num_rows; r++)
 	{
 		size_t		k = (size_t) r * stride;
 		const PfNode *root = conv->root;
 		JsonbValue *res;
+		Jsonb	   *jb;
 
 		if (root->optional &&
 			cursor_def(walk_cursor(&w, root->leaf_lo)) < root->max_def)
@@ -593,10 +632,15 @@ pf_fill_json_column(PfConverter *conv, const PqColumnBatch *batches,
 			continue;
 		}
 		w.state = NULL;
+		MemoryContextSwitchTo(row_cxt);
 		res = emit_node(&w, root, WJB_VALUE);
-		values[k] = JsonbPGetDatum(JsonbValueToJsonb(res));
+		jb = JsonbValueToJsonb(res);
+		MemoryContextSwitchTo(caller);
+		values[k] = PointerGetDatum(memcpy(palloc(VARSIZE(jb)), jb, VARSIZE(jb)));
 		nulls[k] = false;
+		MemoryContextReset(row_cxt);
 	}
+	MemoryContextDelete(row_cxt);
 
 	/* every leaf must have been consumed exactly */
 	for (int i = 0; i < conv->num_leaves; i++)

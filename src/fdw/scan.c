@@ -524,6 +524,17 @@ open_file(PfScanState *st, int file_index)
 	st->ops->bind(st->src, st->src_columns, st->ncolumns,
 				  st->missing_columns_error, true);
 
+	/*
+	 * Late materialization: the columns the quals' first conjunct does not
+	 * read are converted for the rows that need them only, and so may be
+	 * decoded for those rows only.
+	 */
+	if (st->ops->column_defer != NULL)
+		for (int i = 0; i < st->ncolumns; i++)
+			if (st->columns[i].lazy && st->src->present[i] &&
+				st->ops->column_lazy(st->src, i))
+				st->ops->column_defer(st->src, i);
+
 	for (int i = 0; i < st->ncolumns; i++)
 	{
 		PfScanColumn *col = &st->columns[i];

@@ -179,6 +179,16 @@ struct PfSourceOps
 	/* May convert() take bound column col a few rows at a time? */
 	bool		(*column_lazy) (PfSource *src, int col);
 	/*
+	 * Optional (NULL: every column is decoded by read()).  From now on the
+	 * engine converts bound column col, one column_lazy() allows, only a
+	 * few rows at a time and, within a batch, in increasing row order
+	 * without asking for a row twice: the source may then decode the
+	 * column only for the rows convert() asks for, passing over the pages
+	 * none of them is in (late materialization).  Called after bind(),
+	 * before a unit opens; a new bind() forgets it.
+	 */
+	void		(*column_defer) (PfSource *src, int col);
+	/*
 	 * Rows [from, from + n) of the current batch of present bound column
 	 * col as Datums of its declared type into values[0..n), nulls[0..n).
 	 */

@@ -8,7 +8,10 @@
  * converters read one slot, so a leaf two columns share is decoded once.
  * A unit opens a column reader per slot; read() decodes a batch of every
  * slot and convert() turns a column's leaves' batches into Datums (a flat
- * leaf's rows a few at a time, for late conversion).
+ * leaf's rows a few at a time, for late conversion).  A column the engine
+ * defers (late materialization) is left out of read(): its reader stays
+ * behind and decodes only the rows convert() asks for, skipping to them,
+ * so pages no selected row is in are not even decompressed.
  *
  * Row groups are ruled out by chunk statistics, Bloom filters and
  * dictionaries (prune.c); within a row group the page index leaves the
@@ -52,6 +55,12 @@ typedef struct PqSourceFile
 	PqColumnBatch *views;		/* per slot, the rows of the current batch */
 	int16	   *slot_max_def;	/* per slot, its leaf's */
 	bool	   *slot_views;		/* per slot: BYTE_ARRAY, values are views */
+	int		   *slot_users;		/* per slot, the bound columns reading it */
+	bool	   *slot_deferred;	/* per slot: decoded by convert() alone */
+	int64	   *slot_row;		/* per deferred slot, the unit row its
+								 * reader stands at */
+	uint32	   *slot_rows;		/* per deferred slot, the rows before that
+								 * its batches[] holds */
 
 	/*
 	 * The readers' batches may be served as several batches when their
@@ -76,6 +85,13 @@ typedef struct PqSourceFile
 } PqSourceFile;
 
 #define PQ(src)	((PqSourceFile *) (src))
+
+/* Is bound column col deferred (read by convert() alone)?  Only flat ones. */
+static inline bool
+column_deferred(const PqSourceFile *f, int col)
+{
+	return f->flat[col] && f->slot_deferred[f->col_slots[col][0]];
+}
 
 static PfSource *
 pq_source_open(const char *path, Relation rel, PfSourceScan *scan,
@@ -126,6 +142,10 @@ pq_source_bind(PfSource *src, const PfSourceColumn *cols, int ncols,
 	src->present = palloc0(sizeof(bool) * Max(1, ncols));
 	f->fields = palloc0(sizeof(PqSchemaNode *) * Max(1, ncols));
 	f->nslots = 0;
+	f->slot_users = NULL;
+	f->slot_deferred = NULL;
+	f->slot_row = NULL;
+	f->slot_rows = NULL;
 	if (converters)
 	{
 		f->convs = palloc0(sizeof(PfConverter *) * Max(1, ncols));
@@ -184,6 +204,14 @@ pq_source_bind(PfSource *src, const PfSourceColumn *cols, int ncols,
 		f->views = palloc0(sizeof(PqColumnBatch) * Max(1, f->nslots));
 		f->slot_max_def = palloc0(sizeof(int16) * Max(1, f->nslots));
 		f->slot_views = palloc0(sizeof(bool) * Max(1, f->nslots));
+		f->slot_users = palloc0(sizeof(int) * Max(1, f->nslots));
+		f->slot_deferred = palloc0(sizeof(bool) * Max(1, f->nslots));
+		f->slot_row = palloc0(sizeof(int64) * Max(1, f->nslots));
+		f->slot_rows = palloc0(sizeof(uint32) * Max(1, f->nslots));
+		for (int i = 0; i < ncols; i++)
+			for (int k = 0; f->convs[i] != NULL &&
+				 k < pf_converter_num_leaves(f->convs[i]); k++)
+				f->slot_users[f->col_slots[i][k]]++;
 		for (int s = 0; s < f->nslots; s++)
 		{
 			f->slot_max_def[s] = meta->leaves[f->slot_leaf[s]].max_def;
@@ -291,6 +319,11 @@ pq_source_unit_open(PfSource *src, int unit, List *row_quals, int64 row_limit)
 		f->rows_left = Min(f->rows_left, row_limit);
 	f->nranges = -1;
 	f->next_range = 0;
+	if (f->slot_row != NULL)
+	{
+		memset(f->slot_row, 0, sizeof(int64) * Max(1, f->nslots));
+		memset(f->slot_rows, 0, sizeof(uint32) * Max(1, f->nslots));
+	}
 	if (row_quals != NIL)
 		f->ranges = pf_rowgroup_row_ranges(f->pf, unit, row_quals, src->attnos,
 										   f->fields, src->rel, f->unit_cxt,
@@ -386,6 +419,8 @@ skip_to_row_range(PqSourceFile *f)
 		{
 			PqError		err;
 
+			if (f->slot_deferred[s])
+				continue;		/* catches up when a row is asked for */
 			f->base.err_column = f->meta->leaves[f->slot_leaf[s]].path;
 			pq_error_clear(&err);
 			if (pq_column_reader_skip(f->readers[s], (uint64) skip, &err) != PQ_OK)
@@ -546,6 +581,8 @@ decode_rows(PqSourceFile *f, uint32 max_rows)
 	{
 		PqError		err;
 
+		if (f->slot_deferred[s])
+			continue;
 		src->err_column = f->meta->leaves[f->slot_leaf[s]].path;
 		pq_error_clear(&err);
 		if (pq_column_reader_read(f->readers[s], want, &f->batches[s],
@@ -597,8 +634,9 @@ decode_rows(PqSourceFile *f, uint32 max_rows)
 		f->row_bytes = f->row_bytes_buf;
 		memset(f->row_bytes, 0, sizeof(uint64) * want);
 		for (int s = 0; s < f->nslots; s++)
-			add_row_bytes(&f->batches[s], f->slot_views[s],
-						  f->slot_max_def[s], f->row_bytes);
+			if (!f->slot_deferred[s])
+				add_row_bytes(&f->batches[s], f->slot_views[s],
+							  f->slot_max_def[s], f->row_bytes);
 	}
 	return true;
 }
@@ -628,6 +666,8 @@ pq_source_read(PfSource *src, uint32 max_rows)
 	}
 	for (int s = 0; s < f->nslots; s++)
 	{
+		if (f->slot_deferred[s])
+			continue;
 		if (from == 0 && n == f->decoded)
 			f->views[s] = f->batches[s];
 		else
@@ -641,7 +681,7 @@ pq_source_read(PfSource *src, uint32 max_rows)
 	{
 		PfConverter *conv = f->convs[i];
 
-		if (conv == NULL)
+		if (conv == NULL || column_deferred(f, i))
 			continue;
 		for (int k = 0; k < pf_converter_num_leaves(conv); k++)
 			f->col_batches[i][k] = f->views[f->col_slots[i][k]];
@@ -656,6 +696,97 @@ pq_source_column_lazy(PfSource *src, int col)
 	return PQ(src)->flat[col];
 }
 
+/*
+ * Only a flat leaf no other bound column reads is deferred: its rows are
+ * then asked for by one column, in order.
+ */
+static void
+pq_source_column_defer(PfSource *src, int col)
+{
+	PqSourceFile *f = PQ(src);
+
+	Assert(src->unit < 0);
+	if (f->convs == NULL || f->convs[col] == NULL || !f->flat[col] ||
+		f->slot_users[f->col_slots[col][0]] != 1)
+		return;
+	f->slot_deferred[f->col_slots[col][0]] = true;
+}
+
+/*
+ * Make rows [from, from + n) of the current batch of deferred column col
+ * decoded in its slot's batch, and return the first one's index in it.
+ * When they are not, its reader skips the rows since the last it decoded
+ * (whole pages unread when they lie within them) and decodes from the
+ * first of them to the batch's end: decoding costs little per row next to
+ * converting, and one call per batch far less than one per row.
+ */
+static uint32
+decode_deferred(PqSourceFile *f, int col, uint32 from, uint32 n)
+{
+	PfSource   *src = &f->base;
+	int			s = f->col_slots[col][0];
+	int64		row = src->batch_row + from;
+	uint32		want = f->batch_size - from;
+	instr_time	start;
+	PqError		err;
+
+	if (row >= f->slot_row[s] - f->slot_rows[s] && row + n <= f->slot_row[s])
+		return (uint32) (row - (f->slot_row[s] - f->slot_rows[s]));
+	if (row < f->slot_row[s] || n > want)
+		elog(ERROR, "rows %lld to %lld of deferred column \"%s\" asked for after row %lld",
+			 (long long) row, (long long) (row + n - 1),
+			 src->columns[col].attname, (long long) f->slot_row[s]);
+	if (src->scan->time_decoding)
+		INSTR_TIME_SET_CURRENT(start);
+	src->err_column = f->meta->leaves[f->slot_leaf[s]].path;
+	pq_error_clear(&err);
+	if (row > f->slot_row[s] &&
+		pq_column_reader_skip(f->readers[s], (uint64) (row - f->slot_row[s]),
+							  &err) != PQ_OK)
+		pf_report_read_error(f->pf, &err);
+	if (pq_column_reader_read(f->readers[s], want, &f->batches[s], &err) != PQ_OK)
+		pf_report_read_error(f->pf, &err);
+	if (f->batches[s].num_rows != want)
+	{
+		pf_footer_entry_check_unchanged(f->pf->entry, true);
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("column chunk \"%s\" of Parquet file \"%s\" holds fewer rows than its row group",
+						src->err_column, src->path),
+				 errdetail("The row group has %lld rows; rows from %lld were asked for, the chunk gave %u of %u.",
+						   (long long) f->meta->row_groups[src->unit].num_rows,
+						   (long long) row, f->batches[s].num_rows, want)));
+	}
+	f->slot_row[s] = row + want;
+	f->slot_rows[s] = want;
+	src->err_column = NULL;
+	if (src->scan->time_decoding)
+	{
+		instr_time	now;
+
+		INSTR_TIME_SET_CURRENT(now);
+		INSTR_TIME_ACCUM_DIFF(src->scan->decode_time, now, start);
+	}
+	/* as after every read(): no row may come from a file written over */
+	pf_footer_entry_check_unchanged(f->pf->entry, false);
+	return 0;
+}
+
+/* Rows [from, from + n) of flat column batch b, as a batch of their own. */
+static void
+flat_rows(const PqColumnBatch *b, uint32 from, uint32 n, PqColumnBatch *view)
+{
+	*view = *b;
+	view->values = (const uint8 *) view->values + (size_t) from * view->value_width;
+	if (view->is_null)
+		view->is_null += from;
+	if (view->dict_index)
+		view->dict_index += from;
+	if (view->def_levels)
+		view->def_levels += from;
+	view->num_rows = view->num_levels = n;
+}
+
 static void
 pq_source_convert(PfSource *src, int col, uint32 from, uint32 n,
 				  Datum *values, bool *nulls)
@@ -663,6 +794,14 @@ pq_source_convert(PfSource *src, int col, uint32 from, uint32 n,
 	PqSourceFile *f = PQ(src);
 	PqColumnBatch view;
 
+	if (column_deferred(f, col))
+	{
+		uint32		at = decode_deferred(f, col, from, n);
+
+		flat_rows(&f->batches[f->col_slots[col][0]], at, n, &view);
+		pf_converter_fill(f->convs[col], &view, n, values, nulls, 1);
+		return;
+	}
 	if (from == 0 && n == f->batch_size)
 	{
 		pf_converter_fill(f->convs[col], f->col_batches[col], n, values, nulls, 1);
@@ -670,15 +809,7 @@ pq_source_convert(PfSource *src, int col, uint32 from, uint32 n,
 	}
 	/* a flat leaf's rows from `from` on: values are row-aligned */
 	Assert(f->flat[col]);
-	view = f->col_batches[col][0];
-	view.values = (const uint8 *) view.values + (size_t) from * view.value_width;
-	if (view.is_null)
-		view.is_null += from;
-	if (view.dict_index)
-		view.dict_index += from;
-	if (view.def_levels)
-		view.def_levels += from;
-	view.num_rows = view.num_levels = n;
+	flat_rows(&f->col_batches[col][0], from, n, &view);
 	pf_converter_fill(f->convs[col], &view, n, values, nulls, 1);
 }
 
@@ -745,7 +876,8 @@ pq_source_raw_batch(PfSource *src, int col)
 	PqSourceFile *f = PQ(src);
 
 	if (f->convs == NULL || f->convs[col] == NULL ||
-		pf_converter_num_leaves(f->convs[col]) != 1 || !f->flat[col])
+		pf_converter_num_leaves(f->convs[col]) != 1 || !f->flat[col] ||
+		column_deferred(f, col))
 		return NULL;
 	return &f->views[f->col_slots[col][0]];
 }
@@ -770,6 +902,7 @@ const PfSourceOps pf_parquet_source = {
 	.unit_open = pq_source_unit_open,
 	.read = pq_source_read,
 	.column_lazy = pq_source_column_lazy,
+	.column_defer = pq_source_column_defer,
 	.convert = pq_source_convert,
 	.failed_row = pq_source_failed_row,
 	.unit_bytes_read = pq_source_unit_bytes_read,
