@@ -346,8 +346,9 @@ SET parquet_fdw.enable_aggregate_pushdown = off;
 SELECT agg_explain('EXPLAIN (COSTS OFF) SELECT count(*) FROM agg');
 RESET parquet_fdw.enable_aggregate_pushdown;
 
--- ===== more groups than memory allows (4 MB at least): passes over
--- partitions of the key hashes, each group in one pass, rows in scan order
+-- ===== more groups than memory allows: the rows of the groups that do not
+-- fit are spilled to temporary files by key hash (each group's rows in scan
+-- order) and aggregated partition by partition; the file is read once
 SET work_mem = '64kB';
 SET hash_mem_multiplier = 1;
 SELECT agg_explain('EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
@@ -356,7 +357,7 @@ SELECT agg_same($$SELECT l_orderkey, l_returnflag, count(*), sum(f8), avg(l_quan
   min(l_shipdate), sum(wide) FROM agg GROUP BY 1, 2 ORDER BY 1, 2$$);
 SELECT agg_same($$SELECT l_returnflag, l_shipdate, i2, count(*), sum(fn)
   FROM agg GROUP BY 1, 2, 3 ORDER BY 1, 2, 3$$);
--- a rescan runs the passes again
+-- a rescan aggregates (and spills) again
 SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_material = off;
 SELECT agg_same($$SELECT x, count(*), sum(c) FROM generate_series(1, 3) x,
   (SELECT l_orderkey, count(*) c FROM agg GROUP BY 1) s

@@ -76,6 +76,8 @@ dict_int(PfAggScanState *st, PfKeyDict *d, int64 v, PfColKind kind)
 			return code;
 		pos = (pos + 1) & d->mask;
 	}
+	if (st->no_new_groups)
+		return PF_AGG_NO_CODE;	/* a new value: a new group, spilled */
 	if (kind == PF_COL_DATE && !IS_VALID_DATE(v))
 		pf_agg_date_out_of_range(st->prog->cols[d->col].attname, v + PF_AGG_EPOCH_DAYS,
 						  false);
@@ -105,6 +107,8 @@ dict_text(PfAggScanState *st, PfKeyDict *d, const uint8 *p, uint32 len)
 			return code;
 		pos = (pos + 1) & d->mask;
 	}
+	if (st->no_new_groups)
+		return PF_AGG_NO_CODE;	/* checked when read back */
 	if (pg_encoding_verifymbstr(PG_UTF8, (const char *) p, (int) len) != (int) len)
 		ereport(ERROR,
 				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
@@ -155,9 +159,10 @@ pf_agg_key_codes(PfAggScanState *st, int k, const uint32 *sel, uint32 n, uint32 
 					{
 						uint32	   *bc = &d->byte_code[v->ptr[0]];
 
-						if (unlikely(*bc == 0))
-							*bc = dict_text(st, d, v->ptr, 1);
-						codes[i] = *bc;
+						if (likely(*bc != 0))
+							codes[i] = *bc;
+						else if ((codes[i] = dict_text(st, d, v->ptr, 1)) != PF_AGG_NO_CODE)
+							*bc = codes[i];
 						continue;
 					}
 					slot = (uint32) (((uintptr_t) v->ptr * UINT64CONST(0x9E3779B97F4A7C15)) >> 56);
@@ -275,6 +280,8 @@ group_of_key(PfAggScanState *st, const uint32 *key, int nkeys)
 			return e - 1;
 		pos = (pos + 1) & st->gmask;
 	}
+	if (st->no_new_groups)
+		return PF_AGG_NO_GROUP;
 	e = pf_agg_new_group(st, key) + 1;
 	st->gtable[pos] = e;
 	if (st->ngroups * 2 > st->gmask)
@@ -299,7 +306,11 @@ group_of_key(PfAggScanState *st, const uint32 *key, int nkeys)
 	return e - 1;
 }
 
-/* Group ids of the n selected rows from their keys' codes. */
+/*
+ * Group ids of the n selected rows from their keys' codes.  With
+ * st->no_new_groups, a key without a group (or with a value not coded:
+ * PF_AGG_NO_CODE) gets PF_AGG_NO_GROUP instead of a new group.
+ */
 void
 pf_agg_assign_groups(PfAggScanState *st, uint32 n)
 {
@@ -314,6 +325,12 @@ pf_agg_assign_groups(PfAggScanState *st, uint32 n)
 		{
 			uint32		c = codes[i];
 
+			if (unlikely(st->no_new_groups) &&
+				(c >= st->cap_code || st->gid_of_code[c] == PG_UINT32_MAX))
+			{
+				gid[i] = PF_AGG_NO_GROUP;
+				continue;
+			}
 			if (unlikely(c >= st->cap_code))
 			{
 				uint32		cap = Max(c + 1, st->cap_code * 2);
@@ -350,8 +367,13 @@ pf_agg_assign_groups(PfAggScanState *st, uint32 n)
 					continue;
 				}
 			}
+			if (unlikely(key[0] == PF_AGG_NO_CODE || key[1] == PF_AGG_NO_CODE))
+			{
+				gid[i] = PF_AGG_NO_GROUP;
+				continue;
+			}
 			gid[i] = group_of_key(st, key, 2);
-			if (slot)
+			if (slot && gid[i] != PF_AGG_NO_GROUP)
 				*slot = gid[i];
 		}
 		return;
@@ -360,9 +382,13 @@ pf_agg_assign_groups(PfAggScanState *st, uint32 n)
 	for (uint32 i = 0; i < n; i++)
 	{
 		uint32		key[INDEX_MAX_KEYS];
+		bool		coded = true;
 
 		for (int k = 0; k < nkeys; k++)
+		{
 			key[k] = st->codes[k][i];
-		gid[i] = group_of_key(st, key, nkeys);
+			coded &= key[k] != PF_AGG_NO_CODE;
+		}
+		gid[i] = coded ? group_of_key(st, key, nkeys) : PF_AGG_NO_GROUP;
 	}
 }

@@ -9,8 +9,9 @@
  * aggregates to a program), agg_plan.c (upper paths and the plan),
  * agg_eval.c (expressions and accumulation over a batch), agg_filter.c
  * (filters to selection vectors), agg_group.c (key dictionaries, group
- * hashing), agg_exec.c (executor callbacks, units, statistics shortcuts,
- * partition passes), agg_explain.c.
+ * hashing), agg_spill.c (groups beyond memory: spill partitions),
+ * agg_exec.c (executor callbacks, units, statistics shortcuts),
+ * agg_explain.c.
  *
  * Planning (GetForeignUpperPaths, UPPERREL_GROUP_AGG) accepts a query over
  * one foreign table (Parquet files or Amudai shards) when every
@@ -55,9 +56,10 @@
  * convert()'s Datums in one reset per batch; the
  * groups' keys and states in one that grows with the number of groups (the
  * planner refuses more than PF_AGG_MAX_GROUPS estimated groups).  Past
- * hash_mem, a pass is dropped and the input read again once per partition
- * of the key values' hashes, so memory stays bounded whatever the estimate
- * said (slow, but exact).
+ * hash_mem, the rows of keys not yet grouped are spilled to temporary
+ * files partitioned by key hash and aggregated partition by partition
+ * (agg_spill.c), as PostgreSQL's hash aggregate does: memory stays
+ * bounded whatever the estimate said, the source is read once.
  *
  * IDENTIFICATION
  *	  src/fdw/agg_int.h
@@ -424,19 +426,30 @@ typedef struct PfAggScanState
 	ExprContext *param_econtext;
 
 	/*
-	 * Passes over key-hash partitions, when the groups outgrow memory: a
-	 * pass aggregates the rows whose key hash has low part_bits bits equal
-	 * to part_value.  A pass that overflows is dropped and split in four.
+	 * Groups beyond memory (agg_spill.c): once the groups outgrow
+	 * group_limit, no new group is made (no_new_groups) and the rows of
+	 * keys not yet grouped are written to spill partitions by their key
+	 * hash; each partition is aggregated afterwards the same way,
+	 * recursively, so every row is read from the source once.
 	 */
-	int			part_bits;
-	uint32		part_value;
-	List	   *pending_parts;	/* (bits, value) Integer pairs still to do */
-	bool		overflow;		/* this pass outgrew group_limit */
+	bool		no_new_groups;	/* keys not grouped yet go to spill_out */
 	Size		group_limit;	/* bytes of group_cxt allowed */
+	struct PfAggSpill *spill_out;	/* partitions this pass writes, or NULL */
+	struct PfAggSpillPart *spill_in;	/* the partition this pass reads */
+	int			spill_shift;	/* hash bits the levels above used */
+	List	   *spill_pending;	/* PfAggSpillPart * still to aggregate */
+	MemoryContext spill_cxt;	/* partitions, their buffers */
+	int			nspill_cols;	/* the columns a spilled row keeps */
+	int		   *spill_cols;
+	uint32	   *spill_sel;		/* per batch: the rows to spill */
 	uint32	   *row_hash;		/* per selected row */
 	int64		pass_rows;		/* rows read by this pass so far */
-	int64		passes;			/* for EXPLAIN ANALYZE */
+	double		pass_rows_total;	/* rows this pass reads in all */
+	int64		passes;			/* reads of the source, for EXPLAIN */
 	int64		groups_total;
+	int64		spilled_rows;	/* rows written to partitions, all levels */
+	int64		spill_partitions;	/* partitions written */
+	bool		spilled;		/* this computation spilled */
 
 	/* output */
 	bool		computed;
@@ -544,10 +557,38 @@ extern int128_t pf_agg_numeric_unscaled(Datum num, int scale, const char *attnam
 extern uint32 pf_agg_apply_filter(PfAggScanState *st, const PfAggFilter *f, const uint32 *in,
 			 uint32 n, uint32 *out);
 
+/* in agg_exec.c */
+extern void pf_agg_generic_shape(PfAggCol *col);
+
 /* in agg_group.c */
+/* Key code / group id of a key not grouped while st->no_new_groups. */
+#define PF_AGG_NO_CODE		PG_UINT32_MAX
+#define PF_AGG_NO_GROUP		PG_UINT32_MAX
 extern void pf_agg_assign_groups(PfAggScanState *st, uint32 n);
 extern void pf_agg_dict_init(PfAggScanState *st, PfKeyDict *d, int col);
 extern void pf_agg_key_codes(PfAggScanState *st, int k, const uint32 *sel, uint32 n, uint32 *codes);
 extern uint32 pf_agg_new_group(PfAggScanState *st, const uint32 *keycodes);
+
+/* in agg_spill.c */
+/*
+ * A spill partition: the rows (key and argument columns, in scan order)
+ * of the groups that did not fit, whose key hash bits [shift, shift+bits)
+ * of the level that wrote it select it.
+ */
+typedef struct PfAggSpillPart
+{
+	struct BufFile *file;
+	int64		rows;			/* written */
+	int64		rows_read;		/* read back so far */
+	int			shift;			/* hash bits used by this and upper levels */
+} PfAggSpillPart;
+
+extern bool pf_agg_spill_begin(PfAggScanState *st, double rows_left);
+extern void pf_agg_spill_rows(PfAggScanState *st, const uint32 *sel, uint32 n);
+extern void pf_agg_spill_finish(PfAggScanState *st);
+extern void pf_agg_spill_replay_shapes(PfAggScanState *st);
+extern uint32 pf_agg_spill_read(PfAggScanState *st, PfAggSpillPart *part, uint32 max);
+extern void pf_agg_spill_discard(PfAggScanState *st);
+extern void pf_agg_spill_init(PfAggScanState *st);
 
 #endif							/* PF_AGG_INT_H */
