@@ -108,6 +108,24 @@ SELECT spill_same($$SELECT x, count(*), sum(c) FROM generate_series(1, 3) x,
   WHERE s.k2 % 1000 = x GROUP BY x$$);
 RESET enable_hashjoin; RESET enable_mergejoin; RESET enable_material;
 
+-- count(DISTINCT): (group, value) pairs, the new ones spilled past memory
+-- (no float sums here: PostgreSQL sorts for DISTINCT, adding in another order)
+-- by the hash of (keys, value) and counted partition by partition
+SELECT spill_same($$SELECT count(DISTINCT k), count(DISTINCT k2), count(DISTINCT d),
+  count(DISTINCT b), count(*), sum(v) FROM TBL$$);
+SELECT spill_same($$SELECT b, count(DISTINCT k), count(DISTINCT i8), count(*) FROM TBL GROUP BY b$$);
+SELECT spill_same($$SELECT k2, count(DISTINCT k), count(DISTINCT d), sum(v), max(f)
+  FROM TBL GROUP BY k2$$);
+SELECT spill_same($$SELECT k, count(DISTINCT k2), count(DISTINCT k), max(n) FROM TBL GROUP BY k$$);
+SELECT spill_same($$SELECT d, count(DISTINCT k2) FROM TBL WHERE v > 0
+  GROUP BY d HAVING count(DISTINCT k2) > 10$$);
+SET work_mem = '64MB';
+SELECT spill_same($$SELECT b, d, count(DISTINCT k), count(DISTINCT k2) FROM TBL GROUP BY b, d$$);
+SET work_mem = '64kB';
+-- not pushed: a value's expression, a type not coded
+SELECT spill_same($$SELECT count(DISTINCT v + 1) FROM TBL$$);
+SELECT spill_same($$SELECT count(DISTINCT n) FROM TBL$$);
+
 -- the peak memory of the scan stays near work_mem's size while spilling
 -- (batches and file buffers aside), far below the groups' own size
 CREATE FUNCTION spill_peak_kb(q text) RETURNS bigint LANGUAGE plpgsql AS $$

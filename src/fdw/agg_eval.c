@@ -745,6 +745,8 @@ pf_agg_accumulate(PfAggScanState *st, int a, const uint32 *sel, uint32 n,
 
 #define STATE(i) (&states[(size_t) gid[i] * naggs])
 
+	if (def->distinct)
+		return;					/* counted by pf_agg_distinct_add */
 	if (def->kind == PF_AGG_COUNT_STAR)
 	{
 		if (prog->nkeys == 0)

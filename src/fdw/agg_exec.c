@@ -459,58 +459,132 @@ rowgroup_filtered_out(PfAggScanState *st, int rg)
 	return false;
 }
 
+/* Bytes of the groups and of the distinct aggregates' pairs. */
+static Size
+entries_memory(PfAggScanState *st)
+{
+	Size		m = MemoryContextMemAllocated(st->group_cxt, true);
+
+	if (st->ndistinct > 0)
+		m += MemoryContextMemAllocated(st->distinct_cxt, true);
+	return m;
+}
+
+/* No new group from now on: the keys' dictionaries only look up. */
+static void
+freeze_groups(PfAggScanState *st)
+{
+	st->no_new_groups = true;
+	for (int k = 0; k < st->prog->nkeys; k++)
+		st->dicts[k].frozen = true;
+}
+
+/*
+ * Memory is full: from the next batch on, the rows of keys without a
+ * group and of pairs not seen go to spill partitions (unless no hash bits
+ * are left for them: those entries then grow).
+ */
+static void
+start_spilling(PfAggScanState *st)
+{
+	double		left = Max(st->pass_rows_total - (double) st->pass_rows, 1.0);
+
+	if (!st->no_new_groups && st->prog->nkeys > 0)
+	{
+		st->spill_out = pf_agg_spill_begin(st, st->spill_shift, left,
+										   (double) st->ngroups, -1);
+		if (st->spill_out != NULL)
+			freeze_groups(st);
+	}
+	if (!st->no_new_pairs)
+	{
+		/* the pairs' hash is of (keys, value): its bits are all unused */
+		for (int j = 0; j < st->ndistinct; j++)
+		{
+			PfAggDistinct *dd = &st->distincts[j];
+
+			dd->spill_out = pf_agg_spill_begin(st, 0, left,
+											   (double) Max(dd->npairs, 1), j);
+			dd->dict->frozen = dd->spill_out != NULL;
+		}
+		st->no_new_pairs = true;
+	}
+}
+
+/* Count the pairs of the n selected rows (groups in st->gid) of every distinct aggregate. */
+static void
+add_distinct_pairs(PfAggScanState *st, const uint32 *sel, uint32 n)
+{
+	for (int j = 0; j < st->ndistinct; j++)
+	{
+		PfAggDistinct *dd = &st->distincts[j];
+		uint32		nspill;
+
+		st->err_column = st->prog->cols[dd->col].attname;
+		pf_agg_key_codes(st, dd->dict, sel, n, st->xcodes);
+		st->err_column = NULL;
+		nspill = pf_agg_distinct_add(st, dd, sel, n, st->gid, st->spill_sel);
+		if (nspill > 0)
+			pf_agg_spill_rows(st, dd->spill_out, st->spill_sel, nspill, dd->col);
+	}
+}
+
+/* Group ids of the n selected rows into st->gid (0 without keys). */
+static void
+group_rows(PfAggScanState *st, const uint32 *sel, uint32 n)
+{
+	PfAggProgram *prog = st->prog;
+
+	for (int k = 0; k < prog->nkeys; k++)
+	{
+		st->err_column = prog->cols[prog->key_cols[k]].attname;
+		pf_agg_key_codes(st, &st->dicts[k], sel, n, st->codes[k]);
+	}
+	st->err_column = NULL;
+	if (prog->nkeys > 0)
+		pf_agg_assign_groups(st, n);
+}
+
 /*
  * Aggregate the n selected rows of the current batch: group them (making
  * new groups until they outgrow memory, then spilling the rows of keys
- * without a group) and accumulate.
+ * without a group), count the distinct pairs and accumulate.
  */
 static void
 aggregate_selected(PfAggScanState *st, const uint32 *sel, uint32 n)
 {
 	PfAggProgram *prog = st->prog;
 
-	if (prog->nkeys > 0)
+	group_rows(st, sel, n);
+	if (prog->nkeys > 0 && st->no_new_groups)
 	{
-		for (int k = 0; k < prog->nkeys; k++)
-		{
-			st->err_column = prog->cols[prog->key_cols[k]].attname;
-			pf_agg_key_codes(st, k, sel, n, st->codes[k]);
-		}
-		st->err_column = NULL;
-		pf_agg_assign_groups(st, n);
-		if (st->no_new_groups)
-		{
-			/* rows with a group stay, the others are spilled */
-			uint32	   *kept = (sel == st->sel) ? st->sel2 : st->sel;
-			uint32		m = 0;
-			uint32		nspill = 0;
+		/* rows with a group stay, the others are spilled */
+		uint32	   *kept = (sel == st->sel) ? st->sel2 : st->sel;
+		uint32		m = 0;
+		uint32		nspill = 0;
 
-			for (uint32 i = 0; i < n; i++)
+		for (uint32 i = 0; i < n; i++)
+		{
+			if (st->gid[i] == PF_AGG_NO_GROUP)
+				st->spill_sel[nspill++] = sel[i];
+			else
 			{
-				if (st->gid[i] == PF_AGG_NO_GROUP)
-					st->spill_sel[nspill++] = sel[i];
-				else
-				{
-					kept[m] = sel[i];
-					st->gid[m++] = st->gid[i];
-				}
+				kept[m] = sel[i];
+				st->gid[m++] = st->gid[i];
 			}
-			pf_agg_spill_rows(st, st->spill_sel, nspill);
-			sel = kept;
-			n = m;
-			if (n == 0)
-				return;
 		}
-		pf_agg_count_group_rows(st, n);
-		if (!st->no_new_groups &&
-			MemoryContextMemAllocated(st->group_cxt, true) > st->group_limit)
-		{
-			double		left = st->pass_rows_total - (double) st->pass_rows;
-
-			/* this batch's groups are made: the next new keys spill */
-			st->no_new_groups = pf_agg_spill_begin(st, Max(left, 1.0));
-		}
+		pf_agg_spill_rows(st, st->spill_out, st->spill_sel, nspill, -1);
+		sel = kept;
+		n = m;
+		if (n == 0)
+			return;
 	}
+	add_distinct_pairs(st, sel, n);
+	if (prog->nkeys > 0)
+		pf_agg_count_group_rows(st, n);
+	if ((!st->no_new_groups || !st->no_new_pairs) &&
+		entries_memory(st) > st->group_limit)
+		start_spilling(st);		/* this batch's entries are made */
 	for (int a = 0; a < prog->naggs; a++)
 		pf_agg_accumulate(st, a, sel, n, st->gid);
 }
@@ -645,6 +719,87 @@ compute(PfAggScanState *st)
 static void reset_groups(PfAggScanState *st);
 
 /*
+ * The pass's groups are all made; count the pairs of distinct aggregates
+ * spilled past memory, partition by partition (each pair is in one only):
+ * the x dictionaries and pairs seen so far are dropped, each partition's
+ * are built afresh (spilling again to the next hash bits if they outgrow
+ * memory) and its new pairs counted in their groups.
+ */
+static void
+count_spilled_pairs(PfAggScanState *st)
+{
+	PfAggProgram *prog = st->prog;
+
+	for (int j = 0; j < st->ndistinct; j++)
+	{
+		st->pair_pending = pf_agg_spill_finish(st, st->distincts[j].spill_out,
+											   st->pair_pending);
+		st->distincts[j].spill_out = NULL;
+	}
+	if (st->pair_pending == NIL)
+		return;
+	freeze_groups(st);
+	pf_agg_spill_replay_shapes(st);
+	while (st->pair_pending != NIL)
+	{
+		PfAggSpillPart *part = (PfAggSpillPart *) linitial(st->pair_pending);
+		PfAggDistinct *dd = &st->distincts[part->distinct];
+
+		st->pair_pending = list_delete_first(st->pair_pending);
+		st->spill_in = part;
+		MemoryContextReset(st->distinct_cxt);
+		pf_agg_distinct_reset(st, dd);
+		st->no_new_pairs = false;
+		st->pass_rows = 0;
+		st->pass_rows_total = (double) part->rows;
+		for (;;)
+		{
+			uint32		n;
+			uint32		nspill;
+
+			CHECK_FOR_INTERRUPTS();
+			MemoryContextReset(st->batch_cxt);
+			n = pf_agg_spill_read(st, part, st->batch_rows);
+			if (n == 0)
+				break;
+			st->pass_rows += n;
+			st->batch_seq++;
+			group_rows(st, st->identity, n);
+			for (uint32 i = 0; prog->nkeys > 0 && i < n; i++)
+				if (st->gid[i] == PF_AGG_NO_GROUP)
+					elog(ERROR, "parquet_fdw: the group of a spilled count(DISTINCT) value is missing");
+			st->err_column = prog->cols[dd->col].attname;
+			pf_agg_key_codes(st, dd->dict, st->identity, n, st->xcodes);
+			st->err_column = NULL;
+			nspill = pf_agg_distinct_add(st, dd, st->identity, n, st->gid, st->spill_sel);
+			if (nspill > 0)
+				pf_agg_spill_rows(st, dd->spill_out, st->spill_sel, nspill, dd->col);
+			if (!st->no_new_pairs &&
+				MemoryContextMemAllocated(st->distinct_cxt, true) > st->group_limit)
+			{
+				dd->spill_out = pf_agg_spill_begin(st, part->shift,
+												   Max(st->pass_rows_total - (double) st->pass_rows, 1.0),
+												   (double) Max(dd->npairs, 1), part->distinct);
+				dd->dict->frozen = dd->spill_out != NULL;
+				st->no_new_pairs = true;
+			}
+		}
+		MemoryContextReset(st->batch_cxt);
+		st->peak_memory = Max(st->peak_memory,
+							  MemoryContextMemAllocated(st->cxt, true));
+		BufFileClose(part->file);
+		st->spill_in = NULL;
+		pfree(part);
+		st->pair_pending = pf_agg_spill_finish(st, dd->spill_out, st->pair_pending);
+		dd->spill_out = NULL;
+	}
+	MemoryContextReset(st->distinct_cxt);
+	for (int j = 0; j < st->ndistinct; j++)
+		st->distincts[j].dict = NULL;
+}
+
+
+/*
  * Aggregate the next spill partition, read back from its file: its groups
  * replace the ones returned before.  Returns false when none is left.
  */
@@ -682,7 +837,9 @@ aggregate_next_partition(PfAggScanState *st)
 	BufFileClose(part->file);
 	st->spill_in = NULL;
 	pfree(part);
-	pf_agg_spill_finish(st);
+	st->spill_pending = pf_agg_spill_finish(st, st->spill_out, st->spill_pending);
+	st->spill_out = NULL;
+	count_spilled_pairs(st);
 	st->groups_total += st->ngroups;
 	return true;
 }
@@ -696,7 +853,9 @@ aggregate_source(PfAggScanState *st)
 	st->pass_rows = 0;
 	st->pass_rows_total = st->total_rows;
 	compute(st);
-	pf_agg_spill_finish(st);
+	st->spill_pending = pf_agg_spill_finish(st, st->spill_out, st->spill_pending);
+	st->spill_out = NULL;
+	count_spilled_pairs(st);
 	st->groups_total += st->ngroups;
 }
 
@@ -816,6 +975,20 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 	/* as much memory for the groups as a hash aggregate may take */
 	st->group_limit = (Size) ((double) work_mem * 1024.0 * hash_mem_multiplier);
 	pf_agg_spill_init(st);
+	/* count(DISTINCT): the pairs of each, apart from the groups */
+	for (int a = 0; a < prog->naggs; a++)
+		st->ndistinct += prog->aggs[a].distinct;
+	st->distincts = palloc0(sizeof(PfAggDistinct) * Max(1, st->ndistinct));
+	st->ndistinct = 0;
+	for (int a = 0; a < prog->naggs; a++)
+		if (prog->aggs[a].distinct)
+		{
+			st->distincts[st->ndistinct].agg = a;
+			st->distincts[st->ndistinct++].col = prog->aggs[a].arg->col;
+		}
+	st->distinct_cxt = AllocSetContextCreate(st->cxt, "parquet_fdw aggregate distinct",
+											 ALLOCSET_DEFAULT_SIZES);
+	st->xcodes = palloc(sizeof(uint32) * st->batch_rows);
 	st->all_null = palloc(sizeof(bool) * st->batch_rows);
 	memset(st->all_null, true, sizeof(bool) * st->batch_rows);
 	st->zeros = palloc0(16 * st->batch_rows);
@@ -876,8 +1049,15 @@ reset_groups(PfAggScanState *st)
 	st->dicts = MemoryContextAllocZero(st->group_cxt,
 									   sizeof(PfKeyDict) * Max(1, prog->nkeys));
 	for (int k = 0; k < prog->nkeys; k++)
-		pf_agg_dict_init(st, &st->dicts[k], prog->key_cols[k]);
+		pf_agg_dict_init(st, &st->dicts[k], prog->key_cols[k], st->group_cxt);
 	st->no_new_groups = false;
+	st->no_new_pairs = false;
+	if (st->ndistinct > 0)
+	{
+		MemoryContextReset(st->distinct_cxt);
+		for (int j = 0; j < st->ndistinct; j++)
+			pf_agg_distinct_reset(st, &st->distincts[j]);
+	}
 	st->ngroups = 0;
 	st->cap_groups = 0;
 	st->states = NULL;

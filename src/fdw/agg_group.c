@@ -17,17 +17,20 @@
  * ----------------------------------------------------------------
  */
 
+/* An empty dictionary of column col's values, allocated in cxt. */
 void
-pf_agg_dict_init(PfAggScanState *st, PfKeyDict *d, int col)
+pf_agg_dict_init(PfAggScanState *st, PfKeyDict *d, int col, MemoryContext cxt)
 {
+	memset(d, 0, sizeof(PfKeyDict));
 	d->col = col;
+	d->cxt = cxt;
 	d->cap_values = 16;
-	d->ivalues = MemoryContextAllocZero(st->group_cxt, sizeof(int64) * (d->cap_values + 1));
-	d->tvalues = MemoryContextAllocZero(st->group_cxt, sizeof(char *) * (d->cap_values + 1));
-	d->tlens = MemoryContextAllocZero(st->group_cxt, sizeof(int) * (d->cap_values + 1));
-	d->hashes = MemoryContextAllocZero(st->group_cxt, sizeof(uint32) * (d->cap_values + 1));
+	d->ivalues = MemoryContextAllocZero(cxt, sizeof(int64) * (d->cap_values + 1));
+	d->tvalues = MemoryContextAllocZero(cxt, sizeof(char *) * (d->cap_values + 1));
+	d->tlens = MemoryContextAllocZero(cxt, sizeof(int) * (d->cap_values + 1));
+	d->hashes = MemoryContextAllocZero(cxt, sizeof(uint32) * (d->cap_values + 1));
 	d->mask = 63;
-	d->table = MemoryContextAllocZero(st->group_cxt, sizeof(uint32) * (d->mask + 1));
+	d->table = MemoryContextAllocZero(cxt, sizeof(uint32) * (d->mask + 1));
 }
 
 /* Make room for one more value in d, rehashing at half load. */
@@ -49,7 +52,7 @@ dict_grow(PfAggScanState *st, PfKeyDict *d)
 		uint32		mask = d->mask * 2 + 1;
 
 		pfree(d->table);
-		d->table = MemoryContextAllocZero(st->group_cxt, sizeof(uint32) * (mask + 1));
+		d->table = MemoryContextAllocZero(d->cxt, sizeof(uint32) * (mask + 1));
 		d->mask = mask;
 		for (uint32 code = 1; code <= d->nvalues; code++)
 		{
@@ -76,7 +79,7 @@ dict_int(PfAggScanState *st, PfKeyDict *d, int64 v, PfColKind kind)
 			return code;
 		pos = (pos + 1) & d->mask;
 	}
-	if (st->no_new_groups)
+	if (d->frozen)
 		return PF_AGG_NO_CODE;	/* a new value: a new group, spilled */
 	if (kind == PF_COL_DATE && !IS_VALID_DATE(v))
 		pf_agg_date_out_of_range(st->prog->cols[d->col].attname, v + PF_AGG_EPOCH_DAYS,
@@ -107,7 +110,7 @@ dict_text(PfAggScanState *st, PfKeyDict *d, const uint8 *p, uint32 len)
 			return code;
 		pos = (pos + 1) & d->mask;
 	}
-	if (st->no_new_groups)
+	if (d->frozen)
 		return PF_AGG_NO_CODE;	/* checked when read back */
 	if (pg_encoding_verifymbstr(PG_UTF8, (const char *) p, (int) len) != (int) len)
 		ereport(ERROR,
@@ -116,7 +119,7 @@ dict_text(PfAggScanState *st, PfKeyDict *d, const uint8 *p, uint32 len)
 						st->prog->cols[d->col].attname)));
 	dict_grow(st, d);
 	code = ++d->nvalues;
-	d->tvalues[code] = MemoryContextAlloc(st->group_cxt, len + 1);
+	d->tvalues[code] = MemoryContextAlloc(d->cxt, len + 1);
 	memcpy(d->tvalues[code], p, len);
 	d->tlens[code] = (int) len;
 	d->hashes[code] = h;
@@ -127,11 +130,10 @@ dict_text(PfAggScanState *st, PfKeyDict *d, const uint8 *p, uint32 len)
 	return code;
 }
 
-/* Codes of key k's column for the n selected rows. */
+/* Codes of dictionary d's column for the n selected rows. */
 void
-pf_agg_key_codes(PfAggScanState *st, int k, const uint32 *sel, uint32 n, uint32 *codes)
+pf_agg_key_codes(PfAggScanState *st, PfKeyDict *d, const uint32 *sel, uint32 n, uint32 *codes)
 {
-	PfKeyDict  *d = &st->dicts[k];
 	const PfAggCol *col = &st->prog->cols[d->col];
 	const PqColumnBatch *b = col_batch(st, col);
 	const bool *isnull = b->is_null;
@@ -391,4 +393,99 @@ pf_agg_assign_groups(PfAggScanState *st, uint32 n)
 		}
 		gid[i] = coded ? group_of_key(st, key, nkeys) : PF_AGG_NO_GROUP;
 	}
+}
+
+/* ----------------------------------------------------------------
+ * count(DISTINCT x): (group, value) pairs
+ * ----------------------------------------------------------------
+ */
+
+/* No pair seen, x's dictionary empty (both in st->distinct_cxt). */
+void
+pf_agg_distinct_reset(PfAggScanState *st, PfAggDistinct *dd)
+{
+	dd->dict = MemoryContextAlloc(st->distinct_cxt, sizeof(PfKeyDict));
+	pf_agg_dict_init(st, dd->dict, dd->col, st->distinct_cxt);
+	dd->mask = 255;
+	dd->pairs = MemoryContextAllocZero(st->distinct_cxt, sizeof(uint64) * (dd->mask + 1));
+	dd->npairs = 0;
+}
+
+static inline uint64
+pair_hash(uint64 key)
+{
+	key *= UINT64CONST(0x9E3779B97F4A7C15);
+	return key ^ (key >> 29);
+}
+
+/* Double the pair table. */
+static void
+pairs_grow(PfAggScanState *st, PfAggDistinct *dd)
+{
+	uint64		mask = dd->mask * 2 + 1;
+	uint64	   *pairs = MemoryContextAllocExtended(st->distinct_cxt, sizeof(uint64) * (mask + 1),
+												   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+
+	for (uint64 j = 0; j <= dd->mask; j++)
+	{
+		uint64		key = dd->pairs[j];
+		uint64		pos;
+
+		if (key == 0)
+			continue;
+		pos = pair_hash(key) & mask;
+		while (pairs[pos] != 0)
+			pos = (pos + 1) & mask;
+		pairs[pos] = key;
+	}
+	pfree(dd->pairs);
+	dd->pairs = pairs;
+	dd->mask = mask;
+}
+
+/*
+ * Count the new (group, value) pairs of the n selected rows (groups gid,
+ * x's codes in st->xcodes) in their groups' states; null values count
+ * nothing.  With st->no_new_pairs, the rows of pairs not seen (and of
+ * values not coded) are put in spill, their number returned.
+ */
+uint32
+pf_agg_distinct_add(PfAggScanState *st, PfAggDistinct *dd, const uint32 *sel,
+					uint32 n, const uint32 *gid, uint32 *spill)
+{
+	int			naggs = st->prog->naggs;
+	PfAggState *states = st->states + dd->agg;
+	const uint32 *codes = st->xcodes;
+	uint32		nspill = 0;
+
+	for (uint32 i = 0; i < n; i++)
+	{
+		uint32		code = codes[i];
+		uint64		key;
+		uint64		pos;
+
+		if (code == 0)
+			continue;			/* NULL */
+		if (code == PF_AGG_NO_CODE)
+		{
+			spill[nspill++] = sel[i];
+			continue;
+		}
+		key = ((uint64) gid[i] + 1) << 32 | code;
+		pos = pair_hash(key) & dd->mask;
+		while (dd->pairs[pos] != 0 && dd->pairs[pos] != key)
+			pos = (pos + 1) & dd->mask;
+		if (dd->pairs[pos] == key)
+			continue;
+		if (st->no_new_pairs)
+		{
+			spill[nspill++] = sel[i];
+			continue;
+		}
+		dd->pairs[pos] = key;
+		states[(size_t) gid[i] * naggs].count++;
+		if (++dd->npairs * 2 > dd->mask)
+			pairs_grow(st, dd);
+	}
+	return nspill;
 }

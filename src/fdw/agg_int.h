@@ -240,6 +240,9 @@ typedef struct PfAggDef
 	Oid			restype;
 	PfAggExpr  *arg;			/* NULL for count(*) */
 	bool		from_stats;		/* answerable from column statistics */
+	bool		distinct;		/* count(DISTINCT column): PF_AGG_COUNT of
+								 * the (group, value) pairs, see
+								 * PfAggDistinct */
 } PfAggDef;
 
 /* A filter "column op constant", normalized to the column's raw domain. */
@@ -276,6 +279,8 @@ typedef struct PfAggFilter
 typedef struct PfKeyDict
 {
 	int			col;
+	MemoryContext cxt;			/* of its arrays and values */
+	bool		frozen;			/* a new value gets PF_AGG_NO_CODE */
 	uint32		nvalues;		/* codes 1..nvalues in use */
 	uint32		cap_values;
 	int64	   *ivalues;		/* INT, DATE (PostgreSQL days), BOOL */
@@ -292,6 +297,25 @@ typedef struct PfKeyDict
 	/* TEXT: code of each one-byte value (flags, statuses), 0 = not yet */
 	uint32		byte_code[256];
 } PfKeyDict;
+
+/*
+ * count(DISTINCT x) of a group: the (group, x value) pairs seen, each
+ * counted once in the group's state when first seen.  Past memory
+ * (no_new_pairs), a new pair of a group in memory is spilled to partitions
+ * by the hash of (keys, x), which are deduplicated each on its own before
+ * the groups are returned: a pair lands in one partition only.
+ */
+typedef struct PfAggDistinct
+{
+	int			agg;			/* index into prog->aggs */
+	int			col;			/* x's column */
+	PfKeyDict  *dict;			/* codes of x's values */
+	uint64	   *pairs;			/* open addressing: (gid + 1) << 32 | code,
+								 * 0 empty */
+	uint64		mask;
+	uint64		npairs;
+	struct PfAggSpill *spill_out;	/* new pairs past memory, or NULL */
+} PfAggDistinct;
 
 /* One output column (fdw_scan_tlist entry). */
 typedef struct PfAggOut
@@ -435,6 +459,12 @@ typedef struct PfAggScanState
 	bool		no_new_groups;	/* keys not grouped yet go to spill_out */
 	Size		group_limit;	/* bytes of group_cxt allowed */
 	struct PfAggSpill *spill_out;	/* partitions this pass writes, or NULL */
+	List	   *pair_pending;	/* PfAggSpillPart * of pairs still to count */
+	int			ndistinct;		/* count(DISTINCT) aggregates */
+	PfAggDistinct *distincts;
+	MemoryContext distinct_cxt; /* their dictionaries and pairs */
+	bool		no_new_pairs;	/* new pairs go to the distincts' spill_out */
+	uint32	   *xcodes;			/* per batch: codes of a distinct's values */
 	struct PfAggSpillPart *spill_in;	/* the partition this pass reads */
 	int			spill_shift;	/* hash bits the levels above used */
 	List	   *spill_pending;	/* PfAggSpillPart * still to aggregate */
@@ -565,8 +595,12 @@ extern void pf_agg_generic_shape(PfAggCol *col);
 #define PF_AGG_NO_CODE		PG_UINT32_MAX
 #define PF_AGG_NO_GROUP		PG_UINT32_MAX
 extern void pf_agg_assign_groups(PfAggScanState *st, uint32 n);
-extern void pf_agg_dict_init(PfAggScanState *st, PfKeyDict *d, int col);
-extern void pf_agg_key_codes(PfAggScanState *st, int k, const uint32 *sel, uint32 n, uint32 *codes);
+extern void pf_agg_dict_init(PfAggScanState *st, PfKeyDict *d, int col, MemoryContext cxt);
+extern void pf_agg_key_codes(PfAggScanState *st, PfKeyDict *d, const uint32 *sel, uint32 n,
+				 uint32 *codes);
+extern void pf_agg_distinct_reset(PfAggScanState *st, PfAggDistinct *dd);
+extern uint32 pf_agg_distinct_add(PfAggScanState *st, PfAggDistinct *dd, const uint32 *sel,
+					uint32 n, const uint32 *gid, uint32 *spill);
 extern uint32 pf_agg_new_group(PfAggScanState *st, const uint32 *keycodes);
 
 /* in agg_spill.c */
@@ -581,11 +615,15 @@ typedef struct PfAggSpillPart
 	int64		rows;			/* written */
 	int64		rows_read;		/* read back so far */
 	int			shift;			/* hash bits used by this and upper levels */
+	int			distinct;		/* pairs of this distinct aggregate, or -1:
+								 * rows of new groups */
 } PfAggSpillPart;
 
-extern bool pf_agg_spill_begin(PfAggScanState *st, double rows_left);
-extern void pf_agg_spill_rows(PfAggScanState *st, const uint32 *sel, uint32 n);
-extern void pf_agg_spill_finish(PfAggScanState *st);
+extern struct PfAggSpill *pf_agg_spill_begin(PfAggScanState *st, int shift,
+				   double rows_left, double fit, int distinct);
+extern void pf_agg_spill_rows(PfAggScanState *st, struct PfAggSpill *sp,
+				  const uint32 *sel, uint32 n, int extra_col);
+extern List *pf_agg_spill_finish(PfAggScanState *st, struct PfAggSpill *sp, List *pending);
 extern void pf_agg_spill_replay_shapes(PfAggScanState *st);
 extern uint32 pf_agg_spill_read(PfAggScanState *st, PfAggSpillPart *part, uint32 max);
 extern void pf_agg_spill_discard(PfAggScanState *st);

@@ -48,6 +48,7 @@ typedef struct PfAggSpill
 {
 	int			shift;			/* first hash bit of this level */
 	int			bits;			/* 2^bits partitions */
+	int			distinct;		/* pairs of this distinct aggregate, or -1 */
 	PfAggSpillPart **parts;
 	StringInfoData row;			/* the row being written */
 } PfAggSpill;
@@ -86,20 +87,21 @@ pf_agg_spill_init(PfAggScanState *st)
 }
 
 /*
- * Hashes of the key values (not their codes, which differ between passes)
- * of the n selected rows into st->row_hash: the same for a value whatever
+ * Hashes of the key values (not their codes, which differ between passes),
+ * and of column extra_col's when not -1, of the n selected rows into
+ * st->row_hash: the same for a value whatever
  * its stored width, so a row read back hashes as it did when written.
  */
 static void
-key_hashes(PfAggScanState *st, const uint32 *sel, uint32 n)
+key_hashes(PfAggScanState *st, const uint32 *sel, uint32 n, int extra_col)
 {
 	PfAggProgram *prog = st->prog;
 	uint32	   *h = st->row_hash;
 
 	memset(h, 0, sizeof(uint32) * n);
-	for (int k = 0; k < prog->nkeys; k++)
+	for (int k = 0; k < prog->nkeys + (extra_col >= 0); k++)
 	{
-		const PfAggCol *col = &prog->cols[prog->key_cols[k]];
+		const PfAggCol *col = &prog->cols[k < prog->nkeys ? prog->key_cols[k] : extra_col];
 		const PqColumnBatch *b = col_batch(st, col);
 		const bool *isnull = b->is_null;
 
@@ -130,42 +132,42 @@ key_hashes(PfAggScanState *st, const uint32 *sel, uint32 n)
 }
 
 /*
- * Start spilling this pass's new keys, rows_left rows still to come:
- * enough partitions that each would fit in memory if every row were a new
- * group (as many as the groups made so far), within the hash bits left
- * and a quarter of the memory limit for the files' buffers.  Returns false
- * when no hash bits are left (a partition of equal hashes): the groups
- * then simply grow.
+ * Start spilling (the pairs of distinct aggregate distinct, or groups when
+ * -1), rows_left rows still to come of which fit made entries
+ * (groups or pairs) in memory: enough partitions that each would fit if
+ * every row made a new entry, within the hash bits left after the shift
+ * bits the levels above used, and a quarter of the memory limit for the
+ * files' buffers.  Returns NULL when no hash bits are left (a partition of
+ * equal hashes): the entries then simply grow.
  */
-bool
-pf_agg_spill_begin(PfAggScanState *st, double rows_left)
+PfAggSpill *
+pf_agg_spill_begin(PfAggScanState *st, int shift, double rows_left, double fit,
+				   int distinct)
 {
-	int			shift = st->spill_shift;
-	double		need = rows_left / (double) Max(st->ngroups, 1);
+	double		need = rows_left / Max(fit, 1.0);
 	int			max_bits = PF_SPILL_MIN_BITS;
 	int			bits = PF_SPILL_MIN_BITS;
 	PfAggSpill *sp;
 	MemoryContext old;
 
-	Assert(st->spill_out == NULL);
 	while (max_bits < PF_SPILL_MAX_BITS &&
 		   ((Size) BLCKSZ << (max_bits + 1)) * 4 <= st->group_limit)
 		max_bits++;
 	while (bits < max_bits && (double) ((uint32) 1 << bits) < need)
 		bits++;
 	if (shift + bits > 32)
-		return false;
+		return NULL;
 
 	old = MemoryContextSwitchTo(st->spill_cxt);
 	sp = palloc0(sizeof(PfAggSpill));
 	sp->shift = shift;
 	sp->bits = bits;
+	sp->distinct = distinct;
 	sp->parts = palloc0(sizeof(PfAggSpillPart *) << bits);
 	initStringInfo(&sp->row);
 	MemoryContextSwitchTo(old);
-	st->spill_out = sp;
 	st->spilled = true;
-	return true;
+	return sp;
 }
 
 /* Append n bytes to the row. */
@@ -251,18 +253,21 @@ put_value(StringInfo row, const PfAggCol *col, const PqColumnBatch *b, uint32 r)
 	}
 }
 
-/* Write the n selected rows of the current batch to their partitions. */
+/*
+ * Write the n selected rows of the current batch to the partitions of sp
+ * by the hash of their keys (and of column extra_col when not -1).
+ */
 void
-pf_agg_spill_rows(PfAggScanState *st, const uint32 *sel, uint32 n)
+pf_agg_spill_rows(PfAggScanState *st, PfAggSpill *sp, const uint32 *sel, uint32 n,
+				  int extra_col)
 {
-	PfAggSpill *sp = st->spill_out;
 	PfAggProgram *prog = st->prog;
 	uint32		mask = ((uint32) 1 << sp->bits) - 1;
 	StringInfo	row = &sp->row;
 
 	if (n == 0)
 		return;
-	key_hashes(st, sel, n);
+	key_hashes(st, sel, n, extra_col);
 	for (uint32 i = 0; i < n; i++)
 	{
 		uint32		r = sel[i];
@@ -277,6 +282,7 @@ pf_agg_spill_rows(PfAggScanState *st, const uint32 *sel, uint32 n)
 			part = palloc0(sizeof(PfAggSpillPart));
 			part->file = BufFileCreateTemp(false);
 			part->shift = sp->shift + sp->bits;
+			part->distinct = sp->distinct;
 			sp->parts[p] = part;
 			st->spill_partitions++;
 			MemoryContextSwitchTo(old);
@@ -301,17 +307,17 @@ pf_agg_spill_rows(PfAggScanState *st, const uint32 *sel, uint32 n)
 }
 
 /*
- * This pass is done: its partitions, rewound, go first on the pending
- * list (depth first: fewer files open at once).
+ * The rows are all written: sp's partitions, rewound, go first on the
+ * pending list (depth first: fewer files open at once), returned; sp is
+ * freed.
  */
-void
-pf_agg_spill_finish(PfAggScanState *st)
+List *
+pf_agg_spill_finish(PfAggScanState *st, PfAggSpill *sp, List *pending)
 {
-	PfAggSpill *sp = st->spill_out;
 	MemoryContext old;
 
 	if (sp == NULL)
-		return;
+		return pending;
 	old = MemoryContextSwitchTo(st->spill_cxt);
 	for (int p = (1 << sp->bits) - 1; p >= 0; p--)
 	{
@@ -323,13 +329,13 @@ pf_agg_spill_finish(PfAggScanState *st)
 			ereport(ERROR,
 					(errcode_for_file_access(),
 					 errmsg("could not rewind aggregate spill file: %m")));
-		st->spill_pending = lcons(part, st->spill_pending);
+		pending = lcons(part, pending);
 	}
 	MemoryContextSwitchTo(old);
 	pfree(sp->parts);
 	pfree(sp->row.data);
 	pfree(sp);
-	st->spill_out = NULL;
+	return pending;
 }
 
 /* Read back: every kept column in its spill shape (pf_agg_generic_shape). */
@@ -465,24 +471,35 @@ pf_agg_spill_read(PfAggScanState *st, PfAggSpillPart *part, uint32 max)
 	return n;
 }
 
-/* Close every partition: pending ones and those being written. */
+static void
+close_written(PfAggSpill *sp)
+{
+	if (sp == NULL)
+		return;
+	for (int p = 0; p < (1 << sp->bits); p++)
+		if (sp->parts[p])
+			BufFileClose(sp->parts[p]->file);
+}
+
+/* Close every partition: pending ones, read and being written. */
 void
 pf_agg_spill_discard(PfAggScanState *st)
 {
 	ListCell   *lc;
 
-	if (st->spill_out)
+	close_written(st->spill_out);
+	st->spill_out = NULL;
+	for (int j = 0; j < st->ndistinct; j++)
 	{
-		PfAggSpill *sp = st->spill_out;
-
-		for (int p = 0; p < (1 << sp->bits); p++)
-			if (sp->parts[p])
-				BufFileClose(sp->parts[p]->file);
-		st->spill_out = NULL;
+		close_written(st->distincts[j].spill_out);
+		st->distincts[j].spill_out = NULL;
 	}
 	foreach(lc, st->spill_pending)
 		BufFileClose(((PfAggSpillPart *) lfirst(lc))->file);
 	st->spill_pending = NIL;
+	foreach(lc, st->pair_pending)
+		BufFileClose(((PfAggSpillPart *) lfirst(lc))->file);
+	st->pair_pending = NIL;
 	if (st->spill_in)
 		BufFileClose(st->spill_in->file);
 	st->spill_in = NULL;
