@@ -258,8 +258,8 @@ SELECT agg_same($$SELECT sum(l_quantity) FILTER (WHERE i4 > 0) FROM agg$$);
 SELECT agg_same($$SELECT min(l_returnflag), max(l_linestatus) FROM agg$$);
 SELECT agg_same($$SELECT sum(l_quantity / 2) FROM agg$$);
 SELECT agg_same($$SELECT l_orderkey % 3, count(*) FROM agg GROUP BY 1 ORDER BY 1$$);
--- a key whose statistics span more values than the groups allowed (i4:
--- -4999000 .. 6999000; the planner's guess without ANALYZE is 200 groups)
+-- a key whose statistics span many values (i4: -4999000 .. 6999000): pushed,
+-- groups beyond memory would spill (aggregate_spill)
 SELECT agg_same($$SELECT i4, count(*) FROM agg GROUP BY 1 ORDER BY 1$$);
 SELECT agg_same($$SELECT count(*) FROM agg WHERE l_returnflag LIKE 'N%'$$);
 SELECT agg_same($$SELECT count(*) FROM agg WHERE i4 IN (1000, i2)$$);

@@ -54,8 +54,7 @@
  *
  * Memory: a unit's readers live in the source's context reset per unit,
  * convert()'s Datums in one reset per batch; the
- * groups' keys and states in one that grows with the number of groups (the
- * planner refuses more than PF_AGG_MAX_GROUPS estimated groups).  Past
+ * groups' keys and states in one that grows with the number of groups.  Past
  * hash_mem, the rows of keys not yet grouped are spilled to temporary
  * files partitioned by key hash and aggregated partition by partition
  * (agg_spill.c), as PostgreSQL's hash aggregate does: memory stays
@@ -121,8 +120,12 @@
 
 /* Rows decoded per batch. */
 #define PF_AGG_BATCH_ROWS	4096
-/* The planner refuses more estimated groups than this. */
-#define PF_AGG_MAX_GROUPS	65536
+/*
+ * The planner refuses more estimated groups than this.  Groups beyond
+ * memory spill (agg_spill.c) at a cost linear in the rows, so only a
+ * count the 32-bit group ids cannot number.
+ */
+#define PF_AGG_MAX_GROUPS	PG_INT32_MAX
 /* Days from 1970-01-01 (Parquet DATE) to 2000-01-01 (PostgreSQL date). */
 #define PF_AGG_EPOCH_DAYS	(POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE)
 
