@@ -245,6 +245,11 @@ SELECT agg_same($$SELECT count(*) FROM agg WHERE l_quantity IN (0.005, 1e40)$$);
 SELECT agg_same($$SELECT count(*), count(l_shipdate) FROM agg WHERE l_shipdate IS NULL$$);
 SELECT agg_same($$SELECT l_returnflag IS NULL, count(*) FROM agg WHERE l_returnflag IS NOT NULL AND b IS NULL GROUP BY 1 ORDER BY 1$$);
 
+-- ===== min and max of text (see also aggregate_spill)
+SELECT agg_same($$SELECT l_linestatus, min(l_returnflag), max(l_returnflag), count(*)
+  FROM agg GROUP BY 1 ORDER BY 1$$);
+SELECT agg_same($$SELECT min(l_linestatus), max(l_returnflag) FROM agg WHERE i2 > 0$$);
+
 -- ===== count(DISTINCT) of coded columns (see also aggregate_spill)
 SELECT agg_same($$SELECT count(DISTINCT l_returnflag) FROM agg$$);
 SELECT agg_same($$SELECT l_linestatus, count(DISTINCT l_returnflag), count(DISTINCT l_shipdate),
@@ -255,7 +260,7 @@ SELECT agg_same($$SELECT count(*) FROM agg WHERE l_quantity < 10 OR l_tax > 0.05
 SELECT agg_same($$SELECT count(*) FROM agg WHERE l_quantity < l_tax * 100$$);
 SELECT agg_same($$SELECT count(DISTINCT l_quantity) FROM agg$$);
 SELECT agg_same($$SELECT sum(l_quantity) FILTER (WHERE i4 > 0) FROM agg$$);
-SELECT agg_same($$SELECT min(l_returnflag), max(l_linestatus) FROM agg$$);
+SELECT agg_same($$SELECT min(l_returnflag || l_linestatus), max(l_linestatus) FROM agg$$);
 SELECT agg_same($$SELECT sum(l_quantity / 2) FROM agg$$);
 SELECT agg_same($$SELECT l_orderkey % 3, count(*) FROM agg GROUP BY 1 ORDER BY 1$$);
 -- a key whose statistics span many values (i4: -4999000 .. 6999000): pushed,

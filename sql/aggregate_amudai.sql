@@ -263,7 +263,7 @@ SELECT l_linestatus, count(DISTINCT l_returnflag), count(DISTINCT l_shipdate),
 SELECT agg_am_same($$
 SELECT sum(l_quantity) FILTER (WHERE i4 > 0) FROM TBL$$);
 SELECT agg_am_same($$
-SELECT min(l_returnflag), max(l_linestatus) FROM TBL$$);
+SELECT min(l_returnflag || l_linestatus), max(l_linestatus) FROM TBL$$);
 SELECT agg_am_same($$
 SELECT sum(l_quantity / 2) FROM TBL$$);
 SELECT agg_am_same($$

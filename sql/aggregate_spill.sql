@@ -79,7 +79,11 @@ SET max_parallel_workers_per_gather = 0;
 -- one text key, nearly all distinct: several levels of partitions
 SELECT spill_same($$SELECT k, count(*), count(v), sum(v), avg(v), sum(n), avg(n),
   min(n), max(n), sum(w), avg(w), min(d), max(d), sum(f), avg(f), min(f), sum(r),
-  max(r), max(i8) FROM TBL GROUP BY k$$);
+  max(r), max(i8), min(k), max(k) FROM TBL GROUP BY k$$);
+-- min and max of text in few and many groups, by the column's collation
+SELECT spill_same($$SELECT b, min(k), max(k), count(k) FROM TBL GROUP BY b$$);
+SELECT spill_same($$SELECT k2, min(k), max(k), count(*) FROM TBL GROUP BY k2$$);
+SELECT spill_same($$SELECT min(k), max(k) FROM TBL WHERE k2 > 100$$);
 -- two keys (int, date), NULLs in both
 SELECT spill_same($$SELECT k2, d, count(*), sum(n), avg(f), max(v)
   FROM TBL GROUP BY k2, d$$);

@@ -834,6 +834,13 @@ compile_aggref(PfCompile *c, Aggref *agg, PfAggDef *def)
 				return false;
 			break;
 		default:
+			/* min, max of text: compared as text_larger/smaller do */
+			if (IsA(arg, Var) && argtype == TEXTOID && def->restype == TEXTOID &&
+				OidIsValid(agg->inputcollid))
+			{
+				def->collid = agg->inputcollid;
+				break;
+			}
 			/* min, max: a bare column, of a type compared as numbers */
 			if (!IsA(arg, Var) || def->restype != argtype ||
 				!(argtype == INT2OID || argtype == INT4OID ||

@@ -1110,6 +1110,8 @@ agg_result(PfAggScanState *st, uint32 g, int a, bool *isnull)
 	{
 		switch (def->restype)
 		{
+			case TEXTOID:
+				return datumCopy(PointerGetDatum(s->text), false, -1);
 			case INT2OID:
 				return Int16GetDatum((int16) s->isum);
 			case INT4OID:

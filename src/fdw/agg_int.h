@@ -243,6 +243,7 @@ typedef struct PfAggDef
 	Oid			restype;
 	PfAggExpr  *arg;			/* NULL for count(*) */
 	bool		from_stats;		/* answerable from column statistics */
+	Oid			collid;			/* min/max of text: the comparison's collation */
 	bool		distinct;		/* count(DISTINCT column): PF_AGG_COUNT of
 								 * the (group, value) pairs, see
 								 * PfAggDistinct */
@@ -352,6 +353,7 @@ typedef struct PfAggState
 	double		sxx;			/* avg of floats: float8_accum's Sxx */
 	Datum		spill;			/* decimal sum beyond int128, numeric */
 	bool		has_spill;
+	struct varlena *text;		/* min/max of text: the value (group_cxt) */
 } PfAggState;
 
 
