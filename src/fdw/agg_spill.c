@@ -15,7 +15,9 @@
  * O(log(groups / memory)) times.
  *
  * A spilled row keeps only the key and aggregate argument columns (the
- * filters are done), each a null byte and, when not null, its value in
+ * filters are done; a count(DISTINCT) pair's row only the keys and its
+ * value, the others written as nulls), each a null byte and, when not
+ * null, its value in
  * the shapes agg_exec.c gives a format without raw values
  * (pf_agg_generic_shape), so read-back batches look the same whatever
  * file or format the row came from:
@@ -264,9 +266,20 @@ pf_agg_spill_rows(PfAggScanState *st, PfAggSpill *sp, const uint32 *sel, uint32 
 	PfAggProgram *prog = st->prog;
 	uint32		mask = ((uint32) 1 << sp->bits) - 1;
 	StringInfo	row = &sp->row;
+	int			nkeep = st->nspill_cols;
+	bool		keep_buf[64];
+	bool	   *keep;
 
 	if (n == 0)
 		return;
+	/* a pair's row needs only the keys and the value: the rest as nulls */
+	keep = nkeep <= lengthof(keep_buf) ? keep_buf : palloc(sizeof(bool) * nkeep);
+	for (int j = 0; j < nkeep; j++)
+	{
+		keep[j] = extra_col < 0 || st->spill_cols[j] == extra_col;
+		for (int k = 0; k < prog->nkeys && !keep[j]; k++)
+			keep[j] = st->spill_cols[j] == prog->key_cols[k];
+	}
 	key_hashes(st, sel, n, extra_col);
 	for (uint32 i = 0; i < n; i++)
 	{
@@ -292,7 +305,7 @@ pf_agg_spill_rows(PfAggScanState *st, PfAggSpill *sp, const uint32 *sel, uint32 
 		{
 			const PfAggCol *col = &prog->cols[st->spill_cols[j]];
 			const PqColumnBatch *b = col_batch(st, col);
-			uint8		isnull = col->missing || (b->is_null && b->is_null[r]);
+			uint8		isnull = !keep[j] || col->missing || (b->is_null && b->is_null[r]);
 
 			put(row, &isnull, 1);
 			if (!isnull)
@@ -304,6 +317,8 @@ pf_agg_spill_rows(PfAggScanState *st, PfAggSpill *sp, const uint32 *sel, uint32 
 		part->rows++;
 	}
 	st->spilled_rows += n;
+	if (keep != keep_buf)
+		pfree(keep);
 }
 
 /*
