@@ -245,16 +245,26 @@ SELECT agg_same($$SELECT count(*) FROM agg WHERE l_quantity IN (0.005, 1e40)$$);
 SELECT agg_same($$SELECT count(*), count(l_shipdate) FROM agg WHERE l_shipdate IS NULL$$);
 SELECT agg_same($$SELECT l_returnflag IS NULL, count(*) FROM agg WHERE l_returnflag IS NOT NULL AND b IS NULL GROUP BY 1 ORDER BY 1$$);
 
+-- ===== min and max of text (see also aggregate_spill)
+SELECT agg_same($$SELECT l_linestatus, min(l_returnflag), max(l_returnflag), count(*)
+  FROM agg GROUP BY 1 ORDER BY 1$$);
+SELECT agg_same($$SELECT min(l_linestatus), max(l_returnflag) FROM agg WHERE i2 > 0$$);
+
+-- ===== count(DISTINCT) of coded columns (see also aggregate_spill)
+SELECT agg_same($$SELECT count(DISTINCT l_returnflag) FROM agg$$);
+SELECT agg_same($$SELECT l_linestatus, count(DISTINCT l_returnflag), count(DISTINCT l_shipdate),
+  count(DISTINCT i2), count(DISTINCT b), count(*) FROM agg GROUP BY 1 ORDER BY 1$$);
+
 -- ===== not pushed down, same results
 SELECT agg_same($$SELECT count(*) FROM agg WHERE l_quantity < 10 OR l_tax > 0.05$$);
 SELECT agg_same($$SELECT count(*) FROM agg WHERE l_quantity < l_tax * 100$$);
-SELECT agg_same($$SELECT count(DISTINCT l_returnflag) FROM agg$$);
+SELECT agg_same($$SELECT count(DISTINCT l_quantity) FROM agg$$);
 SELECT agg_same($$SELECT sum(l_quantity) FILTER (WHERE i4 > 0) FROM agg$$);
-SELECT agg_same($$SELECT min(l_returnflag), max(l_linestatus) FROM agg$$);
+SELECT agg_same($$SELECT min(l_returnflag || l_linestatus), max(l_linestatus) FROM agg$$);
 SELECT agg_same($$SELECT sum(l_quantity / 2) FROM agg$$);
 SELECT agg_same($$SELECT l_orderkey % 3, count(*) FROM agg GROUP BY 1 ORDER BY 1$$);
--- a key whose statistics span more values than the groups allowed (i4:
--- -4999000 .. 6999000; the planner's guess without ANALYZE is 200 groups)
+-- a key whose statistics span many values (i4: -4999000 .. 6999000): pushed,
+-- groups beyond memory would spill (aggregate_spill)
 SELECT agg_same($$SELECT i4, count(*) FROM agg GROUP BY 1 ORDER BY 1$$);
 SELECT agg_same($$SELECT count(*) FROM agg WHERE l_returnflag LIKE 'N%'$$);
 SELECT agg_same($$SELECT count(*) FROM agg WHERE i4 IN (1000, i2)$$);
@@ -346,8 +356,9 @@ SET parquet_fdw.enable_aggregate_pushdown = off;
 SELECT agg_explain('EXPLAIN (COSTS OFF) SELECT count(*) FROM agg');
 RESET parquet_fdw.enable_aggregate_pushdown;
 
--- ===== more groups than memory allows (4 MB at least): passes over
--- partitions of the key hashes, each group in one pass, rows in scan order
+-- ===== more groups than memory allows: the rows of the groups that do not
+-- fit are spilled to temporary files by key hash (each group's rows in scan
+-- order) and aggregated partition by partition; the file is read once
 SET work_mem = '64kB';
 SET hash_mem_multiplier = 1;
 SELECT agg_explain('EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
@@ -356,7 +367,7 @@ SELECT agg_same($$SELECT l_orderkey, l_returnflag, count(*), sum(f8), avg(l_quan
   min(l_shipdate), sum(wide) FROM agg GROUP BY 1, 2 ORDER BY 1, 2$$);
 SELECT agg_same($$SELECT l_returnflag, l_shipdate, i2, count(*), sum(fn)
   FROM agg GROUP BY 1, 2, 3 ORDER BY 1, 2, 3$$);
--- a rescan runs the passes again
+-- a rescan aggregates (and spills) again
 SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_material = off;
 SELECT agg_same($$SELECT x, count(*), sum(c) FROM generate_series(1, 3) x,
   (SELECT l_orderkey, count(*) c FROM agg GROUP BY 1) s

@@ -253,11 +253,17 @@ SELECT count(*) FROM TBL WHERE l_quantity < 10 OR l_tax > 0.05$$);
 SELECT agg_am_same($$
 SELECT count(*) FROM TBL WHERE l_quantity < l_tax * 100$$);
 SELECT agg_am_same($$
+SELECT count(DISTINCT l_quantity) FROM TBL$$);
+-- count(DISTINCT) of coded columns
+SELECT agg_am_same($$
 SELECT count(DISTINCT l_returnflag) FROM TBL$$);
+SELECT agg_am_same($$
+SELECT l_linestatus, count(DISTINCT l_returnflag), count(DISTINCT l_shipdate),
+  count(DISTINCT i2), count(DISTINCT b), count(*) FROM TBL GROUP BY 1 ORDER BY 1$$);
 SELECT agg_am_same($$
 SELECT sum(l_quantity) FILTER (WHERE i4 > 0) FROM TBL$$);
 SELECT agg_am_same($$
-SELECT min(l_returnflag), max(l_linestatus) FROM TBL$$);
+SELECT min(l_returnflag || l_linestatus), max(l_linestatus) FROM TBL$$);
 SELECT agg_am_same($$
 SELECT sum(l_quantity / 2) FROM TBL$$);
 SELECT agg_am_same($$
@@ -328,6 +334,19 @@ EXECUTE heap_p(11000, 0.09);
 RESET plan_cache_mode;
 DEALLOCATE am_p;
 DEALLOCATE heap_p;
+
+-- more groups and pairs than work_mem holds: spilled from the shard's
+-- converted values (aggregate_spill tests the Parquet side)
+SET work_mem = '64kB';
+SET hash_mem_multiplier = 1;
+SELECT agg_am_same($$
+SELECT l_orderkey, l_returnflag, count(*), sum(f8), avg(l_quantity), min(l_shipdate),
+  count(DISTINCT i2) FROM TBL GROUP BY 1, 2 ORDER BY 1, 2$$);
+SELECT agg_am_same($$
+SELECT l_linestatus, count(DISTINCT l_orderkey), count(DISTINCT l_shipdate), sum(wide)
+  FROM TBL GROUP BY 1 ORDER BY 1$$);
+RESET work_mem;
+RESET hash_mem_multiplier;
 
 DROP TABLE agg_heap;
 DROP FUNCTION agg_am_same(text);

@@ -725,6 +725,37 @@ pf_agg_compile_filter(PfCompile *c, Expr *clause, PfAggFilter *f)
 }
 
 
+/*
+ * count(DISTINCT col) of a column whose values the group dictionaries
+ * code (integers, dates, booleans, text): values are distinct when their
+ * codes are, so text needs a deterministic collation (equal = same bytes).
+ */
+static bool
+compile_count_distinct(PfCompile *c, Aggref *agg, const char *name, Expr *arg,
+					   PfAggDef *def)
+{
+	const PfAggCol *col;
+
+	if (strcmp(name, "count") != 0 || !IsA(arg, Var) ||
+		list_length(agg->aggdistinct) != 1)
+		return false;
+	def->kind = PF_AGG_COUNT;
+	def->distinct = true;
+	def->arg = compile_expr(c, arg, false);
+	if (def->arg == NULL || def->arg->op != PF_EXPR_COL)
+		return false;
+	col = get_col(c, def->arg->col);
+	if (col->kind != PF_COL_INT && col->kind != PF_COL_TEXT &&
+		col->kind != PF_COL_BOOL && col->kind != PF_COL_DATE)
+		return false;
+	if (col->kind == PF_COL_TEXT &&
+		(!OidIsValid(agg->inputcollid) ||
+		 !get_collation_isdeterministic(agg->inputcollid)))
+		return false;
+	def->from_stats = false;
+	return true;
+}
+
 /* Compile one Aggref; NULL when not supported. */
 static bool
 compile_aggref(PfCompile *c, Aggref *agg, PfAggDef *def)
@@ -733,7 +764,7 @@ compile_aggref(PfCompile *c, Aggref *agg, PfAggDef *def)
 	Oid			argtype = InvalidOid;
 	Expr	   *arg = NULL;
 
-	if (agg->aggfilter != NULL || agg->aggdistinct != NIL ||
+	if (agg->aggfilter != NULL ||
 		agg->aggorder != NIL || agg->aggdirectargs != NIL ||
 		agg->aggkind != AGGKIND_NORMAL || agg->agglevelsup != 0 ||
 		agg->aggsplit != AGGSPLIT_SIMPLE || agg->aggvariadic)
@@ -758,6 +789,9 @@ compile_aggref(PfCompile *c, Aggref *agg, PfAggDef *def)
 	arg = (Expr *) strip_relabel((Node *) arg);
 	argtype = exprType((Node *) arg);
 	def->argtype = argtype;
+
+	if (agg->aggdistinct != NIL)
+		return compile_count_distinct(c, agg, name, arg, def);
 
 	if (strcmp(name, "count") == 0)
 	{
@@ -800,6 +834,13 @@ compile_aggref(PfCompile *c, Aggref *agg, PfAggDef *def)
 				return false;
 			break;
 		default:
+			/* min, max of text: compared as text_larger/smaller do */
+			if (IsA(arg, Var) && argtype == TEXTOID && def->restype == TEXTOID &&
+				OidIsValid(agg->inputcollid))
+			{
+				def->collid = agg->inputcollid;
+				break;
+			}
 			/* min, max: a bare column, of a type compared as numbers */
 			if (!IsA(arg, Var) || def->restype != argtype ||
 				!(argtype == INT2OID || argtype == INT4OID ||

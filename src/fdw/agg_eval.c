@@ -11,6 +11,8 @@
  */
 #include "postgres.h"
 
+#include "utils/varlena.h"
+
 #include "fdw/agg_int.h"
 
 
@@ -730,6 +732,64 @@ group_sums(PfAggScanState *st, PfAggExpr *e, uint32 n, const uint32 *gid)
 	e->gsum_batch = st->batch_seq;
 }
 
+/*
+ * min or max of a text column over the n selected rows: as text_larger and
+ * text_smaller, in scan order, the state kept only when strictly beyond
+ * the new value by the collation (equal values under a nondeterministic
+ * collation: the later one).
+ */
+static void
+accumulate_text_minmax(PfAggScanState *st, const PfAggDef *def, PfAggState *states,
+					   const uint32 *sel, uint32 n, const uint32 *gid)
+{
+	const PfAggCol *col = &st->prog->cols[def->arg->col];
+	const PqColumnBatch *b = col_batch(st, col);
+	const CdcByteView *vals = (const CdcByteView *) b->values;
+	int			naggs = st->prog->naggs;
+	bool		is_max = def->kind == PF_AGG_MAX;
+
+	for (uint32 i = 0; i < n; i++)
+	{
+		uint32		r = sel[i];
+		PfAggState *s = &states[(size_t) gid[i] * naggs];
+		const CdcByteView *v = &vals[r];
+
+		if (b->is_null && b->is_null[r])
+			continue;
+		if (s->count > 0)
+		{
+			int			cmp;
+
+			/* the same bytes: nothing to replace */
+			if (VARSIZE_ANY_EXHDR(s->text) == v->len &&
+				memcmp(VARDATA_ANY(s->text), v->ptr, v->len) == 0)
+			{
+				s->count++;
+				continue;
+			}
+			cmp = varstr_cmp(VARDATA_ANY(s->text), VARSIZE_ANY_EXHDR(s->text),
+							 (const char *) v->ptr, (int) v->len, def->collid);
+			if (is_max ? cmp > 0 : cmp < 0)
+			{
+				s->count++;
+				continue;
+			}
+		}
+		if (pg_encoding_verifymbstr(PG_UTF8, (const char *) v->ptr, (int) v->len) != (int) v->len)
+			ereport(ERROR,
+					(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
+					 errmsg("invalid byte sequence for encoding \"UTF8\" in column \"%s\"",
+							col->attname)));
+		if (s->text)
+			pfree(s->text);
+		s->text = MemoryContextAlloc(st->group_cxt, VARHDRSZ + v->len);
+		SET_VARSIZE(s->text, VARHDRSZ + v->len);
+		if (v->len > 0)
+			memcpy(VARDATA(s->text), v->ptr, v->len);
+		s->count++;
+	}
+}
+
 /* Accumulate aggregate a over the n selected rows with groups gid. */
 void
 pf_agg_accumulate(PfAggScanState *st, int a, const uint32 *sel, uint32 n,
@@ -745,6 +805,13 @@ pf_agg_accumulate(PfAggScanState *st, int a, const uint32 *sel, uint32 n,
 
 #define STATE(i) (&states[(size_t) gid[i] * naggs])
 
+	if (def->distinct)
+		return;					/* counted by pf_agg_distinct_add */
+	if (OidIsValid(def->collid))
+	{
+		accumulate_text_minmax(st, def, states, sel, n, gid);
+		return;
+	}
 	if (def->kind == PF_AGG_COUNT_STAR)
 	{
 		if (prog->nkeys == 0)

@@ -2,7 +2,8 @@
  *
  * agg_exec.c
  *	  Aggregate pushdown: executor start, unit iteration, statistics
- *	  shortcuts, partition passes, results, rescan and end.
+ *	  shortcuts, the pass over the source and over spill partitions,
+ *	  results, rescan and end.
  *
  * IDENTIFICATION
  *	  src/fdw/agg_exec.c
@@ -10,6 +11,8 @@
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
+
+#include "storage/buffile.h"
 
 #include "fdw/agg_int.h"
 
@@ -40,8 +43,8 @@ close_file(PfAggScanState *st)
  * int32/int64 (dates in days from 1970, as Parquet stores them), decimals
  * as unscaled int64, or 16 big-endian bytes beyond 18 digits.
  */
-static void
-generic_col_shape(PfAggCol *col)
+void
+pf_agg_generic_shape(PfAggCol *col)
 {
 	col->flba_len = 0;
 	switch (col->kind)
@@ -99,7 +102,7 @@ open_file(PfAggScanState *st, int i)
 		st->col_leaf[c] = -1;
 		if (!st->raw)
 		{
-			generic_col_shape(col);
+			pf_agg_generic_shape(col);
 			continue;
 		}
 		{
@@ -124,7 +127,7 @@ open_file(PfAggScanState *st, int i)
 /*
  * Fill the batch of column c, n rows, from the source: the format's own
  * values when it offers them, else convert()'s Datums put in the shapes
- * generic_col_shape() promised, for the nrows rows of rows only (the rest
+ * pf_agg_generic_shape() promised, for the nrows rows of rows only (the rest
  * of the batch is left undefined: nothing reads it).
  */
 static void
@@ -354,57 +357,6 @@ rowgroup_from_stats(PfAggScanState *st, int rg)
 }
 
 /*
- * Keep the rows of this pass's key-hash partition: out gets those of the n
- * rows in.  The hash is of the key values themselves (not their codes), so
- * it is the same in every file and pass.
- */
-static uint32
-partition_rows(PfAggScanState *st, const uint32 *in, uint32 n, uint32 *out)
-{
-	PfAggProgram *prog = st->prog;
-	uint32	   *h = st->row_hash;
-	uint32		mask = (st->part_bits >= 32) ? PG_UINT32_MAX :
-		(((uint32) 1 << st->part_bits) - 1);
-	uint32		m = 0;
-
-	memset(h, 0, sizeof(uint32) * n);
-	for (int k = 0; k < prog->nkeys; k++)
-	{
-		const PfAggCol *col = &prog->cols[prog->key_cols[k]];
-		const PqColumnBatch *b = col_batch(st, col);
-		const bool *isnull = b->is_null;
-
-		for (uint32 i = 0; i < n; i++)
-		{
-			uint32		r = in[i];
-			uint32		hk;
-
-			if (isnull && isnull[r])
-				hk = 0x5bd1e995;
-			else if (col->kind == PF_COL_TEXT)
-			{
-				const CdcByteView *v = &((const CdcByteView *) b->values)[r];
-
-				hk = hash_bytes(v->ptr, (int) v->len);
-			}
-			else if (col->kind == PF_COL_BOOL)
-				hk = hash_int64(((const uint8 *) b->values)[r] ? 1 : 0);
-			else if (col->phys == PQ_INT32)
-				hk = hash_int64(((const int32 *) b->values)[r]);
-			else
-				hk = hash_int64(((const int64 *) b->values)[r]);
-			h[i] = hash_combine(h[i], hk);
-		}
-	}
-	for (uint32 i = 0; i < n; i++)
-	{
-		out[m] = in[i];
-		m += (murmurhash32(h[i]) & mask) == st->part_value;
-	}
-	return m;
-}
-
-/*
  * Can the filters' values exclude every row of unit rg?  With raw values,
  * by the Parquet column-chunk statistics: integer, date and decimal
  * columns stored as integers (the raw domain the filters are normalized
@@ -507,6 +459,136 @@ rowgroup_filtered_out(PfAggScanState *st, int rg)
 	return false;
 }
 
+/* Bytes of the groups and of the distinct aggregates' pairs. */
+static Size
+entries_memory(PfAggScanState *st)
+{
+	Size		m = MemoryContextMemAllocated(st->group_cxt, true);
+
+	if (st->ndistinct > 0)
+		m += MemoryContextMemAllocated(st->distinct_cxt, true);
+	return m;
+}
+
+/* No new group from now on: the keys' dictionaries only look up. */
+static void
+freeze_groups(PfAggScanState *st)
+{
+	st->no_new_groups = true;
+	for (int k = 0; k < st->prog->nkeys; k++)
+		st->dicts[k].frozen = true;
+}
+
+/*
+ * Memory is full: from the next batch on, the rows of keys without a
+ * group and of pairs not seen go to spill partitions (unless no hash bits
+ * are left for them: those entries then grow).
+ */
+static void
+start_spilling(PfAggScanState *st)
+{
+	double		left = Max(st->pass_rows_total - (double) st->pass_rows, 1.0);
+
+	if (!st->no_new_groups && st->prog->nkeys > 0)
+	{
+		st->spill_out = pf_agg_spill_begin(st, st->spill_shift, left,
+										   (double) st->ngroups, -1);
+		if (st->spill_out != NULL)
+			freeze_groups(st);
+	}
+	if (!st->no_new_pairs)
+	{
+		/* the pairs' hash is of (keys, value): its bits are all unused */
+		for (int j = 0; j < st->ndistinct; j++)
+		{
+			PfAggDistinct *dd = &st->distincts[j];
+
+			dd->spill_out = pf_agg_spill_begin(st, 0, left,
+											   (double) Max(dd->npairs, 1), j);
+			dd->dict->frozen = dd->spill_out != NULL;
+		}
+		st->no_new_pairs = true;
+	}
+}
+
+/* Count the pairs of the n selected rows (groups in st->gid) of every distinct aggregate. */
+static void
+add_distinct_pairs(PfAggScanState *st, const uint32 *sel, uint32 n)
+{
+	for (int j = 0; j < st->ndistinct; j++)
+	{
+		PfAggDistinct *dd = &st->distincts[j];
+		uint32		nspill;
+
+		st->err_column = st->prog->cols[dd->col].attname;
+		pf_agg_key_codes(st, dd->dict, sel, n, st->xcodes);
+		st->err_column = NULL;
+		nspill = pf_agg_distinct_add(st, dd, sel, n, st->gid, st->spill_sel);
+		if (nspill > 0)
+			pf_agg_spill_rows(st, dd->spill_out, st->spill_sel, nspill, dd->col);
+	}
+}
+
+/* Group ids of the n selected rows into st->gid (0 without keys). */
+static void
+group_rows(PfAggScanState *st, const uint32 *sel, uint32 n)
+{
+	PfAggProgram *prog = st->prog;
+
+	for (int k = 0; k < prog->nkeys; k++)
+	{
+		st->err_column = prog->cols[prog->key_cols[k]].attname;
+		pf_agg_key_codes(st, &st->dicts[k], sel, n, st->codes[k]);
+	}
+	st->err_column = NULL;
+	if (prog->nkeys > 0)
+		pf_agg_assign_groups(st, n);
+}
+
+/*
+ * Aggregate the n selected rows of the current batch: group them (making
+ * new groups until they outgrow memory, then spilling the rows of keys
+ * without a group), count the distinct pairs and accumulate.
+ */
+static void
+aggregate_selected(PfAggScanState *st, const uint32 *sel, uint32 n)
+{
+	PfAggProgram *prog = st->prog;
+
+	group_rows(st, sel, n);
+	if (prog->nkeys > 0 && st->no_new_groups)
+	{
+		/* rows with a group stay, the others are spilled */
+		uint32	   *kept = (sel == st->sel) ? st->sel2 : st->sel;
+		uint32		m = 0;
+		uint32		nspill = 0;
+
+		for (uint32 i = 0; i < n; i++)
+		{
+			if (st->gid[i] == PF_AGG_NO_GROUP)
+				st->spill_sel[nspill++] = sel[i];
+			else
+			{
+				kept[m] = sel[i];
+				st->gid[m++] = st->gid[i];
+			}
+		}
+		pf_agg_spill_rows(st, st->spill_out, st->spill_sel, nspill, -1);
+		sel = kept;
+		n = m;
+		if (n == 0)
+			return;
+	}
+	add_distinct_pairs(st, sel, n);
+	if (prog->nkeys > 0)
+		pf_agg_count_group_rows(st, n);
+	if ((!st->no_new_groups || !st->no_new_pairs) &&
+		entries_memory(st) > st->group_limit)
+		start_spilling(st);		/* this batch's entries are made */
+	for (int a = 0; a < prog->naggs; a++)
+		pf_agg_accumulate(st, a, sel, n, st->gid);
+}
+
 /* Read and aggregate row group rg of the open file. */
 static void
 aggregate_rowgroup(PfAggScanState *st, int rg)
@@ -581,32 +663,7 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 			MemoryContextSwitchTo(old);
 			st->err_column = NULL;
 
-			if (prog->nkeys > 0 && st->part_bits > 0)
-			{
-				/* this pass's partition only */
-				uint32	   *out = (sel == st->sel) ? st->sel2 : st->sel;
-
-				n = partition_rows(st, sel, n, out);
-				sel = out;
-			}
-			if (prog->nkeys > 0 && n > 0)
-			{
-				for (int k = 0; k < prog->nkeys; k++)
-				{
-					st->err_column = prog->cols[prog->key_cols[k]].attname;
-					pf_agg_key_codes(st, k, sel, n, st->codes[k]);
-				}
-				st->err_column = NULL;
-				pf_agg_assign_groups(st, n);
-				pf_agg_count_group_rows(st, n);
-				if (MemoryContextMemAllocated(st->group_cxt, true) > st->group_limit)
-				{
-					st->overflow = true;
-					break;
-				}
-			}
-			for (int a = 0; a < prog->naggs; a++)
-				pf_agg_accumulate(st, a, sel, n, st->gid);
+			aggregate_selected(st, sel, n);
 		}
 	}
 	st->ops->unit_close(st->src);
@@ -651,12 +708,8 @@ compute(PfAggScanState *st)
 			if (st->ops->unit_rows(st->src, rg) <= 0)
 				continue;
 			aggregate_rowgroup(st, rg);
-			if (st->overflow)
-				break;
 		}
 		close_file(st);
-		if (st->overflow)
-			break;
 	}
 	st->path = NULL;
 	error_context_stack = errcb.previous;
@@ -666,56 +719,144 @@ compute(PfAggScanState *st)
 static void reset_groups(PfAggScanState *st);
 
 /*
- * Aggregate the next partition of key hashes that fits in memory: a pass
- * whose groups outgrow the limit is dropped and its partition split in
- * four, pushed on the pending list.  Returns false when no partition is
- * left.
+ * The pass's groups are all made; count the pairs of distinct aggregates
+ * spilled past memory, partition by partition (each pair is in one only):
+ * the x dictionaries and pairs seen so far are dropped, each partition's
+ * are built afresh (spilling again to the next hash bits if they outgrow
+ * memory) and its new pairs counted in their groups.
+ */
+static void
+count_spilled_pairs(PfAggScanState *st)
+{
+	PfAggProgram *prog = st->prog;
+
+	for (int j = 0; j < st->ndistinct; j++)
+	{
+		st->pair_pending = pf_agg_spill_finish(st, st->distincts[j].spill_out,
+											   st->pair_pending);
+		st->distincts[j].spill_out = NULL;
+	}
+	if (st->pair_pending == NIL)
+		return;
+	freeze_groups(st);
+	pf_agg_spill_replay_shapes(st);
+	while (st->pair_pending != NIL)
+	{
+		PfAggSpillPart *part = (PfAggSpillPart *) linitial(st->pair_pending);
+		PfAggDistinct *dd = &st->distincts[part->distinct];
+
+		st->pair_pending = list_delete_first(st->pair_pending);
+		st->spill_in = part;
+		MemoryContextReset(st->distinct_cxt);
+		pf_agg_distinct_reset(st, dd);
+		st->no_new_pairs = false;
+		st->pass_rows = 0;
+		st->pass_rows_total = (double) part->rows;
+		for (;;)
+		{
+			uint32		n;
+			uint32		nspill;
+
+			CHECK_FOR_INTERRUPTS();
+			MemoryContextReset(st->batch_cxt);
+			n = pf_agg_spill_read(st, part, st->batch_rows);
+			if (n == 0)
+				break;
+			st->pass_rows += n;
+			st->batch_seq++;
+			group_rows(st, st->identity, n);
+			for (uint32 i = 0; prog->nkeys > 0 && i < n; i++)
+				if (st->gid[i] == PF_AGG_NO_GROUP)
+					elog(ERROR, "parquet_fdw: the group of a spilled count(DISTINCT) value is missing");
+			st->err_column = prog->cols[dd->col].attname;
+			pf_agg_key_codes(st, dd->dict, st->identity, n, st->xcodes);
+			st->err_column = NULL;
+			nspill = pf_agg_distinct_add(st, dd, st->identity, n, st->gid, st->spill_sel);
+			if (nspill > 0)
+				pf_agg_spill_rows(st, dd->spill_out, st->spill_sel, nspill, dd->col);
+			if (!st->no_new_pairs &&
+				MemoryContextMemAllocated(st->distinct_cxt, true) > st->group_limit)
+			{
+				dd->spill_out = pf_agg_spill_begin(st, part->shift,
+												   Max(st->pass_rows_total - (double) st->pass_rows, 1.0),
+												   (double) Max(dd->npairs, 1), part->distinct);
+				dd->dict->frozen = dd->spill_out != NULL;
+				st->no_new_pairs = true;
+			}
+		}
+		MemoryContextReset(st->batch_cxt);
+		st->peak_memory = Max(st->peak_memory,
+							  MemoryContextMemAllocated(st->cxt, true));
+		BufFileClose(part->file);
+		st->spill_in = NULL;
+		pfree(part);
+		st->pair_pending = pf_agg_spill_finish(st, dd->spill_out, st->pair_pending);
+		dd->spill_out = NULL;
+	}
+	MemoryContextReset(st->distinct_cxt);
+	for (int j = 0; j < st->ndistinct; j++)
+		st->distincts[j].dict = NULL;
+}
+
+
+/*
+ * Aggregate the next spill partition, read back from its file: its groups
+ * replace the ones returned before.  Returns false when none is left.
  */
 static bool
-compute_next_pass(PfAggScanState *st)
+aggregate_next_partition(PfAggScanState *st)
 {
+	PfAggSpillPart *part;
+
+	if (st->spill_pending == NIL)
+		return false;
+	part = (PfAggSpillPart *) linitial(st->spill_pending);
+	st->spill_pending = list_delete_first(st->spill_pending);
+	st->spill_in = part;
+	reset_groups(st);
+	st->spill_shift = part->shift;
+	st->pass_rows = 0;
+	st->pass_rows_total = (double) part->rows;
+	pf_agg_spill_replay_shapes(st);
 	for (;;)
 	{
-		if (st->pending_parts == NIL)
-			return false;
-		st->part_bits = intVal(linitial(st->pending_parts));
-		st->part_value = (uint32) intVal(lsecond(st->pending_parts));
-		st->pending_parts = list_delete_first(list_delete_first(st->pending_parts));
-		st->overflow = false;
-		st->pass_rows = 0;
-		reset_groups(st);
-		compute(st);
-		if (!st->overflow)
-		{
-			st->groups_total += st->ngroups;
-			return true;
-		}
-		/*
-		 * Split in 2^k, k from how much of the input filled memory: twice
-		 * the partitions the groups seem to need, at least four.
-		 */
-		{
-			MemoryContext old = MemoryContextSwitchTo(st->cxt);
-			double		need = 2.0 * (double) Max(st->total_rows, 1) /
-				(double) Max(st->pass_rows, 1);
-			int			k = 2;
+		uint32		n;
 
-			while (k < 16 && (double) ((uint32) 1 << k) < need)
-				k++;
-			if (st->part_bits + k > 30)
-				ereport(ERROR,
-						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-						 errmsg("aggregate pushdown: groups exceed the memory limit after %d partition passes",
-								(int) st->passes),
-						 errhint("Set parquet_fdw.enable_aggregate_pushdown to off.")));
-			for (int j = (1 << k) - 1; j >= 0; j--)
-				st->pending_parts = lcons(makeInteger(st->part_bits + k),
-										  lcons(makeInteger((int) (st->part_value |
-																   ((uint32) j << st->part_bits))),
-												st->pending_parts));
-			MemoryContextSwitchTo(old);
-		}
+		CHECK_FOR_INTERRUPTS();
+		MemoryContextReset(st->batch_cxt);
+		n = pf_agg_spill_read(st, part, st->batch_rows);
+		if (n == 0)
+			break;
+		st->pass_rows += n;
+		st->batch_seq++;
+		aggregate_selected(st, st->identity, n);
 	}
+	MemoryContextReset(st->batch_cxt);
+	st->peak_memory = Max(st->peak_memory,
+						  MemoryContextMemAllocated(st->cxt, true));
+	BufFileClose(part->file);
+	st->spill_in = NULL;
+	pfree(part);
+	st->spill_pending = pf_agg_spill_finish(st, st->spill_out, st->spill_pending);
+	st->spill_out = NULL;
+	count_spilled_pairs(st);
+	st->groups_total += st->ngroups;
+	return true;
+}
+
+/* Read the source once: the groups that fit, the other rows spilled. */
+static void
+aggregate_source(PfAggScanState *st)
+{
+	reset_groups(st);
+	st->spill_shift = 0;
+	st->pass_rows = 0;
+	st->pass_rows_total = st->total_rows;
+	compute(st);
+	st->spill_pending = pf_agg_spill_finish(st, st->spill_out, st->spill_pending);
+	st->spill_out = NULL;
+	count_spilled_pairs(st);
+	st->groups_total += st->ngroups;
 }
 
 /* ----------------------------------------------------------------
@@ -832,8 +973,22 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 		st->codes[k] = palloc0(sizeof(uint32) * st->batch_rows);
 	st->row_hash = palloc(sizeof(uint32) * st->batch_rows);
 	/* as much memory for the groups as a hash aggregate may take */
-	st->group_limit = (Size) Max((double) work_mem * 1024.0 * hash_mem_multiplier,
-								 4.0 * 1024 * 1024);
+	st->group_limit = (Size) ((double) work_mem * 1024.0 * hash_mem_multiplier);
+	pf_agg_spill_init(st);
+	/* count(DISTINCT): the pairs of each, apart from the groups */
+	for (int a = 0; a < prog->naggs; a++)
+		st->ndistinct += prog->aggs[a].distinct;
+	st->distincts = palloc0(sizeof(PfAggDistinct) * Max(1, st->ndistinct));
+	st->ndistinct = 0;
+	for (int a = 0; a < prog->naggs; a++)
+		if (prog->aggs[a].distinct)
+		{
+			st->distincts[st->ndistinct].agg = a;
+			st->distincts[st->ndistinct++].col = prog->aggs[a].arg->col;
+		}
+	st->distinct_cxt = AllocSetContextCreate(st->cxt, "parquet_fdw aggregate distinct",
+											 ALLOCSET_DEFAULT_SIZES);
+	st->xcodes = palloc(sizeof(uint32) * st->batch_rows);
 	st->all_null = palloc(sizeof(bool) * st->batch_rows);
 	memset(st->all_null, true, sizeof(bool) * st->batch_rows);
 	st->zeros = palloc0(16 * st->batch_rows);
@@ -894,7 +1049,15 @@ reset_groups(PfAggScanState *st)
 	st->dicts = MemoryContextAllocZero(st->group_cxt,
 									   sizeof(PfKeyDict) * Max(1, prog->nkeys));
 	for (int k = 0; k < prog->nkeys; k++)
-		pf_agg_dict_init(st, &st->dicts[k], prog->key_cols[k]);
+		pf_agg_dict_init(st, &st->dicts[k], prog->key_cols[k], st->group_cxt);
+	st->no_new_groups = false;
+	st->no_new_pairs = false;
+	if (st->ndistinct > 0)
+	{
+		MemoryContextReset(st->distinct_cxt);
+		for (int j = 0; j < st->ndistinct; j++)
+			pf_agg_distinct_reset(st, &st->distincts[j]);
+	}
 	st->ngroups = 0;
 	st->cap_groups = 0;
 	st->states = NULL;
@@ -947,6 +1110,8 @@ agg_result(PfAggScanState *st, uint32 g, int a, bool *isnull)
 	{
 		switch (def->restype)
 		{
+			case TEXTOID:
+				return datumCopy(PointerGetDatum(s->text), false, -1);
 			case INT2OID:
 				return Int16GetDatum((int16) s->isum);
 			case INT4OID:
@@ -996,20 +1161,20 @@ pf_agg_iterate_foreign_scan(ForeignScanState *node)
 		MemoryContext old = MemoryContextSwitchTo(st->cxt);
 
 		evaluate_param_filters(st);
-		list_free(st->pending_parts);
-		st->pending_parts = list_make2(makeInteger(0), makeInteger(0));
 		MemoryContextSwitchTo(old);
+		pf_agg_spill_discard(st);
+		st->spilled = false;
 		st->computed = true;
-		st->ngroups = 0;
-		st->next_out = 0;
-		if (!compute_next_pass(st))
-			return ExecClearTuple(slot);
+		aggregate_source(st);
+		if (st->spilled)
+			elog(DEBUG1, "parquet_fdw: aggregate pushdown spilled " INT64_FORMAT " rows of new groups to " INT64_FORMAT " partitions",
+				 st->spilled_rows, st->spill_partitions);
 	}
 	ExecClearTuple(slot);
 	while (st->next_out >= st->ngroups)
 	{
-		/* this partition is done: the next one */
-		if (!compute_next_pass(st))
+		/* these groups are done: those of the next spill partition */
+		if (!aggregate_next_partition(st))
 			return slot;
 	}
 	g = st->next_out++;
@@ -1071,10 +1236,10 @@ pf_agg_rescan_foreign_scan(ForeignScanState *node)
 
 	/*
 	 * The same groups again, unless a filter's parameter may have changed
-	 * or they came in several passes (only the last one is kept).
+	 * or some were spilled (only the last partition's are kept).
 	 */
 	st->next_out = 0;
-	if (st->param_states != NIL || st->passes > 1 || st->pending_parts != NIL)
+	if (st->param_states != NIL || st->spilled)
 		st->computed = false;
 }
 
@@ -1087,6 +1252,7 @@ pf_agg_end_foreign_scan(ForeignScanState *node)
 		return;
 	if (st->file_cxt)
 		close_file(st);
+	pf_agg_spill_discard(st);
 	if (st->rel)
 		table_close(st->rel, NoLock);
 	MemoryContextDelete(st->cxt);

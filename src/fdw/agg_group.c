@@ -17,17 +17,20 @@
  * ----------------------------------------------------------------
  */
 
+/* An empty dictionary of column col's values, allocated in cxt. */
 void
-pf_agg_dict_init(PfAggScanState *st, PfKeyDict *d, int col)
+pf_agg_dict_init(PfAggScanState *st, PfKeyDict *d, int col, MemoryContext cxt)
 {
+	memset(d, 0, sizeof(PfKeyDict));
 	d->col = col;
+	d->cxt = cxt;
 	d->cap_values = 16;
-	d->ivalues = MemoryContextAllocZero(st->group_cxt, sizeof(int64) * (d->cap_values + 1));
-	d->tvalues = MemoryContextAllocZero(st->group_cxt, sizeof(char *) * (d->cap_values + 1));
-	d->tlens = MemoryContextAllocZero(st->group_cxt, sizeof(int) * (d->cap_values + 1));
-	d->hashes = MemoryContextAllocZero(st->group_cxt, sizeof(uint32) * (d->cap_values + 1));
+	d->ivalues = MemoryContextAllocZero(cxt, sizeof(int64) * (d->cap_values + 1));
+	d->tvalues = MemoryContextAllocZero(cxt, sizeof(char *) * (d->cap_values + 1));
+	d->tlens = MemoryContextAllocZero(cxt, sizeof(int) * (d->cap_values + 1));
+	d->hashes = MemoryContextAllocZero(cxt, sizeof(uint32) * (d->cap_values + 1));
 	d->mask = 63;
-	d->table = MemoryContextAllocZero(st->group_cxt, sizeof(uint32) * (d->mask + 1));
+	d->table = MemoryContextAllocZero(cxt, sizeof(uint32) * (d->mask + 1));
 }
 
 /* Make room for one more value in d, rehashing at half load. */
@@ -49,7 +52,7 @@ dict_grow(PfAggScanState *st, PfKeyDict *d)
 		uint32		mask = d->mask * 2 + 1;
 
 		pfree(d->table);
-		d->table = MemoryContextAllocZero(st->group_cxt, sizeof(uint32) * (mask + 1));
+		d->table = MemoryContextAllocZero(d->cxt, sizeof(uint32) * (mask + 1));
 		d->mask = mask;
 		for (uint32 code = 1; code <= d->nvalues; code++)
 		{
@@ -76,6 +79,8 @@ dict_int(PfAggScanState *st, PfKeyDict *d, int64 v, PfColKind kind)
 			return code;
 		pos = (pos + 1) & d->mask;
 	}
+	if (d->frozen)
+		return PF_AGG_NO_CODE;	/* a new value: a new group, spilled */
 	if (kind == PF_COL_DATE && !IS_VALID_DATE(v))
 		pf_agg_date_out_of_range(st->prog->cols[d->col].attname, v + PF_AGG_EPOCH_DAYS,
 						  false);
@@ -105,6 +110,8 @@ dict_text(PfAggScanState *st, PfKeyDict *d, const uint8 *p, uint32 len)
 			return code;
 		pos = (pos + 1) & d->mask;
 	}
+	if (d->frozen)
+		return PF_AGG_NO_CODE;	/* checked when read back */
 	if (pg_encoding_verifymbstr(PG_UTF8, (const char *) p, (int) len) != (int) len)
 		ereport(ERROR,
 				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
@@ -112,7 +119,7 @@ dict_text(PfAggScanState *st, PfKeyDict *d, const uint8 *p, uint32 len)
 						st->prog->cols[d->col].attname)));
 	dict_grow(st, d);
 	code = ++d->nvalues;
-	d->tvalues[code] = MemoryContextAlloc(st->group_cxt, len + 1);
+	d->tvalues[code] = MemoryContextAlloc(d->cxt, len + 1);
 	memcpy(d->tvalues[code], p, len);
 	d->tlens[code] = (int) len;
 	d->hashes[code] = h;
@@ -123,11 +130,10 @@ dict_text(PfAggScanState *st, PfKeyDict *d, const uint8 *p, uint32 len)
 	return code;
 }
 
-/* Codes of key k's column for the n selected rows. */
+/* Codes of dictionary d's column for the n selected rows. */
 void
-pf_agg_key_codes(PfAggScanState *st, int k, const uint32 *sel, uint32 n, uint32 *codes)
+pf_agg_key_codes(PfAggScanState *st, PfKeyDict *d, const uint32 *sel, uint32 n, uint32 *codes)
 {
-	PfKeyDict  *d = &st->dicts[k];
 	const PfAggCol *col = &st->prog->cols[d->col];
 	const PqColumnBatch *b = col_batch(st, col);
 	const bool *isnull = b->is_null;
@@ -155,9 +161,10 @@ pf_agg_key_codes(PfAggScanState *st, int k, const uint32 *sel, uint32 n, uint32 
 					{
 						uint32	   *bc = &d->byte_code[v->ptr[0]];
 
-						if (unlikely(*bc == 0))
-							*bc = dict_text(st, d, v->ptr, 1);
-						codes[i] = *bc;
+						if (likely(*bc != 0))
+							codes[i] = *bc;
+						else if ((codes[i] = dict_text(st, d, v->ptr, 1)) != PF_AGG_NO_CODE)
+							*bc = codes[i];
 						continue;
 					}
 					slot = (uint32) (((uintptr_t) v->ptr * UINT64CONST(0x9E3779B97F4A7C15)) >> 56);
@@ -275,6 +282,8 @@ group_of_key(PfAggScanState *st, const uint32 *key, int nkeys)
 			return e - 1;
 		pos = (pos + 1) & st->gmask;
 	}
+	if (st->no_new_groups)
+		return PF_AGG_NO_GROUP;
 	e = pf_agg_new_group(st, key) + 1;
 	st->gtable[pos] = e;
 	if (st->ngroups * 2 > st->gmask)
@@ -299,7 +308,11 @@ group_of_key(PfAggScanState *st, const uint32 *key, int nkeys)
 	return e - 1;
 }
 
-/* Group ids of the n selected rows from their keys' codes. */
+/*
+ * Group ids of the n selected rows from their keys' codes.  With
+ * st->no_new_groups, a key without a group (or with a value not coded:
+ * PF_AGG_NO_CODE) gets PF_AGG_NO_GROUP instead of a new group.
+ */
 void
 pf_agg_assign_groups(PfAggScanState *st, uint32 n)
 {
@@ -314,6 +327,12 @@ pf_agg_assign_groups(PfAggScanState *st, uint32 n)
 		{
 			uint32		c = codes[i];
 
+			if (unlikely(st->no_new_groups) &&
+				(c >= st->cap_code || st->gid_of_code[c] == PG_UINT32_MAX))
+			{
+				gid[i] = PF_AGG_NO_GROUP;
+				continue;
+			}
 			if (unlikely(c >= st->cap_code))
 			{
 				uint32		cap = Max(c + 1, st->cap_code * 2);
@@ -350,8 +369,13 @@ pf_agg_assign_groups(PfAggScanState *st, uint32 n)
 					continue;
 				}
 			}
+			if (unlikely(key[0] == PF_AGG_NO_CODE || key[1] == PF_AGG_NO_CODE))
+			{
+				gid[i] = PF_AGG_NO_GROUP;
+				continue;
+			}
 			gid[i] = group_of_key(st, key, 2);
-			if (slot)
+			if (slot && gid[i] != PF_AGG_NO_GROUP)
 				*slot = gid[i];
 		}
 		return;
@@ -360,9 +384,108 @@ pf_agg_assign_groups(PfAggScanState *st, uint32 n)
 	for (uint32 i = 0; i < n; i++)
 	{
 		uint32		key[INDEX_MAX_KEYS];
+		bool		coded = true;
 
 		for (int k = 0; k < nkeys; k++)
+		{
 			key[k] = st->codes[k][i];
-		gid[i] = group_of_key(st, key, nkeys);
+			coded &= key[k] != PF_AGG_NO_CODE;
+		}
+		gid[i] = coded ? group_of_key(st, key, nkeys) : PF_AGG_NO_GROUP;
 	}
+}
+
+/* ----------------------------------------------------------------
+ * count(DISTINCT x): (group, value) pairs
+ * ----------------------------------------------------------------
+ */
+
+/* No pair seen, x's dictionary empty (both in st->distinct_cxt). */
+void
+pf_agg_distinct_reset(PfAggScanState *st, PfAggDistinct *dd)
+{
+	dd->dict = MemoryContextAlloc(st->distinct_cxt, sizeof(PfKeyDict));
+	pf_agg_dict_init(st, dd->dict, dd->col, st->distinct_cxt);
+	dd->mask = 255;
+	dd->pairs = MemoryContextAllocZero(st->distinct_cxt, sizeof(uint64) * (dd->mask + 1));
+	dd->npairs = 0;
+}
+
+static inline uint64
+pair_hash(uint64 key)
+{
+	key *= UINT64CONST(0x9E3779B97F4A7C15);
+	return key ^ (key >> 29);
+}
+
+/* Double the pair table. */
+static void
+pairs_grow(PfAggScanState *st, PfAggDistinct *dd)
+{
+	uint64		mask = dd->mask * 2 + 1;
+	uint64	   *pairs = MemoryContextAllocExtended(st->distinct_cxt, sizeof(uint64) * (mask + 1),
+												   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+
+	for (uint64 j = 0; j <= dd->mask; j++)
+	{
+		uint64		key = dd->pairs[j];
+		uint64		pos;
+
+		if (key == 0)
+			continue;
+		pos = pair_hash(key) & mask;
+		while (pairs[pos] != 0)
+			pos = (pos + 1) & mask;
+		pairs[pos] = key;
+	}
+	pfree(dd->pairs);
+	dd->pairs = pairs;
+	dd->mask = mask;
+}
+
+/*
+ * Count the new (group, value) pairs of the n selected rows (groups gid,
+ * x's codes in st->xcodes) in their groups' states; null values count
+ * nothing.  With st->no_new_pairs, the rows of pairs not seen (and of
+ * values not coded) are put in spill, their number returned.
+ */
+uint32
+pf_agg_distinct_add(PfAggScanState *st, PfAggDistinct *dd, const uint32 *sel,
+					uint32 n, const uint32 *gid, uint32 *spill)
+{
+	int			naggs = st->prog->naggs;
+	PfAggState *states = st->states + dd->agg;
+	const uint32 *codes = st->xcodes;
+	uint32		nspill = 0;
+
+	for (uint32 i = 0; i < n; i++)
+	{
+		uint32		code = codes[i];
+		uint64		key;
+		uint64		pos;
+
+		if (code == 0)
+			continue;			/* NULL */
+		if (code == PF_AGG_NO_CODE)
+		{
+			spill[nspill++] = sel[i];
+			continue;
+		}
+		key = ((uint64) gid[i] + 1) << 32 | code;
+		pos = pair_hash(key) & dd->mask;
+		while (dd->pairs[pos] != 0 && dd->pairs[pos] != key)
+			pos = (pos + 1) & dd->mask;
+		if (dd->pairs[pos] == key)
+			continue;
+		if (st->no_new_pairs)
+		{
+			spill[nspill++] = sel[i];
+			continue;
+		}
+		dd->pairs[pos] = key;
+		states[(size_t) gid[i] * naggs].count++;
+		if (++dd->npairs * 2 > dd->mask)
+			pairs_grow(st, dd);
+	}
+	return nspill;
 }

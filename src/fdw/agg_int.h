@@ -9,8 +9,9 @@
  * aggregates to a program), agg_plan.c (upper paths and the plan),
  * agg_eval.c (expressions and accumulation over a batch), agg_filter.c
  * (filters to selection vectors), agg_group.c (key dictionaries, group
- * hashing), agg_exec.c (executor callbacks, units, statistics shortcuts,
- * partition passes), agg_explain.c.
+ * hashing), agg_spill.c (groups beyond memory: spill partitions),
+ * agg_exec.c (executor callbacks, units, statistics shortcuts),
+ * agg_explain.c.
  *
  * Planning (GetForeignUpperPaths, UPPERREL_GROUP_AGG) accepts a query over
  * one foreign table (Parquet files or Amudai shards) when every
@@ -53,11 +54,11 @@
  *
  * Memory: a unit's readers live in the source's context reset per unit,
  * convert()'s Datums in one reset per batch; the
- * groups' keys and states in one that grows with the number of groups (the
- * planner refuses more than PF_AGG_MAX_GROUPS estimated groups).  Past
- * hash_mem, a pass is dropped and the input read again once per partition
- * of the key values' hashes, so memory stays bounded whatever the estimate
- * said (slow, but exact).
+ * groups' keys and states in one that grows with the number of groups.  Past
+ * hash_mem, the rows of keys not yet grouped are spilled to temporary
+ * files partitioned by key hash and aggregated partition by partition
+ * (agg_spill.c), as PostgreSQL's hash aggregate does: memory stays
+ * bounded whatever the estimate said, the source is read once.
  *
  * IDENTIFICATION
  *	  src/fdw/agg_int.h
@@ -119,8 +120,12 @@
 
 /* Rows decoded per batch. */
 #define PF_AGG_BATCH_ROWS	4096
-/* The planner refuses more estimated groups than this. */
-#define PF_AGG_MAX_GROUPS	65536
+/*
+ * The planner refuses more estimated groups than this.  Groups beyond
+ * memory spill (agg_spill.c) at a cost linear in the rows, so only a
+ * count the 32-bit group ids cannot number.
+ */
+#define PF_AGG_MAX_GROUPS	PG_INT32_MAX
 /* Days from 1970-01-01 (Parquet DATE) to 2000-01-01 (PostgreSQL date). */
 #define PF_AGG_EPOCH_DAYS	(POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE)
 
@@ -238,6 +243,10 @@ typedef struct PfAggDef
 	Oid			restype;
 	PfAggExpr  *arg;			/* NULL for count(*) */
 	bool		from_stats;		/* answerable from column statistics */
+	Oid			collid;			/* min/max of text: the comparison's collation */
+	bool		distinct;		/* count(DISTINCT column): PF_AGG_COUNT of
+								 * the (group, value) pairs, see
+								 * PfAggDistinct */
 } PfAggDef;
 
 /* A filter "column op constant", normalized to the column's raw domain. */
@@ -274,6 +283,8 @@ typedef struct PfAggFilter
 typedef struct PfKeyDict
 {
 	int			col;
+	MemoryContext cxt;			/* of its arrays and values */
+	bool		frozen;			/* a new value gets PF_AGG_NO_CODE */
 	uint32		nvalues;		/* codes 1..nvalues in use */
 	uint32		cap_values;
 	int64	   *ivalues;		/* INT, DATE (PostgreSQL days), BOOL */
@@ -290,6 +301,25 @@ typedef struct PfKeyDict
 	/* TEXT: code of each one-byte value (flags, statuses), 0 = not yet */
 	uint32		byte_code[256];
 } PfKeyDict;
+
+/*
+ * count(DISTINCT x) of a group: the (group, x value) pairs seen, each
+ * counted once in the group's state when first seen.  Past memory
+ * (no_new_pairs), a new pair of a group in memory is spilled to partitions
+ * by the hash of (keys, x), which are deduplicated each on its own before
+ * the groups are returned: a pair lands in one partition only.
+ */
+typedef struct PfAggDistinct
+{
+	int			agg;			/* index into prog->aggs */
+	int			col;			/* x's column */
+	PfKeyDict  *dict;			/* codes of x's values */
+	uint64	   *pairs;			/* open addressing: (gid + 1) << 32 | code,
+								 * 0 empty */
+	uint64		mask;
+	uint64		npairs;
+	struct PfAggSpill *spill_out;	/* new pairs past memory, or NULL */
+} PfAggDistinct;
 
 /* One output column (fdw_scan_tlist entry). */
 typedef struct PfAggOut
@@ -323,6 +353,7 @@ typedef struct PfAggState
 	double		sxx;			/* avg of floats: float8_accum's Sxx */
 	Datum		spill;			/* decimal sum beyond int128, numeric */
 	bool		has_spill;
+	struct varlena *text;		/* min/max of text: the value (group_cxt) */
 } PfAggState;
 
 
@@ -424,19 +455,36 @@ typedef struct PfAggScanState
 	ExprContext *param_econtext;
 
 	/*
-	 * Passes over key-hash partitions, when the groups outgrow memory: a
-	 * pass aggregates the rows whose key hash has low part_bits bits equal
-	 * to part_value.  A pass that overflows is dropped and split in four.
+	 * Groups beyond memory (agg_spill.c): once the groups outgrow
+	 * group_limit, no new group is made (no_new_groups) and the rows of
+	 * keys not yet grouped are written to spill partitions by their key
+	 * hash; each partition is aggregated afterwards the same way,
+	 * recursively, so every row is read from the source once.
 	 */
-	int			part_bits;
-	uint32		part_value;
-	List	   *pending_parts;	/* (bits, value) Integer pairs still to do */
-	bool		overflow;		/* this pass outgrew group_limit */
+	bool		no_new_groups;	/* keys not grouped yet go to spill_out */
 	Size		group_limit;	/* bytes of group_cxt allowed */
+	struct PfAggSpill *spill_out;	/* partitions this pass writes, or NULL */
+	List	   *pair_pending;	/* PfAggSpillPart * of pairs still to count */
+	int			ndistinct;		/* count(DISTINCT) aggregates */
+	PfAggDistinct *distincts;
+	MemoryContext distinct_cxt; /* their dictionaries and pairs */
+	bool		no_new_pairs;	/* new pairs go to the distincts' spill_out */
+	uint32	   *xcodes;			/* per batch: codes of a distinct's values */
+	struct PfAggSpillPart *spill_in;	/* the partition this pass reads */
+	int			spill_shift;	/* hash bits the levels above used */
+	List	   *spill_pending;	/* PfAggSpillPart * still to aggregate */
+	MemoryContext spill_cxt;	/* partitions, their buffers */
+	int			nspill_cols;	/* the columns a spilled row keeps */
+	int		   *spill_cols;
+	uint32	   *spill_sel;		/* per batch: the rows to spill */
 	uint32	   *row_hash;		/* per selected row */
 	int64		pass_rows;		/* rows read by this pass so far */
-	int64		passes;			/* for EXPLAIN ANALYZE */
+	double		pass_rows_total;	/* rows this pass reads in all */
+	int64		passes;			/* reads of the source, for EXPLAIN */
 	int64		groups_total;
+	int64		spilled_rows;	/* rows written to partitions, all levels */
+	int64		spill_partitions;	/* partitions written */
+	bool		spilled;		/* this computation spilled */
 
 	/* output */
 	bool		computed;
@@ -544,10 +592,46 @@ extern int128_t pf_agg_numeric_unscaled(Datum num, int scale, const char *attnam
 extern uint32 pf_agg_apply_filter(PfAggScanState *st, const PfAggFilter *f, const uint32 *in,
 			 uint32 n, uint32 *out);
 
+/* in agg_exec.c */
+extern void pf_agg_generic_shape(PfAggCol *col);
+
 /* in agg_group.c */
+/* Key code / group id of a key not grouped while st->no_new_groups. */
+#define PF_AGG_NO_CODE		PG_UINT32_MAX
+#define PF_AGG_NO_GROUP		PG_UINT32_MAX
 extern void pf_agg_assign_groups(PfAggScanState *st, uint32 n);
-extern void pf_agg_dict_init(PfAggScanState *st, PfKeyDict *d, int col);
-extern void pf_agg_key_codes(PfAggScanState *st, int k, const uint32 *sel, uint32 n, uint32 *codes);
+extern void pf_agg_dict_init(PfAggScanState *st, PfKeyDict *d, int col, MemoryContext cxt);
+extern void pf_agg_key_codes(PfAggScanState *st, PfKeyDict *d, const uint32 *sel, uint32 n,
+				 uint32 *codes);
+extern void pf_agg_distinct_reset(PfAggScanState *st, PfAggDistinct *dd);
+extern uint32 pf_agg_distinct_add(PfAggScanState *st, PfAggDistinct *dd, const uint32 *sel,
+					uint32 n, const uint32 *gid, uint32 *spill);
 extern uint32 pf_agg_new_group(PfAggScanState *st, const uint32 *keycodes);
+
+/* in agg_spill.c */
+/*
+ * A spill partition: the rows (key and argument columns, in scan order)
+ * of the groups that did not fit, whose key hash bits [shift, shift+bits)
+ * of the level that wrote it select it.
+ */
+typedef struct PfAggSpillPart
+{
+	struct BufFile *file;
+	int64		rows;			/* written */
+	int64		rows_read;		/* read back so far */
+	int			shift;			/* hash bits used by this and upper levels */
+	int			distinct;		/* pairs of this distinct aggregate, or -1:
+								 * rows of new groups */
+} PfAggSpillPart;
+
+extern struct PfAggSpill *pf_agg_spill_begin(PfAggScanState *st, int shift,
+				   double rows_left, double fit, int distinct);
+extern void pf_agg_spill_rows(PfAggScanState *st, struct PfAggSpill *sp,
+				  const uint32 *sel, uint32 n, int extra_col);
+extern List *pf_agg_spill_finish(PfAggScanState *st, struct PfAggSpill *sp, List *pending);
+extern void pf_agg_spill_replay_shapes(PfAggScanState *st);
+extern uint32 pf_agg_spill_read(PfAggScanState *st, PfAggSpillPart *part, uint32 max);
+extern void pf_agg_spill_discard(PfAggScanState *st);
+extern void pf_agg_spill_init(PfAggScanState *st);
 
 #endif							/* PF_AGG_INT_H */
