@@ -171,11 +171,14 @@ report_planned_change(const char *path, const char *planned, const char *now)
  * The files a plan check let through, each with the identity the plan
  * carried, until the file's next open: stat() and open() are two steps,
  * and a file renamed over the path between them would be read unchecked.
- * The open compares what it got (pf_check_opened_file).  A hash table in
- * TopTransactionContext, forgotten at the end of the transaction, so a
- * check whose open never came (a descriptor kept open) cannot outlive it;
- * one entry per path however often a rescan checks it.  Paths too long
- * for a key are left to the plan check alone.
+ * The open compares what it got (pf_check_opened_file).  A check and its
+ * open happen in one statement, so an entry counts only in the statement
+ * that made it: a check whose open never came (the footer cache keeps its
+ * own descriptors) must not judge a later statement's open of a file
+ * replaced meanwhile.  A hash table in TopTransactionContext, forgotten
+ * at the end of the transaction; one entry per path however often a
+ * rescan checks it.  Paths too long for a key are left to the plan check
+ * alone.
  */
 #define PLANNED_IDENTITY_LEN 96
 
@@ -183,6 +186,7 @@ typedef struct PlannedOpen
 {
 	char		path[MAXPGPATH];	/* key */
 	char		identity[PLANNED_IDENTITY_LEN];
+	TimestampTz statement;		/* start of the statement that checked */
 } PlannedOpen;
 
 static HTAB *planned_opens = NULL;
@@ -218,6 +222,7 @@ planned_opens_add(const char *path, const char *identity)
 	}
 	po = hash_search(planned_opens, path, HASH_ENTER, NULL);
 	strlcpy(po->identity, identity, PLANNED_IDENTITY_LEN);
+	po->statement = GetCurrentStatementStartTimestamp();
 }
 
 void
@@ -225,6 +230,7 @@ pf_check_opened_file(const char *path, const struct stat *st)
 {
 	PlannedOpen *po;
 	char		planned[PLANNED_IDENTITY_LEN];
+	bool		stale;
 	char	   *now;
 
 	if (planned_opens == NULL || strlen(path) >= MAXPGPATH)
@@ -233,7 +239,10 @@ pf_check_opened_file(const char *path, const struct stat *st)
 	if (po == NULL)
 		return;
 	strlcpy(planned, po->identity, sizeof(planned));
+	stale = po->statement != GetCurrentStatementStartTimestamp();
 	(void) hash_search(planned_opens, path, HASH_REMOVE, NULL);
+	if (stale)
+		return;
 	now = identity_text(st);
 	if (strcmp(now, planned) != 0)
 		report_planned_change(path, planned, now);
