@@ -45,8 +45,24 @@ SELECT stale_try('EXECUTE scan2');
 SELECT count(*), sum(k) FROM stale_t;
 SELECT count(k), min(k), max(k) FROM stale_t;
 
+-- the same for an Amudai shard (stripes of 1000 rows), rewritten by
+-- parquet_fdw_write_amudai (a new file renamed over the path)
+SELECT current_setting('data_directory') || '/pf_stale.amudai.shard' AS shard \gset
+SELECT parquet_fdw_write_amudai('SELECT i AS k FROM generate_series(1, 3000) i', :'shard', 1000);
+CREATE FOREIGN TABLE stale_am (k int) SERVER stale_srv OPTIONS (filename :'shard');
+PREPARE am_scan AS SELECT count(k), min(k), max(k) FROM (SELECT k FROM stale_am OFFSET 0) s;
+PREPARE am_agg AS SELECT count(*), sum(k) FROM stale_am;
+SELECT stale_try('EXECUTE am_scan'), stale_try('EXECUTE am_agg');
+SELECT parquet_fdw_write_amudai('SELECT i AS k FROM generate_series(1, 5000) i', :'shard', 1000);
+SELECT stale_try('EXECUTE am_agg');
+SELECT stale_try('EXECUTE am_agg'), stale_try('EXECUTE am_scan');
+SELECT parquet_fdw_write_amudai('SELECT i AS k FROM generate_series(1, 2000) i', :'shard', 1000);
+SELECT stale_try('EXECUTE am_scan');
+SELECT stale_try('EXECUTE am_scan');
+SELECT count(*), sum(k) FROM stale_am;
+
 RESET plan_cache_mode;
 DROP SERVER stale_srv CASCADE;
 DROP FUNCTION stale_try(text);
-SELECT format('rm -f %s; cat >/dev/null', :'target') AS rm_target \gset
+SELECT format('rm -f %s %s; cat >/dev/null', :'target', :'shard') AS rm_target \gset
 COPY (SELECT 1) TO PROGRAM :'rm_target';

@@ -15,6 +15,8 @@
 
 #include "postgres.h"
 
+#include <sys/stat.h>
+
 #include "foreign/fdwapi.h"
 #include "nodes/pg_list.h"
 #include "utils/memutils.h"
@@ -36,17 +38,27 @@ extern int64 pf_amudai_find_field(AmShard *shard, const char *path,
 /* in amudai_reader.c: shards opened from the backend */
 #define PF_SHARD_CACHED 8
 
+/* One open file of a shard (root or stripe file): the PfcSource ctx. */
+typedef struct PfShardFile
+{
+	int			fd;
+	char	   *path;
+	struct stat opened;			/* fstat() at open: what a change is seen against */
+	const char *change;			/* set once the file was seen changed */
+} PfShardFile;
+
 typedef struct PfShard
 {
 	char	   *path;
 	int			fd;
+	PfShardFile *root;
 	PfcSource	source;
 	PfcAllocator alloc;			/* pool's allocator, over cxt */
 	MemoryContext cxt;
 	/* large buffers the layer released, kept for its next block */
 	struct PfcBufferPool *pool;
 	AmResolver	resolver;		/* stripe files next to the root file */
-	List	   *stripe_fds;		/* int: descriptors the resolver opened */
+	List	   *stripe_files;	/* PfShardFile *, the resolver's, in order */
 	AmShard    *shard;
 } PfShard;
 
@@ -57,6 +69,21 @@ typedef struct PfShard
  */
 extern PfShard *pf_open_shard(const char *path, MemoryContext cxt);
 extern void pf_close_shard(PfShard *ps);
+
+/*
+ * Is any file of the shard no longer the one opened (written over in
+ * place, truncated: size, modification time or inode of its descriptor
+ * changed)?  ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE naming the file and
+ * the change, with a hint to retry.  A file renamed over or removed is
+ * still the descriptor's and reads on unchanged.
+ */
+extern void pf_shard_check_unchanged(PfShard *ps);
+
+/*
+ * Size of file number file of the shard as am_shard_resolve() numbers
+ * them (0: the root file, then stripe files in the order opened).
+ */
+extern uint64 pf_shard_file_size(PfShard *ps, int file);
 
 /* ereport(ERROR) for a failed AmStatus, naming the file and position. */
 extern void pf_report_amudai_error(const char *path, const AmError *err) pg_attribute_noreturn();

@@ -28,17 +28,68 @@
 #include "fdw/amudai_fdw.h"
 #include "fdw/parquet_fdw.h"
 
-/* One open file of a shard: the PfcSource ctx. */
-typedef struct PfShardFile
-{
-	int			fd;
-} PfShardFile;
+/*
+ * A file of the shard seen changed by a read (shard_read_at), for
+ * pf_report_amudai_error() to name: the read runs inside the format layer,
+ * which must not be unwound by an ereport, so it only fails with ESTALE
+ * and leaves the what here (copied: the file's memory may be gone by the
+ * time the error is reported).
+ */
+static bool change_pending = false;
+static char change_path[MAXPGPATH];
+static struct stat change_was;
+static struct stat change_now;
 
-/* PfcSource.read_at over a descriptor: exactly len bytes or an errno. */
+/*
+ * Has the file under the descriptor changed since it was opened?  Written
+ * in place or truncated, its size or modification time moves; a file
+ * renamed over or removed keeps both (only its ctime moves) and is still
+ * the descriptor's, so it is not a change here.
+ */
+static bool
+file_changed(const struct stat *was, const struct stat *now)
+{
+	return now->st_size != was->st_size ||
+		now->st_mtim.tv_sec != was->st_mtim.tv_sec ||
+		now->st_mtim.tv_nsec != was->st_mtim.tv_nsec;
+}
+
+static void
+report_change(const char *path, const struct stat *was, const struct stat *now)
+{
+	change_pending = false;
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("file \"%s\" changed while it was being read", path),
+			 now->st_size != was->st_size ?
+			 errdetail("Its size changed from %lld to %lld bytes.",
+					   (long long) was->st_size, (long long) now->st_size) :
+			 errdetail("Its modification time changed."),
+			 errhint("Retry the query.")));
+}
+
+/*
+ * PfcSource.read_at over a descriptor: exactly len bytes or an errno.
+ * Bytes read while the file is being written over are no answer, so every
+ * read looks at the file afterwards (a write moves mtime before it copies
+ * its bytes): an fstat() per block read, far below the cost of the read.
+ */
 static int
 shard_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
 {
-	return pfc_pread_exact(((PfShardFile *) ctx)->fd, buf, len, offset);
+	PfShardFile *f = (PfShardFile *) ctx;
+	int			rc = pfc_pread_exact(f->fd, buf, len, offset);
+	struct stat now;
+
+	if (fstat(f->fd, &now) == 0 && file_changed(&f->opened, &now))
+	{
+		strlcpy(change_path, f->path, sizeof(change_path));
+		change_was = f->opened;
+		change_now = now;
+		change_pending = true;
+		return ESTALE;
+	}
+	return rc;
 }
 
 /*
@@ -74,6 +125,8 @@ open_source(const char *path, MemoryContext cxt, PfcSource *out, mode_t *mode)
 		return errno;
 	f = MemoryContextAllocZero(cxt, sizeof(PfShardFile));
 	f->fd = fd;
+	f->path = MemoryContextStrdup(cxt, path);
+	f->opened = st;
 	out->read_at = shard_read_at;
 	out->size = (uint64_t) st.st_size;
 	out->ctx = f;
@@ -116,8 +169,7 @@ resolver_open(void *ctx, const char *url, size_t url_len, PfcSource *out)
 	{
 		MemoryContext old = MemoryContextSwitchTo(cxt);
 
-		ps->stripe_fds = lappend_int(ps->stripe_fds,
-									 ((PfShardFile *) out->ctx)->fd);
+		ps->stripe_files = lappend(ps->stripe_files, out->ctx);
 		MemoryContextSwitchTo(old);
 	}
 	return rc;
@@ -140,6 +192,7 @@ pf_open_shard(const char *path, MemoryContext cxt)
 	int			rc;
 
 	pf_refuse_url(path);
+	change_pending = false;
 	ps->path = MemoryContextStrdup(cxt, path);
 	ps->fd = -1;
 	rc = open_source(path, cxt, &ps->source, &mode);
@@ -152,7 +205,8 @@ pf_open_shard(const char *path, MemoryContext cxt)
 				(errcode_for_file_access(),
 				 errmsg("could not open Amudai shard \"%s\": %m", path)));
 	}
-	ps->fd = ((PfShardFile *) ps->source.ctx)->fd;
+	ps->root = (PfShardFile *) ps->source.ctx;
+	ps->fd = ps->root->fd;
 	ps->cxt = cxt;
 	backing = pf_context_allocator(cxt);
 	ps->pool = pfc_buffer_pool_create(&backing, &shard_pool_limits);
@@ -193,9 +247,9 @@ pf_close_shard(PfShard *ps)
 		am_shard_close(ps->shard);
 		ps->shard = NULL;
 	}
-	foreach(lc, ps->stripe_fds)
-		CloseTransientFile(lfirst_int(lc));
-	ps->stripe_fds = NIL;
+	foreach(lc, ps->stripe_files)
+		CloseTransientFile(((PfShardFile *) lfirst(lc))->fd);
+	ps->stripe_files = NIL;
 	if (ps->fd >= 0)
 	{
 		CloseTransientFile(ps->fd);
@@ -204,6 +258,34 @@ pf_close_shard(PfShard *ps)
 	/* after the shard: closing it hands its buffers back to the pool */
 	pfc_buffer_pool_destroy(ps->pool);
 	ps->pool = NULL;
+}
+
+void
+pf_shard_check_unchanged(PfShard *ps)
+{
+	struct stat now;
+	ListCell   *lc;
+
+	if (ps->root != NULL && fstat(ps->root->fd, &now) == 0 &&
+		file_changed(&ps->root->opened, &now))
+		report_change(ps->root->path, &ps->root->opened, &now);
+	foreach(lc, ps->stripe_files)
+	{
+		PfShardFile *f = (PfShardFile *) lfirst(lc);
+
+		if (fstat(f->fd, &now) == 0 && file_changed(&f->opened, &now))
+			report_change(f->path, &f->opened, &now);
+	}
+}
+
+uint64
+pf_shard_file_size(PfShard *ps, int file)
+{
+	if (file <= 0)
+		return ps->source.size;
+	if (file - 1 < list_length(ps->stripe_files))
+		return (uint64) ((PfShardFile *) list_nth(ps->stripe_files, file - 1))->opened.st_size;
+	return 0;
 }
 
 bool
@@ -251,6 +333,10 @@ void
 pf_report_amudai_error(const char *path, const AmError *err)
 {
 	const char *message = err->message[0] ? err->message : "unknown error";
+
+	/* a read saw the file change: that, not what the bytes looked like */
+	if (change_pending)
+		report_change(pstrdup(change_path), &change_was, &change_now);
 
 	if (err->status == AM_ERR_IO && err->sys_errno == EINVAL &&
 		refused_stripe != NULL)

@@ -15,7 +15,6 @@
 
 #include <ctype.h>
 #include <fnmatch.h>
-#include <glob.h>
 #include <sys/stat.h>
 #include <dirent.h>
 
@@ -330,8 +329,9 @@ pf_virtual_value(const PqFileMeta *meta, const char *path,
  *
  * An entry naming a folder stands for the *.parquet files below it, at any
  * depth, skipping hidden and "_"-prefixed names (Spark's _SUCCESS and
- * _metadata, .crc files); an entry with a wildcard (* ? [) is a glob(3)
- * pattern whose matches are used the same way, where a "**" component
+ * _metadata, .crc files); an entry with a wildcard (* ? [) is a pattern
+ * as glob(3) reads it (matched by our own walk, which a cancel
+ * interrupts), whose matches are used the same way, where a "**" component
  * also matches any number of folders (none included; hidden and
  * "_"-prefixed ones skipped).  Files come in path order,
  * so scans are deterministic.  Anything else is a file, opened as is.
@@ -937,35 +937,36 @@ report_no_files(const char *entry)
 			 errhint("%s", hint)));
 }
 
-/* The matches of a glob(3) pattern without "**", appended to files. */
+/*
+ * The matches of a pattern without "**", appended to files.  Our own walk
+ * (expand_components), not glob(3): glob cannot be interrupted, and on a
+ * huge tree it held the backend past statement_timeout and cancels.  The
+ * same matches (fnmatch per component, FNM_PERIOD, backslash escapes),
+ * sorted by bytes as folder listings are.  Folders on the way are not
+ * filtered, as glob listed them all; folders matched are, by
+ * expand_folder().  A trailing '/' matches folders only.
+ */
 static List *
 expand_glob(const char *entry, List *files, PfExpansion *ex)
 {
-	glob_t		g;
-	int			rc;
-	List	   *matches = NIL;
+	PfFolderFilter skip = ex->skip;
+	size_t		len = strlen(entry);
+	bool		folders_only = len > 1 && entry[len - 1] == '/';
+	List	   *matches;
 	ListCell   *lc2;
 	struct stat st;
 
-	memset(&g, 0, sizeof(g));
-	rc = glob(entry, 0, NULL, &g);
-	if (rc != 0 && rc != GLOB_NOMATCH)
-	{
-		globfree(&g);
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not expand file name pattern \"%s\"", entry)));
-	}
-	for (size_t i = 0; rc == 0 && i < g.gl_pathc; i++)
-		matches = lappend(matches, pstrdup(g.gl_pathv[i]));
-	globfree(&g);
+	ex->skip = NULL;
+	matches = expand_recursive_pattern(entry, ex);
+	ex->skip = skip;
 	foreach(lc2, matches)
 	{
 		char	   *path = (char *) lfirst(lc2);
 
+		CHECK_FOR_INTERRUPTS();
 		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 			expand_folder(path, &files, ex);
-		else
+		else if (!folders_only)
 			files = lappend(files, path);
 	}
 	return files;

@@ -22,7 +22,10 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include "access/xact.h"
 #include "storage/fd.h"
+#include "utils/hsearch.h"
+#include "utils/memutils.h"
 #include "utils/plancache.h"
 
 #include "fdw/parquet_fdw.h"
@@ -81,6 +84,8 @@ pf_open_regular(const char *path, struct stat *st)
 		errno = rc;
 		return -1;
 	}
+	/* (an error here leaves the descriptor to the abort, which closes it) */
+	pf_check_opened_file(path, st);
 	return fd;
 }
 
@@ -126,6 +131,15 @@ pf_refuse_url(const char *path)
 						   path)));
 }
 
+/* The identity text of pf_file_identity() for a stat() result. */
+static char *
+identity_text(const struct stat *st)
+{
+	return psprintf("%lld:%lld.%09ld:%llu", (long long) st->st_size,
+					(long long) st->st_mtim.tv_sec, (long) st->st_mtim.tv_nsec,
+					(unsigned long long) st->st_ino);
+}
+
 char *
 pf_file_identity(const char *path)
 {
@@ -133,9 +147,106 @@ pf_file_identity(const char *path)
 
 	if (stat(path, &st) != 0)
 		return pstrdup("");
-	return psprintf("%lld:%lld.%09ld:%llu", (long long) st.st_size,
-					(long long) st.st_mtim.tv_sec, (long) st.st_mtim.tv_nsec,
-					(unsigned long long) st.st_ino);
+	return identity_text(&st);
+}
+
+static void
+report_planned_change(const char *path, const char *planned, const char *now)
+{
+	long long	planned_size = strtoll(planned, NULL, 10);
+	long long	now_size = strtoll(now, NULL, 10);
+
+	/* a cached plan would fail the same way on every run: plan anew */
+	ResetPlanCache();
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("file \"%s\" changed after the query was planned", path),
+			 planned_size != now_size ?
+			 errdetail("Its size changed from %lld to %lld bytes.", planned_size, now_size) :
+			 errdetail("Its modification time or inode changed."),
+			 errhint("Run the query again: it will be planned for the file as it is now.")));
+}
+
+/*
+ * The files a plan check let through, each with the identity the plan
+ * carried, until the file's next open: stat() and open() are two steps,
+ * and a file renamed over the path between them would be read unchecked.
+ * The open compares what it got (pf_check_opened_file).  A check and its
+ * open happen in one statement, so an entry counts only in the statement
+ * that made it: a check whose open never came (the footer cache keeps its
+ * own descriptors) must not judge a later statement's open of a file
+ * replaced meanwhile.  A hash table in TopTransactionContext, forgotten
+ * at the end of the transaction; one entry per path however often a
+ * rescan checks it.  Paths too long for a key are left to the plan check
+ * alone.
+ */
+#define PLANNED_IDENTITY_LEN 96
+
+typedef struct PlannedOpen
+{
+	char		path[MAXPGPATH];	/* key */
+	char		identity[PLANNED_IDENTITY_LEN];
+	TimestampTz statement;		/* start of the statement that checked */
+} PlannedOpen;
+
+static HTAB *planned_opens = NULL;
+static bool planned_opens_callback_set = false;
+
+static void
+planned_opens_forget(XactEvent event, void *arg)
+{
+	planned_opens = NULL;		/* its memory goes with the transaction */
+}
+
+static void
+planned_opens_add(const char *path, const char *identity)
+{
+	PlannedOpen *po;
+
+	if (strlen(path) >= MAXPGPATH || strlen(identity) >= PLANNED_IDENTITY_LEN)
+		return;
+	if (planned_opens == NULL)
+	{
+		HASHCTL		ctl;
+
+		if (!planned_opens_callback_set)
+		{
+			RegisterXactCallback(planned_opens_forget, NULL);
+			planned_opens_callback_set = true;
+		}
+		ctl.keysize = MAXPGPATH;
+		ctl.entrysize = sizeof(PlannedOpen);
+		ctl.hcxt = TopTransactionContext;
+		planned_opens = hash_create("parquet_fdw planned files", 16, &ctl,
+									HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
+	}
+	po = hash_search(planned_opens, path, HASH_ENTER, NULL);
+	strlcpy(po->identity, identity, PLANNED_IDENTITY_LEN);
+	po->statement = GetCurrentStatementStartTimestamp();
+}
+
+void
+pf_check_opened_file(const char *path, const struct stat *st)
+{
+	PlannedOpen *po;
+	char		planned[PLANNED_IDENTITY_LEN];
+	bool		stale;
+	char	   *now;
+
+	if (planned_opens == NULL || strlen(path) >= MAXPGPATH)
+		return;
+	po = hash_search(planned_opens, path, HASH_FIND, NULL);
+	if (po == NULL)
+		return;
+	strlcpy(planned, po->identity, sizeof(planned));
+	stale = po->statement != GetCurrentStatementStartTimestamp();
+	(void) hash_search(planned_opens, path, HASH_REMOVE, NULL);
+	if (stale)
+		return;
+	now = identity_text(st);
+	if (strcmp(now, planned) != 0)
+		report_planned_change(path, planned, now);
+	pfree(now);
 }
 
 /*
@@ -147,24 +258,13 @@ void
 pf_check_planned_file(const char *path, const char *planned)
 {
 	char	   *now;
-	long long	planned_size;
-	long long	now_size;
 
 	if (planned == NULL || planned[0] == '\0')
 		return;
 	now = pf_file_identity(path);
-	if (now[0] == '\0' || strcmp(now, planned) == 0)
+	if (now[0] == '\0')
 		return;
-
-	/* a cached plan would fail the same way on every run: plan anew */
-	ResetPlanCache();
-	planned_size = strtoll(planned, NULL, 10);
-	now_size = strtoll(now, NULL, 10);
-	ereport(ERROR,
-			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-			 errmsg("file \"%s\" changed after the query was planned", path),
-			 planned_size != now_size ?
-			 errdetail("Its size changed from %lld to %lld bytes.", planned_size, now_size) :
-			 errdetail("Its modification time or inode changed."),
-			 errhint("Run the query again: it will be planned for the file as it is now.")));
+	if (strcmp(now, planned) != 0)
+		report_planned_change(path, planned, now);
+	planned_opens_add(path, planned);
 }

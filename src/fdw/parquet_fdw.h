@@ -96,6 +96,13 @@ extern int	pf_open_regular(const char *path, struct stat *st);
  */
 extern char *pf_file_identity(const char *path);
 extern void pf_check_planned_file(const char *path, const char *planned_identity);
+/*
+ * After opening a file that pf_check_planned_file() let through in this
+ * transaction: the same 55000 error when the descriptor's fstat() (st) is
+ * not the planned file (it was replaced between the check and the open).
+ * pf_open_regular() calls it; openers of their own call it after fstat().
+ */
+extern void pf_check_opened_file(const char *path, const struct stat *st);
 /* ERRCODE_WRONG_OBJECT_TYPE: "path" is <what mode is>, not <expected>. */
 extern void pf_report_not_regular(const char *path, mode_t mode,
 								  const char *expected) pg_attribute_noreturn();

@@ -60,6 +60,7 @@ typedef struct AmSourceFile
 	uint64		pos;			/* next row to position */
 	uint64		range_end;		/* end of the range being read */
 	uint64		batch_first;	/* first row of the current batch */
+	uint32		batch_rows;		/* most rows a batch of the stripe holds */
 } AmSourceFile;
 
 #define AM(src)	((AmSourceFile *) (src))
@@ -391,7 +392,12 @@ stripe_qual_excludes(PfShard *ps, uint32 stripe, PfPruneQual *q,
 	return pf_range_excludes(q, deftyp, min, max);
 }
 
-/* Bytes of the buffers of a field in a stripe (for the cost). */
+/*
+ * Bytes of the buffers of a field in a stripe (for the cost).  A buffer
+ * said to reach past the end of its file is a damaged shard, refused here,
+ * before its size makes the cost absurd (which once put a small shard's
+ * scan under JIT, ~95 MB for nothing) or anything is sized by it.
+ */
 static double
 stripe_field_bytes(PfShard *ps, uint32 stripe, uint32 schema_id)
 {
@@ -408,8 +414,69 @@ stripe_field_bytes(PfShard *ps, uint32 stripe, uint32 schema_id)
 	if (!present)
 		return 0;
 	for (uint32 b = 0; b < sfd.num_buffers; b++)
-		bytes += (double) (sfd.buffers[b].buffer.end - sfd.buffers[b].buffer.start);
+	{
+		const AmDataRef *ref = &sfd.buffers[b].buffer;
+		uint64		size;
+		int			file;
+
+		if (ref->end <= ref->start)
+			continue;
+		if (am_shard_resolve(ps->shard, anchor, ref, &file, &err) != AM_OK)
+			pf_report_amudai_error(ps->path, &err);
+		size = pf_shard_file_size(ps, file);
+		if (size > 0 && ref->end > size)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("invalid Amudai shard \"%s\": a buffer of field %u in stripe %u ends past the end of its file",
+							ps->path, schema_id, stripe),
+					 errdetail("The buffer spans bytes [%llu, %llu) of a file of %llu bytes.",
+							   (unsigned long long) ref->start,
+							   (unsigned long long) ref->end,
+							   (unsigned long long) size)));
+		bytes += (double) (ref->end - ref->start);
+	}
 	return bytes;
+}
+
+/*
+ * Rows per batch in the stripe so that one batch holds at most
+ * PF_BATCH_VALUE_BYTES of the bound String and Binary columns' values:
+ * their StringStats/BinaryStats max_size is the longest value of the
+ * stripe, so rows x the sum of those is a bound known before anything is
+ * decoded (the field readers expand a dictionary's value once per row: one
+ * huge value shared by every row must not be decoded for all of them at
+ * once).  Columns without those statistics are not bounded.
+ */
+static uint32
+stripe_batch_rows(AmSourceFile *f, uint32 stripe)
+{
+	AmShard    *shard = f->shard->shard;
+	const AmSchema *schema = am_shard_schema(shard);
+	uint64		row_bytes = 0;
+
+	for (int i = 0; i < f->base.ncolumns; i++)
+	{
+		AmStripeFieldDescriptor sfd;
+		const AmSchemaNode *n;
+		bool		present;
+		int			anchor;
+		AmError		err;
+
+		if (f->field_ids[i] < 0 || f->convs == NULL || f->convs[i] == NULL)
+			continue;
+		n = &schema->nodes[f->field_ids[i]];
+		if (n->basic_type != AM_TYPE_STRING && n->basic_type != AM_TYPE_BINARY)
+			continue;
+		am_error_clear(&err);
+		if (am_shard_stripe_field(shard, stripe, (uint32) f->field_ids[i],
+								  &present, &sfd, &anchor, &err) != AM_OK)
+			pf_report_amudai_error(f->shard->path, &err);
+		if (present && (sfd.field.has_string_stats || sfd.field.has_binary_stats))
+			row_bytes += Min(sfd.field.max_size, PF_BATCH_VALUE_BYTES);
+	}
+	if (row_bytes == 0)
+		return PG_UINT32_MAX;
+	return (uint32) Max(PF_BATCH_VALUE_BYTES / row_bytes, 1);
 }
 /* ----------------------------------------------------------------
  * Row ranges of a stripe from its RANGE_INDEX buffers
@@ -832,8 +899,11 @@ am_source_unit_open(PfSource *src, int unit, List *row_quals, int64 row_limit)
 	AmSourceFile *f = AM(src);
 	MemoryContext old;
 
+	/* no stripe is read from a file written over since it was opened */
+	pf_shard_check_unchanged(f->shard);
 	src->unit = unit;
 	src->batch_row = 0;
+	f->batch_rows = stripe_batch_rows(f, (uint32) unit);
 	f->stripe_rows = am_shard_stripe(f->shard->shard, unit)->total_record_count;
 	old = MemoryContextSwitchTo(f->unit_cxt);
 	stripe_row_ranges(f, (uint32) unit, row_quals);
@@ -878,7 +948,8 @@ am_source_read(PfSource *src, uint32 max_rows)
 		f->range_end = f->ranges[2 * f->next_range + 1];
 		f->next_range++;
 	}
-	want = (uint32) Min((uint64) max_rows, f->range_end - f->pos);
+	want = (uint32) Min((uint64) Min(max_rows, f->batch_rows),
+						f->range_end - f->pos);
 	f->batch_first = f->pos;
 	src->batch_row = (int64) f->pos;
 	f->pos += want;

@@ -7,7 +7,8 @@
 # retry -- never rows of the other file, never a damaged-file or I/O error.
 # A file replaced by rename or removed is still the open descriptor's: the
 # cursor reads on, every row of the file it began with.  A query started
-# after the change reads the new file.  Needs PGHOST etc. of a server with parquet_fdw
+# after the change reads the new file.  The same for an Amudai shard
+# (written by parquet_fdw_write_amudai, stripes of 5000 rows).  Needs PGHOST etc. of a server with parquet_fdw
 # (superuser); prints "file-changed: N passed, N failed" last.
 set -uo pipefail
 
@@ -104,6 +105,57 @@ out=$(psql -X -qAt -c "SET parquet_fdw.enable_aggregate_pushdown = off" -c "SELE
 
 # unchanged: the same cursor reads every row
 reads_on "unchanged file, cursor reads on" "true"
+
+# ---- Amudai shards: four and six stripes of 5000 rows
+mkdir -p "$DIR/am" && chmod 777 "$DIR/am"
+psql -X -q -v ON_ERROR_STOP=1 >/dev/null <<SQL || { check "amudai setup" 0 "could not write the shards"; finish; }
+SELECT parquet_fdw_write_amudai('SELECT i::bigint AS id, md5(i::text) AS s FROM generate_series(1, 20000) i', '$DIR/am/four.amudai.shard', 5000);
+SELECT parquet_fdw_write_amudai('SELECT i::bigint AS id, md5(i::text) AS s FROM generate_series(1, 30000) i', '$DIR/am/six.amudai.shard', 5000);
+CREATE FOREIGN TABLE changed_am (id bigint, s text) SERVER changed_srv OPTIONS (filename '$DIR/am/t.amudai.shard');
+SQL
+AM4=$(stat -c %s "$DIR/am/four.amudai.shard")
+AM6=$(stat -c %s "$DIR/am/six.amudai.shard")
+
+# am_cursor CHANGE: first row, CHANGE, the rest into rest.txt; psql output
+am_cursor() {
+	rm -f "$DIR/am/t.amudai.shard"
+	cp "$DIR/am/four.amudai.shard" "$DIR/am/t.amudai.shard"
+	chmod 644 "$DIR/am/t.amudai.shard"
+	psql -X -qAt -v VERBOSITY=verbose 2>&1 <<SQL
+SET parquet_fdw.enable_aggregate_pushdown = off;
+BEGIN;
+DECLARE c CURSOR FOR SELECT id FROM changed_am;
+FETCH 1 FROM c;
+\! $1
+\o $DIR/rest.txt
+FETCH ALL FROM c;
+\o
+ROLLBACK;
+SQL
+}
+
+out=$(am_cursor "cp '$DIR/am/six.amudai.shard' '$DIR/am/t.amudai.shard'")
+ok=1
+echo "$out" | grep -q '^1$' || ok=0
+echo "$out" | grep -qE "ERROR: +55000: file \".*t\.amudai\.shard\" changed while it was being read" || ok=0
+echo "$out" | grep -qE "DETAIL: +Its size changed from $AM4 to $AM6 bytes\." || ok=0
+echo "$out" | grep -qE "HINT: +Retry the query\." || ok=0
+check "amudai shard written over in place" $ok "$(echo "$out" | grep -E 'ERROR|DETAIL' | tr '\n' ' ' | cut -c1-300)"
+
+out=$(am_cursor "truncate -s 4096 '$DIR/am/t.amudai.shard'")
+ok=1
+echo "$out" | grep -qE "ERROR: +55000: file \".*t\.amudai\.shard\" changed while it was being read" || ok=0
+echo "$out" | grep -qE "DETAIL: +Its size changed from $AM4 to 4096 bytes\." || ok=0
+check "amudai shard truncated" $ok "$(echo "$out" | grep -E 'ERROR|DETAIL' | tr '\n' ' ' | cut -c1-300)"
+
+for change in "cp '$DIR/am/six.amudai.shard' '$DIR/am/new.shard' && mv '$DIR/am/new.shard' '$DIR/am/t.amudai.shard'" "true"; do
+	out=$(am_cursor "$change")
+	n=$(wc -l <"$DIR/rest.txt")
+	sum=$(awk '{s += $1} END {print s}' "$DIR/rest.txt")
+	[ "$out" = "1" ] && [ "$n" -eq 19999 ] && [ "$sum" = 200009999 ]
+	check "amudai cursor reads on ($(echo "$change" | cut -c1-20))" $([ $? -eq 0 ] && echo 1 || echo 0) \
+		"first '$(echo "$out" | tr '\n' ' ' | cut -c1-200)', then $n rows summing to $sum (want 1, 19999, 200009999)"
+done
 
 psql -X -q -c "DROP SERVER changed_srv CASCADE" >/dev/null 2>&1
 finish

@@ -12,6 +12,10 @@
 # check passes when the peak stays under the session's baseline plus
 # HOSTILE_LIMIT (default 4) times the value size, and the query gave the
 # exact answer.  Before dictionary values were shared, 30 rows took 3.2 GB.
+# Then an Amudai shard written by parquet_fdw_write_amudai whose one
+# AMUDAI_MB (32) MB string 16 rows share: the shard stores it once, its
+# field readers expand it per row, so the bound is AMUDAI_LIMIT (10) times
+# the value (batches of at most 64 MB of values; 1.7 GB before, for 24 rows).
 # Prints one line per check and "memory: N passed, N failed" last.
 set -uo pipefail
 
@@ -120,6 +124,28 @@ SQL
 	ok=1; [ "$got" -le "$bound" ] || ok=0; [ "$sent" -eq "$want" ] || ok=0
 	check "select * $t" $ok "$sent bytes sent (want $want), peak RSS $((got / 1024)) MB, baseline $((base / 1024)) MB, bound $((bound / 1024)) MB"
 done
+
+# An Amudai shard: one AMUDAI_MB string in every row, stored once.
+AM_MB=${AMUDAI_MB:-32}
+AM_LIMIT=${AMUDAI_LIMIT:-10}
+AM_ROWS=16
+AM_BYTES=$((AM_MB * 1024 * 1024))
+mkdir -p "$DIR/am" && chmod 777 "$DIR/am"
+if ! psql -X -q -v ON_ERROR_STOP=1 >/dev/null <<SQL
+SELECT parquet_fdw_write_amudai(\$q\$SELECT i AS id, repeat('x', $AM_BYTES) AS s FROM generate_series(1, $AM_ROWS) i\$q\$, '$DIR/am/hostile.amudai.shard');
+CREATE FOREIGN TABLE memtest.am_hostile (id int, s text) SERVER memtest_srv OPTIONS (filename '$DIR/am/hostile.amudai.shard');
+SQL
+then
+	check "amudai shard" 0 "parquet_fdw_write_amudai failed"
+else
+	echo "shard: $(stat -c %s "$DIR/am/hostile.amudai.shard") B"
+	LIMIT=$AM_LIMIT VALUE_BYTES=$AM_BYTES peak "amudai $AM_ROWS rows, one value" "$AM_ROWS|$AM_BYTES" \
+		"SELECT count(*), max(length(s)) FROM memtest.am_hostile"
+	LIMIT=$AM_LIMIT VALUE_BYTES=$AM_BYTES peak "amudai $AM_ROWS rows, no aggregate pushdown" "$AM_ROWS|$AM_BYTES" \
+		"SET parquet_fdw.enable_aggregate_pushdown = off; SELECT count(*), max(length(s)) FROM memtest.am_hostile"
+	LIMIT=$AM_LIMIT VALUE_BYTES=$AM_BYTES peak "amudai $AM_ROWS rows, equality filter" "0" \
+		"SELECT count(*) FROM memtest.am_hostile WHERE s = 'x'"
+fi
 
 psql -X -q -c "DROP SCHEMA memtest CASCADE; DROP SERVER memtest_srv CASCADE;" >/dev/null 2>&1
 finish
