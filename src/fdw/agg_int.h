@@ -550,4 +550,9 @@ extern void pf_agg_dict_init(PfAggScanState *st, PfKeyDict *d, int col);
 extern void pf_agg_key_codes(PfAggScanState *st, int k, const uint32 *sel, uint32 n, uint32 *codes);
 extern uint32 pf_agg_new_group(PfAggScanState *st, const uint32 *keycodes);
 
+/* in agg_refused.c: why pushdown was refused, for EXPLAIN (VERBOSE) */
+extern char *pf_agg_deparse(Node *expr, Oid relid, Index rti);
+extern char *pf_agg_refusal_of_program(Relation rel, Index rti, List *quals,
+									   List *group_vars, List *scan_tlist);
+
 #endif							/* PF_AGG_INT_H */
