@@ -74,6 +74,29 @@ SELECT refused_why($$SELECT f8 > 100, count(*) FROM refused GROUP BY f8 > 100$$)
 SELECT refused_why($$SELECT f4, count(*) FROM refused GROUP BY f4 HAVING count(*) > 1$$);
 SELECT refused_why($$SELECT l_returnflag, count(*) FROM refused GROUP BY ROLLUP (l_returnflag)$$);
 
+-- expressions of group columns only (and constants beside a column key)
+-- are computed above the scan: pushed, same answers, same errors
+SELECT refused_why($$SELECT 1, l_returnflag, count(*) FROM refused GROUP BY 1, l_returnflag$$);
+SELECT refused_why($$SELECT i2, i2 - 1, i2 * 2, count(*) FROM refused GROUP BY i2, i2 - 1, i2 * 2$$);
+SELECT refused_why($$SELECT l_returnflag || l_linestatus, l_returnflag, l_linestatus, sum(i4) FROM refused GROUP BY 1, 2, 3$$);
+SET timezone = 'America/New_York';
+SELECT refused_why($$SELECT l_shipdate, date_trunc('month', l_shipdate), count(*) FROM refused GROUP BY 1, 2$$);
+RESET timezone;
+SELECT refused_why($$SELECT 1, count(*) FROM refused WHERE i2 > 30000 GROUP BY 1$$);
+SELECT refused_why($$SELECT i2 + 1, count(*) FROM refused GROUP BY i2 + 1$$);
+\set VERBOSITY terse
+CREATE FUNCTION refused_plan(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE ln text;
+BEGIN
+  FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+    IF ln ~ 'Pushdown|Group Keys' THEN RETURN NEXT ln; END IF;
+  END LOOP;
+END $$;
+SELECT refused_plan($$SELECT i2, i2 * 3::smallint, count(*) FROM refused GROUP BY 1, 2$$);
+SELECT count(*) FROM (SELECT i2, i2 * 3::smallint, count(*) FROM refused GROUP BY 1, 2) s;
+SELECT count(*) FROM (SELECT i2, i2 * 3::smallint, count(*) FROM refused_heap GROUP BY 1, 2) s;
+\set VERBOSITY default
+
 -- a virtual column: the file's name is not in the file
 SELECT refused_why($$SELECT count(file), sum(l_quantity) FROM refused_named$$,
                    $$SELECT count(*), sum(l_quantity) FROM refused_heap$$);

@@ -10,6 +10,8 @@
  */
 #include "postgres.h"
 
+#include "optimizer/clauses.h"
+
 #include "fdw/agg_int.h"
 
 /* GUC parquet_fdw.enable_aggregate_pushdown */
@@ -94,6 +96,26 @@ add_upper_expr(Node *expr, List *group_vars, List **scan_tlist,
 		else
 			return false;
 	}
+	return true;
+}
+
+/*
+ * Is expr a function of the group columns alone: no volatile function, no
+ * aggregate, every column in it a group column?
+ */
+static bool
+derived_from_keys(Node *expr, List *group_vars)
+{
+	List	   *vars;
+	ListCell   *lv;
+
+	if (contain_volatile_functions(expr) || contain_agg_clause(expr) ||
+		contain_window_function(expr))
+		return false;
+	vars = pull_var_clause(expr, PVC_INCLUDE_PLACEHOLDERS);
+	foreach(lv, vars)
+		if (!IsA(lfirst(lv), Var) || !list_member(group_vars, lfirst(lv)))
+			return false;
 	return true;
 }
 
@@ -246,16 +268,35 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		SortGroupClause *sgc = (SortGroupClause *) lfirst(lc);
 		Expr	   *expr = (Expr *) get_sortgroupclause_expr(sgc, parse->targetList);
 
-		if (!IsA(expr, Var))
+		if (IsA(expr, Var))
+		{
+			group_exprs = lappend(group_exprs, expr);
+			if (!list_member(group_vars, expr))
+				group_vars = lappend(group_vars, expr);
+		}
+	}
+
+	/*
+	 * Other group expressions: a constant, or a non-volatile expression of
+	 * group columns only, splits no group the columns make, so it is no key
+	 * of the scan's; the ForeignScan's projection computes it per group
+	 * (ClickBench's "GROUP BY 1, URL" and "GROUP BY ClientIP, ClientIP - 1").
+	 * Without any column key a constant still groups (no rows, no group).
+	 */
+	foreach(lc, parse->groupClause)
+	{
+		SortGroupClause *sgc = (SortGroupClause *) lfirst(lc);
+		Expr	   *expr = (Expr *) get_sortgroupclause_expr(sgc, parse->targetList);
+
+		if (IsA(expr, Var))
+			continue;
+		if (group_vars == NIL || !derived_from_keys((Node *) expr, group_vars))
 		{
 			ps->agg_refused = psprintf("GROUP BY expression %s",
 									   pf_agg_deparse((Node *) expr, rte->relid,
 													  input_rel->relid));
 			return;
 		}
-		group_exprs = lappend(group_exprs, expr);
-		if (!list_member(group_vars, expr))
-			group_vars = lappend(group_vars, expr);
 	}
 
 	/*
