@@ -19,15 +19,36 @@
 #include "postgres.h"
 
 #include "rewrite/rewriteManip.h"
+#include "nodes/nodeFuncs.h"
 #include "utils/regproc.h"
 
 #include "fdw/agg_int.h"
 
-/* Text of an expression over relation rti, columns named as in the table. */
+/* Nodes the deparser may not print outside a full plan's context. */
+static bool
+unprintable_walker(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, PlaceHolderVar) || IsA(node, GroupingFunc) ||
+		IsA(node, SubPlan) || IsA(node, AlternativeSubPlan))
+		return true;
+	return expression_tree_walker(node, unprintable_walker, context);
+}
+
+/*
+ * Text of an expression over relation rti, columns named as in the table.
+ * Planning computes it for every refused query, so it must never fail:
+ * what the deparser might not print stays unnamed.
+ */
 char *
 pf_agg_deparse(Node *expr, Oid relid, Index rti)
 {
-	Node	   *copy = copyObject(expr);
+	Node	   *copy;
+
+	if (unprintable_walker(expr, NULL))
+		return pstrdup("(an expression with a subquery or placeholder)");
+	copy = copyObject(expr);
 
 	/* the context below knows one relation, range table index 1 */
 	if (rti != 1)
