@@ -93,6 +93,7 @@ trap 'rm -f "$RESULT_FILE"' EXIT
 measure() {
 	local port=$1 setup=$2 sql=$3 times plan
 	plan=$(q -p "$port" -c "$setup" -c "EXPLAIN (VERBOSE) $sql" |
+		grep -v 'Aggregate Pushdown: not used' |
 		grep -oE 'Gather|Aggregate Pushdown|Async Foreign Scan|Relations: Aggregate|Partial|Remote SQL: SELECT [a-z_]+' |
 		sort | uniq -c | awk '{ $1 = $1 "x"; print }' | paste -sd ',' -)
 	local args=(-c "$setup" -c '\timing on')

@@ -118,3 +118,20 @@ pf_agg_explain_foreign_scan(ForeignScanState *node, ExplainState *es)
 							   (int64) ((st->peak_memory + 1023) / 1024), es);
 	}
 }
+
+/*
+ * A table scan under an aggregate that was not pushed down: EXPLAIN
+ * (VERBOSE) says why, as the planner recorded it (agg_refused.c).
+ */
+void
+pf_agg_explain_refused(ForeignScanState *node, ExplainState *es)
+{
+	List	   *fdw_private = ((ForeignScan *) node->ss.ps.plan)->fdw_private;
+	const char *why;
+
+	if (!es->verbose || list_length(fdw_private) <= PfScanPrivateAggRefused)
+		return;
+	why = strVal(list_nth(fdw_private, PfScanPrivateAggRefused));
+	if (why[0] != '\0')
+		ExplainPropertyText("Aggregate Pushdown", psprintf("not used (%s)", why), es);
+}

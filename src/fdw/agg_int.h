@@ -633,5 +633,9 @@ extern void pf_agg_spill_replay_shapes(PfAggScanState *st);
 extern uint32 pf_agg_spill_read(PfAggScanState *st, PfAggSpillPart *part, uint32 max);
 extern void pf_agg_spill_discard(PfAggScanState *st);
 extern void pf_agg_spill_init(PfAggScanState *st);
+/* in agg_refused.c: why pushdown was refused, for EXPLAIN (VERBOSE) */
+extern char *pf_agg_deparse(Node *expr, Oid relid, Index rti);
+extern char *pf_agg_refusal_of_program(Relation rel, Index rti, List *quals,
+									   List *group_vars, List *scan_tlist);
 
 #endif							/* PF_AGG_INT_H */

@@ -10,6 +10,8 @@
  */
 #include "postgres.h"
 
+#include "optimizer/clauses.h"
+
 #include "fdw/agg_int.h"
 
 /* GUC parquet_fdw.enable_aggregate_pushdown */
@@ -21,17 +23,18 @@ bool		pf_enable_aggregate_pushdown = true;
  */
 
 /*
- * Might a column the program reads be virtual (the file's path, or the
- * value of a "key=value" folder of some file's path)?  Those are not in the
- * files: no pushdown.  Only the columns read count, so count(*) or sums of
- * file fields over a hive-partitioned folder (as a postgres_fdw node scans
- * its share of a distributed table) are still pushed down.  With
+ * The first column the program reads that might be virtual (the file's
+ * path, or the value of a "key=value" folder of some file's path), or -1.
+ * Those are not in the files: no pushdown.  Only the columns read count,
+ * so count(*) or sums of file fields over a hive-partitioned folder (as a
+ * postgres_fdw node scans its share of a distributed table) are still
+ * pushed down.  With
  * check_keys false the caller checks the folder keys file by file (a file
  * holding the field reads it, whatever the folder says).
  */
-static bool
-has_virtual_columns(Relation rel, PfAggProgram *prog, List *filenames,
-					bool check_keys)
+static int
+first_virtual_column(Relation rel, PfAggProgram *prog, List *filenames,
+					 bool check_keys)
 {
 	ListCell   *lc;
 
@@ -42,7 +45,7 @@ has_virtual_columns(Relation rel, PfAggProgram *prog, List *filenames,
 
 		foreach(lc, options)
 			if (strcmp(((DefElem *) lfirst(lc))->defname, "filename_column") == 0)
-				return true;
+				return i;
 	}
 	foreach(lc, check_keys ? filenames : NIL)
 	{
@@ -54,10 +57,10 @@ has_virtual_columns(Relation rel, PfAggProgram *prog, List *filenames,
 			char	   *value;
 
 			if (pf_partition_value(path, prog->cols[i].field_name, &value))
-				return true;
+				return i;
 		}
 	}
-	return false;
+	return -1;
 }
 
 /*
@@ -66,13 +69,16 @@ has_virtual_columns(Relation rel, PfAggProgram *prog, List *filenames,
  * a group column.  False when the expression cannot sit above the scan.
  */
 static bool
-add_upper_expr(Node *expr, List *group_vars, List **scan_tlist)
+add_upper_expr(Node *expr, List *group_vars, List **scan_tlist,
+			   const char **why)
 {
 	List	   *vars;
 	ListCell   *lv;
 
+	*why = "volatile expression";
 	if (contain_volatile_functions(expr))
 		return false;
+	*why = "expression";
 	vars = pull_var_clause(expr, PVC_INCLUDE_AGGREGATES |
 						   PVC_INCLUDE_WINDOWFUNCS |
 						   PVC_INCLUDE_PLACEHOLDERS);
@@ -90,6 +96,26 @@ add_upper_expr(Node *expr, List *group_vars, List **scan_tlist)
 		else
 			return false;
 	}
+	return true;
+}
+
+/*
+ * Is expr a function of the group columns alone: no volatile function, no
+ * aggregate, every column in it a group column?
+ */
+static bool
+derived_from_keys(Node *expr, List *group_vars)
+{
+	List	   *vars;
+	ListCell   *lv;
+
+	if (contain_volatile_functions(expr) || contain_agg_clause(expr) ||
+		contain_window_function(expr))
+		return false;
+	vars = pull_var_clause(expr, PVC_INCLUDE_PLACEHOLDERS);
+	foreach(lv, vars)
+		if (!IsA(lfirst(lv), Var) || !list_member(group_vars, lfirst(lv)))
+			return false;
 	return true;
 }
 
@@ -178,13 +204,16 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	ForeignPath *path;
 	const PfSourceOps *ops;
 	PfSourceColumn *src_cols;
+	const char *why;
+	int			virtual_col;
+	int			misfit = -1;
+	const char *misfit_file = NULL;
+	bool		too_wide = false;
 
-	if (!pf_enable_aggregate_pushdown || stage != UPPERREL_GROUP_AGG ||
+	if (stage != UPPERREL_GROUP_AGG ||
 		output_rel->fdw_private != NULL || !is_parquet_baserel(input_rel))
 		return;
-	if (parse->groupingSets || parse->hasTargetSRFs || gextra == NULL ||
-		gextra->patype != PARTITIONWISE_AGGREGATE_NONE ||
-		(!parse->hasAggs && parse->groupClause == NIL))
+	if (gextra == NULL || (!parse->hasAggs && parse->groupClause == NIL))
 		return;
 	ps = (PfPlanState *) input_rel->fdw_private;
 	target = root->upper_targets[UPPERREL_GROUP_AGG];
@@ -193,13 +222,43 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		return;
 	ops = pf_source_of_kind(ps->kind);
 
+	/*
+	 * From here on every refusal names its reason on the base relation,
+	 * which its scan's EXPLAIN (VERBOSE) shows (agg_refused.c).
+	 */
+	if (!pf_enable_aggregate_pushdown)
+	{
+		ps->agg_refused = pstrdup("parquet_fdw.enable_aggregate_pushdown is off");
+		return;
+	}
+	if (parse->groupingSets)
+	{
+		ps->agg_refused = pstrdup("grouping sets");
+		return;
+	}
+	if (parse->hasTargetSRFs)
+	{
+		ps->agg_refused = pstrdup("set-returning function in the target list");
+		return;
+	}
+	if (gextra->patype != PARTITIONWISE_AGGREGATE_NONE)
+	{
+		ps->agg_refused = pstrdup("partitionwise aggregate");
+		return;
+	}
+
 	/* every restriction must be evaluated by the scan itself */
 	foreach(lc, input_rel->baserestrictinfo)
 	{
 		RestrictInfo *ri = (RestrictInfo *) lfirst(lc);
 
 		if (ri->pseudoconstant)
+		{
+			ps->agg_refused = psprintf("constant condition %s",
+									   pf_agg_deparse((Node *) ri->clause,
+													  rte->relid, input_rel->relid));
 			return;
+		}
 		quals = lappend(quals, ri->clause);
 	}
 
@@ -209,11 +268,35 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		SortGroupClause *sgc = (SortGroupClause *) lfirst(lc);
 		Expr	   *expr = (Expr *) get_sortgroupclause_expr(sgc, parse->targetList);
 
-		if (!IsA(expr, Var))
+		if (IsA(expr, Var))
+		{
+			group_exprs = lappend(group_exprs, expr);
+			if (!list_member(group_vars, expr))
+				group_vars = lappend(group_vars, expr);
+		}
+	}
+
+	/*
+	 * Other group expressions: a constant, or a non-volatile expression of
+	 * group columns only, splits no group the columns make, so it is no key
+	 * of the scan's; the ForeignScan's projection computes it per group
+	 * (ClickBench's "GROUP BY 1, URL" and "GROUP BY ClientIP, ClientIP - 1").
+	 * Without any column key a constant still groups (no rows, no group).
+	 */
+	foreach(lc, parse->groupClause)
+	{
+		SortGroupClause *sgc = (SortGroupClause *) lfirst(lc);
+		Expr	   *expr = (Expr *) get_sortgroupclause_expr(sgc, parse->targetList);
+
+		if (IsA(expr, Var))
+			continue;
+		if (group_vars == NIL || !derived_from_keys((Node *) expr, group_vars))
+		{
+			ps->agg_refused = psprintf("GROUP BY expression %s",
+									   pf_agg_deparse((Node *) expr, rte->relid,
+													  input_rel->relid));
 			return;
-		group_exprs = lappend(group_exprs, expr);
-		if (!list_member(group_vars, expr))
-			group_vars = lappend(group_vars, expr);
+		}
 	}
 
 	/*
@@ -223,30 +306,47 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	foreach(lc, group_vars)
 		scan_tlist = add_to_flat_tlist(scan_tlist, list_make1(lfirst(lc)));
 	foreach(lc, target->exprs)
-		if (!add_upper_expr((Node *) lfirst(lc), group_vars, &scan_tlist))
+		if (!add_upper_expr((Node *) lfirst(lc), group_vars, &scan_tlist, &why))
+		{
+			ps->agg_refused = psprintf("%s %s", why,
+									   pf_agg_deparse((Node *) lfirst(lc),
+													  rte->relid, input_rel->relid));
 			return;
+		}
 
 	/* HAVING: evaluated by the ForeignScan over its output rows */
 	if (root->hasHavingQual)
 	{
 		having = (List *) gextra->havingQual;
 		foreach(lc, having)
-			if (!add_upper_expr((Node *) lfirst(lc), group_vars, &scan_tlist))
+			if (!add_upper_expr((Node *) lfirst(lc), group_vars, &scan_tlist, &why))
+			{
+				ps->agg_refused = psprintf("HAVING %s %s", why,
+										   pf_agg_deparse((Node *) lfirst(lc),
+														  rte->relid,
+														  input_rel->relid));
 				return;
+			}
 	}
 
 	rel = table_open(rte->relid, NoLock);
 	prog = pf_agg_compile_program(rel, input_rel->relid, quals, group_vars, scan_tlist);
 	if (prog == NULL)
 	{
+		ps->agg_refused = pf_agg_refusal_of_program(rel, input_rel->relid, quals,
+													group_vars, scan_tlist);
 		table_close(rel, NoLock);
 		return;
 	}
 
 	/* every file's fields must be of the shapes the vector code reads */
 	opts = pf_get_table_options(rte->relid);
-	if (has_virtual_columns(rel, prog, ps->filenames, ops->raw_field == NULL))
+	virtual_col = first_virtual_column(rel, prog, ps->filenames,
+									   ops->raw_field == NULL);
+	if (virtual_col >= 0)
 	{
+		ps->agg_refused = psprintf("column %s is not in the files",
+								   quote_identifier(prog->cols[virtual_col].attname));
 		table_close(rel, NoLock);
 		return;
 	}
@@ -299,9 +399,11 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 			char	   *folder_value;
 
 			/* a field the file lacks, named by a folder: a virtual column */
+			misfit = i;
 			if (field == NULL &&
 				pf_partition_value(filename, prog->cols[i].field_name, &folder_value))
 			{
+				virtual_col = i;
 				fits = false;
 				break;
 			}
@@ -309,13 +411,24 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 			if (fits && field != NULL && key_range_too_wide(prog, i, meta, field,
 															(List *) list_nth(ps->rowgroups, fi),
 															&key_min[i], &key_max[i]))
-				fits = false;
+				fits = false, too_wide = true;
 		}
 		ops->close(src);
 		MemoryContextSwitchTo(old);
 		MemoryContextDelete(tmp);
 		if (!fits)
 		{
+			const char *col = quote_identifier(prog->cols[misfit].attname);
+
+			misfit_file = strrchr(filename, '/') ? strrchr(filename, '/') + 1 : filename;
+			if (virtual_col >= 0)
+				ps->agg_refused = psprintf("column %s is not in the files", col);
+			else if (too_wide)
+				ps->agg_refused = psprintf("group key %s spans more than %d values",
+										   col, PF_AGG_MAX_GROUPS);
+			else
+				ps->agg_refused = psprintf("column %s is stored in %s as a type the pushdown does not read",
+										   col, misfit_file);
 			table_close(rel, NoLock);
 			return;
 		}
@@ -329,7 +442,11 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		ngroups = estimate_num_groups(root, group_exprs, input_rel->rows,
 									  NULL, NULL);
 		if (ngroups > PF_AGG_MAX_GROUPS)
+		{
+			ps->agg_refused = psprintf("%.0f groups estimated, more than %d",
+									   ngroups, PF_AGG_MAX_GROUPS);
 			return;
+		}
 	}
 
 	/*
@@ -351,6 +468,8 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 													   JOIN_INNER, NULL));
 
 	output_rel->fdw_private = ps;	/* done for this rel */
+	/* seen only when the scan is planned after all: the path lost */
+	ps->agg_refused = pstrdup("a cheaper plan was chosen");
 	path = pf_create_foreign_upper_path(root, output_rel, target, ngroups,
 									 cost, cost, NIL, NULL,
 									 list_make5(scan_tlist, quals, group_vars,

@@ -198,7 +198,10 @@ dispatchExplainForeignScan(ForeignScanState *node, struct ExplainState *es)
 	if (is_aggregate(node))
 		pf_agg_explain_foreign_scan(node, es);
 	else
+	{
 		pfExplainForeignScan(node, es);
+		pf_agg_explain_refused(node, es);
+	}
 }
 
 /*

@@ -34,6 +34,7 @@ FDW_OBJS += src/fdw/agg_filter.o
 FDW_OBJS += src/fdw/agg_group.o
 FDW_OBJS += src/fdw/agg_exec.o
 FDW_OBJS += src/fdw/agg_explain.o
+FDW_OBJS += src/fdw/agg_refused.o
 FDW_OBJS += src/fdw/sorted.o
 FDW_OBJS += src/fdw/qual.o
 FDW_OBJS += src/fdw/copy_hook.o

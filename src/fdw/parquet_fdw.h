@@ -324,6 +324,8 @@ typedef struct PfPlanState
 	int			folders_pruned; /* key=value folders not even listed */
 	char	   *sorted;			/* the table option "sorted", or NULL */
 	List	   *sort_keys;		/* its keys (PfSortKey), parsed */
+	char	   *agg_refused;	/* why aggregate pushdown was not used, for
+								 * EXPLAIN (VERBOSE); NULL when not tried */
 } PfPlanState;
 
 /*
@@ -345,6 +347,8 @@ enum PfScanPrivateIndex
 								 * folders pruned */
 	PfScanPrivateIdentities,	/* List of String: each file's identity
 								 * when planned (pf_file_identity) */
+	PfScanPrivateAggRefused,	/* String: why aggregate pushdown was not
+								 * used (agg_refused.c), or "" */
 	PfScanPrivateSorted			/* String: the "sorted" option when the
 								 * path returns rows in its order, else
 								 * absent */
@@ -662,6 +666,9 @@ extern void pf_agg_rescan_foreign_scan(ForeignScanState *node);
 extern void pf_agg_end_foreign_scan(ForeignScanState *node);
 extern void pf_agg_explain_foreign_scan(ForeignScanState *node,
 										struct ExplainState *es);
+/* in agg_explain.c: the line saying why a table scan's aggregate was not pushed */
+extern void pf_agg_explain_refused(ForeignScanState *node,
+								   struct ExplainState *es);
 
 /*
  * Page buffers a scan (plain or aggregating) keeps in its

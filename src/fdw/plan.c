@@ -621,6 +621,8 @@ pfGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 			identities = lappend(identities, makeString(pstrdup((char *) lfirst(lc))));
 		fdw_private = lappend(fdw_private, identities);
 	}
+	fdw_private = lappend(fdw_private,
+						  makeString(pstrdup(ps->agg_refused ? ps->agg_refused : "")));
 	if (best_path->path.pathkeys != NIL)
 		fdw_private = lappend(fdw_private, makeString(pstrdup(ps->sorted)));
 
