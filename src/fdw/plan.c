@@ -456,7 +456,7 @@ pfGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(tmp_cxt);
 		ps->filenames = lappend(ps->filenames, (char *) path);
-		ps->identities = lappend(ps->identities, pf_file_identity(path));
+		ps->identities = lappend(ps->identities, pf_file_identity_at(path, opts->serverid));
 		ps->rowgroups = lappend(ps->rowgroups, rgs);
 	}
 	MemoryContextDelete(tmp_cxt);

@@ -89,7 +89,9 @@ pq_source_open(const char *path, Relation rel, PfSourceScan *scan,
 	f->base.scan = scan;
 	f->base.unit = -1;
 	f->cxt = cxt;
-	f->pf = pf_open_file(path, cxt);
+	f->pf = pf_open_file_at(path, pf_rel_serverid(rel), cxt);
+	if (pf_footer_entry_remote(f->pf->entry) != NULL)
+		scan->remote = true;
 	f->meta = f->pf->meta;
 	f->base.nunits = f->meta->num_row_groups;
 	f->unit_cxt = AllocSetContextCreate(cxt, "parquet_fdw row group",
@@ -271,6 +273,35 @@ pq_source_file_excluded(PfSource *src, List *quals)
 	return pf_file_excluded(PQ(src)->meta, src->path, quals, src->rel);
 }
 
+/*
+ * A remote file's row group: its read columns' chunks in one batch of
+ * concurrent requests, before the readers ask for them one by one.
+ */
+static void
+prefetch_unit(PqSourceFile *f, int unit)
+{
+	PfRemoteObject *obj = pf_footer_entry_remote(f->pf->entry);
+	PfRemoteRange *ranges;
+
+	if (obj == NULL)
+		return;
+	pf_remote_object_charge(obj, &f->base.scan->remote_stats);
+	ranges = palloc(sizeof(PfRemoteRange) * Max(f->nslots, 1));
+	for (int s = 0; s < f->nslots; s++)
+	{
+		const PqColumnChunkMeta *chunk = &f->meta->row_groups[unit].columns[f->slot_leaf[s]];
+		int64		start = chunk->data_page_offset;
+
+		if (chunk->has_dictionary_page_offset && chunk->dictionary_page_offset > 0 &&
+			chunk->dictionary_page_offset < start)
+			start = chunk->dictionary_page_offset;
+		ranges[s].offset = (uint64) Max(start, 0);
+		ranges[s].len = (uint64) Max(chunk->total_compressed_size, 0);
+	}
+	pf_remote_object_prefetch(obj, ranges, f->nslots);
+	pfree(ranges);
+}
+
 static void
 pq_source_unit_open(PfSource *src, int unit, List *row_quals, int64 row_limit)
 {
@@ -304,6 +335,7 @@ pq_source_unit_open(PfSource *src, int unit, List *row_quals, int64 row_limit)
 	if (src->scan->buffers == NULL)
 		src->scan->buffers = pf_page_pool_create(src->scan->cxt);
 	pool_alloc = pfc_buffer_pool_allocator((PfcBufferPool *) src->scan->buffers);
+	prefetch_unit(f, unit);
 	ropts.verify_crc = src->scan->verify_checksums;
 	alloc = pf_context_allocator(f->unit_cxt);
 	for (int s = 0; s < f->nslots; s++)

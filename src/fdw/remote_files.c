@@ -1,0 +1,253 @@
+/*-------------------------------------------------------------------------
+ *
+ * remote_files.c
+ *	  The objects a URL entry of the filename option stands for: the object
+ *	  itself, the data files under a "folder" prefix, or the keys a glob
+ *	  matches, found by listing the bucket.
+ *
+ * A pattern is listed once, with its literal head (everything before the
+ * first wildcard, escapes removed) as the prefix; each key is then matched
+ * component by component with fnmatch(3), as files.c matches local
+ * folders: "*", "?" and "[...]" within a component, "**" for any number of
+ * folders (none starting with "." or "_").  A pattern that matches a
+ * "folder" (a key prefix followed by more components) stands for the data
+ * files below it, as a local folder does.  Hive folders "key=value" the
+ * caller's filter rejects are left out, their objects never opened.
+ * http(s) URLs name one object: their "*" or "?" are plain characters.
+ *
+ * IDENTIFICATION
+ *	  src/fdw/remote_files.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fnmatch.h>
+
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+
+#include "fdw/parquet_fdw.h"
+#include "fdw/remote_fdw.h"
+#include "fdw/remote_files.h"
+
+/* A data file a folder stands for: *.parquet (or an Amudai shard). */
+static bool
+is_data_file(const char *name)
+{
+	size_t		len = strlen(name);
+
+	return (len > 8 && pg_strcasecmp(name + len - 8, ".parquet") == 0) ||
+		(len > 13 && pg_strcasecmp(name + len - 13, ".amudai.shard") == 0);
+}
+
+static bool
+hidden(const char *comp)
+{
+	return comp[0] == '.' || comp[0] == '_';
+}
+
+/* Split text at '/' (empty components dropped) into a palloc'd array. */
+static char **
+split_components(const char *text, int *n)
+{
+	char	   *copy = pstrdup(text);
+	char	  **out = palloc(sizeof(char *) * (strlen(text) / 2 + 2));
+	char	   *save = NULL;
+
+	*n = 0;
+	for (char *p = strtok_r(copy, "/", &save); p; p = strtok_r(NULL, "/", &save))
+		out[(*n)++] = p;
+	return out;
+}
+
+/*
+ * Does the pattern p[0..np) match key components k[0..nk)?  Components of
+ * the key left over after the pattern ends are a folder's content: data
+ * files, no hidden folder.
+ */
+static bool
+match_components(char **p, int np, char **k, int nk)
+{
+	if (np == 0)
+	{
+		if (nk == 0)
+			return true;
+		for (int i = 0; i < nk; i++)
+			if (hidden(k[i]))
+				return false;
+		return is_data_file(k[nk - 1]);
+	}
+	if (strcmp(p[0], "**") == 0)
+	{
+		if (match_components(p + 1, np - 1, k, nk))
+			return true;
+		return nk > 1 && !hidden(k[0]) && match_components(p, np, k + 1, nk - 1);
+	}
+	if (nk == 0 || fnmatch(p[0], k[0], FNM_PERIOD) != 0)
+		return false;
+	return match_components(p + 1, np - 1, k + 1, nk - 1);
+}
+
+/* Does text hold a wildcard (* ? [) that no backslash escapes? */
+static bool
+url_has_wildcard(const char *text)
+{
+	for (const char *p = text; *p; p++)
+	{
+		if (*p == '\\' && p[1] != '\0')
+			p++;
+		else if (*p == '*' || *p == '?' || *p == '[')
+			return true;
+	}
+	return false;
+}
+
+/* text up to end with its escapes removed */
+static char *
+unescape_upto(const char *text, const char *end)
+{
+	char	   *out = palloc(end - text + 1);
+	char	   *o = out;
+
+	for (const char *p = text; p < end; p++)
+	{
+		if (*p == '\\' && p + 1 < end)
+			p++;
+		*o++ = *p;
+	}
+	*o = '\0';
+	return out;
+}
+
+typedef struct ListState
+{
+	const char *base;			/* the URL up to the key: "s3://bucket/" */
+	char	  **pcomps;			/* the pattern's components (whole key) */
+	int			npcomps;
+	PfFolderFilter skip;
+	void	   *arg;
+	List	   *files;
+	List	   *skipped;		/* folders the filter rejected (URLs) */
+	StringInfoData buf;
+} ListState;
+
+/* Is a "key=value" folder of the key one the filter rejects? */
+static bool
+skipped_by_filter(ListState *ls, char **k, int nk)
+{
+	if (ls->skip == NULL)
+		return false;
+	resetStringInfo(&ls->buf);
+	appendStringInfoString(&ls->buf, ls->base);
+	for (int i = 0; i < nk - 1; i++)
+	{
+		appendStringInfo(&ls->buf, "%s/", k[i]);
+		if (strchr(k[i], '=') != NULL && ls->skip(ls->buf.data, ls->arg))
+		{
+			ListCell   *lc;
+
+			foreach(lc, ls->skipped)
+				if (strcmp((char *) lfirst(lc), ls->buf.data) == 0)
+					return true;
+			ls->skipped = lappend(ls->skipped, pstrdup(ls->buf.data));
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool
+list_emit(const char *key, uint64_t size, const char *etag, void *arg)
+{
+	ListState  *ls = (ListState *) arg;
+	int			nk;
+	char	  **k;
+
+	CHECK_FOR_INTERRUPTS();
+	if (key[0] == '\0' || key[strlen(key) - 1] == '/')
+		return true;			/* a "folder" marker object */
+	k = split_components(key, &nk);
+	if (match_components(ls->pcomps, ls->npcomps, k, nk) &&
+		!skipped_by_filter(ls, k, nk))
+		ls->files = lappend(ls->files, psprintf("%s%s", ls->base, key));
+	pfree(k);
+	return true;
+}
+
+static int
+compare_urls(const ListCell *a, const ListCell *b)
+{
+	return strcmp((const char *) lfirst(a), (const char *) lfirst(b));
+}
+
+List *
+pf_remote_expand(const char *entry, Oid serverid, PfFolderFilter skip,
+				 void *arg, int *folders_skipped)
+{
+	RmtUrl		url;
+	RmtStore   *store;
+	RmtError	err;
+	ListState	ls;
+	const char *key_start;
+	const char *first_wild = NULL;
+	char	   *pattern_key;
+	char	   *prefix;
+
+	if (!url_has_wildcard(entry) || strncmp(entry, "http", 4) == 0)
+	{
+		/* one object; a name of a data file needs no listing */
+		char	   *literal = strncmp(entry, "http", 4) == 0 ?
+			pstrdup(entry) : unescape_upto(entry, entry + strlen(entry));
+
+		if (strncmp(literal, "http", 4) == 0 || is_data_file(literal))
+		{
+			(void) pf_remote_store(literal, serverid, &url);	/* validates */
+			return list_make1(literal);
+		}
+		entry = psprintf("%s%s", pf_escape_path(literal),
+						 literal[strlen(literal) - 1] == '/' ? "" : "/");
+	}
+
+	/* s3://bucket/<key pattern>: list from the literal head of the key */
+	key_start = strstr(entry, "://") + 3;
+	key_start = strchr(key_start, '/');
+	if (key_start == NULL)
+		key_start = entry + strlen(entry);
+	else
+		key_start++;
+	for (const char *p = key_start; *p; p++)
+	{
+		if (*p == '\\' && p[1] != '\0')
+			p++;
+		else if (*p == '*' || *p == '?' || *p == '[')
+		{
+			first_wild = p;
+			break;
+		}
+	}
+	prefix = unescape_upto(key_start, first_wild ? first_wild : key_start + strlen(key_start));
+	pattern_key = pstrdup(key_start);
+
+	memset(&ls, 0, sizeof(ls));
+	ls.base = pnstrdup(entry, key_start - entry);
+	if (ls.base[strlen(ls.base) - 1] != '/')
+		ls.base = psprintf("%s/", ls.base);
+	ls.pcomps = split_components(pattern_key, &ls.npcomps);
+	/* a literal folder's components match only themselves */
+	if (first_wild == NULL)
+		for (int i = 0; i < ls.npcomps; i++)
+			ls.pcomps[i] = pf_escape_path(unescape_upto(ls.pcomps[i], ls.pcomps[i] + strlen(ls.pcomps[i])));
+	ls.skip = skip;
+	ls.arg = arg;
+	initStringInfo(&ls.buf);
+
+	store = pf_remote_store(psprintf("%s%s", ls.base, prefix), serverid, &url);
+	memset(&err, 0, sizeof(err));
+	if (rmt_store_list(store, &url, list_emit, &ls, &err) != RMT_OK)
+		pf_remote_report(entry, &err);
+	list_sort(ls.files, compare_urls);
+	if (folders_skipped)
+		*folders_skipped += list_length(ls.skipped);
+	return ls.files;
+}
