@@ -48,6 +48,7 @@ typedef struct PfShard
 	AmResolver	resolver;		/* stripe files next to the root file */
 	List	   *stripe_fds;		/* int: descriptors the resolver opened */
 	AmShard    *shard;
+	Oid			serverid;		/* a URL's server (stripe URLs too) */
 } PfShard;
 
 /*
@@ -56,6 +57,12 @@ typedef struct PfShard
  * ERRCODE_DATA_CORRUPTED for malformed shards.
  */
 extern PfShard *pf_open_shard(const char *path, MemoryContext cxt);
+/*
+ * The same for a path that may be an object-store URL, read with the
+ * settings of foreign server serverid (InvalidOid: the environment's);
+ * its stripe files are then URLs next to it, read the same way.
+ */
+extern PfShard *pf_open_shard_at(const char *path, Oid serverid, MemoryContext cxt);
 extern void pf_close_shard(PfShard *ps);
 
 /* ereport(ERROR) for a failed AmStatus, naming the file and position. */

@@ -27,6 +27,8 @@
 #include "common/file_read.h"
 #include "fdw/amudai_fdw.h"
 #include "fdw/parquet_fdw.h"
+#include "fdw/remote_fdw.h"
+#include "fdw/remote_object.h"
 
 /* One open file of a shard: the PfcSource ctx. */
 typedef struct PfShardFile
@@ -104,6 +106,12 @@ resolver_open(void *ctx, const char *url, size_t url_len, PfcSource *out)
 	memcpy(path, ps->path, dir_len);
 	memcpy(path + dir_len, url, url_len);
 	path[dir_len + url_len] = '\0';
+	if (pf_is_url(ps->path))
+	{
+		/* a store's errors say more than an errno: raised as they are */
+		*out = pf_remote_object_source(pf_remote_object_open(path, ps->serverid, cxt));
+		return 0;
+	}
 	rc = open_source(path, cxt, out, &mode);
 	if (rc != 0 && mode != 0 && !S_ISREG(mode))
 	{
@@ -132,17 +140,26 @@ resolver_close(void *ctx, PfcSource *source)
 PfShard *
 pf_open_shard(const char *path, MemoryContext cxt)
 {
+	return pf_open_shard_at(path, InvalidOid, cxt);
+}
+
+PfShard *
+pf_open_shard_at(const char *path, Oid serverid, MemoryContext cxt)
+{
 	PfShard    *ps = MemoryContextAllocZero(cxt, sizeof(PfShard));
 	AmError		err;
 	AmStatus	status;
 	PfcAllocator backing;
-	mode_t		mode;
-	int			rc;
+	mode_t		mode = 0;
+	int			rc = 0;
 
-	pf_refuse_url(path);
 	ps->path = MemoryContextStrdup(cxt, path);
 	ps->fd = -1;
-	rc = open_source(path, cxt, &ps->source, &mode);
+	ps->serverid = serverid;
+	if (pf_is_url(path))
+		ps->source = pf_remote_object_source(pf_remote_object_open(path, serverid, cxt));
+	else
+		rc = open_source(path, cxt, &ps->source, &mode);
 	if (rc != 0)
 	{
 		errno = rc;
@@ -152,7 +169,8 @@ pf_open_shard(const char *path, MemoryContext cxt)
 				(errcode_for_file_access(),
 				 errmsg("could not open Amudai shard \"%s\": %m", path)));
 	}
-	ps->fd = ((PfShardFile *) ps->source.ctx)->fd;
+	if (!pf_is_url(path))
+		ps->fd = ((PfShardFile *) ps->source.ctx)->fd;
 	ps->cxt = cxt;
 	backing = pf_context_allocator(cxt);
 	ps->pool = pfc_buffer_pool_create(&backing, &shard_pool_limits);
@@ -221,6 +239,8 @@ pf_file_is_amudai(const char *path)
 	 */
 	if (len > 13 && pg_strcasecmp(path + len - 13, ".amudai.shard") == 0)
 		return true;
+	if (pf_is_url(path))
+		return false;			/* an object is judged by its name only */
 	fd = pf_open_regular(path, &st);
 	if (fd < 0)
 		return false;

@@ -65,6 +65,7 @@
 
 #include "fdw/parquet_fdw.h"
 #include "fdw/amudai_fdw.h"
+#include "fdw/remote_fdw.h"
 
 PG_FUNCTION_INFO_V1(parquet_create_foreign_table);
 
@@ -744,7 +745,9 @@ parquet_create_foreign_table(PG_FUNCTION_ARGS)
 	struct stat st;
 	int			rc;
 
-	pf_check_file_access("read Parquet files");
+	/* a URL reads no server file: pf_remote_store checks its own right */
+	if (!pf_is_url(path))
+		pf_check_file_access("read Parquet files");
 	/* a clear error for a missing server before the file is read */
 	(void) GetForeignServerByName(server_name, false);
 	if (table_name[0] == '\0')
@@ -759,7 +762,7 @@ parquet_create_foreign_table(PG_FUNCTION_ARGS)
 				 errmsg("relation \"%s\" already exists", table_name)));
 
 	/* an existing file or folder is literal; anything else a pattern */
-	if (stat(path, &st) == 0)
+	if (!pf_is_url(path) && stat(path, &st) == 0)
 		path = pf_escape_path(path);
 	sql = create_table_sql(table_name, server_name, path, false);
 
