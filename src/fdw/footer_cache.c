@@ -693,10 +693,19 @@ cache_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 
 	if (event != SUBXACT_EVENT_ABORT_SUB)
 		return;
+	/* the unwound scans' counters are freed: objects must not count there */
 	dlist_foreach(it, &detached)
+	{
 		entry_close_fd(dlist_container(PfFooterEntry, node, it.cur));
+		if (dlist_container(PfFooterEntry, node, it.cur)->remote != NULL)
+			pf_remote_object_charge(dlist_container(PfFooterEntry, node, it.cur)->remote, NULL);
+	}
 	dlist_foreach(it, &lru)
+	{
 		entry_close_fd(dlist_container(PfFooterEntry, node, it.cur));
+		if (dlist_container(PfFooterEntry, node, it.cur)->remote != NULL)
+			pf_remote_object_charge(dlist_container(PfFooterEntry, node, it.cur)->remote, NULL);
+	}
 }
 
 /*

@@ -66,6 +66,7 @@
 #include "fdw/parquet_fdw.h"
 #include "fdw/amudai_fdw.h"
 #include "fdw/remote_fdw.h"
+#include "fdw/remote_files.h"
 
 PG_FUNCTION_INFO_V1(parquet_create_foreign_table);
 
@@ -524,6 +525,35 @@ compare_entries(const void *a, const void *b)
 	return strcmp(((const ImportEntry *) a)->name, ((const ImportEntry *) b)->name);
 }
 
+/* A bucket folder's entries, classified as read_folder() does. */
+static ImportEntry *
+read_remote_folder(const char *url, Oid serverid, int *nentries)
+{
+	List	   *listed = pf_remote_list_folder(url, serverid);
+	ImportEntry *entries = palloc(sizeof(ImportEntry) * Max(list_length(listed), 1));
+	ListCell   *lc;
+	int			n = 0;
+
+	foreach(lc, listed)
+	{
+		PfRemoteEntry *r = (PfRemoteEntry *) lfirst(lc);
+		ImportEntry *e = &entries[n++];
+
+		e->name = r->name;
+		if (r->name[0] == '.' || r->name[0] == '_')
+			e->kind = ENTRY_HIDDEN;
+		else if (r->folder)
+			e->kind = strchr(r->name, '=') > r->name ? ENTRY_PARTITION : ENTRY_FOLDER;
+		else if (data_file_suffix_len(r->name) > 0)
+			e->kind = ENTRY_DATA_FILE;
+		else
+			e->kind = ENTRY_OTHER_FILE;
+	}
+	qsort(entries, n, sizeof(ImportEntry), compare_entries);
+	*nentries = n;
+	return entries;
+}
+
 /* The folder's entries but "." and "..", classified, in name order. */
 static ImportEntry *
 read_folder(const char *folder, int *nentries)
@@ -662,9 +692,12 @@ parquetImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	int			npartitions = 0;
 	bool		dataset;
 
-	pf_check_file_access("import Parquet files");
+	/* a URL reads no server file: pf_remote_store checks its own right */
+	if (!pf_is_url(folder))
+		pf_check_file_access("import Parquet files");
 
-	entries = read_folder(folder, &nentries);
+	entries = pf_is_url(folder) ? read_remote_folder(folder, serverOid, &nentries) :
+		read_folder(folder, &nentries);
 	for (int i = 0; i < nentries; i++)
 	{
 		nfolders += entries[i].kind == ENTRY_FOLDER;

@@ -251,3 +251,72 @@ pf_remote_expand(const char *entry, Oid serverid, PfFolderFilter skip,
 		*folders_skipped += list_length(ls.skipped);
 	return ls.files;
 }
+
+/* ----------------------------------------------------------------
+ * A "folder" of a bucket, for IMPORT FOREIGN SCHEMA
+ * ----------------------------------------------------------------
+ */
+
+typedef struct FolderState
+{
+	size_t		prefix_len;		/* of the key prefix listed */
+	List	   *entries;		/* PfRemoteEntry *, in key order */
+} FolderState;
+
+static bool
+folder_emit(const char *key, uint64_t size, const char *etag, void *arg)
+{
+	FolderState *fs = (FolderState *) arg;
+	const char *rest = key + fs->prefix_len;
+	const char *slash;
+	size_t		len;
+	PfRemoteEntry *last;
+
+	CHECK_FOR_INTERRUPTS();
+	if (rest[0] == '\0')
+		return true;			/* the folder's own marker object */
+	slash = strchr(rest, '/');
+	len = slash ? (size_t) (slash - rest) : strlen(rest);
+	/* keys come in order: a folder's keys follow one another */
+	last = fs->entries != NIL ? (PfRemoteEntry *) llast(fs->entries) : NULL;
+	if (last != NULL && strlen(last->name) == len &&
+		strncmp(last->name, rest, len) == 0)
+	{
+		last->folder |= slash != NULL;
+		return true;
+	}
+	last = palloc0(sizeof(PfRemoteEntry));
+	last->name = pnstrdup(rest, len);
+	last->folder = slash != NULL;
+	fs->entries = lappend(fs->entries, last);
+	return true;
+}
+
+List *
+pf_remote_list_folder(const char *url_text, Oid serverid)
+{
+	RmtUrl		url;
+	RmtStore   *store;
+	RmtError	err;
+	FolderState fs;
+	size_t		len = strlen(url_text);
+	const char *folder = url_text;
+
+	if (len == 0 || url_text[len - 1] != '/')
+		folder = psprintf("%s/", url_text);
+	store = pf_remote_store(folder, serverid, &url);
+	if (url.scheme == RMT_SCHEME_HTTP || url.scheme == RMT_SCHEME_HTTPS)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("\"%s\" cannot be listed", url_text),
+				 errdetail("An http(s) URL names one object; s3://, gs:// and az:// folders can be listed.")));
+	/* the bucket's root: its whole key space */
+	if (strcmp(url.key, "/") == 0)
+		url.key[0] = '\0';
+	memset(&fs, 0, sizeof(fs));
+	fs.prefix_len = strlen(url.key);
+	memset(&err, 0, sizeof(err));
+	if (rmt_store_list(store, &url, folder_emit, &fs, &err) != RMT_OK)
+		pf_remote_report(url_text, &err);
+	return fs.entries;
+}

@@ -30,4 +30,18 @@ extern List *pf_remote_expand(const char *entry, Oid serverid,
 							  PfFolderFilter skip, void *arg,
 							  int *folders_skipped);
 
+/* An entry of a bucket "folder": an object, or a prefix with objects. */
+typedef struct PfRemoteEntry
+{
+	char	   *name;			/* the next key component */
+	bool		folder;			/* keys continue below it */
+} PfRemoteEntry;
+
+/*
+ * The entries right below the folder url ("s3://bucket/dir", with or
+ * without the trailing slash; "s3://bucket/" for the root), PfRemoteEntry
+ * * in name order, from one listing of its prefix.
+ */
+extern List *pf_remote_list_folder(const char *url, Oid serverid);
+
 #endif							/* PF_REMOTE_FILES_H */

@@ -301,6 +301,13 @@ pf_remote_object_charge(PfRemoteObject *obj, PfRemoteStats *stats)
 	obj->stats = stats;
 }
 
+void
+pf_remote_object_uncharge(PfRemoteObject *obj, PfRemoteStats *stats)
+{
+	if (obj->stats == stats)
+		obj->stats = NULL;
+}
+
 static int
 compare_ranges(const void *a, const void *b)
 {

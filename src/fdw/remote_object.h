@@ -83,6 +83,8 @@ extern const char *pf_remote_object_url(const PfRemoteObject *obj);
  * scan that reads them.
  */
 extern void pf_remote_object_charge(PfRemoteObject *obj, PfRemoteStats *stats);
+/* Stop charging stats (when it is the one charged): its owner goes away. */
+extern void pf_remote_object_uncharge(PfRemoteObject *obj, PfRemoteStats *stats);
 
 /*
  * Fetch ranges (any order, may overlap) into buffers later reads are

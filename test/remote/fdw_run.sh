@@ -168,6 +168,33 @@ out=$(q -c "EXPLAIN (COSTS OFF) SELECT * FROM r_hive_qual WHERE year = 2020")
 if echo "$out" | grep -q "Partition Folders Skipped: 1"; then ok "hive pruning: one folder skipped"
 else bad "hive pruning: $out"; fi
 
+# IMPORT FOREIGN SCHEMA of a bucket folder: the tables of the same local
+# folder, with the same columns and rows.
+for d in deep hive corpus; do
+	out=$(q 2>&1 <<SQL
+CREATE SCHEMA "il_$d";
+CREATE SCHEMA "ir_$d";
+IMPORT FOREIGN SCHEMA "$LOCAL/$d" FROM SERVER pq INTO "il_$d";
+IMPORT FOREIGN SCHEMA "s3://test/$d" FROM SERVER pq INTO "ir_$d";
+SELECT count(*), count(*) FILTER (WHERE l.d IS DISTINCT FROM r.d OR l.cols IS DISTINCT FROM r.cols)
+FROM (SELECT c.relname, table_digest(c.oid) AS d,
+             (SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ',' ORDER BY attnum)
+              FROM pg_attribute WHERE attrelid = c.oid AND attnum > 0) AS cols
+      FROM pg_class c WHERE relnamespace = 'il_$d'::regnamespace) l
+FULL JOIN
+     (SELECT c.relname, table_digest(c.oid) AS d,
+             (SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ',' ORDER BY attnum)
+              FROM pg_attribute WHERE attrelid = c.oid AND attnum > 0) AS cols
+      FROM pg_class c WHERE relnamespace = 'ir_$d'::regnamespace) r USING (relname);
+SQL
+)
+	last=$(echo "$out" | tail -n 1)
+	case "$last" in
+	[1-9]*\|0) ok "import $d: ${last%|0} tables alike" ;;
+	*) bad "import $d: $out" ;;
+	esac
+done
+
 # An Amudai shard written here, read locally and from the bucket.
 out=$(q -c "SELECT parquet_fdw_write_amudai('SELECT g AS id, g % 2 = 0 AS bool_col, ''s'' || g AS string_col, 2000 + g % 3 AS year FROM generate_series(1, 5000) g', '$OUT/shard.amudai.shard', 1000)" 2>&1)
 if [ -f "$OUT/shard.amudai.shard" ]; then
