@@ -10,7 +10,8 @@
 #   bench/remote.sh        (after bench/run.sh made the data; PG_CONFIG set)
 #
 # BENCH_LINEITEM names another lineitem Parquet file; BENCH_DELAY_MS the
-# added latency (20).
+# added latency (20); BENCH_SERIAL=1 plans without parallel workers (each
+# form alike), where readahead alone hides the latency.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 STAGE=bench-remote
@@ -40,6 +41,7 @@ rs_s3_put "$PORT" lineitem.parquet "$LINEITEM" || { echo "bench-remote: upload f
 export AWS_ENDPOINT_URL=http://127.0.0.1:$PROXY_PORT AWS_ACCESS_KEY_ID=S3RVER \
 	AWS_SECRET_ACCESS_KEY=S3RVER AWS_REGION=us-east-1
 pg_cluster_start >/dev/null || exit 1
+[ "${BENCH_SERIAL:-0}" = 1 ] && export PGOPTIONS='-c max_parallel_workers_per_gather=0'
 COLS='l_orderkey bigint, l_partkey bigint, l_suppkey bigint,
 	l_linenumber int, l_quantity numeric(15,2), l_extendedprice numeric(15,2),
 	l_discount numeric(15,2), l_tax numeric(15,2), l_returnflag text,

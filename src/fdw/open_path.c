@@ -133,7 +133,8 @@ pf_refuse_url(const char *path)
 Oid
 pf_rel_serverid(Relation rel)
 {
-	if (rel == NULL)
+	/* COPY FROM reads files for a table of any kind */
+	if (rel == NULL || rel->rd_rel->relkind != RELKIND_FOREIGN_TABLE)
 		return InvalidOid;
 	return GetForeignTable(RelationGetRelid(rel))->serverid;
 }

@@ -98,7 +98,7 @@ extern int	pf_open_regular(const char *path, struct stat *st);
 extern char *pf_file_identity(const char *path);
 /* The same for a path that may be a URL ("size:etag", one HEAD a statement). */
 extern char *pf_file_identity_at(const char *path, Oid serverid);
-/* The foreign server of rel's table (InvalidOid: no relation). */
+/* The foreign server of rel's table (InvalidOid: none, or no foreign table). */
 extern Oid	pf_rel_serverid(Relation rel);
 extern void pf_check_planned_file(const char *path, const char *planned_identity);
 /* ERRCODE_WRONG_OBJECT_TYPE: "path" is <what mode is>, not <expected>. */
