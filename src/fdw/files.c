@@ -842,8 +842,15 @@ expand_recursive_pattern(const char *pattern, PfExpansion *ex)
 List *
 pf_expand_filenames(List *entries)
 {
+	return pf_expand_filenames_at(entries, InvalidOid);
+}
+
+List *
+pf_expand_filenames_at(List *entries, Oid serverid)
+{
 	PfExpansion all = {0};
 
+	all.serverid = serverid;
 	return expand_entries(entries, &all);
 }
 
@@ -854,19 +861,25 @@ pf_expand_filenames(List *entries)
 char *
 pf_expand_first_filename(List *entries)
 {
+	return pf_expand_first_filename_at(entries, InvalidOid);
+}
+
+char *
+pf_expand_first_filename_at(List *entries, Oid serverid)
+{
 	ListCell   *lc;
 	List	   *files;
 
 	foreach(lc, entries)
 	{
-		PfExpansion first = {.limit = 1};
+		PfExpansion first = {.limit = 1, .serverid = serverid};
 
 		files = expand_entries(list_make1(lfirst(lc)), &first);
 		if (files != NIL)
 			return (char *) linitial(files);
 	}
 	/* the quick way looks into one subfolder per folder: all may hold one */
-	files = pf_expand_filenames(entries);
+	files = pf_expand_filenames_at(entries, serverid);
 	return files != NIL ? (char *) linitial(files) : NULL;
 }
 

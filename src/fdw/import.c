@@ -322,12 +322,12 @@ add_column(List *columns, const char *name, Oid typid, int32 typmod,
 
 /* The union with the fields of a Parquet file (by name, in file order). */
 static List *
-add_parquet_columns(List *columns, const char *path)
+add_parquet_columns(List *columns, const char *path, Oid serverid)
 {
 	MemoryContext tmp_cxt = AllocSetContextCreate(CurrentMemoryContext,
 												  "parquet_fdw import",
 												  ALLOCSET_SMALL_SIZES);
-	PfFile	   *pf = pf_open_file(path, tmp_cxt);
+	PfFile	   *pf = pf_open_file_at(path, serverid, tmp_cxt);
 	const PqSchemaNode *root = pf->meta->root;
 
 	for (int i = 0; i < root->num_children; i++)
@@ -347,12 +347,12 @@ add_parquet_columns(List *columns, const char *path)
 
 /* The same for an Amudai shard; fields without a PostgreSQL type are left out. */
 static List *
-add_shard_columns(List *columns, const char *path)
+add_shard_columns(List *columns, const char *path, Oid serverid)
 {
 	MemoryContext tmp_cxt = AllocSetContextCreate(CurrentMemoryContext,
 												  "parquet_fdw amudai import",
 												  ALLOCSET_SMALL_SIZES);
-	PfShard    *ps = pf_open_shard(path, tmp_cxt);
+	PfShard    *ps = pf_open_shard_at(path, serverid, tmp_cxt);
 	const AmSchema *schema = am_shard_schema(ps->shard);
 
 	for (uint32 i = 0; i < schema->num_fields; i++)
@@ -432,8 +432,9 @@ create_table_sql(const char *table_name, const char *server_name,
 	bool		shards;
 	int			ncols = 0;
 	ListCell   *lc;
+	Oid			serverid = get_foreign_server_oid(server_name, false);
 
-	files = pf_expand_filenames(list_make1(pstrdup(entry)));
+	files = pf_expand_filenames_at(list_make1(pstrdup(entry)), serverid);
 	if (files == NIL)
 	{
 		if (missing_ok)
@@ -451,8 +452,8 @@ create_table_sql(const char *table_name, const char *server_name,
 			break;
 		CHECK_FOR_INTERRUPTS();
 		columns = shards ?
-			add_shard_columns(columns, (const char *) lfirst(lc)) :
-			add_parquet_columns(columns, (const char *) lfirst(lc));
+			add_shard_columns(columns, (const char *) lfirst(lc), serverid) :
+			add_parquet_columns(columns, (const char *) lfirst(lc), serverid);
 	}
 
 	initStringInfo(&buf);

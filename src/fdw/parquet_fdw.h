@@ -121,6 +121,9 @@ extern void pf_refuse_url(const char *path);
 extern List *pf_expand_filenames(List *entries);
 /* The first file pf_expand_filenames() would give (NULL: none), cheaply. */
 extern char *pf_expand_first_filename(List *entries);
+/* The same two where URL entries are read with serverid's settings. */
+extern List *pf_expand_filenames_at(List *entries, Oid serverid);
+extern char *pf_expand_first_filename_at(List *entries, Oid serverid);
 
 /*
  * The same, not descending into the folders named key=value (at any depth)

@@ -14,6 +14,8 @@
  * files below it, as a local folder does.  Hive folders "key=value" the
  * caller's filter rejects are left out, their objects never opened.
  * http(s) URLs name one object: their "*" or "?" are plain characters.
+ * A listing's matches are kept for the statement: planning and the scan
+ * (and format sniffing) expand the same entries, with one request.
  *
  * IDENTIFICATION
  *	  src/fdw/remote_files.c
@@ -30,6 +32,7 @@
 #include "fdw/parquet_fdw.h"
 #include "fdw/remote_fdw.h"
 #include "fdw/remote_files.h"
+#include "fdw/remote_object.h"
 
 /* A data file a folder stands for: *.parquet (or an Amudai shard). */
 static bool
@@ -127,10 +130,21 @@ typedef struct ListState
 	int			npcomps;
 	PfFolderFilter skip;
 	void	   *arg;
-	List	   *files;
+	List	   *keys;			/* the matching keys, in the store's order */
 	List	   *skipped;		/* folders the filter rejected (URLs) */
 	StringInfoData buf;
 } ListState;
+
+/* A listing's matches, kept for the statement. */
+typedef struct CachedListing
+{
+	Oid			serverid;
+	char	   *entry;
+	List	   *keys;			/* char * */
+} CachedListing;
+
+static List *listings = NIL;
+static uint64 listings_generation = 0;
 
 /* Is a "key=value" folder of the key one the filter rejects? */
 static bool
@@ -168,9 +182,8 @@ list_emit(const char *key, uint64_t size, const char *etag, void *arg)
 	if (key[0] == '\0' || key[strlen(key) - 1] == '/')
 		return true;			/* a "folder" marker object */
 	k = split_components(key, &nk);
-	if (match_components(ls->pcomps, ls->npcomps, k, nk) &&
-		!skipped_by_filter(ls, k, nk))
-		ls->files = lappend(ls->files, psprintf("%s%s", ls->base, key));
+	if (match_components(ls->pcomps, ls->npcomps, k, nk))
+		ls->keys = lappend(ls->keys, pstrdup(key));
 	pfree(k);
 	return true;
 }
@@ -189,6 +202,11 @@ pf_remote_expand(const char *entry, Oid serverid, PfFolderFilter skip,
 	RmtStore   *store;
 	RmtError	err;
 	ListState	ls;
+	List	   *files = NIL;
+	ListCell   *lc;
+	CachedListing *cached = NULL;
+	MemoryContext cache_cxt;
+	uint64		generation;
 	const char *key_start;
 	const char *first_wild = NULL;
 	char	   *pattern_key;
@@ -242,14 +260,53 @@ pf_remote_expand(const char *entry, Oid serverid, PfFolderFilter skip,
 	ls.arg = arg;
 	initStringInfo(&ls.buf);
 
+	/* the privilege is checked whether the listing is cached or not */
 	store = pf_remote_store(psprintf("%s%s", ls.base, prefix), serverid, &url);
-	memset(&err, 0, sizeof(err));
-	if (rmt_store_list(store, &url, list_emit, &ls, &err) != RMT_OK)
-		pf_remote_report(entry, &err);
-	list_sort(ls.files, compare_urls);
+	cache_cxt = pf_remote_statement_cxt(&generation);
+	if (generation != listings_generation)
+	{
+		listings = NIL;
+		listings_generation = generation;
+	}
+	foreach(lc, listings)
+	{
+		CachedListing *c = (CachedListing *) lfirst(lc);
+
+		if (c->serverid == serverid && strcmp(c->entry, entry) == 0)
+			cached = c;
+	}
+	if (cached == NULL)
+	{
+		MemoryContext old;
+
+		memset(&err, 0, sizeof(err));
+		if (rmt_store_list(store, &url, list_emit, &ls, &err) != RMT_OK)
+			pf_remote_report(entry, &err);
+		old = MemoryContextSwitchTo(cache_cxt);
+		cached = palloc0(sizeof(CachedListing));
+		cached->serverid = serverid;
+		cached->entry = pstrdup(entry);
+		foreach(lc, ls.keys)
+			cached->keys = lappend(cached->keys, pstrdup((char *) lfirst(lc)));
+		listings = lappend(listings, cached);
+		MemoryContextSwitchTo(old);
+	}
+
+	/* hive folders the caller's filter rejects are left out */
+	foreach(lc, cached->keys)
+	{
+		const char *key = (const char *) lfirst(lc);
+		int			nk;
+		char	  **k = split_components(key, &nk);
+
+		if (!skipped_by_filter(&ls, k, nk))
+			files = lappend(files, psprintf("%s%s", ls.base, key));
+		pfree(k);
+	}
+	list_sort(files, compare_urls);
 	if (folders_skipped)
 		*folders_skipped += list_length(ls.skipped);
-	return ls.files;
+	return files;
 }
 
 /* ----------------------------------------------------------------

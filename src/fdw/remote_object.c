@@ -60,30 +60,34 @@ typedef struct HeadResult
 	char		etag[128];
 } HeadResult;
 
-static MemoryContext head_cxt = NULL;
-static List *head_results = NIL;
-static TimestampTz head_statement = 0;
-static TimestampTz head_xact = 0;
+static MemoryContext statement_cxt = NULL;
+static uint64 statement_generation = 0;
+static TimestampTz statement_start = 0;
+static TimestampTz statement_xact = 0;
 
-/* Forget the HEADs of earlier statements. */
-static void
-head_cache_for_statement(void)
+MemoryContext
+pf_remote_statement_cxt(uint64 *generation)
 {
 	TimestampTz now = GetCurrentStatementStartTimestamp();
 	TimestampTz xact = GetCurrentTransactionStartTimestamp();
 
-	if (head_cxt == NULL)
-		head_cxt = AllocSetContextCreate(TopMemoryContext,
-										 "parquet_fdw remote HEADs",
-										 ALLOCSET_SMALL_SIZES);
-	if (now != head_statement || xact != head_xact)
+	if (statement_cxt == NULL)
+		statement_cxt = AllocSetContextCreate(TopMemoryContext,
+											  "parquet_fdw remote statement cache",
+											  ALLOCSET_SMALL_SIZES);
+	if (now != statement_start || xact != statement_xact)
 	{
-		MemoryContextReset(head_cxt);
-		head_results = NIL;
-		head_statement = now;
-		head_xact = xact;
+		MemoryContextReset(statement_cxt);
+		statement_generation++;
+		statement_start = now;
+		statement_xact = xact;
 	}
+	*generation = statement_generation;
+	return statement_cxt;
 }
+
+static List *head_results = NIL;
+static uint64 head_generation = 0;
 
 /* The store's counters since *before, added to stats. */
 static void
@@ -119,10 +123,17 @@ pf_remote_head(const char *url, Oid serverid, uint64 *size, char *etag)
 	ListCell   *lc;
 	HeadResult *h;
 	MemoryContext old;
+	MemoryContext head_cxt;
+	uint64		generation;
 
 	/* the privilege is checked on every call, cached or not */
 	store = pf_remote_store(url, serverid, &parsed);
-	head_cache_for_statement();
+	head_cxt = pf_remote_statement_cxt(&generation);
+	if (generation != head_generation)
+	{
+		head_results = NIL;
+		head_generation = generation;
+	}
 	foreach(lc, head_results)
 	{
 		h = (HeadResult *) lfirst(lc);

@@ -102,6 +102,13 @@ extern void pf_remote_object_prefetch(PfRemoteObject *obj,
 struct ExplainState;
 extern void pf_explain_remote(const PfRemoteStats *stats, struct ExplainState *es);
 
+/*
+ * Memory for what is cached for one statement (HEADs, listings): emptied
+ * when a new statement (or transaction) begins, which *generation then
+ * tells (a cache whose generation differs holds nothing).
+ */
+extern MemoryContext pf_remote_statement_cxt(uint64 *generation);
+
 /* The identity of a URL as plans record it: "size:etag". */
 extern char *pf_remote_identity(const char *url, Oid serverid);
 

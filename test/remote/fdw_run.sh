@@ -262,6 +262,25 @@ out=$(q -c "SELECT (SELECT md5(string_agg(m::text, ',')) FROM parquet_metadata('
                   (SELECT md5(string_agg(m::text, ',')) FROM parquet_metadata('s3://test/corpus/alltypes_plain.parquet') m)")
 [ "$out" = t ] && ok "parquet_metadata of a URL" || bad "parquet_metadata of a URL: $out"
 
+# A cached plan of an object replaced since: 55000, then planned anew.
+rs_s3_put "$PORT" swap.parquet "$CORPUS/alltypes_plain.parquet" || bad "upload of swap.parquet"
+out=$(psql -X -qAt -v VERBOSITY=verbose 2>&1 <<SQL
+CREATE FOREIGN TABLE swap (id int) SERVER pq OPTIONS (filename 's3://test/swap.parquet');
+SET plan_cache_mode = force_generic_plan;
+PREPARE p AS SELECT count(*) FROM swap;
+EXECUTE p;
+\! curl -s -f --aws-sigv4 "aws:amz:us-east-1:s3" --user S3RVER:S3RVER -H "x-amz-content-sha256: UNSIGNED-PAYLOAD" -T "$CORPUS/alltypes_dictionary.parquet" "http://127.0.0.1:$PORT/test/swap.parquet" -o /dev/null
+EXECUTE p;
+EXECUTE p;
+SQL
+)
+if [ "$(echo "$out" | sed -n 1p)" = 8 ] && echo "$out" | grep -q "ERROR:  55000: object .* changed after the query was planned" &&
+	[ "$(echo "$out" | tail -n 1)" = 2 ]; then
+	ok "replaced object: 55000 for the cached plan, then the new rows"
+else
+	bad "replaced object: $(echo "$out" | tr '\n' ' ')"
+fi
+
 # Faults: 5xx and 429 are retried; a changed ETag mid-scan is 55000.
 faults 503,500,429
 out=$(q -c "SELECT (SELECT count(*) FROM r_glob) = (SELECT count(*) FROM l_glob), (SELECT count(*) FROM r_glob)")
