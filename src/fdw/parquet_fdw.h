@@ -106,8 +106,8 @@ extern void pf_report_not_regular(const char *path, mode_t mode,
 								  const char *expected) pg_attribute_noreturn();
 /*
  * ERRCODE_FEATURE_NOT_SUPPORTED naming the scheme when path is a URL
- * ("s3://...", "https://..."): object storage is not read (yet).  The one
- * place that decides it; a plain path returns.
+ * ("s3://...", "https://..."), for what takes local paths only (readers
+ * take URLs: remote_object.h); a plain path returns.
  */
 extern void pf_refuse_url(const char *path);
 

@@ -209,6 +209,7 @@ pf_remote_expand(const char *entry, Oid serverid, PfFolderFilter skip,
 	uint64		generation;
 	const char *key_start;
 	const char *first_wild = NULL;
+	const char *given = entry;	/* for messages: as the user wrote it */
 	char	   *pattern_key;
 	char	   *prefix;
 
@@ -218,11 +219,10 @@ pf_remote_expand(const char *entry, Oid serverid, PfFolderFilter skip,
 		char	   *literal = strncmp(entry, "http", 4) == 0 ?
 			pstrdup(entry) : unescape_upto(entry, entry + strlen(entry));
 
+		/* scheme, syntax and privilege, judged on the text as given */
+		(void) pf_remote_store(literal, serverid, &url);
 		if (strncmp(literal, "http", 4) == 0 || is_data_file(literal))
-		{
-			(void) pf_remote_store(literal, serverid, &url);	/* validates */
 			return list_make1(literal);
-		}
 		entry = psprintf("%s%s", pf_escape_path(literal),
 						 literal[strlen(literal) - 1] == '/' ? "" : "/");
 	}
@@ -281,7 +281,7 @@ pf_remote_expand(const char *entry, Oid serverid, PfFolderFilter skip,
 
 		memset(&err, 0, sizeof(err));
 		if (rmt_store_list(store, &url, list_emit, &ls, &err) != RMT_OK)
-			pf_remote_report(entry, &err);
+			pf_remote_report(given, &err);
 		old = MemoryContextSwitchTo(cache_cxt);
 		cached = palloc0(sizeof(CachedListing));
 		cached->serverid = serverid;
