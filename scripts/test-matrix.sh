@@ -27,7 +27,7 @@
 #   3. chroot runs scripts/test.sh with PG_CONFIG=/usr/lib/postgresql/N/bin/
 #      pg_config, PF_SKIP_DEPS=1, COPT=-Werror (any compiler warning fails
 #      the build stage) and PF_SKIP_STAGES="fuzz-replay generated unit-san
-#      copy-interop remote memory" (those need clang or node; the COPY code
+#      copy-interop remote remote-fdw memory" (those need clang or node; the COPY code
 #      itself runs on every version in pg_regress' copy_to, src/remote does
 #      not touch PostgreSQL's API, and the memory stage's gigabytes of COPY
 #      measure our code, not the server's version).  The live-fuzz and load
@@ -310,7 +310,7 @@ for v in "${VERSIONS[@]}"; do
 	fi
 	log=$(mktemp "${TMPDIR:-/tmp}/pf-matrix-pg$v.XXXXXX")
 	in_root "$rootfs" CI=true PF_SKIP_DEPS=1 PF_MATRIX=0 PF_PG_MAJOR="$v" COPT=-Werror \
-		PF_SKIP_STAGES="fuzz-replay generated unit-san copy-interop remote memory" \
+		PF_SKIP_STAGES="fuzz-replay generated unit-san copy-interop remote remote-fdw memory" \
 		LIVE_FUZZ_SECONDS=30 LOAD_SECONDS=15 LOAD_CHANGE_SECONDS=10 \
 		PG_CONFIG="/usr/lib/postgresql/$v/bin/pg_config" \
 		PARQUET_TESTING_DIR=/pf/shared/parquet-testing \

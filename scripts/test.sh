@@ -298,6 +298,34 @@ else
 	fi
 fi
 
+# ---------------------------------------------------------------- remote-fdw
+# The FDW reading s3:// (and az://, http://) URLs from s3rver behind the
+# fault proxy in a throwaway cluster (test/remote/fdw_run.sh): the corpus
+# identical to the local files, globs, hive folders, a shard, errors, faults.
+banner "FDW over object storage (test/remote/fdw_run.sh)"
+if skipped remote-fdw; then
+	:
+elif [ ! -x test/remote/fdw_run.sh ]; then
+	stage_result remote-fdw 0 0
+elif [ $BUILD_OK != 1 ]; then
+	stage_result remote-fdw 0 1
+else
+	PG_CONFIG="$PG_CONFIG" PARQUET_TESTING_DIR="$CORPUS" \
+		test/remote/fdw_run.sh >"$LOGDIR/remote-fdw.log" 2>&1
+	rc=$?
+	c=$(counts_from "$LOGDIR/remote-fdw.log" '^remote-fdw:')
+	if [ -z "$c" ]; then
+		tail -n 40 "$LOGDIR/remote-fdw.log"
+		stage_result remote-fdw 0 1
+	else
+		set -- $c
+		f=$2; [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1
+		if [ "$f" -ne 0 ]; then grep -E '^(FAIL|remote-fdw)' -A3 "$LOGDIR/remote-fdw.log" | cut -c1-400
+		else grep -E '^remote-fdw' "$LOGDIR/remote-fdw.log"; fi
+		stage_result remote-fdw "$1" "$f"
+	fi
+fi
+
 # ---------------------------------------------------------------- pg_regress
 banner "pg_regress"
 if [ ! -s sql/schedule ]; then

@@ -60,6 +60,7 @@ typedef struct PfShard
 	AmResolver	resolver;		/* stripe files next to the root file */
 	List	   *stripe_files;	/* PfShardFile *, the resolver's, in order */
 	AmShard    *shard;
+	Oid			serverid;		/* a URL's server (stripe URLs too) */
 } PfShard;
 
 /*
@@ -68,6 +69,12 @@ typedef struct PfShard
  * ERRCODE_DATA_CORRUPTED for malformed shards.
  */
 extern PfShard *pf_open_shard(const char *path, MemoryContext cxt);
+/*
+ * The same for a path that may be an object-store URL, read with the
+ * settings of foreign server serverid (InvalidOid: the environment's);
+ * its stripe files are then URLs next to it, read the same way.
+ */
+extern PfShard *pf_open_shard_at(const char *path, Oid serverid, MemoryContext cxt);
 extern void pf_close_shard(PfShard *ps);
 
 /*

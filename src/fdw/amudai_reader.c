@@ -27,6 +27,8 @@
 #include "common/file_read.h"
 #include "fdw/amudai_fdw.h"
 #include "fdw/parquet_fdw.h"
+#include "fdw/remote_fdw.h"
+#include "fdw/remote_object.h"
 
 /*
  * A file of the shard seen changed by a read (shard_read_at), for
@@ -157,6 +159,22 @@ resolver_open(void *ctx, const char *url, size_t url_len, PfcSource *out)
 	memcpy(path, ps->path, dir_len);
 	memcpy(path + dir_len, url, url_len);
 	path[dir_len + url_len] = '\0';
+	if (pf_is_url(ps->path))
+	{
+		/* a store's errors say more than an errno: raised as they are */
+		PfShardFile *f = MemoryContextAllocZero(cxt, sizeof(PfShardFile));
+		MemoryContext old;
+
+		*out = pf_remote_object_source(pf_remote_object_open(path, ps->serverid, cxt));
+		/* no descriptor: the ETag guards changes; the size bounds DataRefs */
+		f->fd = -1;
+		f->path = path;
+		f->opened.st_size = (off_t) out->size;
+		old = MemoryContextSwitchTo(cxt);
+		ps->stripe_files = lappend(ps->stripe_files, f);
+		MemoryContextSwitchTo(old);
+		return 0;
+	}
 	rc = open_source(path, cxt, out, &mode);
 	if (rc != 0 && mode != 0 && !S_ISREG(mode))
 	{
@@ -184,18 +202,27 @@ resolver_close(void *ctx, PfcSource *source)
 PfShard *
 pf_open_shard(const char *path, MemoryContext cxt)
 {
+	return pf_open_shard_at(path, InvalidOid, cxt);
+}
+
+PfShard *
+pf_open_shard_at(const char *path, Oid serverid, MemoryContext cxt)
+{
 	PfShard    *ps = MemoryContextAllocZero(cxt, sizeof(PfShard));
 	AmError		err;
 	AmStatus	status;
 	PfcAllocator backing;
-	mode_t		mode;
-	int			rc;
+	mode_t		mode = 0;
+	int			rc = 0;
 
-	pf_refuse_url(path);
 	change_pending = false;
 	ps->path = MemoryContextStrdup(cxt, path);
 	ps->fd = -1;
-	rc = open_source(path, cxt, &ps->source, &mode);
+	ps->serverid = serverid;
+	if (pf_is_url(path))
+		ps->source = pf_remote_object_source(pf_remote_object_open(path, serverid, cxt));
+	else
+		rc = open_source(path, cxt, &ps->source, &mode);
 	if (rc != 0)
 	{
 		errno = rc;
@@ -205,8 +232,11 @@ pf_open_shard(const char *path, MemoryContext cxt)
 				(errcode_for_file_access(),
 				 errmsg("could not open Amudai shard \"%s\": %m", path)));
 	}
-	ps->root = (PfShardFile *) ps->source.ctx;
-	ps->fd = ps->root->fd;
+	if (!pf_is_url(path))
+	{
+		ps->root = (PfShardFile *) ps->source.ctx;
+		ps->fd = ps->root->fd;
+	}
 	ps->cxt = cxt;
 	backing = pf_context_allocator(cxt);
 	ps->pool = pfc_buffer_pool_create(&backing, &shard_pool_limits);
@@ -248,7 +278,12 @@ pf_close_shard(PfShard *ps)
 		ps->shard = NULL;
 	}
 	foreach(lc, ps->stripe_files)
-		CloseTransientFile(((PfShardFile *) lfirst(lc))->fd);
+	{
+		PfShardFile *f = (PfShardFile *) lfirst(lc);
+
+		if (f->fd >= 0)
+			CloseTransientFile(f->fd);
+	}
 	ps->stripe_files = NIL;
 	if (ps->fd >= 0)
 	{
@@ -273,7 +308,7 @@ pf_shard_check_unchanged(PfShard *ps)
 	{
 		PfShardFile *f = (PfShardFile *) lfirst(lc);
 
-		if (fstat(f->fd, &now) == 0 && file_changed(&f->opened, &now))
+		if (f->fd >= 0 && fstat(f->fd, &now) == 0 && file_changed(&f->opened, &now))
 			report_change(f->path, &f->opened, &now);
 	}
 }
@@ -303,6 +338,8 @@ pf_file_is_amudai(const char *path)
 	 */
 	if (len > 13 && pg_strcasecmp(path + len - 13, ".amudai.shard") == 0)
 		return true;
+	if (pf_is_url(path))
+		return false;			/* an object is judged by its name only */
 	fd = pf_open_regular(path, &st);
 	if (fd < 0)
 		return false;

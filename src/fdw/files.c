@@ -31,6 +31,8 @@
 #include "utils/rel.h"
 
 #include "fdw/parquet_fdw.h"
+#include "fdw/remote_fdw.h"
+#include "fdw/remote_files.h"
 
 /* ----------------------------------------------------------------
  * Field matching
@@ -432,6 +434,7 @@ struct PfExpansion
 	int			limit;			/* > 0: stop listing after so many files */
 	int			found;
 	bool		require_files;	/* an entry yielding no file is an error */
+	Oid			serverid;		/* whose settings read URL entries */
 	StringInfoData buf;			/* skip_child()'s paths */
 };
 
@@ -839,8 +842,15 @@ expand_recursive_pattern(const char *pattern, PfExpansion *ex)
 List *
 pf_expand_filenames(List *entries)
 {
+	return pf_expand_filenames_at(entries, InvalidOid);
+}
+
+List *
+pf_expand_filenames_at(List *entries, Oid serverid)
+{
 	PfExpansion all = {0};
 
+	all.serverid = serverid;
 	return expand_entries(entries, &all);
 }
 
@@ -851,26 +861,32 @@ pf_expand_filenames(List *entries)
 char *
 pf_expand_first_filename(List *entries)
 {
+	return pf_expand_first_filename_at(entries, InvalidOid);
+}
+
+char *
+pf_expand_first_filename_at(List *entries, Oid serverid)
+{
 	ListCell   *lc;
 	List	   *files;
 
 	foreach(lc, entries)
 	{
-		PfExpansion first = {.limit = 1};
+		PfExpansion first = {.limit = 1, .serverid = serverid};
 
 		files = expand_entries(list_make1(lfirst(lc)), &first);
 		if (files != NIL)
 			return (char *) linitial(files);
 	}
 	/* the quick way looks into one subfolder per folder: all may hold one */
-	files = pf_expand_filenames(entries);
+	files = pf_expand_filenames_at(entries, serverid);
 	return files != NIL ? (char *) linitial(files) : NULL;
 }
 
 /* pf_expand_filenames_filtered(), where require_files: pf_table_files() */
 static List *
 expand_filtered(List *entries, PfFolderFilter skip, void *arg,
-				int *folders_skipped, bool require_files)
+				int *folders_skipped, bool require_files, Oid serverid)
 {
 	PfExpansion expansion = {0};
 	List	   *files;
@@ -880,6 +896,7 @@ expand_filtered(List *entries, PfFolderFilter skip, void *arg,
 	expansion.skip = skip;
 	expansion.arg = arg;
 	expansion.require_files = require_files;
+	expansion.serverid = serverid;
 	files = expand_entries(entries, &expansion);
 	if (folders_skipped == NULL)
 		return files;
@@ -902,7 +919,8 @@ List *
 pf_expand_filenames_filtered(List *entries, PfFolderFilter skip, void *arg,
 							 int *folders_skipped)
 {
-	return expand_filtered(entries, skip, arg, folders_skipped, false);
+	return expand_filtered(entries, skip, arg, folders_skipped, false,
+						   InvalidOid);
 }
 
 List *
@@ -910,7 +928,7 @@ pf_table_files(const PfTableOptions *opts, PfFolderFilter skip, void *arg,
 			   int *folders_skipped)
 {
 	return expand_filtered(opts->filenames, skip, arg, folders_skipped,
-						   !opts->allow_empty);
+						   !opts->allow_empty, opts->serverid);
 }
 
 /* An entry of a table's filename option that yields no file. */
@@ -986,8 +1004,15 @@ expand_entries(List *entries, PfExpansion *ex)
 		int			nfiles = list_length(files);
 		int			nskipped = ex->nskipped;
 
-		pf_refuse_url(entry);
-		if (!has_wildcard(entry))
+		if (pf_is_url(entry))
+		{
+			List	   *found = pf_remote_expand(entry, ex->serverid, ex->skip,
+												 ex->arg, &ex->nskipped);
+
+			ex->found += list_length(found);
+			files = list_concat(files, found);
+		}
+		else if (!has_wildcard(entry))
 		{
 			char	   *path = unescape_path(entry);
 

@@ -26,6 +26,12 @@
  * still running reopens its file on its next read (checking it is still the
  * same file).
  *
+ * Object-store URLs are entries too, keyed by server and URL and
+ * identified by size and ETag: every acquire HEADs the URL (once per
+ * statement, remote_object.c), an entry whose ETag or size differs is read
+ * again.  Such an entry reads through its PfRemoteObject instead of a
+ * descriptor; its prefetched buffers are dropped with the last pin.
+ *
  * IDENTIFICATION
  *	  src/fdw/footer_cache.c
  *
@@ -48,6 +54,8 @@
 
 #include "common/file_read.h"
 #include "fdw/parquet_fdw.h"
+#include "fdw/remote_fdw.h"
+#include "fdw/remote_object.h"
 
 /* GUC parquet_fdw.footer_cache_size, in kB */
 int			pf_footer_cache_size_kb = 64 * 1024;
@@ -60,11 +68,15 @@ typedef struct PfFileIdentity
 	off_t		size;
 	struct timespec mtime;
 	struct timespec ctime;
+	char		etag[128];		/* remote objects: their ETag, else "" */
 } PfFileIdentity;
 
 struct PfFooterEntry
 {
-	char	   *path;			/* the key while in the table */
+	char	   *path;			/* the file or URL */
+	char	   *key;			/* in the table: path, or "server url" */
+	PfRemoteObject *remote;		/* a URL's object, else NULL */
+	Oid			serverid;		/* whose settings read the URL */
 	PfFileIdentity id;			/* of the file the footer was read from */
 	MemoryContext cxt;			/* owns the entry and everything below */
 	PqFile	   *file;			/* the parsed footer; reads go to fd */
@@ -78,7 +90,7 @@ struct PfFooterEntry
 /* A slot of the hash table: path -> entry. */
 typedef struct PfCacheSlot
 {
-	const char *path;			/* the entry's own copy */
+	const char *path;			/* the entry's key */
 	PfFooterEntry *entry;
 	uint32		hash;
 	char		status;
@@ -136,7 +148,8 @@ identity_equal(const PfFileIdentity *a, const PfFileIdentity *b)
 		a->mtime.tv_sec == b->mtime.tv_sec &&
 		a->mtime.tv_nsec == b->mtime.tv_nsec &&
 		a->ctime.tv_sec == b->ctime.tv_sec &&
-		a->ctime.tv_nsec == b->ctime.tv_nsec;
+		a->ctime.tv_nsec == b->ctime.tv_nsec &&
+		strcmp(a->etag, b->etag) == 0;
 }
 
 static void
@@ -182,6 +195,18 @@ entry_open_fd(PfFooterEntry *e, PfFileIdentity *id_out)
 		ReleaseExternalFD();
 		return rc;
 	}
+	/* what was opened must be what the plan checked (open_path.c) */
+	PG_TRY();
+	{
+		pf_check_opened_file(e->path, &st);
+	}
+	PG_CATCH();
+	{
+		close(fd);
+		ReleaseExternalFD();
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
 	if (id_out)
 		identity_from_stat(id_out, &st);
 	else
@@ -219,6 +244,17 @@ entry_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
 	return pfc_pread_exact(e->fd, buf, len, offset);
 }
 
+/* A remote entry nobody reads keeps its footer, not its row-group buffers. */
+static void
+entry_drop_buffers(PfFooterEntry *e)
+{
+	if (e->remote != NULL)
+	{
+		pf_remote_object_prefetch(e->remote, NULL, 0);
+		pf_remote_object_charge(e->remote, NULL);
+	}
+}
+
 static void
 entry_free(PfFooterEntry *e)
 {
@@ -235,7 +271,7 @@ static void
 entry_detach(PfFooterEntry *e)
 {
 	Assert(e->in_table);
-	pfcache_delete(cache_table, e->path);
+	pfcache_delete(cache_table, e->key);
 	cache_mem -= e->mem;
 	e->in_table = false;
 	dlist_delete(&e->node);
@@ -298,6 +334,7 @@ entry_load(const char *path)
 	e = MemoryContextAllocZero(cxt, sizeof(PfFooterEntry));
 	e->cxt = cxt;
 	e->path = MemoryContextStrdup(cxt, path);
+	e->key = e->path;
 	e->fd = -1;
 	e->pins = 1;
 	dlist_push_head(&detached, &e->node);
@@ -331,6 +368,71 @@ entry_load(const char *path)
 	return e;
 }
 
+/*
+ * Read the footer of the object at url into a new entry, pinned.  Its
+ * identity is the object's size and the ETag its reads are bound to.
+ */
+static PfFooterEntry *
+entry_load_remote(const char *url, Oid serverid, const char *key)
+{
+	MemoryContext cxt;
+	PfFooterEntry *e;
+	PfcSource	source;
+	PfcAllocator alloc;
+	PqError		err;
+	PqStatus	status;
+
+	cxt = AllocSetContextCreate(cache_cxt, "parquet_fdw footer",
+								ALLOCSET_SMALL_SIZES);
+	e = MemoryContextAllocZero(cxt, sizeof(PfFooterEntry));
+	e->cxt = cxt;
+	e->path = MemoryContextStrdup(cxt, url);
+	e->key = MemoryContextStrdup(cxt, key);
+	e->serverid = serverid;
+	e->fd = -1;
+	e->pins = 1;
+	dlist_push_head(&detached, &e->node);
+	PG_TRY();
+	{
+		e->remote = pf_remote_object_open(url, serverid, cxt);
+	}
+	PG_CATCH();
+	{
+		e->pins = 0;
+		entry_free(e);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	e->id.size = (off_t) pf_remote_object_size(e->remote);
+	strlcpy(e->id.etag, pf_remote_object_etag(e->remote), sizeof(e->id.etag));
+	source = pf_remote_object_source(e->remote);
+	alloc = pf_context_allocator(cxt);
+	pq_error_clear(&err);
+	PG_TRY();
+	{
+		status = pq_file_open(&e->file, &source, &alloc, &err);
+	}
+	PG_CATCH();
+	{
+		e->file = NULL;
+		e->pins = 0;
+		entry_free(e);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	if (status != PQ_OK)
+	{
+		e->file = NULL;
+		e->pins = 0;
+		entry_free(e);
+		if (err.status == PQ_OK)
+			err.status = status;
+		pf_report_error(url, &err);
+	}
+	e->mem = MemoryContextMemAllocated(cxt, true);
+	return e;
+}
+
 /* ----------------------------------------------------------------
  * Interface
  * ----------------------------------------------------------------
@@ -346,24 +448,48 @@ entry_load(const char *path)
 PfFooterEntry *
 pf_footer_cache_acquire(const char *path)
 {
+	return pf_footer_cache_acquire_at(path, InvalidOid);
+}
+
+/*
+ * pf_footer_cache_acquire_at
+ *		pf_footer_cache_acquire, for a path that may be a URL read with the
+ *		settings of foreign server serverid (InvalidOid: none).
+ */
+PfFooterEntry *
+pf_footer_cache_acquire_at(const char *path, Oid serverid)
+{
 	struct stat st;
 	PfFileIdentity id;
 	PfCacheSlot *slot;
 	PfFooterEntry *e;
 	bool		found;
+	bool		remote = pf_is_url(path);
+	char	   *key = (char *) path;
 
 	cache_init();
 	evict_to_limit();			/* the limit may have been lowered */
-	pf_refuse_url(path);
-	if (stat(path, &st) != 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not open Parquet file \"%s\": %m", path)));
-	if (!S_ISREG(st.st_mode))
-		pf_report_not_regular(path, st.st_mode, "a Parquet file");
-	identity_from_stat(&id, &st);
+	memset(&id, 0, sizeof(id));
+	if (remote)
+	{
+		uint64		size;
 
-	slot = pfcache_lookup(cache_table, path);
+		pf_remote_head(path, serverid, &size, id.etag);
+		id.size = (off_t) size;
+		key = psprintf("%u %s", serverid, path);
+	}
+	else
+	{
+		if (stat(path, &st) != 0)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not open Parquet file \"%s\": %m", path)));
+		if (!S_ISREG(st.st_mode))
+			pf_report_not_regular(path, st.st_mode, "a Parquet file");
+		identity_from_stat(&id, &st);
+	}
+
+	slot = pfcache_lookup(cache_table, key);
 	if (slot != NULL)
 	{
 		e = slot->entry;
@@ -379,7 +505,7 @@ pf_footer_cache_acquire(const char *path)
 	}
 
 	cache_misses++;
-	e = entry_load(path);
+	e = remote ? entry_load_remote(path, serverid, key) : entry_load(path);
 
 	/*
 	 * Cache it only if it is the file stat() saw (else it changed while we
@@ -387,7 +513,7 @@ pf_footer_cache_acquire(const char *path)
 	 */
 	if (identity_equal(&e->id, &id) && pf_footer_cache_size_kb > 0)
 	{
-		slot = pfcache_insert(cache_table, e->path, &found);
+		slot = pfcache_insert(cache_table, e->key, &found);
 		Assert(!found);
 		slot->entry = e;
 		e->in_table = true;
@@ -397,6 +523,13 @@ pf_footer_cache_acquire(const char *path)
 		evict_to_limit();
 	}
 	return e;
+}
+
+/* pf_footer_entry_remote: the object of a URL's entry, else NULL. */
+PfRemoteObject *
+pf_footer_entry_remote(PfFooterEntry *e)
+{
+	return e->remote;
 }
 
 /* pf_footer_entry_file: the parsed footer of a pinned entry. */
@@ -419,6 +552,7 @@ pf_footer_cache_release(PfFooterEntry *e)
 	if (--e->pins > 0)
 		return;
 	entry_close_fd(e);
+	entry_drop_buffers(e);
 	if (!e->in_table)
 		entry_free(e);
 	else
@@ -470,6 +604,23 @@ pf_footer_entry_check_unchanged(PfFooterEntry *e, bool by_path)
 
 	if (e == NULL)
 		return;
+	/* reads of an object carry If-Match: only a by_path check asks again */
+	if (e->remote != NULL)
+	{
+		uint64		size;
+		char		etag[128];
+
+		if (!by_path)
+			return;
+		pf_remote_head(e->path, e->serverid, &size, etag);
+		if (size != (uint64) e->id.size || strcmp(etag, e->id.etag) != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("object \"%s\" changed while it was being read", e->path),
+					 errdetail_internal("Its ETag changed from %s to %s.", e->id.etag, etag),
+					 errhint("Retry the query.")));
+		return;
+	}
 	/* the path first: unlinking the old file changes its ctime too */
 	if (by_path)
 	{
@@ -536,6 +687,7 @@ cache_xact_callback(XactEvent event, void *arg)
 
 		e->pins = 0;
 		entry_close_fd(e);
+		entry_drop_buffers(e);
 	}
 	evict_to_limit();
 }
@@ -553,10 +705,19 @@ cache_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 
 	if (event != SUBXACT_EVENT_ABORT_SUB)
 		return;
+	/* the unwound scans' counters are freed: objects must not count there */
 	dlist_foreach(it, &detached)
+	{
 		entry_close_fd(dlist_container(PfFooterEntry, node, it.cur));
+		if (dlist_container(PfFooterEntry, node, it.cur)->remote != NULL)
+			pf_remote_object_charge(dlist_container(PfFooterEntry, node, it.cur)->remote, NULL);
+	}
 	dlist_foreach(it, &lru)
+	{
 		entry_close_fd(dlist_container(PfFooterEntry, node, it.cur));
+		if (dlist_container(PfFooterEntry, node, it.cur)->remote != NULL)
+			pf_remote_object_charge(dlist_container(PfFooterEntry, node, it.cur)->remote, NULL);
+	}
 }
 
 /*

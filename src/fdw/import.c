@@ -65,6 +65,8 @@
 
 #include "fdw/parquet_fdw.h"
 #include "fdw/amudai_fdw.h"
+#include "fdw/remote_fdw.h"
+#include "fdw/remote_files.h"
 
 PG_FUNCTION_INFO_V1(parquet_create_foreign_table);
 
@@ -320,12 +322,12 @@ add_column(List *columns, const char *name, Oid typid, int32 typmod,
 
 /* The union with the fields of a Parquet file (by name, in file order). */
 static List *
-add_parquet_columns(List *columns, const char *path)
+add_parquet_columns(List *columns, const char *path, Oid serverid)
 {
 	MemoryContext tmp_cxt = AllocSetContextCreate(CurrentMemoryContext,
 												  "parquet_fdw import",
 												  ALLOCSET_SMALL_SIZES);
-	PfFile	   *pf = pf_open_file(path, tmp_cxt);
+	PfFile	   *pf = pf_open_file_at(path, serverid, tmp_cxt);
 	const PqSchemaNode *root = pf->meta->root;
 
 	for (int i = 0; i < root->num_children; i++)
@@ -345,12 +347,12 @@ add_parquet_columns(List *columns, const char *path)
 
 /* The same for an Amudai shard; fields without a PostgreSQL type are left out. */
 static List *
-add_shard_columns(List *columns, const char *path)
+add_shard_columns(List *columns, const char *path, Oid serverid)
 {
 	MemoryContext tmp_cxt = AllocSetContextCreate(CurrentMemoryContext,
 												  "parquet_fdw amudai import",
 												  ALLOCSET_SMALL_SIZES);
-	PfShard    *ps = pf_open_shard(path, tmp_cxt);
+	PfShard    *ps = pf_open_shard_at(path, serverid, tmp_cxt);
 	const AmSchema *schema = am_shard_schema(ps->shard);
 
 	for (uint32 i = 0; i < schema->num_fields; i++)
@@ -430,8 +432,9 @@ create_table_sql(const char *table_name, const char *server_name,
 	bool		shards;
 	int			ncols = 0;
 	ListCell   *lc;
+	Oid			serverid = get_foreign_server_oid(server_name, false);
 
-	files = pf_expand_filenames(list_make1(pstrdup(entry)));
+	files = pf_expand_filenames_at(list_make1(pstrdup(entry)), serverid);
 	if (files == NIL)
 	{
 		if (missing_ok)
@@ -449,8 +452,8 @@ create_table_sql(const char *table_name, const char *server_name,
 			break;
 		CHECK_FOR_INTERRUPTS();
 		columns = shards ?
-			add_shard_columns(columns, (const char *) lfirst(lc)) :
-			add_parquet_columns(columns, (const char *) lfirst(lc));
+			add_shard_columns(columns, (const char *) lfirst(lc), serverid) :
+			add_parquet_columns(columns, (const char *) lfirst(lc), serverid);
 	}
 
 	initStringInfo(&buf);
@@ -521,6 +524,35 @@ static int
 compare_entries(const void *a, const void *b)
 {
 	return strcmp(((const ImportEntry *) a)->name, ((const ImportEntry *) b)->name);
+}
+
+/* A bucket folder's entries, classified as read_folder() does. */
+static ImportEntry *
+read_remote_folder(const char *url, Oid serverid, int *nentries)
+{
+	List	   *listed = pf_remote_list_folder(url, serverid);
+	ImportEntry *entries = palloc(sizeof(ImportEntry) * Max(list_length(listed), 1));
+	ListCell   *lc;
+	int			n = 0;
+
+	foreach(lc, listed)
+	{
+		PfRemoteEntry *r = (PfRemoteEntry *) lfirst(lc);
+		ImportEntry *e = &entries[n++];
+
+		e->name = r->name;
+		if (r->name[0] == '.' || r->name[0] == '_')
+			e->kind = ENTRY_HIDDEN;
+		else if (r->folder)
+			e->kind = strchr(r->name, '=') > r->name ? ENTRY_PARTITION : ENTRY_FOLDER;
+		else if (data_file_suffix_len(r->name) > 0)
+			e->kind = ENTRY_DATA_FILE;
+		else
+			e->kind = ENTRY_OTHER_FILE;
+	}
+	qsort(entries, n, sizeof(ImportEntry), compare_entries);
+	*nentries = n;
+	return entries;
 }
 
 /* The folder's entries but "." and "..", classified, in name order. */
@@ -661,9 +693,12 @@ parquetImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	int			npartitions = 0;
 	bool		dataset;
 
-	pf_check_file_access("import Parquet files");
+	/* a URL reads no server file: pf_remote_store checks its own right */
+	if (!pf_is_url(folder))
+		pf_check_file_access("import Parquet files");
 
-	entries = read_folder(folder, &nentries);
+	entries = pf_is_url(folder) ? read_remote_folder(folder, serverOid, &nentries) :
+		read_folder(folder, &nentries);
 	for (int i = 0; i < nentries; i++)
 	{
 		nfolders += entries[i].kind == ENTRY_FOLDER;
@@ -744,7 +779,9 @@ parquet_create_foreign_table(PG_FUNCTION_ARGS)
 	struct stat st;
 	int			rc;
 
-	pf_check_file_access("read Parquet files");
+	/* a URL reads no server file: pf_remote_store checks its own right */
+	if (!pf_is_url(path))
+		pf_check_file_access("read Parquet files");
 	/* a clear error for a missing server before the file is read */
 	(void) GetForeignServerByName(server_name, false);
 	if (table_name[0] == '\0')
@@ -759,7 +796,7 @@ parquet_create_foreign_table(PG_FUNCTION_ARGS)
 				 errmsg("relation \"%s\" already exists", table_name)));
 
 	/* an existing file or folder is literal; anything else a pattern */
-	if (stat(path, &st) == 0)
+	if (!pf_is_url(path) && stat(path, &st) == 0)
 		path = pf_escape_path(path);
 	sql = create_table_sql(table_name, server_name, path, false);
 

@@ -43,6 +43,7 @@
 #include "codec/codec.h"
 #include "compress/compress.h"
 #include "fdw/parquet_fdw.h"
+#include "fdw/remote_fdw.h"
 
 #define PF_VERSION "1.0"
 
@@ -57,8 +58,11 @@ PG_FUNCTION_INFO_V1(parquet_kv_metadata);
  * the rule of pg_read_file() and COPY FROM a file.
  */
 static void
-check_file_access(void)
+check_file_access(const char *path)
 {
+	/* a URL reads no server file: pf_remote_store checks its own right */
+	if (pf_is_url(path))
+		return;
 	if (!superuser() &&
 		!has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES))
 		ereport(ERROR,
@@ -74,7 +78,7 @@ open_argument(FunctionCallInfo fcinfo)
 {
 	char	   *path = text_to_cstring(PG_GETARG_TEXT_PP(0));
 
-	check_file_access();
+	check_file_access(path);
 	return pf_open_file(path, CurrentMemoryContext);
 }
 
@@ -557,7 +561,7 @@ parquet_file_metadata(PG_FUNCTION_ARGS)
 	Datum		values[7];
 	bool		nulls[7];
 
-	check_file_access();
+	check_file_access(path);
 	pf = pf_open_file(path, CurrentMemoryContext);
 	meta = pf->meta;
 	InitMaterializedSRF(fcinfo, 0);

@@ -23,12 +23,16 @@
 #include <sys/stat.h>
 
 #include "access/xact.h"
+#include "foreign/foreign.h"
 #include "storage/fd.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
 #include "utils/plancache.h"
+#include "utils/rel.h"
 
 #include "fdw/parquet_fdw.h"
+#include "fdw/remote_fdw.h"
+#include "fdw/remote_object.h"
 
 const char *
 pf_file_type_name(mode_t mode)
@@ -140,10 +144,34 @@ identity_text(const struct stat *st)
 					(unsigned long long) st->st_ino);
 }
 
+Oid
+pf_rel_serverid(Relation rel)
+{
+	/* COPY FROM reads files for a table of any kind */
+	if (rel == NULL || rel->rd_rel->relkind != RELKIND_FOREIGN_TABLE)
+		return InvalidOid;
+	return GetForeignTable(RelationGetRelid(rel))->serverid;
+}
+
+/*
+ * A URL's identity is "size:etag:server": the server is kept so that the
+ * check before execution asks the store the plan asked.
+ */
+char *
+pf_file_identity_at(const char *path, Oid serverid)
+{
+	if (pf_is_url(path))
+		return psprintf("%s:%u", pf_remote_identity(path, serverid), serverid);
+	return pf_file_identity(path);
+}
+
 char *
 pf_file_identity(const char *path)
 {
 	struct stat st;
+
+	if (pf_is_url(path))
+		return pf_file_identity_at(path, InvalidOid);
 
 	if (stat(path, &st) != 0)
 		return pstrdup("");
@@ -261,6 +289,20 @@ pf_check_planned_file(const char *path, const char *planned)
 
 	if (planned == NULL || planned[0] == '\0')
 		return;
+	if (pf_is_url(path))
+	{
+		const char *server = strrchr(planned, ':');
+
+		now = pf_file_identity_at(path, server ? (Oid) strtoul(server + 1, NULL, 10) : InvalidOid);
+		if (strcmp(now, planned) == 0)
+			return;
+		ResetPlanCache();
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("object \"%s\" changed after the query was planned", path),
+				 errdetail("Its size or ETag changed."),
+				 errhint("Run the query again: it will be planned for the object as it is now.")));
+	}
 	now = pf_file_identity(path);
 	if (now[0] == '\0')
 		return;

@@ -599,6 +599,8 @@ pf_get_table_options(Oid foreigntableid)
 	PfTableOptions *opts = palloc0(sizeof(PfTableOptions));
 	ListCell   *lc;
 
+	opts->serverid = table->serverid;
+
 	foreach(lc, table->options)
 	{
 		DefElem    *def = (DefElem *) lfirst(lc);

@@ -59,6 +59,7 @@ typedef struct PfTableOptions
 	bool		guid_dotnet;	/* Amudai Guids in .NET order (else RFC 4122) */
 	char	   *sorted;			/* the "sorted" option, or NULL */
 	bool		allow_empty;	/* allow_empty: an entry may yield no file */
+	Oid			serverid;		/* the table's server (reads its URLs) */
 } PfTableOptions;
 
 extern void pf_validate_options(List *options, Oid catalog);
@@ -95,6 +96,10 @@ extern int	pf_open_regular(const char *path, struct stat *st);
  * pf_file_identity returns "" when the path cannot be stat'ed.
  */
 extern char *pf_file_identity(const char *path);
+/* The same for a path that may be a URL ("size:etag", one HEAD a statement). */
+extern char *pf_file_identity_at(const char *path, Oid serverid);
+/* The foreign server of rel's table (InvalidOid: none, or no foreign table). */
+extern Oid	pf_rel_serverid(Relation rel);
 extern void pf_check_planned_file(const char *path, const char *planned_identity);
 /*
  * After opening a file that pf_check_planned_file() let through in this
@@ -108,8 +113,8 @@ extern void pf_report_not_regular(const char *path, mode_t mode,
 								  const char *expected) pg_attribute_noreturn();
 /*
  * ERRCODE_FEATURE_NOT_SUPPORTED naming the scheme when path is a URL
- * ("s3://...", "https://..."): object storage is not read (yet).  The one
- * place that decides it; a plain path returns.
+ * ("s3://...", "https://..."), for what takes local paths only (readers
+ * take URLs: remote_object.h); a plain path returns.
  */
 extern void pf_refuse_url(const char *path);
 
@@ -123,6 +128,9 @@ extern void pf_refuse_url(const char *path);
 extern List *pf_expand_filenames(List *entries);
 /* The first file pf_expand_filenames() would give (NULL: none), cheaply. */
 extern char *pf_expand_first_filename(List *entries);
+/* The same two where URL entries are read with serverid's settings. */
+extern List *pf_expand_filenames_at(List *entries, Oid serverid);
+extern char *pf_expand_first_filename_at(List *entries, Oid serverid);
 
 /*
  * The same, not descending into the folders named key=value (at any depth)
@@ -438,6 +446,14 @@ typedef struct PfFooterEntry PfFooterEntry;
  * transaction drops every pin.  Errors as pf_open_file().
  */
 extern PfFooterEntry *pf_footer_cache_acquire(const char *path);
+/*
+ * The same for a path that may be an object-store URL, read with the
+ * settings of foreign server serverid (InvalidOid: the environment's):
+ * keyed by server and URL, identified by size and ETag (remote_object.h).
+ */
+extern PfFooterEntry *pf_footer_cache_acquire_at(const char *path, Oid serverid);
+/* The remote object a URL's entry reads through (NULL: a local file). */
+extern struct PfRemoteObject *pf_footer_entry_remote(PfFooterEntry *entry);
 /* The entry's PqFile: metadata, and reads through the entry's descriptor. */
 extern PqFile *pf_footer_entry_file(PfFooterEntry *entry);
 extern void pf_footer_cache_release(PfFooterEntry *entry);
@@ -473,6 +489,8 @@ typedef struct PfFile
 } PfFile;
 
 extern PfFile *pf_open_file(const char *path, MemoryContext cxt);
+/* The same for a path that may be a URL read with serverid's settings. */
+extern PfFile *pf_open_file_at(const char *path, Oid serverid, MemoryContext cxt);
 extern void pf_close_file(PfFile *pf);
 
 /* Turn a failed PqStatus into an ereport(ERROR) naming file and location. */

@@ -97,10 +97,10 @@ pf_table_source(Oid foreigntableid)
 	 * shard among Parquet files is then reported by the Parquet reader),
 	 * so planning a Parquet table lists and opens one file more, not all.
 	 */
-	first = pf_expand_first_filename(opts->filenames);
+	first = pf_expand_first_filename_at(opts->filenames, opts->serverid);
 	if (first == NULL || !pf_file_is_amudai(first))
 		return &pf_parquet_source;
-	files = pf_expand_filenames(opts->filenames);
+	files = pf_expand_filenames_at(opts->filenames, opts->serverid);
 	foreach(lc, files)
 		shards += pf_file_is_amudai((const char *) lfirst(lc));
 	if (shards > 0 && shards < list_length(files))
@@ -456,7 +456,7 @@ pfGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(tmp_cxt);
 		ps->filenames = lappend(ps->filenames, (char *) path);
-		ps->identities = lappend(ps->identities, pf_file_identity(path));
+		ps->identities = lappend(ps->identities, pf_file_identity_at(path, opts->serverid));
 		ps->rowgroups = lappend(ps->rowgroups, rgs);
 	}
 	MemoryContextDelete(tmp_cxt);
@@ -466,7 +466,7 @@ pfGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 
 		presence_check(&presence, ops, rel, &io,
 					   ps->folders_pruned > 0 ?
-					   pf_expand_filenames(opts->filenames) : all_files,
+					   pf_expand_filenames_at(opts->filenames, opts->serverid) : all_files,
 					   pruned);
 	}
 	table_close(rel, AccessShareLock);

@@ -93,12 +93,19 @@ pf_page_pool_create(MemoryContext cxt)
 PfFile *
 pf_open_file(const char *path, MemoryContext cxt)
 {
+	return pf_open_file_at(path, InvalidOid, cxt);
+}
+
+/* pf_open_file of a path that may be a URL, read with serverid's settings */
+PfFile *
+pf_open_file_at(const char *path, Oid serverid, MemoryContext cxt)
+{
 	PfFile	   *pf = MemoryContextAllocZero(cxt, sizeof(PfFile));
 
 	pf->path = MemoryContextStrdup(cxt, path);
 	pf->fd = -1;
 	pf->alloc = pf_context_allocator(cxt);
-	pf->entry = pf_footer_cache_acquire(path);
+	pf->entry = pf_footer_cache_acquire_at(path, serverid);
 	pf->file = pf_footer_entry_file(pf->entry);
 	pf->source = *pq_file_source(pf->file);
 	pf->meta = pq_file_meta(pf->file);

@@ -1245,6 +1245,8 @@ pfExplainForeignScan(ForeignScanState *node, ExplainState *es)
 						   ops->unit_bytes_read(st->src) : 0),
 						  st->io.time_decoding && es->timing ? &st->io.decode_time : NULL,
 						  es);
+		if (st->io.remote)
+			pf_explain_remote(&st->io.remote_stats, es);
 		ExplainPropertyInteger("Peak Memory", "kB",
 							   (int64) ((st->peak_memory + 1023) / 1024), es);
 	}

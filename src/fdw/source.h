@@ -39,6 +39,7 @@
 #include "utils/relcache.h"
 
 #include "fdw/parquet_fdw.h"
+#include "fdw/remote_object.h"
 
 /* A foreign-table column a source binds to its file's field. */
 typedef struct PfSourceColumn
@@ -65,6 +66,8 @@ typedef struct PfSourceScan
 	int64		bytes_read;		/* by closed units' readers */
 	instr_time	decode_time;
 	int64		rows_skipped_by_index;	/* rows a row-level index ruled out */
+	bool		remote;			/* a file was an object-store URL */
+	PfRemoteStats remote_stats; /* its requests, for EXPLAIN ANALYZE */
 } PfSourceScan;
 
 /*

@@ -723,7 +723,7 @@ am_source_open(const char *path, Relation rel, PfSourceScan *scan,
 	f->base.scan = scan;
 	f->base.unit = -1;
 	f->cxt = cxt;
-	f->shard = pf_open_shard(path, cxt);
+	f->shard = pf_open_shard_at(path, pf_rel_serverid(rel), cxt);
 	f->base.nunits = (int) am_shard_stripe_count(f->shard->shard);
 	f->unit_cxt = AllocSetContextCreate(cxt, "parquet_fdw amudai stripe",
 										ALLOCSET_DEFAULT_SIZES);

@@ -82,7 +82,24 @@ typedef struct PqSourceFile
 	int			nranges;		/* -1: every row */
 	int			next_range;
 	uint32		batch_size;
+
+	/*
+	 * A remote file's row groups [ahead_first, ahead_end) are in the
+	 * object's prefetch buffers; ahead_run counts row groups opened in
+	 * order, which widens the next fetch (readahead, as a kernel does).
+	 */
+	int			ahead_first;
+	int			ahead_end;
+	int			ahead_run;
 } PqSourceFile;
+
+/*
+ * Readahead of a remote file read in row-group order: at most this many
+ * row groups and bytes fetched in one batch of concurrent requests, so
+ * that a store's latency is paid once per batch, not once per row group.
+ */
+#define PQ_AHEAD_MAX_UNITS	8
+#define PQ_AHEAD_MAX_BYTES	((uint64) 64 * 1024 * 1024)
 
 #define PQ(src)	((PqSourceFile *) (src))
 
@@ -105,7 +122,13 @@ pq_source_open(const char *path, Relation rel, PfSourceScan *scan,
 	f->base.scan = scan;
 	f->base.unit = -1;
 	f->cxt = cxt;
-	f->pf = pf_open_file(path, cxt);
+	f->pf = pf_open_file_at(path, pf_rel_serverid(rel), cxt);
+	if (pf_footer_entry_remote(f->pf->entry) != NULL)
+	{
+		scan->remote = true;
+		pf_remote_object_charge(pf_footer_entry_remote(f->pf->entry),
+								&scan->remote_stats);
+	}
 	f->meta = f->pf->meta;
 	f->base.nunits = f->meta->num_row_groups;
 	f->unit_cxt = AllocSetContextCreate(cxt, "parquet_fdw row group",
@@ -123,6 +146,10 @@ pq_source_close(PfSource *src)
 
 	if (src->unit >= 0)
 		pq_source_unit_close(src);
+	/* the counters live in the scan, which may end before the entry */
+	if (f->pf->entry != NULL && pf_footer_entry_remote(f->pf->entry) != NULL)
+		pf_remote_object_uncharge(pf_footer_entry_remote(f->pf->entry),
+								  &src->scan->remote_stats);
 	pf_close_file(f->pf);
 	f->pf = NULL;
 }
@@ -146,6 +173,8 @@ pq_source_bind(PfSource *src, const PfSourceColumn *cols, int ncols,
 	f->slot_deferred = NULL;
 	f->slot_row = NULL;
 	f->slot_rows = NULL;
+	f->ahead_first = f->ahead_end = 0;	/* other columns: fetch anew */
+	f->ahead_run = 0;
 	if (converters)
 	{
 		f->convs = palloc0(sizeof(PfConverter *) * Max(1, ncols));
@@ -299,6 +328,69 @@ pq_source_file_excluded(PfSource *src, List *quals)
 	return pf_file_excluded(PQ(src)->meta, src->path, quals, src->rel);
 }
 
+/*
+ * A remote file's row group: its read columns' chunks in one batch of
+ * concurrent requests, before the readers ask for them one by one.
+ */
+static void
+prefetch_unit(PqSourceFile *f, int unit)
+{
+	PfRemoteObject *obj = pf_footer_entry_remote(f->pf->entry);
+	PfRemoteRange *ranges;
+	int			nranges = 0;
+	int			units = 1;
+	int			end;
+	uint64		bytes = 0;
+
+	if (obj == NULL)
+		return;
+	pf_remote_object_charge(obj, &f->base.scan->remote_stats);
+	if (unit >= f->ahead_first && unit < f->ahead_end)
+		return;					/* fetched with an earlier one */
+
+	/* in order since the last fetch: read further ahead, doubling */
+	if (f->ahead_end > 0 && unit == f->ahead_end)
+		f->ahead_run = Min(Max(f->ahead_run * 2, 2), PQ_AHEAD_MAX_UNITS);
+	else
+		f->ahead_run = 1;
+	units = f->ahead_run;
+
+	ranges = palloc(sizeof(PfRemoteRange) * Max(f->nslots, 1) * units);
+	for (end = unit; end < f->meta->num_row_groups && end < unit + units; end++)
+	{
+		uint64		unit_bytes = 0;
+
+		for (int s = 0; s < f->nslots; s++)
+		{
+			const PqColumnChunkMeta *chunk = &f->meta->row_groups[end].columns[f->slot_leaf[s]];
+
+			unit_bytes += (uint64) Max(chunk->total_compressed_size, 0);
+		}
+		/* the row group asked for always; later ones while they fit */
+		if (end > unit && bytes + unit_bytes > PQ_AHEAD_MAX_BYTES)
+			break;
+		bytes += unit_bytes;
+		for (int s = 0; s < f->nslots; s++)
+		{
+			const PqColumnChunkMeta *chunk = &f->meta->row_groups[end].columns[f->slot_leaf[s]];
+			int64		start = chunk->data_page_offset;
+
+			if (chunk->has_dictionary_page_offset && chunk->dictionary_page_offset > 0 &&
+				chunk->dictionary_page_offset < start)
+				start = chunk->dictionary_page_offset;
+			ranges[nranges].offset = (uint64) Max(start, 0);
+			ranges[nranges].len = (uint64) Max(chunk->total_compressed_size, 0);
+			nranges++;
+		}
+	}
+	/* empty while it fetches: an error leaves no window behind */
+	f->ahead_first = f->ahead_end = 0;
+	pf_remote_object_prefetch(obj, ranges, nranges);
+	f->ahead_first = unit;
+	f->ahead_end = end;
+	pfree(ranges);
+}
+
 static void
 pq_source_unit_open(PfSource *src, int unit, List *row_quals, int64 row_limit)
 {
@@ -337,6 +429,7 @@ pq_source_unit_open(PfSource *src, int unit, List *row_quals, int64 row_limit)
 	if (src->scan->buffers == NULL)
 		src->scan->buffers = pf_page_pool_create(src->scan->cxt);
 	pool_alloc = pfc_buffer_pool_allocator((PfcBufferPool *) src->scan->buffers);
+	prefetch_unit(f, unit);
 	ropts.verify_crc = src->scan->verify_checksums;
 	alloc = pf_context_allocator(f->unit_cxt);
 	for (int s = 0; s < f->nslots; s++)

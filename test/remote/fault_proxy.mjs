@@ -9,12 +9,15 @@
 //   reset     destroy the connection without an answer
 //   truncate  forward, but send only half the body, then cut the connection
 //   etag      forward, with the ETag header replaced (the object "changed")
+// "POST /__faults?delay=MS" adds MS milliseconds before every forwarded
+// request from then on (a far-away store, for bench/remote.sh).
 // "GET /__faults" answers the number of requests forwarded so far.
 import http from 'node:http';
 
 const [listenPort, targetHost, targetPort] = process.argv.slice(2);
 let plan = [];
 let forwarded = 0;
+let delayMs = 0;
 
 function errorDoc(res, status, extra = {}) {
   const body = `<?xml version="1.0" encoding="UTF-8"?><Error><Code>Injected${status}</Code>` +
@@ -27,7 +30,8 @@ http.createServer((req, res) => {
   const url = new URL(req.url, 'http://x');
   if (url.pathname === '/__faults') {
     if (req.method === 'POST') {
-      plan = (url.searchParams.get('plan') || '').split(',').filter(Boolean);
+      if (url.searchParams.has('delay')) delayMs = Number(url.searchParams.get('delay')) || 0;
+      else plan = (url.searchParams.get('plan') || '').split(',').filter(Boolean);
       res.writeHead(204);
       res.end();
     } else {
@@ -36,6 +40,15 @@ http.createServer((req, res) => {
     }
     return;
   }
+  if (delayMs > 0) {
+    req.pause();
+    setTimeout(() => { req.resume(); forward(req, res); }, delayMs);
+    return;
+  }
+  forward(req, res);
+}).listen(Number(listenPort), '127.0.0.1');
+
+function forward(req, res) {
   const fault = plan.length ? plan.shift() : 'ok';
   forwarded++;
   if (fault === '500' || fault === '503') return errorDoc(res, Number(fault));
@@ -58,4 +71,4 @@ http.createServer((req, res) => {
   });
   upstream.on('error', () => req.socket.destroy());
   req.pipe(upstream);
-}).listen(Number(listenPort), '127.0.0.1');
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# The bench's lineitem file read from object storage against the same file
+# read locally: a full scan, TPC-H Q1 and Q6, once from s3rver on 127.0.0.1
+# and once with 20 ms added to every request by the fault proxy (a store
+# across a network).  Prints seconds, ratios to the local file, and the
+# requests and bytes the proxy forwarded per query, from one run (after a
+# warm-up of each form, so the local file is in the page cache and every
+# footer in the footer cache).
+#
+#   bench/remote.sh        (after bench/run.sh made the data; PG_CONFIG set)
+#
+# BENCH_LINEITEM names another lineitem Parquet file; BENCH_DELAY_MS the
+# added latency (20); BENCH_SERIAL=1 plans without parallel workers (each
+# form alike), where readahead alone hides the latency.
+set -uo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+STAGE=bench-remote
+# shellcheck source=../test/remote/servers.sh
+. "$ROOT/test/remote/servers.sh"
+# shellcheck source=../scripts/lib/pgcluster.sh
+. "$ROOT/scripts/lib/pgcluster.sh"
+
+DATA=${BENCH_DATA_DIR:-/var/tmp/parquet_fdw-bench}
+LINEITEM=${BENCH_LINEITEM:-$(ls "$DATA"/*/lineitem_snappy-v1-dict.parquet 2>/dev/null | tail -n 1)}
+DELAY=${BENCH_DELAY_MS:-20}
+[ -f "$LINEITEM" ] || { echo "bench-remote: no lineitem file (run bench/run.sh first)"; exit 1; }
+rs_install || { echo "bench-remote: npm install failed"; exit 1; }
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/pf-bench-remote.XXXXXX")
+chmod 755 "$WORK"
+cleanup() { pg_cluster_stop; rs_stop; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+PORT=$(rs_free_port)
+PROXY_PORT=$(rs_free_port)
+rs_start_s3rver "$PORT" "$WORK/s3"
+rs_start_proxy "$PROXY_PORT" "$PORT"
+rs_wait_port "$PORT" && rs_wait_port "$PROXY_PORT" || { echo "bench-remote: servers did not start"; exit 1; }
+rs_s3_put "$PORT" lineitem.parquet "$LINEITEM" || { echo "bench-remote: upload failed"; exit 1; }
+
+export AWS_ENDPOINT_URL=http://127.0.0.1:$PROXY_PORT AWS_ACCESS_KEY_ID=S3RVER \
+	AWS_SECRET_ACCESS_KEY=S3RVER AWS_REGION=us-east-1
+pg_cluster_start >/dev/null || exit 1
+[ "${BENCH_SERIAL:-0}" = 1 ] && export PGOPTIONS='-c max_parallel_workers_per_gather=0'
+COLS='l_orderkey bigint, l_partkey bigint, l_suppkey bigint,
+	l_linenumber int, l_quantity numeric(15,2), l_extendedprice numeric(15,2),
+	l_discount numeric(15,2), l_tax numeric(15,2), l_returnflag text,
+	l_linestatus text, l_shipdate date, l_commitdate date, l_receiptdate date,
+	l_shipinstruct text, l_shipmode text, l_comment text'
+psql -X -q -v ON_ERROR_STOP=1 <<SQL || exit 1
+CREATE EXTENSION parquet_fdw;
+CREATE SERVER pq FOREIGN DATA WRAPPER parquet_fdw;
+CREATE FOREIGN TABLE li_local ($COLS) SERVER pq OPTIONS (filename '$LINEITEM');
+CREATE FOREIGN TABLE li_s3 ($COLS) SERVER pq OPTIONS (filename 's3://test/lineitem.parquet');
+SQL
+
+declare -A SQLS
+# every column of every row: the whole-row test keeps pushdown away
+SQLS[scan]="SELECT count(*) FROM {t} t WHERE t IS NOT NULL"
+SQLS[q1]="SELECT l_returnflag, l_linestatus, sum(l_quantity), sum(l_extendedprice),
+	sum(l_extendedprice * (1 - l_discount)), sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)),
+	avg(l_quantity), avg(l_extendedprice), avg(l_discount), count(*)
+	FROM {t} WHERE l_shipdate <= DATE '1998-12-01' - 90
+	GROUP BY l_returnflag, l_linestatus ORDER BY l_returnflag, l_linestatus"
+SQLS[q6]="SELECT sum(l_extendedprice * l_discount) FROM {t}
+	WHERE l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1995-01-01'
+	AND l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24"
+
+proxy_count() { curl -s "http://127.0.0.1:$PROXY_PORT/__faults"; }
+set_delay() { curl -s -X POST "http://127.0.0.1:$PROXY_PORT/__faults?delay=$1" -o /dev/null; }
+# run QUERY TABLE: seconds of one run in one session after a warm-up run
+# there (footer cache, connections); prints "seconds md5-of-result"
+run() {
+	local sql=${SQLS[$1]//\{t\}/$2}
+	psql -X -qAt -v ON_ERROR_STOP=1 -c "$sql" >/dev/null || return 1
+	psql -X -qAt -v ON_ERROR_STOP=1 <<SQL
+$sql \\g /dev/null
+SELECT clock_timestamp() AS t0 \\gset
+$sql \\g $WORK/out.txt
+SELECT round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz)::numeric, 3);
+SQL
+}
+
+printf '%-5s | %9s | %9s | %6s | %9s | %6s | %9s | %12s\n' query "local s" "s3 s" ratio \
+	"s3+${DELAY}ms" ratio requests "bytes"
+for qid in scan q1 q6; do
+	set_delay 0
+	tl=$(run "$qid" li_local) || exit 1
+	md5l=$(md5sum <"$WORK/out.txt")
+	tr=$(run "$qid" li_s3) || exit 1
+	md5r=$(md5sum <"$WORK/out.txt")
+	# requests and bytes of one cold-connection run (a new session, footer
+	# from the store): the proxy's count, EXPLAIN's for the scan
+	before=$(proxy_count)
+	psql -X -qAt -c "${SQLS[$qid]//\{t\}/li_s3}" >/dev/null
+	reqs=$(( $(proxy_count) - before ))
+	bytes=$(psql -X -qAt -c "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY OFF) ${SQLS[$qid]//\{t\}/li_s3}" |
+		sed -nE 's/.*Bytes Fetched: ([0-9]+).*/\1/p' | head -1)
+	set_delay "$DELAY"
+	td=$(run "$qid" li_s3) || exit 1
+	set_delay 0
+	[ "$md5l" = "$md5r" ] || echo "bench-remote: $qid: s3 result differs from the local file's" >&2
+	printf '%-5s | %9s | %9s | %6.2f | %9s | %6.2f | %9s | %12s\n' "$qid" "$tl" "$tr" \
+		"$(echo "$tr / $tl" | bc -l)" "$td" "$(echo "$td / $tl" | bc -l)" "$reqs" "${bytes:-n/a}"
+done

@@ -1,0 +1,47 @@
+/*-------------------------------------------------------------------------
+ *
+ * remote_files.h
+ *	  The files an object-store URL entry of the filename option yields
+ *	  (files.c calls it for entries that are URLs).
+ *
+ * IDENTIFICATION
+ *	  src/fdw/remote_files.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PF_REMOTE_FILES_H
+#define PF_REMOTE_FILES_H
+
+#include "postgres.h"
+
+#include "fdw/parquet_fdw.h"
+
+/*
+ * The URLs entry stands for, sorted: itself when it names a data file
+ * (*.parquet, *.amudai.shard) or is an http(s) URL; else the data files
+ * under it as a folder, or the keys its glob matches ("*", "?", "[...]",
+ * "**"), found by listing with the pattern's literal head as the prefix.
+ * Hive folders skip (may be NULL) rejects are left out and counted in
+ * *folders_skipped (may be NULL).  An empty list when nothing matches; the
+ * caller decides whether that is an error.  Errors of the store as
+ * pf_remote_report.
+ */
+extern List *pf_remote_expand(const char *entry, Oid serverid,
+							  PfFolderFilter skip, void *arg,
+							  int *folders_skipped);
+
+/* An entry of a bucket "folder": an object, or a prefix with objects. */
+typedef struct PfRemoteEntry
+{
+	char	   *name;			/* the next key component */
+	bool		folder;			/* keys continue below it */
+} PfRemoteEntry;
+
+/*
+ * The entries right below the folder url ("s3://bucket/dir", with or
+ * without the trailing slash; "s3://bucket/" for the root), PfRemoteEntry
+ * * in name order, from one listing of its prefix.
+ */
+extern List *pf_remote_list_folder(const char *url, Oid serverid);
+
+#endif							/* PF_REMOTE_FILES_H */

@@ -1,0 +1,115 @@
+/*-------------------------------------------------------------------------
+ *
+ * remote_object.h
+ *	  One object of an object store read as a file: a PfcSource over
+ *	  ranged GETs, fit for 10-100 ms per request.
+ *
+ * open() sends a HEAD (served from a per-statement cache when the same
+ * URL was HEADed in this statement): the object's size and ETag.  Every
+ * read carries If-Match on that ETag, so an object replaced while it is
+ * read is an error (55000), never bytes of two versions.
+ *
+ * Requests are few and large:
+ *  - the first read in the last 64 KiB fetches all of that tail in one
+ *    suffix GET, so a Parquet footer (and usually its page indexes, which
+ *    writers put just before it) costs one request; a larger footer costs
+ *    a second one;
+ *  - pf_remote_object_prefetch() fetches the byte ranges a row group will
+ *    read (its projected column chunks) in one rmt_store_read_many call:
+ *    near ranges coalesced, requests concurrent.  Later reads inside those
+ *    ranges are copied from the buffers; the next prefetch drops them, so
+ *    memory stays at one row group's projected chunks;
+ *  - any other read is one ranged GET of exactly what was asked.
+ *
+ * read_at raises failed requests as PostgreSQL errors (pf_remote_report:
+ * 58P01, 42501, 55000, 58030, or the pending cancel) instead of returning
+ * an errno: the format layers allocate from memory contexts, so unwinding
+ * through them leaks nothing, and the user sees the store's reason.
+ *
+ * IDENTIFICATION
+ *	  src/fdw/remote_object.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PF_REMOTE_OBJECT_H
+#define PF_REMOTE_OBJECT_H
+
+#include "postgres.h"
+
+#include "common/common.h"
+
+/* Requests sent (retries included) and bytes received, for EXPLAIN. */
+typedef struct PfRemoteStats
+{
+	int64		requests;
+	int64		bytes_fetched;
+} PfRemoteStats;
+
+/* A byte range of the object a reader is about to read. */
+typedef struct PfRemoteRange
+{
+	uint64		offset;
+	uint64		len;
+} PfRemoteRange;
+
+typedef struct PfRemoteObject PfRemoteObject;
+
+/*
+ * The object's size and ETag (etag: at least 128 bytes), by a HEAD or from
+ * this statement's earlier HEAD of the same URL and server.  Errors as
+ * pf_remote_report (58P01 when absent).
+ */
+extern void pf_remote_head(const char *url, Oid serverid, uint64 *size,
+						   char *etag);
+
+/*
+ * Open url (pf_remote_store decides the client and the privilege) in a
+ * child context of cxt; pf_remote_object_close() frees it.
+ */
+extern PfRemoteObject *pf_remote_object_open(const char *url, Oid serverid,
+											 MemoryContext cxt);
+extern void pf_remote_object_close(PfRemoteObject *obj);
+
+/* A PfcSource reading the object (valid until close). */
+extern PfcSource pf_remote_object_source(PfRemoteObject *obj);
+extern uint64 pf_remote_object_size(const PfRemoteObject *obj);
+extern const char *pf_remote_object_etag(const PfRemoteObject *obj);
+extern const char *pf_remote_object_url(const PfRemoteObject *obj);
+
+/*
+ * Add the requests and bytes of this object's reads from now on to stats
+ * (NULL: count them nowhere).  A scan points it at its own counters when
+ * it starts a unit, so objects shared through the footer cache charge the
+ * scan that reads them.
+ */
+extern void pf_remote_object_charge(PfRemoteObject *obj, PfRemoteStats *stats);
+/* Stop charging stats (when it is the one charged): its owner goes away. */
+extern void pf_remote_object_uncharge(PfRemoteObject *obj, PfRemoteStats *stats);
+
+/*
+ * Fetch ranges (any order, may overlap) into buffers later reads are
+ * served from, dropping the previous prefetch's buffers.  Ranges past the
+ * end are an error of the file (read_at would give EIO); empty ones are
+ * ignored.
+ */
+extern void pf_remote_object_prefetch(PfRemoteObject *obj,
+									  const PfRemoteRange *ranges, int nranges);
+
+/*
+ * EXPLAIN ANALYZE of a scan that read object-store URLs: in text format
+ * one line "Requests: N  Bytes Fetched: N", else two properties.
+ */
+struct ExplainState;
+extern void pf_explain_remote(const PfRemoteStats *stats, struct ExplainState *es);
+
+/*
+ * Memory for what is cached for one statement (HEADs, listings): emptied
+ * when a new statement (or transaction) begins, which *generation then
+ * tells (a cache whose generation differs holds nothing).
+ */
+extern MemoryContext pf_remote_statement_cxt(uint64 *generation);
+
+/* The identity of a URL as plans record it: "size:etag". */
+extern char *pf_remote_identity(const char *url, Oid serverid);
+
+#endif							/* PF_REMOTE_OBJECT_H */

@@ -1,0 +1,300 @@
+#!/usr/bin/env bash
+# The FDW reading object-store URLs (stage remote-fdw): s3rver behind the
+# fault proxy (test/remote/servers.sh), a throwaway PostgreSQL whose
+# environment points AWS_ENDPOINT_URL at the proxy, and comparisons of what
+# s3:// URLs read with what the same files read locally:
+#   - every *.parquet file of the parquet-testing corpus (md5 of the sorted
+#     text of SELECT *, or the same SQLSTATE when the local read fails);
+#   - a glob, a "**" glob, a folder, a hive dataset with a partition qual;
+#   - an Amudai shard written by parquet_fdw_write_amudai;
+#   - a point lookup pruned to one row group: at most 4 requests;
+#   - errors: a missing object (58P01), an unsigned request the store
+#     refuses (42501), an empty glob (58P01), 5xx then success, an object
+#     that changes mid-scan (55000, never a wrong answer).
+# Last line "remote-fdw: N passed, N failed".
+#
+#   test/remote/fdw_run.sh      (after make install with PG_CONFIG set)
+set -uo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+STAGE=remote-fdw
+# shellcheck source=test/remote/servers.sh
+. "$HERE/servers.sh"
+# shellcheck source=scripts/lib/pgcluster.sh
+. "$ROOT/scripts/lib/pgcluster.sh"
+CORPUS=${PARQUET_TESTING_DIR:-$ROOT/../shared/parquet-testing}/data
+
+fail_all() { echo "$STAGE: $*"; echo "$STAGE: 0 passed, 1 failed"; exit 1; }
+rs_install || fail_all "npm install of s3rver and azurite failed"
+[ -d "$CORPUS" ] || fail_all "corpus not found at $CORPUS (set PARQUET_TESTING_DIR)"
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/pf-remote-fdw.XXXXXX")
+chmod 755 "$WORK"
+cleanup() {
+	pg_cluster_stop
+	rs_stop
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+PORT=$(rs_free_port)
+PROXY_PORT=$(rs_free_port)
+AZ_PORT=$(rs_free_port)
+rs_start_s3rver "$PORT" "$WORK/s3"
+rs_start_proxy "$PROXY_PORT" "$PORT"
+rs_start_azurite "$AZ_PORT" "$WORK/azurite"
+rs_wait_port "$PORT" || fail_all "s3rver did not start"
+rs_wait_port "$PROXY_PORT" || fail_all "the fault proxy did not start"
+rs_wait_port "$AZ_PORT" || fail_all "azurite did not start"
+node "$HERE/azure_put.mjs" "http://127.0.0.1:$AZ_PORT/$AZ_ACCOUNT" "$AZ_ACCOUNT" "$AZ_KEY" \
+	test "$CORPUS" alltypes_plain.parquet || fail_all "upload to azurite failed"
+
+# The corpus, and the same files as a local tree the server can read.
+LOCAL=$WORK/local
+mkdir -p "$LOCAL/corpus" "$LOCAL/hive/year=2020" "$LOCAL/hive/year=2021" "$LOCAL/deep/a/b"
+FILES=()
+for f in "$CORPUS"/*.parquet; do
+	k=$(basename "$f")
+	cp "$f" "$LOCAL/corpus/$k"
+	rs_s3_put "$PORT" "corpus/$k" "$f" || fail_all "upload of $k failed"
+	FILES+=("$k")
+done
+put_both() {	# put_both KEY FILE: the same file locally and in the bucket
+	mkdir -p "$(dirname "$LOCAL/$1")"
+	cp "$2" "$LOCAL/$1"
+	rs_s3_put "$PORT" "$1" "$2" || fail_all "upload of $1 failed"
+}
+put_both hive/year=2020/part-0.parquet "$CORPUS/alltypes_plain.parquet"
+put_both hive/year=2021/part-0.parquet "$CORPUS/alltypes_plain.parquet"
+put_both hive/year=2021/part-1.parquet "$CORPUS/alltypes_dictionary.parquet"
+put_both deep/a/b/x.parquet "$CORPUS/alltypes_plain.parquet"
+put_both deep/a/y.parquet "$CORPUS/alltypes_dictionary.parquet"
+put_both deep/_skip/z.parquet "$CORPUS/alltypes_plain.parquet"
+chmod -R a+rX "$LOCAL"
+# what the server writes (it may run as another OS user)
+OUT=$WORK/out
+mkdir -p "$OUT" && chmod 777 "$OUT"
+
+export AWS_ENDPOINT_URL=http://127.0.0.1:$PROXY_PORT AWS_ACCESS_KEY_ID=S3RVER \
+	AWS_SECRET_ACCESS_KEY=S3RVER AWS_REGION=us-east-1
+unset AWS_PROFILE AWS_SESSION_TOKEN
+# Azure with a key Azurite does not accept: requests must be refused (42501)
+WRONG_KEY=$(printf 'not the account key, 64 bytes long...........................' | base64 -w0)
+export AZURE_STORAGE_CONNECTION_STRING="DefaultEndpointsProtocol=http;AccountName=$AZ_ACCOUNT;AccountKey=$WRONG_KEY;BlobEndpoint=http://127.0.0.1:$AZ_PORT/$AZ_ACCOUNT"
+pg_cluster_start >"$WORK/cluster.log" 2>&1 || { cat "$WORK/cluster.log"; fail_all "PostgreSQL did not start"; }
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+faults() { curl -s -X POST "http://127.0.0.1:$PROXY_PORT/__faults?plan=$1" -o /dev/null; }
+q() { psql -X -qAt -v ON_ERROR_STOP=1 "$@" 2>&1; }
+
+q >/dev/null <<'SQL' || fail_all "setup failed"
+CREATE EXTENSION parquet_fdw;
+CREATE SERVER pq FOREIGN DATA WRAPPER parquet_fdw;
+-- md5 of the sorted text rows of a table, or its error's SQLSTATE
+CREATE FUNCTION table_digest(t regclass) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE d text;
+BEGIN
+	EXECUTE format('SELECT md5(coalesce(string_agg(x, E''\n'' ORDER BY x), '''')) || '' '' || count(*)
+	                FROM (SELECT r::text AS x FROM %s r) s', t) INTO d;
+	RETURN d;
+EXCEPTION WHEN others THEN
+	RETURN 'error ' || SQLSTATE;
+END $$;
+-- a table over path, or the SQLSTATE of the failure to make one
+CREATE FUNCTION make_table(name text, path text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM parquet_create_foreign_table(name, 'pq', path);
+	RETURN 'ok';
+EXCEPTION WHEN others THEN
+	RETURN 'error ' || SQLSTATE;
+END $$;
+SQL
+
+# Every corpus file: the same rows through s3:// as from the local file.
+i=0
+for k in "${FILES[@]}"; do
+	i=$((i + 1))
+	out=$(q <<SQL
+SELECT make_table('l$i', '$LOCAL/corpus/$k') || ' / ' || make_table('r$i', 's3://test/corpus/$k');
+SELECT CASE WHEN to_regclass('l$i') IS NULL OR to_regclass('r$i') IS NULL THEN 'no table'
+            ELSE table_digest('l$i') || ' / ' || table_digest('r$i') END;
+SQL
+)
+	made=$(echo "$out" | sed -n 1p)
+	digests=$(echo "$out" | sed -n 2p)
+	lmade=${made%% / *}; rmade=${made##* / }
+	ld=${digests%% / *}; rd=${digests##* / }
+	if [ "$lmade" != "$rmade" ]; then
+		bad "corpus $k: local table $lmade, remote $rmade"
+	elif [ "$lmade" != ok ]; then
+		ok "corpus $k: both refused ($lmade)"
+	elif [ "$ld" = "$rd" ]; then
+		ok "corpus $k: $ld"
+	else
+		bad "corpus $k: local $ld, remote $rd"
+	fi
+done
+
+# compare NAME LOCAL_FILENAME REMOTE_FILENAME [QUERY_SUFFIX]
+compare() {
+	local out
+	out=$(q <<SQL
+CREATE FOREIGN TABLE "l_$1" (id int, bool_col bool, string_col text, year int)
+	SERVER pq OPTIONS (filename '$2', missing_columns 'null');
+CREATE FOREIGN TABLE "r_$1" (id int, bool_col bool, string_col text, year int)
+	SERVER pq OPTIONS (filename '$3', missing_columns 'null');
+SELECT (SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) || count(*) FROM "l_$1" t ${4:-}) = 
+       (SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) || count(*) FROM "r_$1" t ${4:-}),
+       (SELECT count(*) FROM "r_$1" t ${4:-});
+SQL
+)
+	case "$out" in
+	t\|[1-9]*) ok "$1: same rows (${out#t|})" ;;
+	*) bad "$1: $out" ;;
+	esac
+}
+compare glob "$LOCAL/corpus/alltypes_*.parquet" "s3://test/corpus/alltypes_*.parquet"
+compare glob_class "$LOCAL/corpus/alltypes_[dp]*.parquet" "s3://test/corpus/alltypes_[dp]*.parquet"
+compare recursive "$LOCAL/deep/**/*.parquet" "s3://test/deep/**/*.parquet"
+compare folder "$LOCAL/deep" "s3://test/deep"
+compare hive "$LOCAL/hive" "s3://test/hive"
+compare hive_qual "$LOCAL/hive" "s3://test/hive" "WHERE year = 2021"
+
+# a partition qual leaves the other folder's objects unread
+out=$(q -c "EXPLAIN (COSTS OFF) SELECT * FROM r_hive_qual WHERE year = 2020")
+if grep -q "Partition Folders Skipped: 1" <<<"$out"; then ok "hive pruning: one folder skipped"
+else bad "hive pruning: $out"; fi
+
+# IMPORT FOREIGN SCHEMA of a bucket folder: the tables of the same local
+# folder, with the same columns and rows.
+for d in deep hive corpus; do
+	out=$(q 2>&1 <<SQL
+CREATE SCHEMA "il_$d";
+CREATE SCHEMA "ir_$d";
+IMPORT FOREIGN SCHEMA "$LOCAL/$d" FROM SERVER pq INTO "il_$d";
+IMPORT FOREIGN SCHEMA "s3://test/$d" FROM SERVER pq INTO "ir_$d";
+SELECT count(*), count(*) FILTER (WHERE l.d IS DISTINCT FROM r.d OR l.cols IS DISTINCT FROM r.cols)
+FROM (SELECT c.relname, table_digest(c.oid) AS d,
+             (SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ',' ORDER BY attnum)
+              FROM pg_attribute WHERE attrelid = c.oid AND attnum > 0) AS cols
+      FROM pg_class c WHERE relnamespace = 'il_$d'::regnamespace) l
+FULL JOIN
+     (SELECT c.relname, table_digest(c.oid) AS d,
+             (SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ',' ORDER BY attnum)
+              FROM pg_attribute WHERE attrelid = c.oid AND attnum > 0) AS cols
+      FROM pg_class c WHERE relnamespace = 'ir_$d'::regnamespace) r USING (relname);
+SQL
+)
+	last=$(echo "$out" | tail -n 1)
+	case "$last" in
+	[1-9]*\|0) ok "import $d: ${last%|0} tables alike" ;;
+	*) bad "import $d: $out" ;;
+	esac
+done
+
+# An Amudai shard written here, read locally and from the bucket.
+out=$(q -c "SELECT parquet_fdw_write_amudai('SELECT g AS id, g % 2 = 0 AS bool_col, ''s'' || g AS string_col, 2000 + g % 3 AS year FROM generate_series(1, 5000) g', '$OUT/shard.amudai.shard', 1000)" 2>&1)
+if [ -f "$OUT/shard.amudai.shard" ]; then
+	rs_s3_put "$PORT" "amudai/shard.amudai.shard" "$OUT/shard.amudai.shard" || bad "upload of the shard"
+	compare amudai "$OUT/shard.amudai.shard" "s3://test/amudai/shard.amudai.shard"
+else
+	bad "amudai: the shard was not written: $out"
+fi
+
+# A point lookup pruned to one row group: HEAD, footer, one row group.
+copy_out=$(q -c "LOAD 'parquet_fdw'" -c "COPY (SELECT g AS id, g % 2 = 0 AS bool_col, md5(g::text) AS string_col, 2000 + g % 5 AS year
+          FROM generate_series(1, 100000) g) TO '$OUT/lookup.parquet'
+      WITH (FORMAT parquet, row_group_size 10000)")
+if [ -f "$OUT/lookup.parquet" ]; then
+	rs_s3_put "$PORT" "lookup.parquet" "$OUT/lookup.parquet" || bad "upload of lookup.parquet"
+	out=$(q <<SQL
+CREATE FOREIGN TABLE lookup (id int, bool_col bool, string_col text, year int)
+	SERVER pq OPTIONS (filename 's3://test/lookup.parquet');
+SELECT string_col = md5('54321') FROM lookup WHERE id = 54321;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT * FROM lookup WHERE id = 54321;
+SQL
+)
+	req=$(echo "$out" | sed -nE 's/.*Requests: ([0-9]+)  Bytes Fetched: ([0-9]+).*/\1/p')
+	if [ "$(echo "$out" | head -n 1)" = t ] && [ -n "$req" ] && [ "$req" -le 4 ] &&
+		grep -q "Row Groups: 1 of 10" <<<"$out"; then
+		ok "point lookup: one row group, $req requests"
+	else
+		bad "point lookup: $out"
+	fi
+	out=$(q -c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, FORMAT json) SELECT * FROM lookup WHERE id = 54321")
+	if grep -q '"Requests"' <<<"$out" && grep -q '"Bytes Fetched"' <<<"$out"; then
+		ok "explain json: Requests and Bytes Fetched properties"
+	else bad "explain json: $out"; fi
+	out=$(q -c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT * FROM l_glob LIMIT 1")
+	if grep -q "Requests" <<<"$out"; then bad "local scan shows Requests"
+	else ok "local scan: no Requests line"; fi
+else
+	bad "point lookup: COPY TO parquet failed: $copy_out"
+fi
+
+# (grep -q on a here-string: "echo | grep -q" fails under pipefail when
+# grep stops reading early)
+# expect_error NAME SQLSTATE SQL
+expect_error() {
+	local out
+	out=$(psql -X -qAt -v ON_ERROR_STOP=1 -v VERBOSITY=verbose -c "\\set VERBOSITY verbose" -c "$3" 2>&1)
+	if grep -q "ERROR:  $2:" <<<"$out"; then ok "$1: $2"
+	else bad "$1: expected $2, got: $(echo "$out" | head -3 | tr '\n' ' ')"; fi
+}
+q -c "CREATE FOREIGN TABLE missing (id int) SERVER pq OPTIONS (filename 's3://test/no/such.parquet')" >/dev/null
+expect_error "missing object" 58P01 "SELECT * FROM missing"
+expect_error "missing object, inspection" 58P01 "SELECT * FROM parquet_metadata('s3://test/no/such.parquet')"
+q -c "CREATE FOREIGN TABLE empty_glob (id int) SERVER pq OPTIONS (filename 's3://test/none/*.parquet')" >/dev/null
+expect_error "empty glob" 58P01 "SELECT * FROM empty_glob"
+q -c "CREATE FOREIGN TABLE wrong_key (id int) SERVER pq OPTIONS (filename 'az://test/alltypes_plain.parquet')" >/dev/null
+expect_error "wrong key" 42501 "SELECT * FROM wrong_key"
+# an http(s) URL is one object, read with plain ranged GETs (s3rver serves
+# them unsigned); its "*" is a character, not a glob
+compare http "$LOCAL/corpus/alltypes_plain.parquet" "http://127.0.0.1:$PORT/test/corpus/alltypes_plain.parquet"
+q -c "CREATE FOREIGN TABLE http_star (id int) SERVER pq OPTIONS (filename 'http://127.0.0.1:$PORT/test/corpus/*.parquet')" >/dev/null
+expect_error "http URL with a star" 58P01 "SELECT * FROM http_star"
+q -c "CREATE ROLE nobody LOGIN" >/dev/null
+expect_error "role without the privilege" 42501 "SET ROLE nobody; SELECT * FROM parquet_metadata('s3://test/lookup.parquet')"
+
+# Inspection of a URL: the same metadata as of the local file.
+out=$(q -c "SELECT (SELECT md5(string_agg(m::text, ',')) FROM parquet_metadata('$LOCAL/corpus/alltypes_plain.parquet') m) =
+                  (SELECT md5(string_agg(m::text, ',')) FROM parquet_metadata('s3://test/corpus/alltypes_plain.parquet') m)")
+[ "$out" = t ] && ok "parquet_metadata of a URL" || bad "parquet_metadata of a URL: $out"
+
+# A cached plan of an object replaced since: 55000, then planned anew.
+rs_s3_put "$PORT" swap.parquet "$CORPUS/alltypes_plain.parquet" || bad "upload of swap.parquet"
+out=$(psql -X -qAt -v VERBOSITY=verbose 2>&1 <<SQL
+CREATE FOREIGN TABLE swap (id int) SERVER pq OPTIONS (filename 's3://test/swap.parquet');
+SET plan_cache_mode = force_generic_plan;
+PREPARE p AS SELECT count(*) FROM swap;
+EXECUTE p;
+\! curl -s -f --aws-sigv4 "aws:amz:us-east-1:s3" --user S3RVER:S3RVER -H "x-amz-content-sha256: UNSIGNED-PAYLOAD" -T "$CORPUS/alltypes_dictionary.parquet" "http://127.0.0.1:$PORT/test/swap.parquet" -o /dev/null
+EXECUTE p;
+EXECUTE p;
+SQL
+)
+if [ "$(echo "$out" | sed -n 1p)" = 8 ] && grep -q "ERROR:  55000: object .* changed after the query was planned" <<<"$out" &&
+	[ "$(echo "$out" | tail -n 1)" = 2 ]; then
+	ok "replaced object: 55000 for the cached plan, then the new rows"
+else
+	bad "replaced object: $(echo "$out" | tr '\n' ' ')"
+fi
+
+# Faults: 5xx and 429 are retried; a changed ETag mid-scan is 55000.
+faults 503,500,429
+out=$(q -c "SELECT (SELECT count(*) FROM r_glob) = (SELECT count(*) FROM l_glob), (SELECT count(*) FROM r_glob)")
+case "$out" in
+t\|*) ok "5xx, 5xx, 429, then success: ${out#t|} rows" ;;
+*) bad "5xx then success: $out" ;;
+esac
+# HEAD and footer pass, the row group's read names another version
+faults ok,ok,etag
+expect_error "object changed mid-scan" 55000 "SELECT * FROM lookup"
+faults ""
+
+pg_cluster_stop
+echo "$STAGE: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

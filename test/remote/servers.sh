@@ -1,0 +1,82 @@
+# shellcheck shell=bash
+# The live servers of the remote stages (test/remote/run.sh, fdw_run.sh,
+# bench/remote.sh), sourced, on 127.0.0.1 ports the kernel picks:
+#   rs_install                   s3rver and Azurite from npm into the node cache
+#   rs_free_port                 a free TCP port
+#   rs_wait_port PORT            until something answers HTTP there
+#   rs_start_s3rver PORT DIR     s3rver with the bucket "test", data in DIR
+#   rs_start_azurite PORT DIR    Azurite's blob service, data in DIR
+#   rs_start_proxy PORT TPORT    test/remote/fault_proxy.mjs in front of TPORT
+#   rs_s3_put PORT KEY FILE      upload FILE as test/KEY (curl's own SigV4)
+#   rs_stop                      stop every server started (call from a trap)
+# Before sourcing: STAGE (the name failures are printed under).
+RS_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+S3RVER_VERSION=3.7.1
+AZURITE_VERSION=3.35.0
+# Azurite's well-known development account (public, in Microsoft's docs).
+AZ_ACCOUNT=devstoreaccount1
+AZ_KEY='Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=='
+# A folder of their own: npm install --no-save prunes what it did not list,
+# which would remove the DuckDB package test/generated keeps in the parent.
+RS_CACHE=${PARQUET_FDW_NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/parquet_fdw}/remote-servers
+RS_PIDS=()
+
+rs_version_of() {
+	node -e 'try { console.log(require(process.argv[1]).version) } catch (e) { console.log("") }' \
+		"$RS_CACHE/node_modules/$1/package.json"
+}
+
+rs_install() {
+	mkdir -p "$RS_CACHE"
+	# A package.json of its own keeps npm from installing into a parent folder.
+	[ -f "$RS_CACHE/package.json" ] || echo '{"private": true}' >"$RS_CACHE/package.json"
+	if [ "$(rs_version_of s3rver)" != "$S3RVER_VERSION" ] ||
+		[ "$(rs_version_of azurite)" != "$AZURITE_VERSION" ]; then
+		echo "$STAGE: installing s3rver@$S3RVER_VERSION azurite@$AZURITE_VERSION into $RS_CACHE"
+		npm install --prefix "$RS_CACHE" --no-audit --no-fund --no-save --loglevel=error \
+			"s3rver@$S3RVER_VERSION" "azurite@$AZURITE_VERSION" >/dev/null 2>&1 || return 1
+	fi
+}
+
+rs_free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+rs_wait_port() {
+	for _ in $(seq 1 100); do
+		curl -s -o /dev/null "http://127.0.0.1:$1/" && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+rs_start_s3rver() {
+	# s3rver 3 makes continuation tokens with a cipher Node's OpenSSL 3 hides.
+	NODE_OPTIONS=--openssl-legacy-provider "$RS_CACHE/node_modules/.bin/s3rver" \
+		-d "$2" -a 127.0.0.1 -p "$1" --configure-bucket test \
+		>"$2.log" 2>&1 &
+	RS_PIDS+=($!)
+}
+
+rs_start_azurite() {
+	"$RS_CACHE/node_modules/.bin/azurite-blob" --silent --disableTelemetry --skipApiVersionCheck \
+		--location "$2" --blobHost 127.0.0.1 --blobPort "$1" \
+		>"$2.log" 2>&1 &
+	RS_PIDS+=($!)
+}
+
+rs_start_proxy() {
+	node "$RS_HERE/fault_proxy.mjs" "$1" 127.0.0.1 "$2" >/dev/null 2>&1 &
+	RS_PIDS+=($!)
+}
+
+rs_s3_put() {
+	curl -s -f --aws-sigv4 "aws:amz:us-east-1:s3" --user S3RVER:S3RVER \
+		-H "x-amz-content-sha256: UNSIGNED-PAYLOAD" -T "$3" \
+		"http://127.0.0.1:$1/test/$2" -o /dev/null
+}
+
+rs_stop() {
+	for p in "${RS_PIDS[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+	RS_PIDS=()
+}
