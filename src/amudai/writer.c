@@ -86,6 +86,8 @@ typedef struct Writer
 	AmPbWriter	block;			/* scratch for one block */
 	AmPbWriter	scratch;		/* scratch for compression */
 	AmStatus	status;
+	AmSectionHook section_hook;	/* test-only block encoder, or NULL */
+	void	   *section_hook_ctx;
 } Writer;
 
 static uint64_t hll_estimate(const uint8_t *counters);
@@ -1022,6 +1024,27 @@ bitmap_byte(const BlockSource *s, uint64_t k)
 	return v;
 }
 
+/* AmWriterOptions.section_hook: true when it wrote the block's section. */
+static bool
+hooked_section(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
+			   uint64_t first, size_t n)
+{
+	const uint8_t *section = NULL;
+	size_t		len = 0;
+	AmStatus	st;
+
+	st = w->section_hook(w->section_hook_ctx, c, first, n, &section, &len, w->err);
+	if (st != AM_OK)
+	{
+		w->status = st;
+		return true;
+	}
+	if (section == NULL)
+		return false;
+	am_pbw_raw(b, section, len);
+	return true;
+}
+
 static void
 block_body(Writer *w, const BlockSource *s, uint64_t first, size_t n)
 {
@@ -1097,7 +1120,9 @@ block_body(Writer *w, const BlockSource *s, uint64_t first, size_t n)
 	am_store_u32(b->buf, (uint32_t) (b->len - 8));
 	pad_to(b, 0, 8);
 	values_at = b->len;
-	if (is_binary_type(c->type))
+	if (w->section_hook != NULL && hooked_section(w, b, c, first, n))
+		;
+	else if (is_binary_type(c->type))
 		binary_section(w, b, c, first, n);
 	else
 		numeric_section(w, b, c, first, n);
@@ -2572,7 +2597,11 @@ am_shard_writer_begin(AmShardWriter **out, const AmWriterColumn *columns,
 	am_pbw_init(&sw->w.block, alloc);
 	am_pbw_init(&sw->w.scratch, alloc);
 	if (options != NULL)
+	{
 		sw->opt = *options;
+		sw->w.section_hook = options->section_hook;
+		sw->w.section_hook_ctx = options->section_hook_ctx;
+	}
 	sw->sink = sink;
 	sw->sink_ctx = sink_ctx;
 	sw->num_columns = num_columns;
