@@ -1,0 +1,653 @@
+/*-------------------------------------------------------------------------
+ *
+ * test_amudai_encodings.c
+ *	  Whole shards with the value encodings the reference writer emits and
+ *	  writer.c does not (issue #17): FLBitPack, FOR, Truncate, ZigZag,
+ *	  Sparse, ALPRD, RunLength and BlockDictionary with any children,
+ *	  numeric and binary SingleValue, LZ4 and ZSTD at any level, in small
+ *	  and one-value blocks, with AllNulls, Plain and Roaring presence.
+ *
+ * writer.c writes the shard (framing, block maps, presence, descriptors);
+ * AmWriterOptions.section_hook replaces each block's value section with
+ * one from amudai_test_encode.h, which lays the bytes out from the format
+ * notes.  The reader (am_shard_open, field readers) must return exactly the
+ * generated rows.  Every spec must be used for at least one block of every
+ * value type it applies to, so a spec the encoder silently refuses fails.
+ * The small sections are also decoded truncated and with flipped bytes
+ * (an error status or values, never a crash: run-unit-san checks that)
+ * and, with AMUDAI_SEED_DIR set, dumped as fuzz_amudai_block seeds.
+ *
+ * IDENTIFICATION
+ *	  test/unit/test_amudai_encodings.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "unit.h"
+#include "amudai_test_encode.h"
+
+#include <math.h>
+
+#define ROWS 3000
+
+static const PfcAllocator *A = &pfc_malloc_allocator;
+
+/* ---------------- the hook ---------------- */
+
+typedef struct Hook
+{
+	const char *spec;
+	TBuf		out;
+	uint64_t	encoded;		/* blocks the spec encoded */
+	uint64_t	refused;		/* blocks left to the writer */
+	bool		check_hostile;	/* decode truncated / flipped sections */
+	char		seed_name[96];	/* first small section as a fuzz seed */
+} Hook;
+
+static AmNumType
+num_type_of(const AmWriterColumn *c)
+{
+	switch (c->type)
+	{
+		case AM_TYPE_INT8:
+			return c->is_signed ? AM_NUM_I8 : AM_NUM_U8;
+		case AM_TYPE_INT16:
+			return c->is_signed ? AM_NUM_I16 : AM_NUM_U16;
+		case AM_TYPE_INT32:
+			return c->is_signed ? AM_NUM_I32 : AM_NUM_U32;
+		case AM_TYPE_INT64:
+			return c->is_signed ? AM_NUM_I64 : AM_NUM_U64;
+		case AM_TYPE_FLOAT32:
+			return AM_NUM_F32;
+		case AM_TYPE_FLOAT64:
+			return AM_NUM_F64;
+		default:
+			return AM_NUM_U64;	/* DateTime ticks */
+	}
+}
+
+static uint32_t
+fixed_width_of(const AmWriterColumn *c)
+{
+	return c->type == AM_TYPE_GUID ? 16 :
+		c->type == AM_TYPE_FIXED_SIZE_BINARY ? c->fixed_size : 0;
+}
+
+static bool
+is_binary(const AmWriterColumn *c)
+{
+	return c->type == AM_TYPE_STRING || c->type == AM_TYPE_BINARY ||
+		c->type == AM_TYPE_GUID || c->type == AM_TYPE_FIXED_SIZE_BINARY;
+}
+
+static void hostile(const Hook *h, const AmWriterColumn *c, size_t n);
+
+static AmStatus
+hook(void *ctx, const AmWriterColumn *c, uint64_t first, size_t n,
+	 const uint8_t **section, size_t *len, AmError *err)
+{
+	Hook	   *h = ctx;
+	const char *spec = h->spec;
+	const uint8_t *nulls = c->nulls ? c->nulls + first : NULL;
+	bool		ok;
+
+	(void) err;
+	h->out.len = 0;
+	if (is_binary(c))
+	{
+		uint32_t	w = fixed_width_of(c);
+		uint64_t   *rel = malloc((n + 1) * 8);
+		uint64_t	base = w ? first * w : c->offsets[first];
+
+		for (size_t i = 0; i <= n; i++)
+			rel[i] = w ? i * w : c->offsets[first + i] - base;
+		ok = te_binary(&h->out, &spec, w, (const uint8_t *) c->values + base,
+					   rel, n, nulls);
+		free(rel);
+	}
+	else
+	{
+		AmNumType	t = num_type_of(c);
+		size_t		size = te_size(t);
+		uint64_t   *v = malloc(n * 8 + 8);
+
+		for (size_t i = 0; i < n; i++)
+		{
+			uint64_t	x = 0;
+
+			memcpy(&x, (const uint8_t *) c->values + (first + i) * size, size);
+			v[i] = te_norm(t, x);
+		}
+		ok = te_numeric(&h->out, &spec, t, v, n, nulls);
+		free(v);
+	}
+	if (!ok || *spec != '\0')
+	{
+		h->refused++;
+		*section = NULL;
+		return AM_OK;
+	}
+	h->encoded++;
+	if (h->check_hostile)
+		hostile(h, c, n);
+	*section = h->out.data;
+	*len = h->out.len;
+	return AM_OK;
+}
+
+/*
+ * Truncations must fail; flipped bytes may decode or fail, never crash.
+ * The first section of each spec and type goes out as a seed.
+ */
+static void
+hostile(const Hook *h, const AmWriterColumn *c, size_t n)
+{
+	const TBuf *s = &h->out;
+	uint64_t	seed = s->len * 31 + n;
+	uint8_t    *copy = malloc(s->len + 1);
+	uint8_t    *out = malloc(n * 8 + 8);
+	bool		bin = is_binary(c);
+	uint32_t	w = fixed_width_of(c);
+	AmNumType	t = num_type_of(c);
+
+	if (h->seed_name[0] != '\0')
+	{
+		/* fuzz_amudai_block: [stream type][u16 count][bare section] */
+		uint8_t		hdr[3] = {(uint8_t) (!bin ? t : w == 0 ? 10 : 11),
+		(uint8_t) n, (uint8_t) (n >> 8)};
+
+		if (!bin || w == 0 || w == 16)	/* types the target can name */
+			t_dump_seed(h->seed_name, hdr, 3, s->data, s->len);
+	}
+	for (size_t k = 0; k < s->len; k++)
+	{
+		AmError		err;
+		AmStatus	st;
+
+		memcpy(copy, s->data, k);
+		if (bin)
+		{
+			AmBinaryValues bv;
+
+			st = am_decode_binary(copy, k, n, w, NULL, A, &bv, &err);
+			if (st == AM_OK)
+				am_binary_values_free(&bv, A);
+		}
+		else
+			st = am_decode_numeric(copy, k, t, n, out, A, &err);
+		/* a binary SingleValue is the rest of the section: any prefix is one */
+		if (!(bin && strcmp(h->spec, "single") == 0))
+			UNIT_CHECKF(st != AM_OK || n == 0, "%s: truncated to %zu of %zu accepted",
+						h->spec, k, s->len);
+	}
+	for (int round = 0; round < 64; round++)
+	{
+		AmError		err;
+
+		memcpy(copy, s->data, s->len);
+		copy[unit_rand(&seed) % s->len] ^= (uint8_t) (1 + unit_rand(&seed) % 255);
+		if (bin)
+		{
+			AmBinaryValues bv;
+
+			if (am_decode_binary(copy, s->len, n, w, NULL, A, &bv, &err) == AM_OK)
+				am_binary_values_free(&bv, A);
+		}
+		else
+			(void) am_decode_numeric(copy, s->len, t, n, out, A, &err);
+	}
+	free(copy);
+	free(out);
+}
+
+/* ---------------- data ---------------- */
+
+enum Pattern
+{
+	P_RANDOM,					/* any value of the width */
+	P_EDGE,						/* min, max, 0, -1, 1 of the width */
+	P_SMALL,					/* -100..100: fits every truncation */
+	P_RUNS,						/* runs of 1..40 equal values */
+	P_EQUAL,					/* one value repeated */
+	P_SPARSE,					/* 99.7% null, some zeros */
+	P_ALL_NULL,
+	P_COUNT
+};
+
+static const char *const pattern_names[] = {
+	"random", "edge", "small", "runs", "equal", "sparse", "all-null"
+};
+
+static uint8_t narrow[ROWS * 8];	/* values at the type's width */
+static uint8_t nulls[ROWS];
+static uint8_t bytes[ROWS * 24];
+static uint64_t offsets[ROWS + 1];
+
+static uint64_t
+edge_value(AmNumType t, uint64_t i)
+{
+	size_t		size = te_size(t);
+	uint64_t	mask = te_mask(size);
+	uint64_t	smin = te_signed(t) ? (uint64_t) 1 << (size * 8 - 1) : 0;
+	uint64_t	choices[5] = {smin, te_signed(t) ? smin - 1 : mask, 0, mask, 1};
+
+	if (te_float(t))
+	{
+		static const double d[] = {-0.0, 1e308, -1e-308, 0.1, 3.0, 1.5};
+		static const float f[] = {-0.0f, 3.4e38f, -1e-38f, 0.1f, 3.0f, 1.5f};
+		uint64_t	x = 0;
+
+		if (t == AM_NUM_F64)
+			memcpy(&x, &d[i % 6], 8);
+		else
+			memcpy(&x, &f[i % 6], 4);
+		if (i % 97 == 0)
+			x = t == AM_NUM_F64 ? UINT64_C(0x7FF8000000000123) : 0x7FC00123;
+		return x;
+	}
+	return choices[i % 5] & mask;
+}
+
+static void
+make_numeric(AmNumType t, enum Pattern p, uint64_t rows, uint64_t seed)
+{
+	size_t		size = te_size(t);
+	uint64_t	run_left = 0,
+				run_value = 0;
+
+	for (uint64_t i = 0; i < rows; i++)
+	{
+		uint64_t	r = unit_rand(&seed);
+		uint64_t	x;
+
+		switch (p)
+		{
+			case P_RANDOM:
+				x = r;
+				if (t == AM_NUM_F64)
+				{
+					double		d = (double) (int64_t) (r % 2000001 - 1000000) / 100.0;
+
+					memcpy(&x, &d, 8);
+				}
+				else if (t == AM_NUM_F32)
+				{
+					float		f = (float) (int32_t) (r % 20001 - 10000) / 8.0f;
+
+					x = 0;
+					memcpy(&x, &f, 4);
+				}
+				break;
+			case P_EDGE:
+				x = edge_value(t, i);
+				break;
+			case P_SMALL:
+				x = (uint64_t) ((int64_t) (r % 201) - 100);
+				if (!te_signed(t))
+					x = r % 101;
+				break;
+			case P_RUNS:
+				if (run_left == 0)
+				{
+					run_left = 1 + r % 40;
+					run_value = (r >> 16) % 7;
+				}
+				run_left--;
+				x = run_value;
+				break;
+			case P_EQUAL:
+				x = te_float(t) ? (t == AM_NUM_F64 ? UINT64_C(0x4045000000000000) : 0x42280000) :
+					(uint64_t) -42;
+				break;
+			default:
+				x = i % 3 == 0 ? 0 : (r >> 3) % 1000;
+				break;
+		}
+		if (te_float(t) && (p == P_SMALL || p == P_RUNS || p == P_SPARSE))
+		{
+			double		d = (double) (int64_t) x / 4.0;
+			float		f = (float) d;
+
+			x = 0;
+			if (t == AM_NUM_F64)
+				memcpy(&x, &d, 8);
+			else
+				memcpy(&x, &f, 4);
+		}
+		x &= te_mask(size);
+		memcpy(narrow + i * size, &x, size);
+		nulls[i] = p == P_ALL_NULL || (p == P_SPARSE && i % 331 != 7) ||
+			(p == P_RANDOM && r % 11 == 0);
+	}
+}
+
+static void
+make_binary(uint32_t width, enum Pattern p, uint64_t rows, uint64_t seed)
+{
+	size_t		at = 0;
+
+	for (uint64_t i = 0; i < rows; i++)
+	{
+		uint64_t	r = unit_rand(&seed);
+		size_t		len = width ? width : (p == P_EDGE ? (i % 3 == 0 ? 0 : 20) : r % 17);
+
+		offsets[i] = at;
+		for (size_t k = 0; k < len; k++)
+		{
+			uint8_t		b;
+
+			switch (p)
+			{
+				case P_EQUAL:
+					b = (uint8_t) ('q' + k);
+					break;
+				case P_RUNS:
+				case P_SMALL:
+					b = (uint8_t) ('a' + (i / 25 + k) % 5);
+					break;
+				case P_EDGE:
+					b = k % 2 ? 0xFF : 0x00;
+					break;
+				default:
+					b = (uint8_t) (r >> (k % 8 * 8)) ^ (uint8_t) k;
+					break;
+			}
+			bytes[at++] = b;
+		}
+		if (p == P_EQUAL && !width)
+		{
+			/* every value the same length too */
+			at = offsets[i];
+			for (size_t k = 0; k < 5; k++)
+				bytes[at++] = (uint8_t) ('q' + k);
+		}
+		if ((p == P_RUNS || p == P_SMALL) && !width)
+		{
+			at = offsets[i];
+			for (size_t k = 0; k < 1 + i / 25 % 4; k++)
+				bytes[at++] = (uint8_t) ('a' + (i / 25 + k) % 5);
+		}
+		nulls[i] = p == P_ALL_NULL || (p == P_SPARSE && i % 331 != 7) ||
+			(p == P_RANDOM && r % 11 == 0);
+	}
+	offsets[rows] = at;
+}
+
+/* ---------------- read back ---------------- */
+
+static void
+check_shard(const uint8_t *file, size_t len, const AmWriterColumn *c,
+			uint64_t rows, const char *what)
+{
+	MemFile		mf = {file, len, 0};
+	PfcSource	src = mem_source(&mf);
+	AmShard    *shard;
+	AmFieldReader *fr;
+	AmError		err;
+	AmStatus	st;
+	uint32_t	width = is_binary(c) ? fixed_width_of(c) : (uint32_t) te_size(num_type_of(c));
+	uint64_t	seed = rows;
+	uint64_t	bad = 0;
+
+	st = am_shard_open(&shard, &src, NULL, A, &err);
+	UNIT_CHECKF(st == AM_OK, "%s: open: %s", what, err.message);
+	if (st != AM_OK)
+		return;
+	st = am_field_reader_open(&fr, shard, 0, 0, &err);
+	UNIT_CHECKF(st == AM_OK, "%s: field: %s", what, err.message);
+	if (st == AM_OK)
+	{
+		for (uint64_t pos = 0; pos < rows;)
+		{
+			size_t		k = 1 + unit_rand(&seed) % 900;
+			AmColumnBatch b;
+
+			if (k > rows - pos)
+				k = (size_t) (rows - pos);
+			st = am_field_reader_read(fr, pos, k, &b, &err);
+			UNIT_CHECKF(st == AM_OK && b.count == k, "%s: read at %" PRIu64 ": %s",
+						what, pos, err.message);
+			if (st != AM_OK)
+				break;
+			for (size_t i = 0; i < k; i++)
+			{
+				uint64_t	row = pos + i;
+				bool		is_null = c->nulls[row] != 0;
+
+				if ((b.nulls != NULL && b.nulls[i]) != is_null)
+					bad++;
+				else if (is_null)
+					continue;
+				else if (width == 0 || is_binary(c))
+				{
+					size_t		got_len = (size_t) (b.offsets[i + 1] - b.offsets[i]);
+					uint64_t	o = width ? row * width : c->offsets[row];
+					size_t		exp_len = width ? width : (size_t) (c->offsets[row + 1] - o);
+					const uint8_t *got = width ? (const uint8_t *) b.values + i * width :
+						b.bytes + b.offsets[i];
+
+					if (width)
+						got_len = width;
+					if (got_len != exp_len ||
+						memcmp(got, (const uint8_t *) c->values + o, exp_len) != 0)
+						bad++;
+				}
+				else if (memcmp((const uint8_t *) b.values + i * width,
+								(const uint8_t *) c->values + row * width, width) != 0)
+					bad++;
+			}
+			pos += k;
+		}
+		am_field_reader_close(fr);
+	}
+	UNIT_CHECKF(bad == 0, "%s: %" PRIu64 " rows differ", what, bad);
+	am_shard_close(shard);
+}
+
+/* ---------------- cases ---------------- */
+
+typedef struct TypeCase
+{
+	const char *name;
+	AmBasicType type;
+	bool		is_signed;
+	uint32_t	fixed_size;
+} TypeCase;
+
+static const TypeCase num_types[] = {
+	{"i8", AM_TYPE_INT8, true, 0}, {"u8", AM_TYPE_INT8, false, 0},
+	{"i16", AM_TYPE_INT16, true, 0}, {"u16", AM_TYPE_INT16, false, 0},
+	{"i32", AM_TYPE_INT32, true, 0}, {"u32", AM_TYPE_INT32, false, 0},
+	{"i64", AM_TYPE_INT64, true, 0}, {"u64", AM_TYPE_INT64, false, 0},
+	{"f32", AM_TYPE_FLOAT32, false, 0}, {"f64", AM_TYPE_FLOAT64, false, 0},
+	{"datetime", AM_TYPE_DATETIME, false, 0},
+};
+
+static const TypeCase bin_types[] = {
+	{"string", AM_TYPE_STRING, false, 0}, {"binary", AM_TYPE_BINARY, false, 0},
+	{"guid", AM_TYPE_GUID, false, 16}, {"fixed3", AM_TYPE_FIXED_SIZE_BINARY, false, 3},
+};
+
+/* Which value types a spec must have encoded at least one block of. */
+enum Applies
+{
+	ALL, INTS, UNSIGNED, SIGNED, SIGNED16, SIGNED32, SIGNED64, FLOATS, VARIABLE
+};
+
+typedef struct SpecCase
+{
+	const char *spec;
+	enum Applies applies;
+} SpecCase;
+
+static const SpecCase num_specs[] = {
+	{"plain", ALL},
+	{"single", ALL},
+	{"flbitpack", UNSIGNED},
+	{"ffor", INTS},
+	{"for(flbitpack)", INTS},
+	{"for(plain)", INTS},
+	{"for(rle(flbitpack,flbitpack))", INTS},
+	{"for(lz4)", INTS},
+	{"delta(ffor)", INTS},
+	{"delta(plain)", INTS},
+	{"rle", ALL},
+	{"rle(raw,raw)", ALL},
+	{"rle(single,ffor)", ALL},
+	{"rle(dict(ffor),flbitpack)", ALL},
+	{"trunc8", SIGNED},
+	{"trunc8(flbitpack)", SIGNED},
+	{"trunc16(raw)", SIGNED16},
+	{"trunc16(for(flbitpack))", SIGNED16},
+	{"trunc32(flbitpack)", SIGNED32},
+	{"trunc64(ffor)", SIGNED64},
+	{"zigzag", SIGNED},
+	{"zigzag(flbitpack)", SIGNED},
+	{"delta(zigzag(flbitpack))", SIGNED},
+	{"dict(ffor)", ALL},
+	{"dict(flbitpack,ffor)", INTS},
+	{"dict(flbitpack,plain)", ALL},
+	{"dict(rle(flbitpack,flbitpack),raw)", ALL},
+	{"sparse", ALL},
+	{"sparse(flbitpack,raw)", ALL},
+	{"sparse(delta(flbitpack),plain)", ALL},
+	{"sparse(raw,ffor)", INTS},
+	{"sparse(ffor,alprd)", FLOATS},
+	{"lz4", ALL},
+	{"zstd", ALL},
+	{"alprd", FLOATS},
+	{"alprd(flbitpack,flbitpack)", FLOATS},
+	{"alprd(rle(flbitpack,flbitpack),ffor)", FLOATS},
+	{"alprd(dict(flbitpack,raw),lz4)", FLOATS},
+	{"rle(alprd,flbitpack)", FLOATS},
+};
+
+static const SpecCase bin_specs[] = {
+	{"plain", ALL},
+	{"single", ALL},
+	{"dict(ffor,ffor)", VARIABLE},
+	{"dict(flbitpack,raw)", VARIABLE},
+	{"dict(rle(flbitpack,flbitpack),single)", VARIABLE},
+	{"lz4", ALL},
+	{"lz4(delta(ffor))", VARIABLE},
+	{"lz4(plain)", VARIABLE},
+	{"zstd(raw)", ALL},
+	{"zstd(for(flbitpack))", VARIABLE},
+};
+
+static bool
+applies(enum Applies a, const TypeCase *t)
+{
+	bool		fl = t->type == AM_TYPE_FLOAT32 || t->type == AM_TYPE_FLOAT64;
+
+	switch (a)
+	{
+		case ALL:
+			return true;
+		case INTS:
+			return !fl;
+		case UNSIGNED:
+			return !fl && !t->is_signed;
+		case SIGNED:
+			return t->is_signed;
+		case SIGNED16:			/* truncation never widens */
+			return t->is_signed && t->type >= AM_TYPE_INT16;
+		case SIGNED32:
+			return t->is_signed && t->type >= AM_TYPE_INT32;
+		case SIGNED64:
+			return t->is_signed && t->type == AM_TYPE_INT64;
+		case FLOATS:
+			return fl;
+		case VARIABLE:
+			return t->fixed_size == 0;
+	}
+	return false;
+}
+
+/*
+ * Write rows rows of the column with the spec and blocks of block_values,
+ * read them back.  Returns the blocks the spec encoded.
+ */
+static uint64_t
+run_case(const TypeCase *tc, const char *spec, enum Pattern p, uint64_t rows,
+		 uint32_t block_values, bool hostile_checks)
+{
+	AmWriterColumn col = {"c", tc->type, tc->is_signed, tc->fixed_size, AM_ENC_PLAIN,
+	NULL, NULL, nulls};
+	AmWriterOptions opt = {0};
+	Hook		h = {0};
+	uint8_t    *file = NULL;
+	size_t		len = 0;
+	AmError		err;
+	AmStatus	st;
+	char		what[160];
+	bool		bin = tc->type == AM_TYPE_STRING || tc->type == AM_TYPE_BINARY ||
+		tc->type == AM_TYPE_GUID || tc->type == AM_TYPE_FIXED_SIZE_BINARY;
+
+	if (bin)
+	{
+		make_binary(tc->fixed_size, p, rows, rows * 7 + (uint64_t) p);
+		col.values = bytes;
+		col.offsets = tc->fixed_size ? NULL : offsets;
+	}
+	else
+	{
+		make_numeric(num_type_of(&col), p, rows, rows * 7 + (uint64_t) p);
+		col.values = narrow;
+	}
+	h.spec = spec;
+	h.check_hostile = hostile_checks;
+	if (hostile_checks && p == P_RANDOM)
+	{
+		snprintf(h.seed_name, sizeof(h.seed_name), "enc_%s_%s", tc->name, spec);
+		for (char *q = h.seed_name; *q; q++)
+			if (*q == '(' || *q == ')' || *q == ',')
+				*q = '_';
+	}
+	opt.block_values = block_values;
+	opt.section_hook = hook;
+	opt.section_hook_ctx = &h;
+	snprintf(what, sizeof(what), "%s %s %s rows %" PRIu64 " block %u", tc->name, spec,
+			 pattern_names[p], rows, block_values);
+	st = am_write_shard(&col, 1, rows, &opt, A, &file, &len, &err);
+	UNIT_CHECKF(st == AM_OK, "%s: write: %s", what, err.message);
+	if (st == AM_OK)
+		check_shard(file, len, &col, rows, what);
+	free(file);
+	tb_free(&h.out);
+	return h.encoded;
+}
+
+static void
+test_specs(const TypeCase *types, size_t ntypes, const SpecCase *specs,
+		   size_t nspecs)
+{
+	for (size_t s = 0; s < nspecs; s++)
+		for (size_t t = 0; t < ntypes; t++)
+		{
+			uint64_t	encoded = 0;
+
+			for (int p = 0; p < P_COUNT; p++)
+			{
+				encoded += run_case(&types[t], specs[s].spec, (enum Pattern) p, ROWS, 700, false);
+				/* small blocks: one value, and 3 with a partial last */
+				encoded += run_case(&types[t], specs[s].spec, (enum Pattern) p, 7, 1, true);
+				encoded += run_case(&types[t], specs[s].spec, (enum Pattern) p, 10, 3, true);
+			}
+			/* the whole stripe in one block (the writer's limit is 65,536) */
+			if (t == 0 || t == ntypes - 1)
+				encoded += run_case(&types[t], specs[s].spec, P_RUNS, ROWS, 65536, false);
+			if (applies(specs[s].applies, &types[t]))
+				UNIT_CHECKF(encoded > 0, "%s on %s: no block encoded (%s)",
+							specs[s].spec, types[t].name, te_error);
+		}
+}
+
+int
+main(void)
+{
+	test_specs(num_types, sizeof(num_types) / sizeof(num_types[0]),
+			   num_specs, sizeof(num_specs) / sizeof(num_specs[0]));
+	test_specs(bin_types, sizeof(bin_types) / sizeof(bin_types[0]),
+			   bin_specs, sizeof(bin_specs) / sizeof(bin_specs[0]));
+	UNIT_MAIN_END("amudai_encodings");
+}
