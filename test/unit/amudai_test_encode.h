@@ -8,24 +8,25 @@
  *
  * Spec grammar: name [ "(" spec [ "," spec ] ")" ], where "raw" as a child
  * means "not cascading" (raw values) and a missing child means raw too.
- * Numeric names and their children (format notes 4.2; reference source
- * amudai-encodings/src/primitive_block_encoder.rs and the per-encoding
- * files named below):
+ * Numeric names and their children (format notes 4.2; the reference's
+ * encoder of each is in rust/amudai-encodings/src/encodings/numeric/, file
+ * named on the right; its framing in primitive_block_encoder.rs):
  *	plain, single                      plain.rs, single_value.rs
  *	flbitpack                          bitpacking.rs (unsigned only)
- *	ffor                               frame_of_reference.rs (fused form)
- *	for(deltas)                        frame_of_reference.rs
+ *	ffor, for(deltas)                  frame_of_reference.rs
  *	delta(differences)                 delta.rs
  *	rle(values, lengths)               run_length.rs
- *	trunc8|trunc16|trunc32|trunc64(c)  truncation.rs (signed only)
+ *	trunc8|trunc16|trunc32|trunc64(c)  truncation.rs (signed, never wider)
  *	zigzag(c)                          zigzag.rs (signed only)
- *	alprd(left codes, right parts)     alprd.rs (floats; right defaults
- *	                                   to flbitpack as the reference)
+ *	alprd(left codes, right parts)     alprd.rs (floats; left defaults to
+ *	                                   plain, right to flbitpack)
  *	dict(codes, dictionary)            dictionary.rs (codes required)
  *	sparse(positions, values)          sparse.rs
  *	zstd, lz4                          generic.rs
- * Binary names (4.3; binary_block_encoder.rs):
- *	plain, single, dict(codes, lengths), zstd(offsets), lz4(offsets)
+ * Binary names (4.3; encodings/binary/, binary_block_encoder.rs):
+ *	plain, single                      plain.rs, single_value.rs
+ *	dict(codes, lengths)               dictionary.rs
+ *	zstd(offsets), lz4(offsets)        generic.rs, offsets.rs
  *
  * Layouts are written here from docs/amudai-format.md, not from
  * src/amudai/; only the bit packers, the ALPRD split search and the

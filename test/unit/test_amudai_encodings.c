@@ -15,7 +15,9 @@
  * value type it applies to, so a spec the encoder silently refuses fails.
  * The small sections are also decoded truncated and with flipped bytes
  * (an error status or values, never a crash: run-unit-san checks that)
- * and, with AMUDAI_SEED_DIR set, dumped as fuzz_amudai_block seeds.
+ * and, with AMUDAI_SEED_DIR set, dumped as fuzz_amudai_block seeds; with
+ * AMUDAI_SHARD_SEED_DIR set, a 10-row shard per spec (i32, f64, string,
+ * guid) goes there as a fuzz_amudai_shard seed.
  *
  * IDENTIFICATION
  *	  test/unit/test_amudai_encodings.c
@@ -419,14 +421,14 @@ check_shard(const uint8_t *file, size_t len, const AmWriterColumn *c,
 					continue;
 				else if (width == 0 || is_binary(c))
 				{
-					size_t		got_len = (size_t) (b.offsets[i + 1] - b.offsets[i]);
+					/* fixed size: values at the width, no offsets */
+					size_t		got_len = width ? width :
+						(size_t) (b.offsets[i + 1] - b.offsets[i]);
 					uint64_t	o = width ? row * width : c->offsets[row];
 					size_t		exp_len = width ? width : (size_t) (c->offsets[row + 1] - o);
 					const uint8_t *got = width ? (const uint8_t *) b.values + i * width :
 						b.bytes + b.offsets[i];
 
-					if (width)
-						got_len = width;
 					if (got_len != exp_len ||
 						memcmp(got, (const uint8_t *) c->values + o, exp_len) != 0)
 						bad++;
@@ -524,6 +526,7 @@ static const SpecCase num_specs[] = {
 static const SpecCase bin_specs[] = {
 	{"plain", ALL},
 	{"single", ALL},
+	{"dict(ffor)", ALL},		/* fixed size: entries after the padded codes */
 	{"dict(ffor,ffor)", VARIABLE},
 	{"dict(flbitpack,raw)", VARIABLE},
 	{"dict(rle(flbitpack,flbitpack),single)", VARIABLE},
@@ -612,6 +615,23 @@ run_case(const TypeCase *tc, const char *spec, enum Pattern p, uint64_t rows,
 	UNIT_CHECKF(st == AM_OK, "%s: write: %s", what, err.message);
 	if (st == AM_OK)
 		check_shard(file, len, &col, rows, what);
+	/* fuzz_amudai_shard seeds: one small shard per spec (see header) */
+	if (st == AM_OK && h.seed_name[0] != '\0' && rows == 10 &&
+		(strcmp(tc->name, "i32") == 0 || strcmp(tc->name, "f64") == 0 ||
+		 strcmp(tc->name, "string") == 0 || strcmp(tc->name, "guid") == 0) &&
+		getenv("AMUDAI_SHARD_SEED_DIR") != NULL)
+	{
+		char		path[600];
+		FILE	   *f;
+
+		snprintf(path, sizeof(path), "%s/shard_%s", getenv("AMUDAI_SHARD_SEED_DIR"),
+				 h.seed_name + 4);
+		if ((f = fopen(path, "wb")) != NULL)
+		{
+			fwrite(file, 1, len, f);
+			fclose(f);
+		}
+	}
 	free(file);
 	tb_free(&h.out);
 	return h.encoded;
