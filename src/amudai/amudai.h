@@ -797,6 +797,13 @@ typedef struct AmWriterOptions
 	bool		detect_constants;	/* constant / all-null stripes store no buffers */
 	bool		no_indexes;		/* no RANGE_INDEX buffers, no Bloom filters
 								 * (as the reference's Plain profile) */
+	/*
+	 * Test-only: top-level String and Binary columns as the reference's
+	 * field-level dictionary (sections 2.1, 3.8): DATA = u32 ids without
+	 * presence, a VALUE_DICTIONARY buffer (null entry last when the stripe
+	 * has nulls) and dictionary_size on the stripe descriptor.
+	 */
+	bool		value_dictionary;
 	AmSectionHook section_hook;	/* test-only, see above; NULL normally */
 	void	   *section_hook_ctx;
 } AmWriterOptions;

@@ -144,6 +144,8 @@ typedef struct StripeColumn
 	uint64_t	false_count;
 	bool		has_float_stats;
 	uint64_t	float_counts[6];	/* zero, +, -, NaN, +inf, -inf */
+	bool		has_dictionary_size;	/* options->value_dictionary */
+	uint64_t	dictionary_size;
 	uint64_t	desc_start;
 	uint64_t	desc_end;
 	/* split-block Bloom filter of the stripe (binary types), or NULL */
@@ -1444,6 +1446,8 @@ msg_field_descriptor(AmPbWriter *m, const StripeColumn *sc, uint64_t rows,
 {
 	am_pbw_fixed64(m, 1, rows);
 	am_pbw_fixed64(m, 2, nulls);
+	if (sc->has_dictionary_size)
+		am_pbw_fixed64(m, 4, sc->dictionary_size);
 	if (sc->constant.kind != AM_VALUE_ABSENT)
 		msg_any_value(m, 3, &sc->constant);
 	if (sc->has_range)
@@ -2417,6 +2421,222 @@ build_sbbf(Writer *w, StripeColumn *sc)
 	am_release(w->alloc, set);
 }
 
+/* ---------------- field-level value dictionaries (test-only) ---------------- */
+
+/* Bytes of value row of a String/Binary column. */
+static const uint8_t *
+binary_value(const AmWriterColumn *c, uint64_t row, size_t *len)
+{
+	*len = (size_t) (c->offsets[row + 1] - c->offsets[row]);
+	return (const uint8_t *) c->values + c->offsets[row];
+}
+
+/* Byte-lexicographic order of the values of entries a and b. */
+static int
+entry_cmp(const AmWriterColumn *c, const uint64_t *entry_row, uint32_t a,
+		  uint32_t b)
+{
+	size_t		la,
+				lb;
+	const uint8_t *pa = binary_value(c, entry_row[a], &la);
+	const uint8_t *pb = binary_value(c, entry_row[b], &lb);
+	int			r = memcmp(pa, pb, la < lb ? la : lb);
+
+	return r != 0 ? r : (la > lb) - (la < lb);
+}
+
+/* Merge sort of ids[0..n) by value (tmp: n scratch slots). */
+static void
+sort_entries(const AmWriterColumn *c, const uint64_t *entry_row, uint32_t *ids,
+			 uint32_t *tmp, size_t n)
+{
+	size_t		half = n / 2;
+
+	if (n < 2)
+		return;
+	sort_entries(c, entry_row, ids, tmp, half);
+	sort_entries(c, entry_row, ids + half, tmp, n - half);
+	for (size_t i = 0, j = half, k = 0; k < n; k++)
+		tmp[k] = j >= n || (i < half && entry_cmp(c, entry_row, ids[i], ids[j]) <= 0) ?
+			ids[i++] : ids[j++];
+	memcpy(ids, tmp, n * 4);
+}
+
+/*
+ * One section of a VALUE_DICTIONARY buffer (3.8): [u64 len][payload]
+ * [64 zero bytes][zeros so the section ends 16-aligned][u32 checksum32
+ * (payload)].  Records its [start, end) relative to base.
+ */
+static void
+dictionary_section(AmPbWriter *f, size_t base, const AmPbWriter *payload,
+				   uint64_t range[2])
+{
+	range[0] = f->len - base;
+	put_u64(f, payload->len);
+	am_pbw_raw(f, payload->buf, payload->len);
+	put_zeros(f, 64);
+	put_zeros(f, (size_t) (am_align_up(f->len - base + 4, 16) - (f->len - base) - 4));
+	put_u32(f, am_checksum32(payload->buf, payload->len));
+	range[1] = f->len - base;
+}
+
+/*
+ * DATA as u32 ids (blocks without presence, the column's encoding or the
+ * section hook) and the VALUE_DICTIONARY buffer: entries in order of first
+ * appearance, the null entry last.  Entries are found with an open-address
+ * table of xxh3 hashes.
+ */
+static void
+write_value_dictionary(Writer *w, StripeColumn *sc, uint32_t per_block)
+{
+	const AmWriterColumn *c = sc->col;
+	AmPbWriter *f = &w->file;
+	uint64_t	rows = sc->rows;
+	uint64_t	slots = 16;
+	uint32_t   *ids,
+			   *table,
+			   *sorted,
+			   *tmp;
+	uint64_t   *entry_row;
+	uint32_t	entries = 0;
+	bool		any_null = false;
+	AmWriterColumn idcol;
+	BlockSource src;
+	AmPbWriter	values,
+				offsets,
+				sorted_ids;
+	uint64_t	ranges[3][2];
+	size_t		base;
+
+	while (slots < rows * 2)
+		slots *= 2;
+	ids = am_alloc(w->alloc, (size_t) rows * 4 + 4, w->err);
+	table = am_alloc(w->alloc, (size_t) slots * 4, w->err);
+	entry_row = am_alloc(w->alloc, (size_t) rows * 8 + 8, w->err);
+	sorted = am_alloc(w->alloc, (size_t) rows * 4 + 4, w->err);
+	tmp = am_alloc(w->alloc, (size_t) rows * 4 + 4, w->err);
+	if (ids == NULL || table == NULL || entry_row == NULL || sorted == NULL || tmp == NULL)
+	{
+		w->status = AM_ERR_IO;
+		goto done;
+	}
+	memset(table, 0xFF, (size_t) slots * 4);
+	for (uint64_t i = 0; i < rows; i++)
+	{
+		uint64_t	row = sc->first + i;
+		size_t		len;
+		const uint8_t *p;
+		uint64_t	h;
+
+		if (c->nulls != NULL && c->nulls[row])
+		{
+			any_null = true;
+			continue;
+		}
+		p = binary_value(c, row, &len);
+		h = XXH3_64bits(p, len) & (slots - 1);
+		for (;; h = (h + 1) & (slots - 1))
+		{
+			size_t		elen;
+			const uint8_t *e;
+
+			if (table[h] == UINT32_MAX)
+			{
+				table[h] = entries;
+				entry_row[entries++] = row;
+				break;
+			}
+			e = binary_value(c, entry_row[table[h]], &elen);
+			if (elen == len && memcmp(e, p, len) == 0)
+				break;
+		}
+		ids[i] = table[h];
+	}
+	for (uint64_t i = 0; any_null && i < rows; i++)
+		if (c->nulls[sc->first + i])
+			ids[i] = entries;	/* the null entry */
+
+	/* DATA: the ids, as an unsigned Int32 column without nulls */
+	idcol = *c;
+	idcol.type = AM_TYPE_INT32;
+	idcol.is_signed = false;
+	idcol.values = ids;
+	idcol.offsets = NULL;
+	idcol.nulls = NULL;
+	memset(&src, 0, sizeof(src));
+	src.col = &idcol;
+	src.stripe_rows = rows;
+	sc->buffers[0].kind = AM_BUFFER_DATA;
+	write_buffer(w, &src, rows, per_block, &sc->buffers[0]);
+	sc->num_buffers = 1;
+	if (!w_ok(w))
+		goto done;
+
+	/* VALUE_DICTIONARY: header, values, offsets, sorted ids (3.8) */
+	am_pbw_init(&values, w->alloc);
+	am_pbw_init(&offsets, w->alloc);
+	am_pbw_init(&sorted_ids, w->alloc);
+	put_u64(&offsets, 0);
+	for (uint32_t e = 0; e < entries; e++)
+	{
+		size_t		len;
+		const uint8_t *p = binary_value(c, entry_row[e], &len);
+
+		am_pbw_raw(&values, p, len);
+		put_u64(&offsets, values.len);
+		sorted[e] = e;
+	}
+	if (any_null)
+		put_u64(&offsets, values.len);	/* the null entry is empty */
+	sort_entries(c, entry_row, sorted, tmp, entries);
+	for (uint32_t e = 0; e < entries; e++)
+		put_u32(&sorted_ids, sorted[e]);
+	pad_to(f, 0, 64);			/* base is a multiple of 64 */
+	base = f->len;
+	sc->buffers[1].kind = AM_BUFFER_VALUE_DICTIONARY;
+	sc->buffers[1].start = w->base + base;
+	sc->buffers[1].no_block_map = true;
+	put_zeros(f, 128);
+	dictionary_section(f, base, &values, ranges[0]);
+	dictionary_section(f, base, &offsets, ranges[1]);
+	dictionary_section(f, base, &sorted_ids, ranges[2]);
+	pad_to(f, base, 64);
+	if (w_ok(w) && !values.failed && !offsets.failed && !sorted_ids.failed)
+	{
+		uint8_t    *h = f->buf + base;
+
+		h[0] = (uint8_t) c->type;
+		am_store_u32(h + 1, entries + any_null);
+		h[5] = any_null;
+		am_store_u32(h + 6, any_null ? entries : 0);
+		am_store_u32(h + 10, 0);	/* variable size */
+		for (int k = 0; k < 3; k++)
+		{
+			am_store_u64(h + 14 + 16 * k, ranges[k][0]);
+			am_store_u64(h + 22 + 16 * k, ranges[k][1]);
+		}
+		am_store_u32(h + 124, am_checksum32(h, 124));
+		sc->buffers[1].end = w->base + f->len;
+		sc->num_buffers = 2;
+		sc->has_dictionary_size = true;
+		sc->dictionary_size = entries + any_null;
+	}
+	else if (w->status == AM_OK)
+	{
+		am_fail(w->err, AM_ERR_IO, "out of memory while writing a shard");
+		w->status = AM_ERR_IO;
+	}
+	am_pbw_free(&values);
+	am_pbw_free(&offsets);
+	am_pbw_free(&sorted_ids);
+done:
+	am_release(w->alloc, ids);
+	am_release(w->alloc, table);
+	am_release(w->alloc, entry_row);
+	am_release(w->alloc, sorted);
+	am_release(w->alloc, tmp);
+}
+
 static void
 write_stripe_buffers(Writer *w, StripeColumn *sc, const AmWriterOptions *opt)
 {
@@ -2469,6 +2689,12 @@ write_stripe_buffers(Writer *w, StripeColumn *sc, const AmWriterOptions *opt)
 			write_buffer(w, &src, (sc->rows + 7) / 8, per_block, &sc->buffers[1]);
 			sc->num_buffers = 2;
 		}
+		return;
+	}
+	if (opt->value_dictionary && c->list_offsets == NULL &&
+		(c->type == AM_TYPE_STRING || c->type == AM_TYPE_BINARY))
+	{
+		write_value_dictionary(w, sc, per_block);
 		return;
 	}
 	sc->buffers[0].kind = AM_BUFFER_DATA;

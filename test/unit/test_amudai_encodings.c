@@ -5,7 +5,9 @@
  *	  writer.c does not (issue #17): FLBitPack, FOR, Truncate, ZigZag,
  *	  Sparse, ALPRD, RunLength and BlockDictionary with any children,
  *	  numeric and binary SingleValue, LZ4 and ZSTD at any level, in small
- *	  and one-value blocks, with AllNulls, Plain and Roaring presence.
+ *	  and one-value blocks, with AllNulls, Plain and Roaring presence; and
+ *	  String/Binary stripes as field-level dictionaries (u32 ids and a
+ *	  VALUE_DICTIONARY buffer), one stripe or several.
  *
  * writer.c writes the shard (framing, block maps, presence, descriptors);
  * AmWriterOptions.section_hook replaces each block's value section with
@@ -394,17 +396,22 @@ check_shard(const uint8_t *file, size_t len, const AmWriterColumn *c,
 	UNIT_CHECKF(st == AM_OK, "%s: open: %s", what, err.message);
 	if (st != AM_OK)
 		return;
-	st = am_field_reader_open(&fr, shard, 0, 0, &err);
-	UNIT_CHECKF(st == AM_OK, "%s: field: %s", what, err.message);
-	if (st == AM_OK)
+	for (uint32_t stripe = 0; stripe < am_shard_stripe_count(shard); stripe++)
 	{
-		for (uint64_t pos = 0; pos < rows;)
+		uint64_t	first = am_shard_stripe(shard, stripe)->shard_position;
+		uint64_t	srows = am_shard_stripe(shard, stripe)->total_record_count;
+
+		st = am_field_reader_open(&fr, shard, stripe, 0, &err);
+		UNIT_CHECKF(st == AM_OK, "%s: field: %s", what, err.message);
+		if (st != AM_OK)
+			continue;
+		for (uint64_t pos = 0; pos < srows;)
 		{
 			size_t		k = 1 + unit_rand(&seed) % 900;
 			AmColumnBatch b;
 
-			if (k > rows - pos)
-				k = (size_t) (rows - pos);
+			if (k > srows - pos)
+				k = (size_t) (srows - pos);
 			st = am_field_reader_read(fr, pos, k, &b, &err);
 			UNIT_CHECKF(st == AM_OK && b.count == k, "%s: read at %" PRIu64 ": %s",
 						what, pos, err.message);
@@ -412,7 +419,7 @@ check_shard(const uint8_t *file, size_t len, const AmWriterColumn *c,
 				break;
 			for (size_t i = 0; i < k; i++)
 			{
-				uint64_t	row = pos + i;
+				uint64_t	row = first + pos + i;
 				bool		is_null = c->nulls[row] != 0;
 
 				if ((b.nulls != NULL && b.nulls[i]) != is_null)
@@ -537,6 +544,126 @@ static const SpecCase bin_specs[] = {
 	{"zstd(for(flbitpack))", VARIABLE},
 };
 
+/*
+ * The VALUE_DICTIONARY buffer of each stripe, parsed here from format
+ * notes 3.8: header checksum, the entry count (distinct values, plus the
+ * null entry when the stripe has nulls), 16-aligned checksummed sections,
+ * a 64-byte multiple, and sorted ids strictly ascending by value.  That
+ * every row maps to its value the field reader has already shown.
+ */
+static void
+check_value_dictionaries(const uint8_t *file, size_t len, const AmWriterColumn *c,
+						 uint64_t rows, uint64_t stripe_rows, const char *what)
+{
+	MemFile		mf = {file, len, 0};
+	PfcSource	src = mem_source(&mf);
+	AmShard    *shard;
+	AmError		err;
+
+	if (am_shard_open(&shard, &src, NULL, A, &err) != AM_OK)
+		return;
+	for (uint32_t s = 0; s < am_shard_stripe_count(shard); s++)
+	{
+		AmStripeFieldDescriptor sfd;
+		bool		present;
+		int			anchor;
+		const AmEncodedBuffer *data = NULL,
+				   *dict = NULL;
+		uint64_t	first = (uint64_t) s * stripe_rows;
+		uint64_t	n = rows - first < stripe_rows ? rows - first : stripe_rows;
+		bool		nulls_here = false;
+		const uint8_t *d;
+		uint64_t	dlen,
+					count,
+					sec[3][2],
+					payload[3];
+		bool		ok = true;
+
+		if (am_shard_stripe_field(shard, s, 0, &present, &sfd, &anchor, &err) != AM_OK)
+		{
+			UNIT_CHECKF(false, "%s: stripe field %u", what, s);
+			continue;
+		}
+		for (uint32_t b = 0; b < sfd.num_buffers; b++)
+		{
+			if (sfd.buffers[b].kind == AM_BUFFER_DATA)
+				data = &sfd.buffers[b];
+			if (sfd.buffers[b].kind == AM_BUFFER_VALUE_DICTIONARY)
+				dict = &sfd.buffers[b];
+		}
+		for (uint64_t i = first; i < first + n; i++)
+			nulls_here |= c->nulls[i] != 0;
+		UNIT_CHECKF(data != NULL && dict != NULL && !data->embedded_presence &&
+					!dict->has_block_map && sfd.field.has_dictionary_size,
+					"%s: stripe %u buffers", what, s);
+		if (data == NULL || dict == NULL)
+			continue;
+		d = file + dict->buffer.start;
+		dlen = dict->buffer.end - dict->buffer.start;
+		UNIT_CHECKF(dict->buffer.start % 64 == 0 && dlen % 64 == 0 && dlen >= 128 &&
+					t_checksum32(d, 124) == (uint32_t) (d[124] | d[125] << 8 |
+														d[126] << 16 | (uint32_t) d[127] << 24),
+					"%s: dictionary header", what);
+		if (dlen < 128)
+			continue;
+		memcpy(&count, d + 1, 4);
+		count &= 0xFFFFFFFF;
+		UNIT_CHECK(d[0] == c->type && d[5] == nulls_here &&
+				   sfd.field.dictionary_size == count);
+		for (int k = 0; k < 3; k++)
+		{
+			memcpy(&sec[k][0], d + 14 + 16 * k, 8);
+			memcpy(&sec[k][1], d + 22 + 16 * k, 8);
+			ok &= sec[k][0] % 16 == 0 && sec[k][1] % 16 == 0 && sec[k][0] >= 128 &&
+				sec[k][1] <= dlen && sec[k][1] - sec[k][0] >= 8 + 64 + 4;
+			if (!ok)
+				break;
+			memcpy(&payload[k], d + sec[k][0], 8);
+			ok &= payload[k] + 8 + 64 + 4 <= sec[k][1] - sec[k][0] &&
+				t_checksum32(d + sec[k][0] + 8, (size_t) payload[k]) ==
+				(uint32_t) (d[sec[k][1] - 4] | d[sec[k][1] - 3] << 8 |
+							d[sec[k][1] - 2] << 16 | (uint32_t) d[sec[k][1] - 1] << 24);
+		}
+		UNIT_CHECKF(ok, "%s: dictionary sections", what);
+		if (!ok)
+			continue;
+		{
+			const uint8_t *values = d + sec[0][0] + 8;
+			const uint8_t *offs = d + sec[1][0] + 8;
+			const uint8_t *ids = d + sec[2][0] + 8;
+			uint64_t	nonnull = count - nulls_here;
+
+			UNIT_CHECK(payload[1] == (count + 1) * 8 && payload[2] == nonnull * 4);
+			for (uint64_t i = 1; ok && i < nonnull && payload[2] == nonnull * 4; i++)
+			{
+				uint32_t	a,
+							b;
+				uint64_t	oa[2],
+							ob[2];
+				size_t		la,
+							lb;
+				int			r;
+
+				memcpy(&a, ids + (i - 1) * 4, 4);
+				memcpy(&b, ids + i * 4, 4);
+				if (a >= count || b >= count)
+				{
+					ok = false;
+					break;
+				}
+				memcpy(oa, offs + a * 8, 16);
+				memcpy(ob, offs + b * 8, 16);
+				la = (size_t) (oa[1] - oa[0]);
+				lb = (size_t) (ob[1] - ob[0]);
+				r = memcmp(values + oa[0], values + ob[0], la < lb ? la : lb);
+				ok = r < 0 || (r == 0 && la < lb);
+			}
+			UNIT_CHECKF(ok, "%s: sorted ids not ascending", what);
+		}
+	}
+	am_shard_close(shard);
+}
+
 static bool
 applies(enum Applies a, const TypeCase *t)
 {
@@ -570,9 +697,14 @@ applies(enum Applies a, const TypeCase *t)
  * Write rows rows of the column with the spec and blocks of block_values,
  * read them back.  Returns the blocks the spec encoded.
  */
+static void check_value_dictionaries(const uint8_t *file, size_t len,
+									 const AmWriterColumn *c, uint64_t rows,
+									 uint64_t stripe_rows, const char *what);
+
 static uint64_t
-run_case(const TypeCase *tc, const char *spec, enum Pattern p, uint64_t rows,
-		 uint32_t block_values, bool hostile_checks)
+run_case_opt(const TypeCase *tc, const char *spec, enum Pattern p, uint64_t rows,
+			 uint32_t block_values, bool hostile_checks, bool value_dictionary,
+			 uint64_t stripe_rows)
 {
 	AmWriterColumn col = {"c", tc->type, tc->is_signed, tc->fixed_size, AM_ENC_PLAIN,
 	NULL, NULL, nulls};
@@ -607,6 +739,8 @@ run_case(const TypeCase *tc, const char *spec, enum Pattern p, uint64_t rows,
 				*q = '_';
 	}
 	opt.block_values = block_values;
+	opt.value_dictionary = value_dictionary;
+	opt.stripe_rows = stripe_rows;
 	opt.section_hook = hook;
 	opt.section_hook_ctx = &h;
 	snprintf(what, sizeof(what), "%s %s %s rows %" PRIu64 " block %u", tc->name, spec,
@@ -615,6 +749,8 @@ run_case(const TypeCase *tc, const char *spec, enum Pattern p, uint64_t rows,
 	UNIT_CHECKF(st == AM_OK, "%s: write: %s", what, err.message);
 	if (st == AM_OK)
 		check_shard(file, len, &col, rows, what);
+	if (st == AM_OK && value_dictionary)
+		check_value_dictionaries(file, len, &col, rows, stripe_rows ? stripe_rows : rows, what);
 	/* fuzz_amudai_shard seeds: one small shard per spec (see header) */
 	if (st == AM_OK && h.seed_name[0] != '\0' && rows == 10 &&
 		(strcmp(tc->name, "i32") == 0 || strcmp(tc->name, "f64") == 0 ||
@@ -635,6 +771,13 @@ run_case(const TypeCase *tc, const char *spec, enum Pattern p, uint64_t rows,
 	free(file);
 	tb_free(&h.out);
 	return h.encoded;
+}
+
+static uint64_t
+run_case(const TypeCase *tc, const char *spec, enum Pattern p, uint64_t rows,
+		 uint32_t block_values, bool hostile_checks)
+{
+	return run_case_opt(tc, spec, p, rows, block_values, hostile_checks, false, 0);
 }
 
 static void
@@ -662,9 +805,40 @@ test_specs(const TypeCase *types, size_t ntypes, const SpecCase *specs,
 		}
 }
 
+/*
+ * Field-level dictionaries (AmWriterOptions.value_dictionary): String and
+ * Binary stripes as u32 ids, the ids in any numeric encoding, one stripe
+ * or several (one dictionary each), with and without nulls.
+ */
+static void
+test_value_dictionary(void)
+{
+	static const char *const id_specs[] = {
+		"plain", "ffor", "flbitpack", "rle(flbitpack,flbitpack)", "dict(ffor)",
+		"for(flbitpack)", "lz4", "sparse(raw,ffor)"
+	};
+
+	for (size_t t = 0; t < 2; t++)
+		for (size_t s = 0; s < sizeof(id_specs) / sizeof(id_specs[0]); s++)
+			for (int p = 0; p < P_COUNT; p++)
+			{
+				uint64_t	encoded;
+
+				encoded = run_case_opt(&bin_types[t], id_specs[s], (enum Pattern) p,
+									   ROWS, 700, false, true, 0);
+				encoded += run_case_opt(&bin_types[t], id_specs[s], (enum Pattern) p,
+										ROWS, 1000, false, true, 900);
+				encoded += run_case_opt(&bin_types[t], id_specs[s], (enum Pattern) p,
+										10, 3, false, true, 4);
+				UNIT_CHECKF(encoded > 0, "value dictionary ids %s on %s %s: no block (%s)",
+							id_specs[s], bin_types[t].name, pattern_names[p], te_error);
+			}
+}
+
 int
 main(void)
 {
+	test_value_dictionary();
 	test_specs(num_types, sizeof(num_types) / sizeof(num_types[0]),
 			   num_specs, sizeof(num_specs) / sizeof(num_specs[0]));
 	test_specs(bin_types, sizeof(bin_types) / sizeof(bin_types[0]),
