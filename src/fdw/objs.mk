@@ -45,3 +45,4 @@ FDW_OBJS += src/fdw/write_sink.o
 FDW_OBJS += src/fdw/modify.o
 FDW_OBJS += src/fdw/open_path.o
 FDW_OBJS += src/fdw/remote_config.o
+FDW_OBJS += src/fdw/distinct_stats.o
