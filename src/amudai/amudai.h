@@ -804,6 +804,16 @@ typedef struct AmWriterOptions
 	 * has nulls) and dictionary_size on the stripe descriptor.
 	 */
 	bool		value_dictionary;
+	/*
+	 * Test-only: the TwoLevel layout (section 1.6).  Non-NULL: each
+	 * stripe's buffers go to a stripe file of their own, framed, handed
+	 * whole to stripe_file(ctx, name, data, len) (returns 0 or an errno)
+	 * and referred to by that relative name; the root file keeps all
+	 * metadata.
+	 */
+	int			(*stripe_file) (void *ctx, const char *name, const void *data,
+								size_t len);
+	void	   *stripe_file_ctx;
 	AmSectionHook section_hook;	/* test-only, see above; NULL normally */
 	void	   *section_hook_ctx;
 } AmWriterOptions;

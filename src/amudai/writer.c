@@ -40,6 +40,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "codec/alp.h"
@@ -88,6 +89,7 @@ typedef struct Writer
 	AmStatus	status;
 	AmSectionHook section_hook;	/* test-only block encoder, or NULL */
 	void	   *section_hook_ctx;
+	const char *buffer_url;		/* the stripe file of the buffers, or NULL */
 } Writer;
 
 static uint64_t hll_estimate(const uint8_t *counters);
@@ -1317,14 +1319,18 @@ write_buffer(Writer *w, const BlockSource *src, uint64_t n, uint32_t per_block,
 
 /* ---------------- messages ---------------- */
 
+/* DataRef {url, range} (1.5); url NULL: the file holding the message. */
 static void
-msg_data_ref(AmPbWriter *m, uint32_t tag, uint64_t start, uint64_t end)
+msg_data_ref_in(AmPbWriter *m, uint32_t tag, const char *url, uint64_t start,
+				uint64_t end)
 {
 	AmPbWriter	range,
 				ref;
 
 	am_pbw_init(&range, m->alloc);
 	am_pbw_init(&ref, m->alloc);
+	if (url != NULL)
+		am_pbw_bytes(&ref, 1, url, strlen(url));
 	am_pbw_fixed64(&range, 1, start);
 	am_pbw_fixed64(&range, 2, end);
 	am_pbw_bytes(&ref, 2, range.buf, range.len);
@@ -1332,6 +1338,12 @@ msg_data_ref(AmPbWriter *m, uint32_t tag, uint64_t start, uint64_t end)
 	m->failed |= range.failed | ref.failed;
 	am_pbw_free(&range);
 	am_pbw_free(&ref);
+}
+
+static void
+msg_data_ref(AmPbWriter *m, uint32_t tag, uint64_t start, uint64_t end)
+{
+	msg_data_ref_in(m, tag, NULL, start, end);
 }
 
 static void
@@ -1544,7 +1556,7 @@ msg_stripe_field(Writer *w, StripeColumn *sc)
 		am_pbw_init(&eb, w->alloc);
 		if (b->kind != AM_BUFFER_DATA)
 			am_pbw_uint(&eb, 1, b->kind);
-		msg_data_ref(&eb, 2, b->start, b->end);
+		msg_data_ref_in(&eb, 2, w->buffer_url, b->start, b->end);
 		if (b->no_block_map)
 		{
 			/*
@@ -1557,7 +1569,7 @@ msg_stripe_field(Writer *w, StripeColumn *sc)
 			msg_nested(&nat, 1, &eb);
 			continue;
 		}
-		msg_data_ref(&eb, 3, b->map_start, b->end);
+		msg_data_ref_in(&eb, 3, w->buffer_url, b->map_start, b->end);
 		am_pbw_fixed64(&eb, 4, b->blocks);
 		am_pbw_uint(&eb, 5, 1);
 		if (b->embedded_presence)
@@ -2774,6 +2786,10 @@ struct AmShardWriter
 	uint64_t	stripes_cap;
 	uint64_t	rows;
 	bool		finished;
+	/* options.stripe_file: the root file while a stripe file is written */
+	AmPbWriter	root_file;
+	uint64_t	root_base;
+	char		stripe_name[40];
 };
 
 static const uint8_t am_frame[AM_FRAME_SIZE] = {'a', 'm', 'u', 'd', 0, 1, 0, 0};
@@ -3031,6 +3047,50 @@ release_filters(AmShardWriter *sw)
 }
 
 /* Write rows [first, first + rows) of the columns as the next stripe. */
+/*
+ * AmWriterOptions.stripe_file: the stripe's buffers go to a framed file of
+ * their own (section 1.6), written in place of the root file's bytes.
+ */
+static void
+begin_stripe_file(AmShardWriter *sw)
+{
+	Writer	   *w = &sw->w;
+
+	sw->root_file = w->file;
+	sw->root_base = w->base;
+	am_pbw_init(&w->file, w->alloc);
+	w->base = 0;
+	am_pbw_raw(&w->file, am_frame, sizeof(am_frame));
+	snprintf(sw->stripe_name, sizeof(sw->stripe_name), "%" PRIx64 ".amudai.stripe",
+			 UINT64_C(0x5a17e000) + sw->nstripes);
+}
+
+static void
+end_stripe_file(AmShardWriter *sw)
+{
+	Writer	   *w = &sw->w;
+	int			rc;
+
+	pad_to(&w->file, 0, 8);
+	am_pbw_raw(&w->file, am_frame, sizeof(am_frame));
+	if (w_ok(w))
+	{
+		rc = sw->opt.stripe_file(sw->opt.stripe_file_ctx, sw->stripe_name,
+								 w->file.buf, w->file.len);
+		if (rc != 0)
+		{
+			am_fail(w->err, AM_ERR_IO, "could not write stripe file \"%s\"",
+					sw->stripe_name);
+			w->err->sys_errno = rc;
+			w->status = AM_ERR_IO;
+		}
+	}
+	am_pbw_free(&w->file);
+	w->file = sw->root_file;
+	w->base = sw->root_base;
+	w->buffer_url = sw->stripe_name;
+}
+
 static AmStatus
 add_stripe(AmShardWriter *sw, const AmWriterColumn *cols, uint64_t first,
 		   uint64_t rows)
@@ -3060,6 +3120,8 @@ add_stripe(AmShardWriter *sw, const AmWriterColumn *cols, uint64_t first,
 	}
 	release_filters(sw);
 	memset(sw->stripe, 0, sizeof(StripeColumn) * nodes);
+	if (sw->opt.stripe_file != NULL)
+		begin_stripe_file(sw);
 	for (uint32_t k = 0; k < nodes && w_ok(w); k++)
 	{
 		StripeColumn *c = &sw->stripe[k];
@@ -3078,6 +3140,8 @@ add_stripe(AmShardWriter *sw, const AmWriterColumn *cols, uint64_t first,
 		if (!sw->opt.no_indexes && w_ok(w))
 			build_sbbf(w, c);
 	}
+	if (sw->opt.stripe_file != NULL)
+		end_stripe_file(sw);
 	for (uint32_t k = 0; k < nodes && w_ok(w); k++)
 	{
 		msg_stripe_field(w, &sw->stripe[k]);
@@ -3085,6 +3149,7 @@ add_stripe(AmShardWriter *sw, const AmWriterColumn *cols, uint64_t first,
 		sw->starts[nodes + k] = sw->stripe[k].desc_end;
 	}
 	release_filters(sw);
+	w->buffer_url = NULL;
 	if (w_ok(w))
 		msg_ref_array(w, sw->starts, sw->starts + nodes, nodes,
 					  &sw->stripes[STRIPE_WORDS * sw->nstripes],

@@ -7,7 +7,8 @@
  *	  numeric and binary SingleValue, LZ4 and ZSTD at any level, in small
  *	  and one-value blocks, with AllNulls, Plain and Roaring presence; and
  *	  String/Binary stripes as field-level dictionaries (u32 ids and a
- *	  VALUE_DICTIONARY buffer), one stripe or several.
+ *	  VALUE_DICTIONARY buffer), one stripe or several; and TwoLevel
+ *	  shards whose buffers live in stripe files beside the root.
  *
  * writer.c writes the shard (framing, block maps, presence, descriptors);
  * AmWriterOptions.section_hook replaces each block's value section with
@@ -378,6 +379,9 @@ make_binary(uint32_t width, enum Pattern p, uint64_t rows, uint64_t seed)
 
 /* ---------------- read back ---------------- */
 
+/* Stripe files of a TwoLevel shard being checked, or NULL (single file). */
+static MemDir *check_dir;
+
 static void
 check_shard(const uint8_t *file, size_t len, const AmWriterColumn *c,
 			uint64_t rows, const char *what)
@@ -392,7 +396,9 @@ check_shard(const uint8_t *file, size_t len, const AmWriterColumn *c,
 	uint64_t	seed = rows;
 	uint64_t	bad = 0;
 
-	st = am_shard_open(&shard, &src, NULL, A, &err);
+	AmResolver	res = {memdir_open, memdir_close, check_dir};
+
+	st = am_shard_open(&shard, &src, check_dir ? &res : NULL, A, &err);
 	UNIT_CHECKF(st == AM_OK, "%s: open: %s", what, err.message);
 	if (st != AM_OK)
 		return;
@@ -701,6 +707,25 @@ static void check_value_dictionaries(const uint8_t *file, size_t len,
 									 const AmWriterColumn *c, uint64_t rows,
 									 uint64_t stripe_rows, const char *what);
 
+/* AmWriterOptions.stripe_file: keep each stripe file in check_dir. */
+static int
+keep_stripe_file(void *ctx, const char *name, const void *data, size_t len)
+{
+	MemDir	   *d = ctx;
+	uint8_t    *copy;
+
+	if (d->count == 8)
+		return ENOSPC;
+	copy = malloc(len);
+	memcpy(copy, data, len);
+	d->names[d->count] = strdup(name);
+	d->files[d->count].data = copy;
+	d->files[d->count].len = len;
+	d->files[d->count].fail_errno = 0;
+	d->count++;
+	return 0;
+}
+
 static uint64_t
 run_case_opt(const TypeCase *tc, const char *spec, enum Pattern p, uint64_t rows,
 			 uint32_t block_values, bool hostile_checks, bool value_dictionary,
@@ -743,13 +768,18 @@ run_case_opt(const TypeCase *tc, const char *spec, enum Pattern p, uint64_t rows
 	opt.stripe_rows = stripe_rows;
 	opt.section_hook = hook;
 	opt.section_hook_ctx = &h;
+	if (check_dir != NULL)
+	{
+		opt.stripe_file = keep_stripe_file;
+		opt.stripe_file_ctx = check_dir;
+	}
 	snprintf(what, sizeof(what), "%s %s %s rows %" PRIu64 " block %u", tc->name, spec,
 			 pattern_names[p], rows, block_values);
 	st = am_write_shard(&col, 1, rows, &opt, A, &file, &len, &err);
 	UNIT_CHECKF(st == AM_OK, "%s: write: %s", what, err.message);
 	if (st == AM_OK)
 		check_shard(file, len, &col, rows, what);
-	if (st == AM_OK && value_dictionary)
+	if (st == AM_OK && value_dictionary && check_dir == NULL)
 		check_value_dictionaries(file, len, &col, rows, stripe_rows ? stripe_rows : rows, what);
 	/* fuzz_amudai_shard seeds: one small shard per spec (see header) */
 	if (st == AM_OK && h.seed_name[0] != '\0' && rows == 10 &&
@@ -835,9 +865,63 @@ test_value_dictionary(void)
 			}
 }
 
+/*
+ * TwoLevel shards (AmWriterOptions.stripe_file, format notes 1.6): every
+ * stripe's buffers in a framed stripe file of its own, named by a relative
+ * DataRef url and opened through the resolver; the root file holds only
+ * metadata.
+ */
+static void
+test_two_level(void)
+{
+	static const struct
+	{
+		const TypeCase *type;
+		const char *spec;
+		bool		value_dictionary;
+	}			cases[] = {
+		{&num_types[4], "ffor", false},
+		{&num_types[6], "sparse(flbitpack,raw)", false},
+		{&num_types[9], "alprd", false},
+		{&bin_types[0], "dict(ffor,ffor)", false},
+		{&bin_types[2], "lz4", false},
+		{&bin_types[0], "ffor", true},	/* ids of a field dictionary */
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (int p = 0; p < P_COUNT; p++)
+		{
+			MemDir		dir = {0};
+			uint64_t	encoded;
+
+			check_dir = &dir;
+			encoded = run_case_opt(cases[i].type, cases[i].spec, (enum Pattern) p,
+								   ROWS, 500, false, cases[i].value_dictionary, 700);
+			/* all-null stripes need no buffer: their files stay closed */
+			UNIT_CHECKF(encoded > 0 && dir.count == 5 &&
+						dir.opened == (p == P_ALL_NULL ? 0 : 5),
+						"two-level %s %s %s: %d stripe files, %d opened",
+						cases[i].type->name, cases[i].spec, pattern_names[p],
+						dir.count, dir.opened);
+			for (int f = 0; f < dir.count; f++)
+			{
+				const uint8_t *d = dir.files[f].data;
+				size_t		n = dir.files[f].len;
+
+				/* framed at both ends, buffers 64-aligned after the header */
+				UNIT_CHECK(n >= 16 && n % 8 == 0 && memcmp(d, "amud", 4) == 0 &&
+						   memcmp(d + n - 8, d, 8) == 0);
+				free((void *) dir.files[f].data);
+				free((void *) dir.names[f]);
+			}
+			check_dir = NULL;
+		}
+}
+
 int
 main(void)
 {
+	test_two_level();
 	test_value_dictionary();
 	test_specs(num_types, sizeof(num_types) / sizeof(num_types[0]),
 			   num_specs, sizeof(num_specs) / sizeof(num_specs[0]));
