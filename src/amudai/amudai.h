@@ -775,6 +775,21 @@ typedef struct AmWriterColumn
  */
 #define AM_WRITER_BLOCK_VALUES 16384
 
+/*
+ * Test-only: encode the value section of one block of column col, rows
+ * [first, first + n) of col's arrays (values, offsets, nulls), instead of
+ * the column's encoding.  Returns AM_OK with *section = NULL to leave the
+ * block to the writer, or *section / *len = the whole section (u16 kind
+ * first), valid until the next call.  The unit tests use it to build the
+ * shards the reference writes and this writer does not (FLBitPack, FOR,
+ * Truncate, ZigZag, Sparse, ALPRD, binary SingleValue, ...); production
+ * callers leave it NULL.
+ */
+typedef AmStatus (*AmSectionHook) (void *ctx, const AmWriterColumn *col,
+								   uint64_t first, size_t n,
+								   const uint8_t **section, size_t *len,
+								   AmError *err);
+
 typedef struct AmWriterOptions
 {
 	uint32_t	block_values;	/* values (bit buffers: bytes) per block; 0 = 2048 */
@@ -782,6 +797,25 @@ typedef struct AmWriterOptions
 	bool		detect_constants;	/* constant / all-null stripes store no buffers */
 	bool		no_indexes;		/* no RANGE_INDEX buffers, no Bloom filters
 								 * (as the reference's Plain profile) */
+	/*
+	 * Test-only: top-level String and Binary columns as the reference's
+	 * field-level dictionary (sections 2.1, 3.8): DATA = u32 ids without
+	 * presence, a VALUE_DICTIONARY buffer (null entry last when the stripe
+	 * has nulls) and dictionary_size on the stripe descriptor.
+	 */
+	bool		value_dictionary;
+	/*
+	 * Test-only: the TwoLevel layout (section 1.6).  Non-NULL: each
+	 * stripe's buffers go to a stripe file of their own, framed, handed
+	 * whole to stripe_file(ctx, name, data, len) (returns 0 or an errno)
+	 * and referred to by that relative name; the root file keeps all
+	 * metadata.
+	 */
+	int			(*stripe_file) (void *ctx, const char *name, const void *data,
+								size_t len);
+	void	   *stripe_file_ctx;
+	AmSectionHook section_hook;	/* test-only, see above; NULL normally */
+	void	   *section_hook_ctx;
 } AmWriterOptions;
 
 /*

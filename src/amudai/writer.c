@@ -40,6 +40,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "codec/alp.h"
@@ -86,6 +87,9 @@ typedef struct Writer
 	AmPbWriter	block;			/* scratch for one block */
 	AmPbWriter	scratch;		/* scratch for compression */
 	AmStatus	status;
+	AmSectionHook section_hook;	/* test-only block encoder, or NULL */
+	void	   *section_hook_ctx;
+	const char *buffer_url;		/* the stripe file of the buffers, or NULL */
 } Writer;
 
 static uint64_t hll_estimate(const uint8_t *counters);
@@ -142,6 +146,8 @@ typedef struct StripeColumn
 	uint64_t	false_count;
 	bool		has_float_stats;
 	uint64_t	float_counts[6];	/* zero, +, -, NaN, +inf, -inf */
+	bool		has_dictionary_size;	/* options->value_dictionary */
+	uint64_t	dictionary_size;
 	uint64_t	desc_start;
 	uint64_t	desc_end;
 	/* split-block Bloom filter of the stripe (binary types), or NULL */
@@ -1022,6 +1028,27 @@ bitmap_byte(const BlockSource *s, uint64_t k)
 	return v;
 }
 
+/* AmWriterOptions.section_hook: true when it wrote the block's section. */
+static bool
+hooked_section(Writer *w, AmPbWriter *b, const AmWriterColumn *c,
+			   uint64_t first, size_t n)
+{
+	const uint8_t *section = NULL;
+	size_t		len = 0;
+	AmStatus	st;
+
+	st = w->section_hook(w->section_hook_ctx, c, first, n, &section, &len, w->err);
+	if (st != AM_OK)
+	{
+		w->status = st;
+		return true;
+	}
+	if (section == NULL)
+		return false;
+	am_pbw_raw(b, section, len);
+	return true;
+}
+
 static void
 block_body(Writer *w, const BlockSource *s, uint64_t first, size_t n)
 {
@@ -1097,7 +1124,9 @@ block_body(Writer *w, const BlockSource *s, uint64_t first, size_t n)
 	am_store_u32(b->buf, (uint32_t) (b->len - 8));
 	pad_to(b, 0, 8);
 	values_at = b->len;
-	if (is_binary_type(c->type))
+	if (w->section_hook != NULL && hooked_section(w, b, c, first, n))
+		;
+	else if (is_binary_type(c->type))
 		binary_section(w, b, c, first, n);
 	else
 		numeric_section(w, b, c, first, n);
@@ -1290,14 +1319,18 @@ write_buffer(Writer *w, const BlockSource *src, uint64_t n, uint32_t per_block,
 
 /* ---------------- messages ---------------- */
 
+/* DataRef {url, range} (1.5); url NULL: the file holding the message. */
 static void
-msg_data_ref(AmPbWriter *m, uint32_t tag, uint64_t start, uint64_t end)
+msg_data_ref_in(AmPbWriter *m, uint32_t tag, const char *url, uint64_t start,
+				uint64_t end)
 {
 	AmPbWriter	range,
 				ref;
 
 	am_pbw_init(&range, m->alloc);
 	am_pbw_init(&ref, m->alloc);
+	if (url != NULL)
+		am_pbw_bytes(&ref, 1, url, strlen(url));
 	am_pbw_fixed64(&range, 1, start);
 	am_pbw_fixed64(&range, 2, end);
 	am_pbw_bytes(&ref, 2, range.buf, range.len);
@@ -1305,6 +1338,12 @@ msg_data_ref(AmPbWriter *m, uint32_t tag, uint64_t start, uint64_t end)
 	m->failed |= range.failed | ref.failed;
 	am_pbw_free(&range);
 	am_pbw_free(&ref);
+}
+
+static void
+msg_data_ref(AmPbWriter *m, uint32_t tag, uint64_t start, uint64_t end)
+{
+	msg_data_ref_in(m, tag, NULL, start, end);
 }
 
 static void
@@ -1419,6 +1458,8 @@ msg_field_descriptor(AmPbWriter *m, const StripeColumn *sc, uint64_t rows,
 {
 	am_pbw_fixed64(m, 1, rows);
 	am_pbw_fixed64(m, 2, nulls);
+	if (sc->has_dictionary_size)
+		am_pbw_fixed64(m, 4, sc->dictionary_size);
 	if (sc->constant.kind != AM_VALUE_ABSENT)
 		msg_any_value(m, 3, &sc->constant);
 	if (sc->has_range)
@@ -1515,7 +1556,7 @@ msg_stripe_field(Writer *w, StripeColumn *sc)
 		am_pbw_init(&eb, w->alloc);
 		if (b->kind != AM_BUFFER_DATA)
 			am_pbw_uint(&eb, 1, b->kind);
-		msg_data_ref(&eb, 2, b->start, b->end);
+		msg_data_ref_in(&eb, 2, w->buffer_url, b->start, b->end);
 		if (b->no_block_map)
 		{
 			/*
@@ -1528,7 +1569,7 @@ msg_stripe_field(Writer *w, StripeColumn *sc)
 			msg_nested(&nat, 1, &eb);
 			continue;
 		}
-		msg_data_ref(&eb, 3, b->map_start, b->end);
+		msg_data_ref_in(&eb, 3, w->buffer_url, b->map_start, b->end);
 		am_pbw_fixed64(&eb, 4, b->blocks);
 		am_pbw_uint(&eb, 5, 1);
 		if (b->embedded_presence)
@@ -2392,6 +2433,222 @@ build_sbbf(Writer *w, StripeColumn *sc)
 	am_release(w->alloc, set);
 }
 
+/* ---------------- field-level value dictionaries (test-only) ---------------- */
+
+/* Bytes of value row of a String/Binary column. */
+static const uint8_t *
+binary_value(const AmWriterColumn *c, uint64_t row, size_t *len)
+{
+	*len = (size_t) (c->offsets[row + 1] - c->offsets[row]);
+	return (const uint8_t *) c->values + c->offsets[row];
+}
+
+/* Byte-lexicographic order of the values of entries a and b. */
+static int
+entry_cmp(const AmWriterColumn *c, const uint64_t *entry_row, uint32_t a,
+		  uint32_t b)
+{
+	size_t		la,
+				lb;
+	const uint8_t *pa = binary_value(c, entry_row[a], &la);
+	const uint8_t *pb = binary_value(c, entry_row[b], &lb);
+	int			r = memcmp(pa, pb, la < lb ? la : lb);
+
+	return r != 0 ? r : (la > lb) - (la < lb);
+}
+
+/* Merge sort of ids[0..n) by value (tmp: n scratch slots). */
+static void
+sort_entries(const AmWriterColumn *c, const uint64_t *entry_row, uint32_t *ids,
+			 uint32_t *tmp, size_t n)
+{
+	size_t		half = n / 2;
+
+	if (n < 2)
+		return;
+	sort_entries(c, entry_row, ids, tmp, half);
+	sort_entries(c, entry_row, ids + half, tmp, n - half);
+	for (size_t i = 0, j = half, k = 0; k < n; k++)
+		tmp[k] = j >= n || (i < half && entry_cmp(c, entry_row, ids[i], ids[j]) <= 0) ?
+			ids[i++] : ids[j++];
+	memcpy(ids, tmp, n * 4);
+}
+
+/*
+ * One section of a VALUE_DICTIONARY buffer (3.8): [u64 len][payload]
+ * [64 zero bytes][zeros so the section ends 16-aligned][u32 checksum32
+ * (payload)].  Records its [start, end) relative to base.
+ */
+static void
+dictionary_section(AmPbWriter *f, size_t base, const AmPbWriter *payload,
+				   uint64_t range[2])
+{
+	range[0] = f->len - base;
+	put_u64(f, payload->len);
+	am_pbw_raw(f, payload->buf, payload->len);
+	put_zeros(f, 64);
+	put_zeros(f, (size_t) (am_align_up(f->len - base + 4, 16) - (f->len - base) - 4));
+	put_u32(f, am_checksum32(payload->buf, payload->len));
+	range[1] = f->len - base;
+}
+
+/*
+ * DATA as u32 ids (blocks without presence, the column's encoding or the
+ * section hook) and the VALUE_DICTIONARY buffer: entries in order of first
+ * appearance, the null entry last.  Entries are found with an open-address
+ * table of xxh3 hashes.
+ */
+static void
+write_value_dictionary(Writer *w, StripeColumn *sc, uint32_t per_block)
+{
+	const AmWriterColumn *c = sc->col;
+	AmPbWriter *f = &w->file;
+	uint64_t	rows = sc->rows;
+	uint64_t	slots = 16;
+	uint32_t   *ids,
+			   *table,
+			   *sorted,
+			   *tmp;
+	uint64_t   *entry_row;
+	uint32_t	entries = 0;
+	bool		any_null = false;
+	AmWriterColumn idcol;
+	BlockSource src;
+	AmPbWriter	values,
+				offsets,
+				sorted_ids;
+	uint64_t	ranges[3][2];
+	size_t		base;
+
+	while (slots < rows * 2)
+		slots *= 2;
+	ids = am_alloc(w->alloc, (size_t) rows * 4 + 4, w->err);
+	table = am_alloc(w->alloc, (size_t) slots * 4, w->err);
+	entry_row = am_alloc(w->alloc, (size_t) rows * 8 + 8, w->err);
+	sorted = am_alloc(w->alloc, (size_t) rows * 4 + 4, w->err);
+	tmp = am_alloc(w->alloc, (size_t) rows * 4 + 4, w->err);
+	if (ids == NULL || table == NULL || entry_row == NULL || sorted == NULL || tmp == NULL)
+	{
+		w->status = AM_ERR_IO;
+		goto done;
+	}
+	memset(table, 0xFF, (size_t) slots * 4);
+	for (uint64_t i = 0; i < rows; i++)
+	{
+		uint64_t	row = sc->first + i;
+		size_t		len;
+		const uint8_t *p;
+		uint64_t	h;
+
+		if (c->nulls != NULL && c->nulls[row])
+		{
+			any_null = true;
+			continue;
+		}
+		p = binary_value(c, row, &len);
+		h = XXH3_64bits(p, len) & (slots - 1);
+		for (;; h = (h + 1) & (slots - 1))
+		{
+			size_t		elen;
+			const uint8_t *e;
+
+			if (table[h] == UINT32_MAX)
+			{
+				table[h] = entries;
+				entry_row[entries++] = row;
+				break;
+			}
+			e = binary_value(c, entry_row[table[h]], &elen);
+			if (elen == len && memcmp(e, p, len) == 0)
+				break;
+		}
+		ids[i] = table[h];
+	}
+	for (uint64_t i = 0; any_null && i < rows; i++)
+		if (c->nulls[sc->first + i])
+			ids[i] = entries;	/* the null entry */
+
+	/* DATA: the ids, as an unsigned Int32 column without nulls */
+	idcol = *c;
+	idcol.type = AM_TYPE_INT32;
+	idcol.is_signed = false;
+	idcol.values = ids;
+	idcol.offsets = NULL;
+	idcol.nulls = NULL;
+	memset(&src, 0, sizeof(src));
+	src.col = &idcol;
+	src.stripe_rows = rows;
+	sc->buffers[0].kind = AM_BUFFER_DATA;
+	write_buffer(w, &src, rows, per_block, &sc->buffers[0]);
+	sc->num_buffers = 1;
+	if (!w_ok(w))
+		goto done;
+
+	/* VALUE_DICTIONARY: header, values, offsets, sorted ids (3.8) */
+	am_pbw_init(&values, w->alloc);
+	am_pbw_init(&offsets, w->alloc);
+	am_pbw_init(&sorted_ids, w->alloc);
+	put_u64(&offsets, 0);
+	for (uint32_t e = 0; e < entries; e++)
+	{
+		size_t		len;
+		const uint8_t *p = binary_value(c, entry_row[e], &len);
+
+		am_pbw_raw(&values, p, len);
+		put_u64(&offsets, values.len);
+		sorted[e] = e;
+	}
+	if (any_null)
+		put_u64(&offsets, values.len);	/* the null entry is empty */
+	sort_entries(c, entry_row, sorted, tmp, entries);
+	for (uint32_t e = 0; e < entries; e++)
+		put_u32(&sorted_ids, sorted[e]);
+	pad_to(f, 0, 64);			/* base is a multiple of 64 */
+	base = f->len;
+	sc->buffers[1].kind = AM_BUFFER_VALUE_DICTIONARY;
+	sc->buffers[1].start = w->base + base;
+	sc->buffers[1].no_block_map = true;
+	put_zeros(f, 128);
+	dictionary_section(f, base, &values, ranges[0]);
+	dictionary_section(f, base, &offsets, ranges[1]);
+	dictionary_section(f, base, &sorted_ids, ranges[2]);
+	pad_to(f, base, 64);
+	if (w_ok(w) && !values.failed && !offsets.failed && !sorted_ids.failed)
+	{
+		uint8_t    *h = f->buf + base;
+
+		h[0] = (uint8_t) c->type;
+		am_store_u32(h + 1, entries + any_null);
+		h[5] = any_null;
+		am_store_u32(h + 6, any_null ? entries : 0);
+		am_store_u32(h + 10, 0);	/* variable size */
+		for (int k = 0; k < 3; k++)
+		{
+			am_store_u64(h + 14 + 16 * k, ranges[k][0]);
+			am_store_u64(h + 22 + 16 * k, ranges[k][1]);
+		}
+		am_store_u32(h + 124, am_checksum32(h, 124));
+		sc->buffers[1].end = w->base + f->len;
+		sc->num_buffers = 2;
+		sc->has_dictionary_size = true;
+		sc->dictionary_size = entries + any_null;
+	}
+	else if (w->status == AM_OK)
+	{
+		am_fail(w->err, AM_ERR_IO, "out of memory while writing a shard");
+		w->status = AM_ERR_IO;
+	}
+	am_pbw_free(&values);
+	am_pbw_free(&offsets);
+	am_pbw_free(&sorted_ids);
+done:
+	am_release(w->alloc, ids);
+	am_release(w->alloc, table);
+	am_release(w->alloc, entry_row);
+	am_release(w->alloc, sorted);
+	am_release(w->alloc, tmp);
+}
+
 static void
 write_stripe_buffers(Writer *w, StripeColumn *sc, const AmWriterOptions *opt)
 {
@@ -2444,6 +2701,12 @@ write_stripe_buffers(Writer *w, StripeColumn *sc, const AmWriterOptions *opt)
 			write_buffer(w, &src, (sc->rows + 7) / 8, per_block, &sc->buffers[1]);
 			sc->num_buffers = 2;
 		}
+		return;
+	}
+	if (opt->value_dictionary && c->list_offsets == NULL &&
+		(c->type == AM_TYPE_STRING || c->type == AM_TYPE_BINARY))
+	{
+		write_value_dictionary(w, sc, per_block);
 		return;
 	}
 	sc->buffers[0].kind = AM_BUFFER_DATA;
@@ -2523,6 +2786,10 @@ struct AmShardWriter
 	uint64_t	stripes_cap;
 	uint64_t	rows;
 	bool		finished;
+	/* options.stripe_file: the root file while a stripe file is written */
+	AmPbWriter	root_file;
+	uint64_t	root_base;
+	char		stripe_name[40];
 };
 
 static const uint8_t am_frame[AM_FRAME_SIZE] = {'a', 'm', 'u', 'd', 0, 1, 0, 0};
@@ -2572,7 +2839,11 @@ am_shard_writer_begin(AmShardWriter **out, const AmWriterColumn *columns,
 	am_pbw_init(&sw->w.block, alloc);
 	am_pbw_init(&sw->w.scratch, alloc);
 	if (options != NULL)
+	{
 		sw->opt = *options;
+		sw->w.section_hook = options->section_hook;
+		sw->w.section_hook_ctx = options->section_hook_ctx;
+	}
 	sw->sink = sink;
 	sw->sink_ctx = sink_ctx;
 	sw->num_columns = num_columns;
@@ -2776,6 +3047,50 @@ release_filters(AmShardWriter *sw)
 }
 
 /* Write rows [first, first + rows) of the columns as the next stripe. */
+/*
+ * AmWriterOptions.stripe_file: the stripe's buffers go to a framed file of
+ * their own (section 1.6), written in place of the root file's bytes.
+ */
+static void
+begin_stripe_file(AmShardWriter *sw)
+{
+	Writer	   *w = &sw->w;
+
+	sw->root_file = w->file;
+	sw->root_base = w->base;
+	am_pbw_init(&w->file, w->alloc);
+	w->base = 0;
+	am_pbw_raw(&w->file, am_frame, sizeof(am_frame));
+	snprintf(sw->stripe_name, sizeof(sw->stripe_name), "%" PRIx64 ".amudai.stripe",
+			 UINT64_C(0x5a17e000) + sw->nstripes);
+}
+
+static void
+end_stripe_file(AmShardWriter *sw)
+{
+	Writer	   *w = &sw->w;
+	int			rc;
+
+	pad_to(&w->file, 0, 8);
+	am_pbw_raw(&w->file, am_frame, sizeof(am_frame));
+	if (w_ok(w))
+	{
+		rc = sw->opt.stripe_file(sw->opt.stripe_file_ctx, sw->stripe_name,
+								 w->file.buf, w->file.len);
+		if (rc != 0)
+		{
+			am_fail(w->err, AM_ERR_IO, "could not write stripe file \"%s\"",
+					sw->stripe_name);
+			w->err->sys_errno = rc;
+			w->status = AM_ERR_IO;
+		}
+	}
+	am_pbw_free(&w->file);
+	w->file = sw->root_file;
+	w->base = sw->root_base;
+	w->buffer_url = sw->stripe_name;
+}
+
 static AmStatus
 add_stripe(AmShardWriter *sw, const AmWriterColumn *cols, uint64_t first,
 		   uint64_t rows)
@@ -2805,6 +3120,8 @@ add_stripe(AmShardWriter *sw, const AmWriterColumn *cols, uint64_t first,
 	}
 	release_filters(sw);
 	memset(sw->stripe, 0, sizeof(StripeColumn) * nodes);
+	if (sw->opt.stripe_file != NULL)
+		begin_stripe_file(sw);
 	for (uint32_t k = 0; k < nodes && w_ok(w); k++)
 	{
 		StripeColumn *c = &sw->stripe[k];
@@ -2823,6 +3140,8 @@ add_stripe(AmShardWriter *sw, const AmWriterColumn *cols, uint64_t first,
 		if (!sw->opt.no_indexes && w_ok(w))
 			build_sbbf(w, c);
 	}
+	if (sw->opt.stripe_file != NULL)
+		end_stripe_file(sw);
 	for (uint32_t k = 0; k < nodes && w_ok(w); k++)
 	{
 		msg_stripe_field(w, &sw->stripe[k]);
@@ -2830,6 +3149,7 @@ add_stripe(AmShardWriter *sw, const AmWriterColumn *cols, uint64_t first,
 		sw->starts[nodes + k] = sw->stripe[k].desc_end;
 	}
 	release_filters(sw);
+	w->buffer_url = NULL;
 	if (w_ok(w))
 		msg_ref_array(w, sw->starts, sw->starts + nodes, nodes,
 					  &sw->stripes[STRIPE_WORDS * sw->nstripes],

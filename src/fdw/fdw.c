@@ -105,6 +105,7 @@ _PG_init(void)
 	MarkGUCPrefixReserved("parquet_fdw");
 
 	pf_copy_hook_install();
+	pf_distinct_stats_install();
 }
 
 /*

@@ -334,6 +334,10 @@ typedef struct PfPlanState
 	List	   *sort_keys;		/* its keys (PfSortKey), parsed */
 	char	   *agg_refused;	/* why aggregate pushdown was not used, for
 								 * EXPLAIN (VERBOSE); NULL when not tried */
+	/* distinct_stats.c: per attnum 1..natts, summed over the files */
+	int			distinct_natts;
+	double	   *distinct;		/* NULL, or [natts + 1]: < 0 unknown */
+	double	   *distinct_nulls;
 } PfPlanState;
 
 /*
@@ -693,5 +697,8 @@ extern void pf_agg_explain_refused(ForeignScanState *node,
  * common/buffer_pool.h pool for the next pages and row groups, at most.
  */
 #define PF_PAGE_POOL_BYTES	((Size) 64 * 1024 * 1024)
+
+/* in distinct_stats.c: files' distinct sketches for the planner */
+extern void pf_distinct_stats_install(void);
 
 #endif							/* PARQUET_FDW_H */

@@ -427,6 +427,7 @@ pfGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 		else if (presence.cols != NULL)
 			presence_note_file(&presence, ops, src);
 		ops->bind(src, cols, ncols, opts->missing_columns_error, false);
+		pf_distinct_note_file(ps, ops, src, cols, ncols, natts);
 
 		for (int u = 0; u < src->nunits; u++)
 		{

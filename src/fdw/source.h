@@ -215,6 +215,16 @@ struct PfSourceOps
 	const PqSchemaNode *(*raw_field) (PfSource *src, int col,
 									  const PqFileMeta **meta);
 	const PqColumnBatch *(*raw_batch) (PfSource *src, int col);
+
+	/*
+	 * Optional (NULL: the format keeps no sketch): the distinct non-null
+	 * values of bound column col in the whole file (Amudai's
+	 * CardinalityInfo, a HyperLogLog estimate) and its null count; false
+	 * when this file has no sketch for the field.  For the planner's
+	 * distinct estimates (distinct_stats.c).
+	 */
+	bool		(*column_distinct) (PfSource *src, int col, double *distinct,
+									double *nulls);
 };
 
 /* in source_parquet.c, source_amudai.c */
@@ -226,5 +236,10 @@ extern const PfSourceOps *pf_table_source(Oid foreigntableid);
 /* The source of a plan state's or plan's kind, and the kind of a source. */
 extern const PfSourceOps *pf_source_of_kind(PfScanKind kind);
 extern PfScanKind pf_source_kind(const PfSourceOps *ops);
+
+/* in distinct_stats.c: a planned file's sketches (see column_distinct) */
+extern void pf_distinct_note_file(PfPlanState *ps, const PfSourceOps *ops,
+								  PfSource *src, const PfSourceColumn *cols,
+								  int ncols, int natts);
 
 #endif							/* PF_SOURCE_H */

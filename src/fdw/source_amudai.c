@@ -807,6 +807,28 @@ am_source_column_bytes(PfSource *src, int unit, int col)
 	return stripe_field_bytes(f->shard, (uint32) unit, (uint32) f->field_ids[col]);
 }
 
+/* CardinalityInfo.count and null_count of the field's shard descriptor. */
+static bool
+am_source_column_distinct(PfSource *src, int col, double *distinct,
+						  double *nulls)
+{
+	AmSourceFile *f = AM(src);
+	AmFieldDescriptor fd;
+	AmError		err;
+	bool		present;
+
+	if (f->field_ids[col] < 0)
+		return false;
+	if (am_shard_field_descriptor(f->shard->shard, (uint32) f->field_ids[col],
+								  &present, &fd, &err) != AM_OK)
+		pf_report_amudai_error(src->path, &err);
+	if (!present || !fd.has_cardinality || !fd.has_null_count)
+		return false;
+	*distinct = (double) fd.cardinality;
+	*nulls = (double) fd.null_count;
+	return true;
+}
+
 static double
 am_source_unit_bytes(PfSource *src, int unit)
 {
@@ -1010,6 +1032,7 @@ const PfSourceOps pf_amudai_source = {
 	.bind = am_source_bind,
 	.unit_rows = am_source_unit_rows,
 	.column_bytes = am_source_column_bytes,
+	.column_distinct = am_source_column_distinct,
 	.unit_bytes = am_source_unit_bytes,
 	.column_bounds = am_source_column_bounds,
 	.unit_prune = am_source_unit_prune,
