@@ -1262,10 +1262,11 @@ setup_sorting(PfParquetSink *sink, TupleDesc desc)
 						 errhint("Valid values are comma-separated \"column [ASC | DESC] [NULLS FIRST | NULLS LAST]\".")));
 		}
 		col = find_column(sink, name, "sorting_columns");
-		if (sink->cols[col].leveled)
+		if (sink->attrs[col].node != NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("list column \"%s\" cannot be a sorting column", name)));
+					 errmsg("list or struct column \"%s\" cannot be a sorting column", name)));
+		col = sink->attrs[col].leaf;
 		attr = TupleDescAttr(desc, sink->cols[col].attnum);
 		tc = lookup_type_cache(attr->atttypid, TYPECACHE_CMP_PROC_FINFO);
 		if (!OidIsValid(tc->cmp_proc_finfo.fn_oid))
@@ -1275,7 +1276,7 @@ setup_sorting(PfParquetSink *sink, TupleDesc desc)
 							name, format_type_be(attr->atttypid))));
 		fmgr_info_copy(&sink->sort_cmp[k], &tc->cmp_proc_finfo, sink->cxt);
 		sink->sort_collation[k] = attr->attcollation;
-		/* the Parquet column index of a flat column is its position */
+		/* the Parquet column index of a flat column is its leaf's */
 		sink->sort[k].column = col;
 		sink->sort[k].descending = descending;
 		/* PostgreSQL's defaults: NULLS LAST ascending, FIRST descending */
@@ -1342,12 +1343,14 @@ check_order(PfParquetSink *sink, TupleTableSlot *slot)
  * The contract
  * ---------------------------------------------------------------- */
 
+/* The output column named name, as its index in attrs. */
 static int
 find_column(PfParquetSink *sink, const char *name, const char *option)
 {
-	for (int i = 0; i < sink->ncols; i++)
-		if (strcmp(sink->cols[i].name, name) == 0)
-			return i;
+	for (int a = 0; a < sink->nattrs; a++)
+		if (strcmp(sink->cols[sink->attrs[a].leaf].name, name) == 0 ||
+			(sink->attrs[a].node != NULL && strcmp(sink->attrs[a].node->name, name) == 0))
+			return a;
 	ereport(ERROR,
 			(errcode(ERRCODE_UNDEFINED_COLUMN),
 			 errmsg("column \"%s\" named in COPY option \"%s\" is not in the output", name, option)));
@@ -1396,8 +1399,15 @@ pf_sink_begin(TupleDesc desc, const PfWriteOptions *opts, const char *target_pat
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("a Parquet file needs at least one column")));
+	/* a nested column gets a bloom filter on each of its leaves */
 	foreach(lc, opts->bloom_filter_columns)
-		sink->defs[find_column(sink, lfirst(lc), "bloom_filter_columns")].bloom_filter_bytes = 1;
+	{
+		SinkAttr   *sa = &sink->attrs[find_column(sink, lfirst(lc), "bloom_filter_columns")];
+		int			nleaves = sa->node ? sa->node->nleaves : 1;
+
+		for (int l = sa->leaf; l < sa->leaf + nleaves; l++)
+			sink->defs[l].bloom_filter_bytes = 1;
+	}
 
 	setup_sorting(sink, desc);
 	pq_writer_options_init(&sink->wopts);
