@@ -1419,6 +1419,10 @@ pf_sink_begin(TupleDesc desc, const PfWriteOptions *opts, const char *target_pat
 	sink->wopts.write_page_index = opts->page_index;
 	sink->wopts.write_statistics = opts->statistics;
 	sink->wopts.statistics_max_len = 64;
+	/* a dictionary whose entries serve fewer than 5 values each loses to
+	 * PLAIN once compressed (bench/copy.sh: lineitem's keys, prices and
+	 * comments); DuckDB's files make the same choice */
+	sink->wopts.dictionary_max_ratio = 0.2;
 	sink->wopts.created_by = "parquet_fdw";
 	sink->alloc = pf_context_allocator(cxt);
 	sink->pqsink.write = sink_write;

@@ -1966,6 +1966,69 @@ pq_writer_open_nested(PqWriter **writer, const PqWriteGroup *groups,
 	return sink_write(w, "PAR1", 4, err);
 }
 
+/*
+ * Whether a dictionary pays off for this chunk, decided on its first batch
+ * before any page is written: the batch's values go into the dictionary
+ * (the pages find them there), and when they hold more distinct values
+ * than dictionary_max_ratio of the values, or overflow the dictionary's
+ * limits, the dictionary is dropped and the whole chunk is PLAIN.  A
+ * dictionary whose entries are used a few times each costs its page plus
+ * an index per value, and the indexes compress worse than the values
+ * (sorted keys, prices, comments); a chunk that starts with a dictionary
+ * and overflows it later would hold both.
+ */
+static PqStatus
+dictionary_decide(PqWriter *w, const WColumn *col, const PqColumnBatch *batch,
+				  bool flat, PqError *err)
+{
+	ChunkState *cs = &w->chunk;
+	size_t		n = flat ? batch->num_rows : batch->num_values;
+	size_t		used = 0;
+	bool		full = false;
+	double		limit = w->options.dictionary_max_ratio * (double) n;
+
+	if (!cs->dict_active || cs->num_pages > 0 || cs->dict_count > 0 ||
+		n == 0 || batch->values == NULL || !(w->options.dictionary_max_ratio > 0.0) ||
+		w->options.dictionary_max_ratio >= 1.0)
+		return PQ_OK;
+	/* past limit distinct values the ratio cannot come back under it */
+	for (size_t i = 0; i < n && !full && (double) cs->dict_count <= limit; i++)
+	{
+		const uint8_t *p;
+		uint32_t	len;
+		uint32_t	index;
+
+		if (flat && batch->is_null != NULL && batch->is_null[i])
+			continue;
+		if (col->width > 0)
+		{
+			p = (const uint8_t *) batch->values + i * (size_t) col->width;
+			len = (uint32_t) col->width;
+		}
+		else
+		{
+			p = ((const CdcByteView *) batch->values)[i].ptr;
+			len = ((const CdcByteView *) batch->values)[i].len;
+		}
+		if (!dict_lookup_add(w, col, cs, p, len, &index, &full))
+		{
+			pq_error_oom(err);
+			return err->status;
+		}
+		used++;
+	}
+	if (full || (double) cs->dict_count > limit ||
+		(double) cs->dict_count > w->options.dictionary_max_ratio * (double) used)
+	{
+		cs->dict_active = false;
+		cs->dict_count = 0;
+		cs->dict_plain.len = 0;
+		if (cs->hash_slots != NULL)
+			memset(cs->hash_slots, 0, (size_t) cs->hash_size * sizeof(uint32_t));
+	}
+	return PQ_OK;
+}
+
 PqStatus
 pq_writer_write_column(PqWriter *w, int column, const PqColumnBatch *batch,
 					   PqError *err)
@@ -1996,6 +2059,9 @@ pq_writer_write_column(PqWriter *w, int column, const PqColumnBatch *batch,
 	col = &w->columns[column];
 	pv.width = col->width;
 	page_rows = w->options.page_row_limit;
+	if ((st = dictionary_decide(w, col, batch, col->max_rep == 0 && col->depth == 0,
+								err)) != PQ_OK)
+		return st;
 
 	if (col->max_rep == 0 && col->depth == 0)
 	{

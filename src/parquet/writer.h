@@ -52,7 +52,9 @@
  * gets an empty chunk only when the row group has no rows).
  *
  * Encodings, per column: PLAIN; dictionary (PLAIN dictionary page,
- * RLE_DICTIONARY data pages; when the dictionary would exceed
+ * RLE_DICTIONARY data pages; decided per chunk on its first batch: PLAIN
+ * when that batch's distinct values pass dictionary_max_ratio of its values
+ * or the limits below; when a later batch makes the dictionary exceed
  * dictionary_max_entries or dictionary_max_bytes, the rest of the chunk
  * falls back to PLAIN pages, so a chunk may hold both; BOOLEAN is always
  * PLAIN); DELTA_BINARY_PACKED (block 128, 4 miniblocks);
@@ -174,6 +176,10 @@ typedef struct PqWriterOptions
 	uint32_t	statistics_max_len; /* byte-array bound length; 0: no limit */
 	uint32_t	dictionary_max_entries; /* 0: 65536 */
 	size_t		dictionary_max_bytes;	/* plain-encoded size; 0: 1 MB */
+	double		dictionary_max_ratio;	/* a chunk whose first batch has more
+										 * distinct values than this share
+										 * of its values is PLAIN; 0 (or
+										 * >= 1): no decision up front */
 	const char *created_by;		/* NULL: "parquet_fdw writer" */
 	int			num_key_values;
 	const PqKeyValue *key_values;	/* value may be NULL; value_len bytes */
