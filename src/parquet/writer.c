@@ -460,8 +460,10 @@ check_logical(const PqWriteColumn *c)
 				return lt->precision <= 18 ? NULL : "precision above 18 on INT64";
 			if (p == PQ_FIXED_LEN_BYTE_ARRAY)
 			{
-				/* digits a type_length-byte two's complement holds */
-				double		digits = floor(log10(2.0) * (8.0 * c->type_length - 1));
+				/* digits a type_length-byte two's complement holds (an
+				 * integer precision is <= x exactly when <= floor(x); no
+				 * floor() keeps libm out of the pure-C tools' links) */
+				double		digits = log10(2.0) * (8.0 * c->type_length - 1);
 
 				return lt->precision <= digits ? NULL : "precision too large for the width";
 			}
