@@ -202,7 +202,8 @@ COPY (SELECT 1000000000000000000000000000000::numeric AS huge) TO :'keep_file' (
 COPY (SELECT 'NaN'::numeric AS nan) TO :'keep_file' (FORMAT parquet);
 COPY (SELECT interval '-1 day' AS neg) TO :'keep_file' (FORMAT parquet);
 COPY (SELECT 'infinity'::date AS inf) TO :'keep_file' (FORMAT parquet);
-COPY (SELECT ARRAY[[1, 2], [3, 4]] AS two_dims) TO :'keep_file' (FORMAT parquet);
+-- a LIST nests as deep as the arrays have dimensions: the same in every row
+COPY (SELECT * FROM (VALUES (ARRAY[[1, 2], [3, 4]]), (ARRAY[5])) v(two_dims)) TO :'keep_file' (FORMAT parquet);
 -- an array's lower bound cannot be stored: refused, and [:] renumbers it
 COPY (SELECT '[5:7]={1,2,3}'::int[] AS shifted) TO :'keep_file' (FORMAT parquet);
 SELECT * FROM copy_keep ORDER BY id;

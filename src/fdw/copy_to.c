@@ -53,6 +53,7 @@ typedef struct SinkReceiver
 	PfWriteOptions *opts;
 	const char *target;			/* file, folder (split) or NULL (client) */
 	TupleDesc	desc;
+	Oid			relid;			/* COPY table TO: the table, else InvalidOid */
 	PfParquetSink *sink;
 	int			file_no;
 	uint64		rows;
@@ -64,11 +65,42 @@ split_file_name(const SinkReceiver *r)
 	return psprintf("%s/data_%d.parquet", r->target, r->file_no);
 }
 
+/*
+ * The query's columns with the table's declared array dimensions (int[][]),
+ * which a query's result does not carry: the sink writes them as nested
+ * LISTs even before a value shows them.
+ */
+static TupleDesc
+with_declared_dims(TupleDesc desc, Oid relid)
+{
+	Relation	rel = table_open(relid, NoLock);
+	TupleDesc	reldesc = RelationGetDescr(rel);
+	TupleDesc	copy = CreateTupleDescCopy(desc);
+
+	for (int i = 0; i < copy->natts; i++)
+	{
+		Form_pg_attribute a = TupleDescAttr(copy, i);
+
+		for (int j = 0; j < reldesc->natts; j++)
+		{
+			Form_pg_attribute ra = TupleDescAttr(reldesc, j);
+
+			if (!ra->attisdropped && ra->atttypid == a->atttypid &&
+				strcmp(NameStr(ra->attname), NameStr(a->attname)) == 0)
+				a->attndims = ra->attndims;
+		}
+	}
+	table_close(rel, NoLock);
+	return copy;
+}
+
 static void
 receiver_startup(DestReceiver *self, int operation, TupleDesc desc)
 {
 	SinkReceiver *r = (SinkReceiver *) self;
 
+	if (OidIsValid(r->relid))
+		desc = with_declared_dims(desc, r->relid);
 	r->desc = desc;
 	if (r->opts->file_size_bytes > 0)
 	{
@@ -251,6 +283,8 @@ pf_copy_to(ParseState *pstate, const CopyStmt *stmt, List *options,
 	recv->pub.mydest = DestNone;
 	recv->opts = &opts;
 	recv->target = target;
+	if (stmt->relation)
+		recv->relid = RangeVarGetRelid(stmt->relation, NoLock, false);
 
 	PushCopiedSnapshot(GetActiveSnapshot());
 	UpdateActiveSnapshotCommandId();

@@ -7,9 +7,11 @@
  * takes: fixed-width values in one array, variable-width values as
  * (offset, length) into one byte arena (turned into views at flush, since
  * the arena moves as it grows), nulls per row; list columns keep per-row
- * offsets and list/element nulls and their non-null elements densely.  The
- * Parquet writer is opened at the first flush, when the buffered rows tell
- * how many of them fill page_size bytes.
+ * Arrays and composites are shredded as they arrive: a tree of SinkNode per
+ * such column turns each value into definition/repetition levels and dense
+ * non-null values for every leaf below it.  The Parquet writer is opened at
+ * the first flush, when the buffered rows tell how many of them fill
+ * page_size bytes and how many dimensions each array column has.
  *
  * IDENTIFICATION
  *	  src/fdw/write_sink.c
@@ -84,10 +86,7 @@ typedef struct SinkColumn
 	FmgrInfo	out_fn;			/* WK_OUTPUT */
 
 	MemoryContext cxt;			/* where the buffers live */
-	bool		is_list;
-	int16		elmlen;
-	bool		elmbyval;
-	char		elmalign;
+	bool		leveled;		/* below an array or composite: levels */
 
 	/* one row group */
 	uint32		nvalues;		/* non-null values buffered */
@@ -98,22 +97,72 @@ typedef struct SinkColumn
 	char	   *arena;
 	uint64		arena_len;
 	uint64		arena_cap;
-	bool	   *row_null;		/* flat: per row; list: the list is NULL */
+	bool	   *row_null;		/* flat: per row */
 	bool		any_null;
-	int64	   *list_off;		/* list: rows + 1 element offsets */
-	bool	   *elem_null;		/* list: per element */
-	uint32		nelems;
-	uint32		elem_cap;
+	int16	   *def;			/* leveled: one entry per level */
+	int16	   *rep;
+	uint32		nlev;
+	uint32		lev_cap;
 } SinkColumn;
+
+/*
+ * The shape of an array or composite column.  Definition levels count
+ * OPTIONAL nodes and repeated list entries on the way down, repetition
+ * levels the array dimensions: shred() computes both as it descends, so an
+ * array's dimension count only has to be known once a non-empty value (or
+ * the writer's schema) asks for it.
+ */
+typedef enum SinkNodeKind
+{
+	SN_LEAF,
+	SN_STRUCT,
+	SN_ARRAY
+} SinkNodeKind;
+
+typedef struct SinkNode
+{
+	SinkNodeKind kind;
+	const char *name;			/* the Parquet field name */
+	const char *path;			/* for messages: column.field */
+	bool		optional;
+	int			first_leaf;		/* the leaves below: consecutive columns */
+	int			nleaves;
+	int			leaf;			/* SN_LEAF: index into cols */
+
+	/* SN_STRUCT */
+	TupleDesc	tupdesc;
+	int			nfields;
+	struct SinkNode **fields;	/* per attribute of tupdesc; NULL: dropped */
+
+	/* SN_ARRAY */
+	struct SinkNode *element;
+	Oid			elemtype;
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
+	int			ndim;			/* 0: not known yet */
+} SinkNode;
+
+/* A column of the output: a flat leaf, or a tree of nodes. */
+typedef struct SinkAttr
+{
+	int			attnum;
+	SinkNode   *node;			/* NULL: flat, cols[leaf] */
+	int			leaf;
+} SinkAttr;
 
 struct PfParquetSink
 {
 	MemoryContext cxt;
 	MemoryContext row_cxt;		/* per-row garbage of output functions */
 	PfWriteOptions opts;
-	int			ncols;
+	int			ncols;			/* leaves */
+	int			cols_cap;
 	SinkColumn *cols;
 	PqWriteColumn *defs;
+	int			nattrs;
+	SinkAttr   *attrs;
+	bool		any_nested;
 	PqWriter   *writer;
 	PqWriterOptions wopts;
 	PfcAllocator alloc;
@@ -387,41 +436,137 @@ map_scalar(SinkColumn *c, Oid typid, int32 typmod, PqWriteColumn *def)
 	return true;
 }
 
-static void
-map_column(SinkColumn *c, Form_pg_attribute attr, PqWriteColumn *def)
+/* A new leaf column; returns its index (cols may move). */
+static int
+add_leaf(PfParquetSink *sink, const char *path)
 {
-	int32		typmod = attr->atttypmod;
-	Oid			typid = getBaseTypeAndTypmod(attr->atttypid, &typmod);
-	Oid			elem = get_element_type(typid);
+	int			i = sink->ncols;
 
-	c->typid = attr->atttypid;
-	def->name = c->name;
-	def->repetition = attr->attnotnull ? PQ_REQUIRED : PQ_OPTIONAL;
-	def->field_id = -1;
-	if (OidIsValid(elem) && typid != NAMEOID)
+	if (i == sink->cols_cap)
 	{
-		/* domains over element types are resolved too */
-		elem = getBaseTypeAndTypmod(elem, &typmod);
-		if (OidIsValid(get_element_type(elem)) || type_is_rowtype(elem))
-			unsupported_type(c->name, attr->atttypid, attr->atttypmod,
-							 "Arrays of arrays and of composite types are not supported yet.");
-		c->is_list = true;
-		def->is_list = true;
-		def->element_repetition = PQ_OPTIONAL;
-		get_typlenbyvalalign(elem, &c->elmlen, &c->elmbyval, &c->elmalign);
-		if (!map_scalar(c, elem, typmod, def))
-			unsupported_type(c->name, attr->atttypid, attr->atttypmod,
-							 "Its element type has no Parquet mapping.");
-		return;
+		int			cap = Max(8, sink->cols_cap * 2);
+
+		sink->cols = repalloc(sink->cols, sizeof(SinkColumn) * cap);
+		sink->defs = repalloc(sink->defs, sizeof(PqWriteColumn) * cap);
+		memset(sink->cols + i, 0, sizeof(SinkColumn) * (cap - i));
+		memset(sink->defs + i, 0, sizeof(PqWriteColumn) * (cap - i));
+		sink->cols_cap = cap;
 	}
-	if (type_is_rowtype(typid))
-		unsupported_type(c->name, attr->atttypid, attr->atttypmod,
-						 "Composite types (Parquet STRUCT) are not supported yet.");
+	sink->cols[i].name = path;
+	sink->cols[i].cxt = sink->cxt;
+	sink->defs[i].name = path;
+	sink->defs[i].field_id = -1;
+	sink->defs[i].parent = -1;
+	sink->ncols++;
+	return i;
+}
+
+static void
+map_leaf(PfParquetSink *sink, int leaf, Oid typid, int32 typmod, Oid shown_typid,
+		 int32 shown_typmod)
+{
+	SinkColumn *c = &sink->cols[leaf];
+	PqWriteColumn *def = &sink->defs[leaf];
+
+	c->typid = typid;
 	if (!map_scalar(c, typid, typmod, def))
-		unsupported_type(c->name, attr->atttypid, attr->atttypmod,
+		unsupported_type(c->name, shown_typid, shown_typmod,
 						 typid == NUMERICOID ?
 						 "Parquet DECIMAL holds at most 38 digits, with 0 <= scale <= precision." :
 						 "This type has no Parquet mapping.");
+	def->encoding = sink->opts.dictionary && def->physical != PQ_BOOLEAN ?
+		PQ_WRITE_DICTIONARY : PQ_WRITE_PLAIN;
+}
+
+/*
+ * The node of a value of type typid (domains resolved here) inside an
+ * array or composite: a leaf, a STRUCT of the composite's attributes, or
+ * a LIST of the array's elements.
+ */
+static SinkNode *
+map_node(PfParquetSink *sink, Oid typid, int32 typmod, const char *name,
+		 const char *path, bool optional, int ndims)
+{
+	SinkNode   *n = palloc0(sizeof(SinkNode));
+	Oid			shown = typid;
+	int32		shown_typmod = typmod;
+	Oid			elem;
+
+	check_stack_depth();
+	typid = getBaseTypeAndTypmod(typid, &typmod);
+	elem = get_element_type(typid);
+	n->name = name;
+	n->path = path;
+	n->optional = optional;
+	n->first_leaf = sink->ncols;
+	if (OidIsValid(elem) && typid != NAMEOID)
+	{
+		n->kind = SN_ARRAY;
+		n->elemtype = elem;
+		/* int[][] declares its dimensions; int[] (and a query's 0) leaves
+		 * them to the first non-empty value, as PostgreSQL enforces none */
+		n->ndim = ndims >= 2 && ndims <= MAXDIM ? ndims : 0;
+		get_typlenbyvalalign(elem, &n->elmlen, &n->elmbyval, &n->elmalign);
+		/* the array's typmod applies to its elements */
+		n->element = map_node(sink, elem, typmod, "element", path, true, 0);
+	}
+	else if (type_is_rowtype(typid))
+	{
+		if (typid == RECORDOID && typmod < 0)
+			unsupported_type(path, shown, shown_typmod,
+							 "An anonymous record has no field names: cast it to a composite type.");
+		n->kind = SN_STRUCT;
+		n->tupdesc = lookup_rowtype_tupdesc_copy(typid, typmod);
+		n->nfields = n->tupdesc->natts;
+		n->fields = palloc0(sizeof(SinkNode *) * Max(1, n->nfields));
+		for (int i = 0; i < n->nfields; i++)
+		{
+			Form_pg_attribute a = TupleDescAttr(n->tupdesc, i);
+			const char *fname;
+
+			if (a->attisdropped)
+				continue;
+			fname = pstrdup(NameStr(a->attname));
+			n->fields[i] = map_node(sink, a->atttypid, a->atttypmod, fname,
+									psprintf("%s.%s", path, fname), true, a->attndims);
+		}
+		if (sink->ncols == n->first_leaf)
+			unsupported_type(path, shown, shown_typmod,
+							 "A composite type without attributes has no Parquet STRUCT.");
+	}
+	else
+	{
+		n->kind = SN_LEAF;
+		n->leaf = add_leaf(sink, path);
+		sink->defs[n->leaf].name = name;
+		sink->cols[n->leaf].leveled = true;
+		map_leaf(sink, n->leaf, typid, typmod, shown, shown_typmod);
+	}
+	n->nleaves = sink->ncols - n->first_leaf;
+	return n;
+}
+
+/* Map one output column: flat, or a node tree (arrays, composites). */
+static void
+map_column(PfParquetSink *sink, SinkAttr *sa, Form_pg_attribute attr)
+{
+	int32		typmod = attr->atttypmod;
+	Oid			typid = getBaseTypeAndTypmod(attr->atttypid, &typmod);
+	const char *name = pstrdup(NameStr(attr->attname));
+
+	sa->attnum = attr->attnum - 1;
+	if ((OidIsValid(get_element_type(typid)) && typid != NAMEOID) ||
+		type_is_rowtype(typid))
+	{
+		sa->node = map_node(sink, attr->atttypid, attr->atttypmod, name, name,
+							!attr->attnotnull, attr->attndims);
+		sa->leaf = sa->node->first_leaf;
+		sink->any_nested = true;
+		return;
+	}
+	sa->leaf = add_leaf(sink, name);
+	sink->defs[sa->leaf].repetition = attr->attnotnull ? PQ_REQUIRED : PQ_OPTIONAL;
+	map_leaf(sink, sa->leaf, typid, typmod, attr->atttypid, attr->atttypmod);
 }
 
 /* ----------------------------------------------------------------
@@ -717,46 +862,203 @@ put_value(SinkColumn *c, Datum d)
 	}
 }
 
+/* One level entry of a leveled leaf. */
+static inline void
+add_level(PfParquetSink *sink, SinkColumn *c, int16 rep, int16 def)
+{
+	if (c->nlev == c->lev_cap)
+	{
+		uint32		cap = Max(1024, c->lev_cap * 2);
+
+		c->def = c->def ? repalloc_huge(c->def, sizeof(int16) * cap) :
+			MemoryContextAllocHuge(c->cxt, sizeof(int16) * cap);
+		c->rep = c->rep ? repalloc_huge(c->rep, sizeof(int16) * cap) :
+			MemoryContextAllocHuge(c->cxt, sizeof(int16) * cap);
+		c->lev_cap = cap;
+	}
+	c->def[c->nlev] = def;
+	c->rep[c->nlev] = rep;
+	c->nlev++;
+	sink->buffered_bytes += 4;
+}
+
+/* Every leaf below node ends here: a NULL or an empty list at level def. */
 static void
-put_array(PfParquetSink *sink, SinkColumn *c, Datum d)
+shred_absent(PfParquetSink *sink, const SinkNode *n, int16 rep, int16 def)
+{
+	for (int i = n->first_leaf; i < n->first_leaf + n->nleaves; i++)
+		add_level(sink, &sink->cols[i], rep, def);
+}
+
+static void shred(PfParquetSink *sink, SinkNode *n, Datum d, bool isnull,
+				  int16 rep, int16 def_parent, int16 rep_depth);
+
+/*
+ * Dimension k of a (rectangular) array, as one level of LIST: dimension
+ * k's entries repeat at level rep_depth + k + 1, and each entry is present
+ * at def + 1 (inner dimensions are REQUIRED lists: a sub-array is never
+ * NULL).
+ */
+static void
+shred_dims(PfParquetSink *sink, SinkNode *n, int k, const int *dims,
+		   Datum *elems, bool *nulls, int *pos, int16 rep, int16 def, int16 rep_depth)
+{
+	for (int i = 0; i < dims[k]; i++)
+	{
+		int16		r = i == 0 ? rep : rep_depth + k + 1;
+
+		if (k + 1 < n->ndim)
+			shred_dims(sink, n, k + 1, dims, elems, nulls, pos, r, def + 1, rep_depth);
+		else
+		{
+			shred(sink, n->element, elems[*pos], nulls[*pos], r, def + 1,
+				  rep_depth + n->ndim);
+			(*pos)++;
+		}
+	}
+}
+
+static void
+shred_array(PfParquetSink *sink, SinkNode *n, Datum d, int16 rep, int16 def,
+			int16 rep_depth)
 {
 	ArrayType  *arr = DatumGetArrayTypeP(d);
 	int			ndim = ARR_NDIM(arr);
 	Datum	   *elems;
 	bool	   *nulls;
-	int			n;
+	int			count;
+	int			pos = 0;
 
-	if (ndim > 1)
+	if (ndim == 0)
+	{
+		shred_absent(sink, n, rep, def);
+		return;
+	}
+	/* the first non-empty array fixes the dimensions, if the schema has not */
+	if (n->ndim == 0)
+		n->ndim = ndim;
+	if (ndim != n->ndim)
 		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("value of column \"%s\" is a %d-dimensional array", c->name, ndim),
-				 errdetail("Only one-dimensional arrays are written as Parquet LIST.")));
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("value of column \"%s\" is a %d-dimensional array, the column's arrays have %d dimensions",
+						n->path, ndim, n->ndim),
+				 errdetail("A Parquet column is a LIST nested as deep as the array has dimensions, the same in every row.")));
 	/* a LIST has no lower bound: refuse rather than renumber silently */
-	if (ndim == 1 && ARR_LBOUND(arr)[0] != 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("value of column \"%s\" is an array starting at index %d",
-						c->name, ARR_LBOUND(arr)[0]),
-				 errdetail("Parquet lists start at index 1 and store no lower bound."),
-				 errhint("Write %s[:] to renumber the elements from 1.", c->name)));
-	deconstruct_array(arr, ARR_ELEMTYPE(arr), c->elmlen, c->elmbyval, c->elmalign,
-					  &elems, &nulls, &n);
-	if (c->nelems + (uint32) n > c->elem_cap)
-	{
-		uint32		cap = Max(Max(1024, c->elem_cap * 2), c->nelems + (uint32) n);
+	for (int k = 0; k < ndim; k++)
+		if (ARR_LBOUND(arr)[k] != 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("value of column \"%s\" is an array starting at index %d",
+							n->path, ARR_LBOUND(arr)[k]),
+					 errdetail("Parquet lists start at index 1 and store no lower bound."),
+					 errhint("Write %s[:] to renumber the elements from 1.", n->path)));
+	deconstruct_array(arr, n->elemtype, n->elmlen, n->elmbyval, n->elmalign,
+					  &elems, &nulls, &count);
+	shred_dims(sink, n, 0, ARR_DIMS(arr), elems, nulls, &pos, rep, def, rep_depth);
+	Assert(pos == count);
+}
 
-		c->elem_null = c->elem_null ? repalloc_huge(c->elem_null, cap) :
-			MemoryContextAllocHuge(sink->cxt, cap);
-		c->elem_cap = cap;
-	}
-	for (int i = 0; i < n; i++)
+static void
+shred_struct(PfParquetSink *sink, SinkNode *n, Datum d, int16 rep, int16 def,
+			 int16 rep_depth)
+{
+	HeapTupleHeader th = DatumGetHeapTupleHeader(d);
+	HeapTupleData tuple;
+	Datum	   *values = palloc(sizeof(Datum) * Max(1, n->nfields));
+	bool	   *nulls = palloc(sizeof(bool) * Max(1, n->nfields));
+
+	tuple.t_len = HeapTupleHeaderGetDatumLength(th);
+	ItemPointerSetInvalid(&tuple.t_self);
+	tuple.t_tableOid = InvalidOid;
+	tuple.t_data = th;
+	if (HeapTupleHeaderGetNatts(th) > n->nfields)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("value of column \"%s\" has more attributes than its type", n->path)));
+	heap_deform_tuple(&tuple, n->tupdesc, values, nulls);
+	for (int i = 0; i < n->nfields; i++)
+		if (n->fields[i] != NULL)
+			shred(sink, n->fields[i], values[i], nulls[i], rep, def, rep_depth);
+}
+
+/*
+ * One value of node n: rep is the repetition level of its first entry,
+ * def_parent the definition level its parent reached, rep_depth the lists
+ * above it.
+ */
+static void
+shred(PfParquetSink *sink, SinkNode *n, Datum d, bool isnull, int16 rep,
+	  int16 def_parent, int16 rep_depth)
+{
+	int16		def = def_parent + (n->optional ? 1 : 0);
+
+	if (isnull)
 	{
-		c->elem_null[c->nelems + i] = nulls[i];
-		if (!nulls[i])
-			sink->buffered_bytes += put_value(c, elems[i]);
+		shred_absent(sink, n, rep, def_parent);
+		return;
 	}
-	c->nelems += (uint32) n;
-	sink->buffered_bytes += n;
+	switch (n->kind)
+	{
+		case SN_LEAF:
+			{
+				SinkColumn *c = &sink->cols[n->leaf];
+
+				add_level(sink, c, rep, def);
+				sink->buffered_bytes += put_value(c, d);
+				break;
+			}
+		case SN_STRUCT:
+			shred_struct(sink, n, d, rep, def, rep_depth);
+			break;
+		case SN_ARRAY:
+			shred_array(sink, n, d, rep, def, rep_depth);
+			break;
+	}
+}
+
+/*
+ * The writer's groups for node n below group parent; arrays whose
+ * dimensions no value has shown yet become one-dimensional.
+ */
+static void
+build_groups(PfParquetSink *sink, SinkNode *n, int32 parent, int32 field_id,
+			 PqWriteGroup **groups, int *ngroups, int *cap)
+{
+	PqRepetition repetition = n->optional ? PQ_OPTIONAL : PQ_REQUIRED;
+
+	if (n->kind == SN_LEAF)
+	{
+		sink->defs[n->leaf].parent = parent;
+		sink->defs[n->leaf].repetition = repetition;
+		sink->defs[n->leaf].field_id = field_id;
+		return;
+	}
+	if (n->kind == SN_ARRAY && n->ndim == 0)
+		n->ndim = 1;
+	for (int k = 0; k < (n->kind == SN_ARRAY ? n->ndim : 1); k++)
+	{
+		PqWriteGroup *g;
+
+		if (*ngroups == *cap)
+		{
+			*cap *= 2;
+			*groups = repalloc(*groups, sizeof(PqWriteGroup) * *cap);
+		}
+		g = &(*groups)[*ngroups];
+		g->name = n->name;
+		g->kind = n->kind == SN_ARRAY ? PQ_GROUP_LIST : PQ_GROUP_STRUCT;
+		/* inner dimensions are never NULL */
+		g->repetition = k == 0 ? repetition : PQ_REQUIRED;
+		g->parent = parent;
+		g->field_id = k == 0 ? field_id : -1;
+		parent = (*ngroups)++;
+	}
+	if (n->kind == SN_ARRAY)
+		build_groups(sink, n->element, parent, -1, groups, ngroups, cap);
+	else
+		for (int i = 0; i < n->nfields; i++)
+			if (n->fields[i] != NULL)
+				build_groups(sink, n->fields[i], parent, -1, groups, ngroups, cap);
 }
 
 /* ----------------------------------------------------------------
@@ -787,8 +1089,8 @@ open_writer(PfParquetSink *sink)
 		uint64		w = c->width > 0 ? (uint64) c->width :
 			(c->nvalues > 0 ? c->arena_len / c->nvalues + 4 : 32);
 
-		if (c->is_list && sink->rows > 0)
-			w = w * Max(1, c->nelems / sink->rows);
+		if (c->leveled && sink->rows > 0)
+			w = w * Max(1, c->nlev / sink->rows);
 		widest = Max(widest, w);
 	}
 	sink->wopts.page_row_limit = (uint32) Max(64, Min((uint64) sink->opts.page_size / widest,
@@ -805,10 +1107,20 @@ open_writer(PfParquetSink *sink)
 		}
 	}
 	old = MemoryContextSwitchTo(sink->cxt);
-	memset(&err, 0, sizeof(err));
-	if (pq_writer_open(&sink->writer, sink->defs, sink->ncols, &sink->wopts,
-					   &sink->pqsink, &sink->alloc, &err) != PQ_OK)
-		report_writer_error(sink, &err);
+	{
+		int			cap = 8;
+		int			ngroups = 0;
+		PqWriteGroup *groups = palloc0(sizeof(PqWriteGroup) * cap);
+
+		for (int a = 0; a < sink->nattrs; a++)
+			if (sink->attrs[a].node != NULL)
+				build_groups(sink, sink->attrs[a].node, -1,
+							 sink->opts.field_ids ? a : -1, &groups, &ngroups, &cap);
+		memset(&err, 0, sizeof(err));
+		if (pq_writer_open_nested(&sink->writer, groups, ngroups, sink->defs, sink->ncols,
+								  &sink->wopts, &sink->pqsink, &sink->alloc, &err) != PQ_OK)
+			report_writer_error(sink, &err);
+	}
 	MemoryContextSwitchTo(old);
 }
 
@@ -848,7 +1160,7 @@ flush_row_group(PfParquetSink *sink)
 			}
 			values = views;
 		}
-		if (!c->is_list)
+		if (!c->leveled)
 		{
 			/* the writer wants row-aligned values: spread them out */
 			if (c->any_null)
@@ -867,19 +1179,10 @@ flush_row_group(PfParquetSink *sink)
 		}
 		else
 		{
-			size_t		nlevels = pq_list_level_count(c->list_off, sink->rows);
-			int16	   *def = palloc_extended(sizeof(int16) * Max(1, nlevels), MCXT_ALLOC_HUGE);
-			int16	   *rep = palloc_extended(sizeof(int16) * Max(1, nlevels), MCXT_ALLOC_HUGE);
-			uint32		nvalues;
-
-			if (pq_list_levels(&sink->defs[i], sink->rows, c->list_off, c->row_null,
-							   c->elem_null, def, rep, NULL, &nvalues, &err) != PQ_OK)
-				report_writer_error(sink, &err);
-			Assert(nvalues == c->nvalues);
-			batch.num_levels = (uint32) nlevels;
-			batch.num_values = nvalues;
-			batch.def_levels = def;
-			batch.rep_levels = rep;
+			batch.num_levels = c->nlev;
+			batch.num_values = c->nvalues;
+			batch.def_levels = c->def;
+			batch.rep_levels = c->rep;
 			batch.values = values;
 		}
 		if (pq_writer_write_column(sink->writer, i, &batch, &err) != PQ_OK)
@@ -898,7 +1201,7 @@ flush_row_group(PfParquetSink *sink)
 		c->nvalues = 0;
 		c->arena_len = 0;
 		c->any_null = false;
-		c->nelems = 0;
+		c->nlev = 0;
 	}
 	sink->rows = 0;
 	sink->buffered_bytes = 0;
@@ -959,10 +1262,11 @@ setup_sorting(PfParquetSink *sink, TupleDesc desc)
 						 errhint("Valid values are comma-separated \"column [ASC | DESC] [NULLS FIRST | NULLS LAST]\".")));
 		}
 		col = find_column(sink, name, "sorting_columns");
-		if (sink->cols[col].is_list)
+		if (sink->attrs[col].node != NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("list column \"%s\" cannot be a sorting column", name)));
+					 errmsg("list or struct column \"%s\" cannot be a sorting column", name)));
+		col = sink->attrs[col].leaf;
 		attr = TupleDescAttr(desc, sink->cols[col].attnum);
 		tc = lookup_type_cache(attr->atttypid, TYPECACHE_CMP_PROC_FINFO);
 		if (!OidIsValid(tc->cmp_proc_finfo.fn_oid))
@@ -972,7 +1276,7 @@ setup_sorting(PfParquetSink *sink, TupleDesc desc)
 							name, format_type_be(attr->atttypid))));
 		fmgr_info_copy(&sink->sort_cmp[k], &tc->cmp_proc_finfo, sink->cxt);
 		sink->sort_collation[k] = attr->attcollation;
-		/* the Parquet column index of a flat column is its position */
+		/* the Parquet column index of a flat column is its leaf's */
 		sink->sort[k].column = col;
 		sink->sort[k].descending = descending;
 		/* PostgreSQL's defaults: NULLS LAST ascending, FIRST descending */
@@ -1039,12 +1343,14 @@ check_order(PfParquetSink *sink, TupleTableSlot *slot)
  * The contract
  * ---------------------------------------------------------------- */
 
+/* The output column named name, as its index in attrs. */
 static int
 find_column(PfParquetSink *sink, const char *name, const char *option)
 {
-	for (int i = 0; i < sink->ncols; i++)
-		if (strcmp(sink->cols[i].name, name) == 0)
-			return i;
+	for (int a = 0; a < sink->nattrs; a++)
+		if (strcmp(sink->cols[sink->attrs[a].leaf].name, name) == 0 ||
+			(sink->attrs[a].node != NULL && strcmp(sink->attrs[a].node->name, name) == 0))
+			return a;
 	ereport(ERROR,
 			(errcode(ERRCODE_UNDEFINED_COLUMN),
 			 errmsg("column \"%s\" named in COPY option \"%s\" is not in the output", name, option)));
@@ -1064,38 +1370,44 @@ pf_sink_begin(TupleDesc desc, const PfWriteOptions *opts, const char *target_pat
 	sink->row_cxt = AllocSetContextCreate(cxt, "parquet_fdw sink row",
 										  ALLOCSET_SMALL_SIZES);
 	sink->opts = *opts;
-	sink->cols = palloc0(sizeof(SinkColumn) * Max(1, desc->natts));
-	sink->defs = palloc0(sizeof(PqWriteColumn) * Max(1, desc->natts));
+	sink->cols_cap = Max(1, desc->natts);
+	sink->cols = palloc0(sizeof(SinkColumn) * sink->cols_cap);
+	sink->defs = palloc0(sizeof(PqWriteColumn) * sink->cols_cap);
+	sink->attrs = palloc0(sizeof(SinkAttr) * Max(1, desc->natts));
 	for (int i = 0; i < desc->natts; i++)
 	{
 		Form_pg_attribute attr = TupleDescAttr(desc, i);
-		SinkColumn *c = &sink->cols[sink->ncols];
-		PqWriteColumn *def = &sink->defs[sink->ncols];
+		SinkAttr   *sa = &sink->attrs[sink->nattrs];
 
 		if (attr->attisdropped)
 			continue;
-		c->name = pstrdup(NameStr(attr->attname));
-		for (int j = 0; j < sink->ncols; j++)
-			if (strcmp(sink->cols[j].name, c->name) == 0)
+		for (int j = 0; j < sink->nattrs; j++)
+			if (strcmp(NameStr(TupleDescAttr(desc, sink->attrs[j].attnum)->attname),
+					   NameStr(attr->attname)) == 0)
 				ereport(ERROR,
 						(errcode(ERRCODE_DUPLICATE_COLUMN),
-						 errmsg("two output columns are named \"%s\"", c->name),
+						 errmsg("two output columns are named \"%s\"", NameStr(attr->attname)),
 						 errhint("Parquet column names must be distinct: rename one with AS.")));
-		c->attnum = i;
-		c->cxt = cxt;
-		map_column(c, attr, def);
-		def->encoding = opts->dictionary && def->physical != PQ_BOOLEAN ?
-			PQ_WRITE_DICTIONARY : PQ_WRITE_PLAIN;
-		if (opts->field_ids)
-			def->field_id = sink->ncols;
-		sink->ncols++;
+		map_column(sink, sa, attr);
+		for (int l = sa->leaf; l < sink->ncols; l++)
+			sink->cols[l].attnum = i;
+		if (opts->field_ids && sa->node == NULL)
+			sink->defs[sa->leaf].field_id = sink->nattrs;
+		sink->nattrs++;
 	}
 	if (sink->ncols == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("a Parquet file needs at least one column")));
+	/* a nested column gets a bloom filter on each of its leaves */
 	foreach(lc, opts->bloom_filter_columns)
-		sink->defs[find_column(sink, lfirst(lc), "bloom_filter_columns")].bloom_filter_bytes = 1;
+	{
+		SinkAttr   *sa = &sink->attrs[find_column(sink, lfirst(lc), "bloom_filter_columns")];
+		int			nleaves = sa->node ? sa->node->nleaves : 1;
+
+		for (int l = sa->leaf; l < sa->leaf + nleaves; l++)
+			sink->defs[l].bloom_filter_bytes = 1;
+	}
 
 	setup_sorting(sink, desc);
 	pq_writer_options_init(&sink->wopts);
@@ -1107,6 +1419,10 @@ pf_sink_begin(TupleDesc desc, const PfWriteOptions *opts, const char *target_pat
 	sink->wopts.write_page_index = opts->page_index;
 	sink->wopts.write_statistics = opts->statistics;
 	sink->wopts.statistics_max_len = 64;
+	/* a dictionary whose entries serve fewer than 5 values each loses to
+	 * PLAIN once compressed (bench/copy.sh: lineitem's keys, prices and
+	 * comments); DuckDB's files make the same choice */
+	sink->wopts.dictionary_max_ratio = 0.2;
 	sink->wopts.created_by = "parquet_fdw";
 	sink->alloc = pf_context_allocator(cxt);
 	sink->pqsink.write = sink_write;
@@ -1136,11 +1452,10 @@ grow_rows(PfParquetSink *sink)
 	{
 		SinkColumn *c = &sink->cols[i];
 
+		if (c->leveled)
+			continue;
 		c->row_null = c->row_null ? repalloc_huge(c->row_null, cap) :
 			MemoryContextAllocHuge(sink->cxt, cap);
-		if (c->is_list)
-			c->list_off = c->list_off ? repalloc_huge(c->list_off, sizeof(int64) * (cap + 1)) :
-				MemoryContextAllocHuge(sink->cxt, sizeof(int64) * (cap + 1));
 	}
 	sink->rows_cap = cap;
 }
@@ -1157,27 +1472,27 @@ pf_sink_put(PfParquetSink *sink, TupleTableSlot *slot)
 	if (sink->nsort > 0)
 		check_order(sink, slot);
 	old = MemoryContextSwitchTo(sink->row_cxt);
-	for (int i = 0; i < sink->ncols; i++)
+	for (int a = 0; a < sink->nattrs; a++)
 	{
-		SinkColumn *c = &sink->cols[i];
-		bool		isnull = slot->tts_isnull[c->attnum];
-		Datum		d = slot->tts_values[c->attnum];
+		SinkAttr   *sa = &sink->attrs[a];
+		bool		isnull = slot->tts_isnull[sa->attnum];
+		Datum		d = slot->tts_values[sa->attnum];
 
-		c->row_null[r] = isnull;
-		if (isnull)
-			c->any_null = true;
-		if (c->is_list)
-		{
-			if (r == 0)
-				c->list_off[0] = 0;
-			if (!isnull)
-				put_array(sink, c, d);
-			c->list_off[r + 1] = c->nelems;
-		}
-		else if (!isnull)
-			sink->buffered_bytes += put_value(c, d);
+		if (sa->node != NULL)
+			shred(sink, sa->node, d, isnull, 0, 0, 0);
 		else
-			sink->buffered_bytes++;
+		{
+			SinkColumn *c = &sink->cols[sa->leaf];
+
+			c->row_null[r] = isnull;
+			if (isnull)
+			{
+				c->any_null = true;
+				sink->buffered_bytes++;
+			}
+			else
+				sink->buffered_bytes += put_value(c, d);
+		}
 	}
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(sink->row_cxt);

@@ -29,10 +29,21 @@
  * INT64 TIMESTAMP(us, local); timestamptz -> INT64 TIMESTAMP(us, UTC);
  * interval -> FIXED_LEN_BYTE_ARRAY(12) INTERVAL (months, days, ms; an
  * interval with sub-millisecond parts is an error); uuid ->
- * FIXED_LEN_BYTE_ARRAY(16) UUID; domains -> their base type; one-dimensional
- * arrays of any of those -> LIST with OPTIONAL elements.  Other types
- * (composites, nested arrays, ranges, ...) are refused by pf_sink_begin()
- * with ERRCODE_FEATURE_NOT_SUPPORTED naming the column and its type.
+ * FIXED_LEN_BYTE_ARRAY(16) UUID; domains -> their base type; arrays ->
+ * 3-level LIST with OPTIONAL elements; composite types -> STRUCT of their
+ * attributes by name, every field OPTIONAL; these nest freely (arrays of
+ * composites, composites holding arrays and composites).  An
+ * n-dimensional array is n nested LISTs, the inner ones REQUIRED (a
+ * PostgreSQL array is rectangular, a sub-array never NULL): int[][]
+ * {{1,2},{3,4}} is list<list<int>> [[1,2],[3,4]].  Since PostgreSQL does
+ * not enforce a column's dimensions, the count is the declared one when
+ * the column says int[][] (attndims >= 2), else that of the first
+ * non-empty value in the file (1 when there is none); a later value with
+ * another count is an error.  No PostgreSQL type is a map, so nothing is
+ * written as MAP (hstore or jsonb objects stay JSON text).  Anonymous
+ * records (ROW(...) without a type) and other types (ranges, geometric,
+ * ...) are refused by pf_sink_begin() with ERRCODE_FEATURE_NOT_SUPPORTED
+ * naming the column and its type.
  *
  * IDENTIFICATION
  *	  src/fdw/write_sink.h

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * writer.c
- *	  Parquet writer: flat columns and one level of LIST, PLAIN and
+ *	  Parquet writer: flat columns, LIST and STRUCT groups, PLAIN and
  *	  dictionary encodings, data pages v1 and v2, statistics, page CRCs.
  *
  * The file is written front to back through the sink.  Each column chunk of
@@ -187,6 +187,8 @@ typedef struct WColumn
 	int16_t		max_rep;
 	int			width;			/* fixed value width; 0 for BYTE_ARRAY */
 	StatOrder	order;
+	int			depth;			/* groups above the leaf */
+	int32_t		chain[PQ_WRITE_MAX_DEPTH];	/* their indexes, root first */
 } WColumn;
 
 struct PqWriter
@@ -196,6 +198,8 @@ struct PqWriter
 	PqWriterOptions options;
 	int			num_columns;
 	WColumn    *columns;
+	int			num_groups;
+	PqWriteGroup *groups;		/* names point into the writer's copies */
 	uint64_t	offset;			/* bytes written so far */
 	bool		failed;			/* a write failed: only free is allowed */
 	bool		closed;
@@ -456,8 +460,10 @@ check_logical(const PqWriteColumn *c)
 				return lt->precision <= 18 ? NULL : "precision above 18 on INT64";
 			if (p == PQ_FIXED_LEN_BYTE_ARRAY)
 			{
-				/* digits a type_length-byte two's complement holds */
-				double		digits = floor(log10(2.0) * (8.0 * c->type_length - 1));
+				/* digits a type_length-byte two's complement holds (an
+				 * integer precision is <= x exactly when <= floor(x); no
+				 * floor() keeps libm out of the pure-C tools' links) */
+				double		digits = log10(2.0) * (8.0 * c->type_length - 1);
 
 				return lt->precision <= digits ? NULL : "precision too large for the width";
 			}
@@ -1681,12 +1687,158 @@ pq_writer_open(PqWriter **writer, const PqWriteColumn *columns,
 			   int num_columns, const PqWriterOptions *options,
 			   const PqSink *sink, const PfcAllocator *alloc, PqError *err)
 {
+	return pq_writer_open_nested(writer, NULL, 0, columns, num_columns, options,
+								 sink, alloc, err);
+}
+
+/*
+ * The group chain of each leaf (root first), checked: parents before
+ * children, a LIST with one child, every group's leaves consecutive.
+ * Returns NULL or why not.
+ */
+static const char *
+check_groups(const PqWriteGroup *groups, int num_groups, WColumn *cols,
+			 int num_columns, const PqWriteColumn *columns, const PfcAllocator *alloc)
+{
+	int32_t    *children;
+	int32_t    *last_child;
+	bool	   *closed;
+	const char *why = NULL;
+	int			prev_depth = 0;
+	const int32_t *prev_chain = NULL;
+
+	for (int g = 0; g < num_groups; g++)
+	{
+		const PqWriteGroup *gr = &groups[g];
+
+		if (gr->parent < -1 || gr->parent >= g)
+			return "a group's parent must come before it";
+		if (gr->kind != PQ_GROUP_STRUCT && gr->kind != PQ_GROUP_LIST)
+			return "a group has an unknown kind";
+		if (gr->repetition != PQ_REQUIRED && gr->repetition != PQ_OPTIONAL)
+			return "a group must be REQUIRED or OPTIONAL";
+		if ((gr->parent < 0 || groups[gr->parent].kind != PQ_GROUP_LIST) &&
+			(gr->name == NULL || gr->name[0] == '\0'))
+			return "a group has no name";
+	}
+	for (int i = 0; i < num_columns; i++)
+	{
+		int32_t		p = num_groups > 0 ? columns[i].parent : -1;
+		int			d = 0;
+
+		if (p < -1 || p >= num_groups)
+			return "a column names no group as its parent";
+		for (int32_t q = p; q >= 0; q = groups[q].parent)
+			d++;
+		if (d > PQ_WRITE_MAX_DEPTH)
+			return "groups nest too deep";
+		cols[i].depth = d;
+		for (int32_t q = p; q >= 0; q = groups[q].parent)
+			cols[i].chain[--d] = q;
+	}
+	if (num_groups == 0)
+		return NULL;
+
+	/* children per group, and consecutive leaves: a group left is closed */
+	children = alloc->alloc(alloc->ctx, sizeof(int32_t) * 2 * (size_t) num_groups + num_groups);
+	if (children == NULL)
+		return "out of memory";
+	last_child = children + num_groups;
+	closed = (bool *) (last_child + num_groups);
+	for (int g = 0; g < num_groups; g++)
+	{
+		children[g] = 0;
+		last_child[g] = INT32_MIN;
+		closed[g] = false;
+	}
+	for (int i = 0; i < num_columns && why == NULL; i++)
+	{
+		const WColumn *c = &cols[i];
+		int			common = 0;
+
+		while (common < c->depth && common < prev_depth &&
+			   c->chain[common] == prev_chain[common])
+			common++;
+		for (int k = common; k < prev_depth; k++)
+			closed[prev_chain[k]] = true;
+		for (int k = 0; k < c->depth && why == NULL; k++)
+		{
+			int32_t		g = c->chain[k];
+			/* the child of g on this path: a group, or the leaf (~i) */
+			int32_t		child = k + 1 < c->depth ? c->chain[k + 1] : ~i;
+
+			if (k >= common && closed[g])
+				why = "a group's columns are not consecutive";
+			else if (child != last_child[g])
+			{
+				children[g]++;
+				last_child[g] = child;
+			}
+		}
+		prev_depth = c->depth;
+		prev_chain = c->chain;
+	}
+	for (int g = 0; g < num_groups && why == NULL; g++)
+	{
+		if (children[g] == 0)
+			why = "a group has no columns";
+		else if (groups[g].kind == PQ_GROUP_LIST && children[g] != 1)
+			why = "a LIST group must have exactly one child";
+	}
+	if (alloc->release)
+		alloc->release(alloc->ctx, children);
+	return why;
+}
+
+static int16_t
+chain_def(const PqWriter *w, const WColumn *c)
+{
+	int16_t		d = pq_write_column_max_def(&c->def);
+
+	for (int k = 0; k < c->depth; k++)
+	{
+		const PqWriteGroup *g = &w->groups[c->chain[k]];
+
+		d += (g->repetition == PQ_OPTIONAL) + (g->kind == PQ_GROUP_LIST);
+	}
+	return d;
+}
+
+static int16_t
+chain_rep(const PqWriter *w, const WColumn *c)
+{
+	int16_t		r = pq_write_column_max_rep(&c->def);
+
+	for (int k = 0; k < c->depth; k++)
+		r += w->groups[c->chain[k]].kind == PQ_GROUP_LIST;
+	return r;
+}
+
+int16_t
+pq_writer_max_def(const PqWriter *w, int column)
+{
+	return w && column >= 0 && column < w->num_columns ? w->columns[column].max_def : -1;
+}
+
+int16_t
+pq_writer_max_rep(const PqWriter *w, int column)
+{
+	return w && column >= 0 && column < w->num_columns ? w->columns[column].max_rep : -1;
+}
+
+PqStatus
+pq_writer_open_nested(PqWriter **writer, const PqWriteGroup *groups,
+					  int num_groups, const PqWriteColumn *columns,
+					  int num_columns, const PqWriterOptions *options,
+					  const PqSink *sink, const PfcAllocator *alloc, PqError *err)
+{
 	PqWriter   *w;
 
 	pq_error_clear(err);
 	*writer = NULL;
 	if (columns == NULL || num_columns <= 0 || options == NULL || sink == NULL ||
-		sink->write == NULL || alloc == NULL || alloc->alloc == NULL)
+		sink->write == NULL || alloc == NULL || alloc->alloc == NULL ||
+		num_groups < 0 || (num_groups > 0 && groups == NULL))
 	{
 		pq_error_set(err, PQ_ERR_INVALID_ARGUMENT, "invalid arguments to pq_writer_open");
 		return err->status;
@@ -1765,6 +1917,37 @@ pq_writer_open(PqWriter **writer, const PqWriteColumn *columns,
 	}
 	memset(w->columns, 0, (size_t) num_columns * sizeof(WColumn));
 	w->num_columns = num_columns;
+	{
+		const char *why = check_groups(groups, num_groups, w->columns, num_columns,
+									   columns, &w->alloc);
+
+		if (why != NULL)
+		{
+			pq_error_set(err, PQ_ERR_INVALID_ARGUMENT, "invalid schema: %s", why);
+			return err->status;
+		}
+	}
+	if (num_groups > 0)
+	{
+		w->groups = wr_alloc(w, (size_t) num_groups * sizeof(PqWriteGroup));
+		if (w->groups == NULL)
+		{
+			pq_error_oom(err);
+			return err->status;
+		}
+		memset(w->groups, 0, (size_t) num_groups * sizeof(PqWriteGroup));
+		w->num_groups = num_groups;
+		for (int g = 0; g < num_groups; g++)
+		{
+			w->groups[g] = groups[g];
+			w->groups[g].name = wr_strdup(w, groups[g].name ? groups[g].name : "element");
+			if (w->groups[g].name == NULL)
+			{
+				pq_error_oom(err);
+				return err->status;
+			}
+		}
+	}
 	for (int i = 0; i < num_columns; i++)
 	{
 		WColumn    *c = &w->columns[i];
@@ -1776,12 +1959,76 @@ pq_writer_open(PqWriter **writer, const PqWriteColumn *columns,
 			pq_error_oom(err);
 			return err->status;
 		}
-		c->max_def = pq_write_column_max_def(&c->def);
-		c->max_rep = pq_write_column_max_rep(&c->def);
+		c->def.parent = c->depth > 0 ? c->chain[c->depth - 1] : -1;
+		c->max_def = chain_def(w, c);
+		c->max_rep = chain_rep(w, c);
 		c->width = physical_width(&c->def);
 		c->order = stat_order(&c->def);
 	}
 	return sink_write(w, "PAR1", 4, err);
+}
+
+/*
+ * Whether a dictionary pays off for this chunk, decided on its first batch
+ * before any page is written: the batch's values go into the dictionary
+ * (the pages find them there), and when they hold more distinct values
+ * than dictionary_max_ratio of the values, or overflow the dictionary's
+ * limits, the dictionary is dropped and the whole chunk is PLAIN.  A
+ * dictionary whose entries are used a few times each costs its page plus
+ * an index per value, and the indexes compress worse than the values
+ * (sorted keys, prices, comments); a chunk that starts with a dictionary
+ * and overflows it later would hold both.
+ */
+static PqStatus
+dictionary_decide(PqWriter *w, const WColumn *col, const PqColumnBatch *batch,
+				  bool flat, PqError *err)
+{
+	ChunkState *cs = &w->chunk;
+	size_t		n = flat ? batch->num_rows : batch->num_values;
+	size_t		used = 0;
+	bool		full = false;
+	double		limit = w->options.dictionary_max_ratio * (double) n;
+
+	if (!cs->dict_active || cs->num_pages > 0 || cs->dict_count > 0 ||
+		n == 0 || batch->values == NULL || !(w->options.dictionary_max_ratio > 0.0) ||
+		w->options.dictionary_max_ratio >= 1.0)
+		return PQ_OK;
+	/* past limit distinct values the ratio cannot come back under it */
+	for (size_t i = 0; i < n && !full && (double) cs->dict_count <= limit; i++)
+	{
+		const uint8_t *p;
+		uint32_t	len;
+		uint32_t	index;
+
+		if (flat && batch->is_null != NULL && batch->is_null[i])
+			continue;
+		if (col->width > 0)
+		{
+			p = (const uint8_t *) batch->values + i * (size_t) col->width;
+			len = (uint32_t) col->width;
+		}
+		else
+		{
+			p = ((const CdcByteView *) batch->values)[i].ptr;
+			len = ((const CdcByteView *) batch->values)[i].len;
+		}
+		if (!dict_lookup_add(w, col, cs, p, len, &index, &full))
+		{
+			pq_error_oom(err);
+			return err->status;
+		}
+		used++;
+	}
+	if (full || (double) cs->dict_count > limit ||
+		(double) cs->dict_count > w->options.dictionary_max_ratio * (double) used)
+	{
+		cs->dict_active = false;
+		cs->dict_count = 0;
+		cs->dict_plain.len = 0;
+		if (cs->hash_slots != NULL)
+			memset(cs->hash_slots, 0, (size_t) cs->hash_size * sizeof(uint32_t));
+	}
+	return PQ_OK;
 }
 
 PqStatus
@@ -1814,8 +2061,11 @@ pq_writer_write_column(PqWriter *w, int column, const PqColumnBatch *batch,
 	col = &w->columns[column];
 	pv.width = col->width;
 	page_rows = w->options.page_row_limit;
+	if ((st = dictionary_decide(w, col, batch, col->max_rep == 0 && col->depth == 0,
+								err)) != PQ_OK)
+		return st;
 
-	if (col->max_rep == 0)
+	if (col->max_rep == 0 && col->depth == 0)
 	{
 		/* flat: rows are level entries; gather non-null values densely */
 		uint32_t	n = batch->num_rows;
@@ -1901,7 +2151,7 @@ pq_writer_write_column(PqWriter *w, int column, const PqColumnBatch *batch,
 		return PQ_OK;
 	}
 
-	/* list column: check the levels, then cut pages at row starts */
+	/* list or nested column: check the levels, then cut pages at row starts */
 	{
 		uint32_t	nlev = batch->num_levels;
 		const int16_t *def = batch->def_levels;
@@ -1912,7 +2162,8 @@ pq_writer_write_column(PqWriter *w, int column, const PqColumnBatch *batch,
 		uint32_t	l0 = 0,
 					v0 = 0;
 
-		if (nlev > 0 && (rep == NULL || (col->max_def > 0 && def == NULL)))
+		if (nlev > 0 && ((rep == NULL && col->max_rep > 0) ||
+						 (col->max_def > 0 && def == NULL)))
 		{
 			pq_error_set(err, PQ_ERR_INVALID_ARGUMENT, "list batch without levels");
 			return err->status;
@@ -1920,15 +2171,16 @@ pq_writer_write_column(PqWriter *w, int column, const PqColumnBatch *batch,
 		for (uint32_t i = 0; i < nlev; i++)
 		{
 			int16_t		d = def ? def[i] : 0;
+			int16_t		r = rep ? rep[i] : 0;
 
-			if (rep[i] < 0 || rep[i] > col->max_rep || d < 0 || d > col->max_def ||
-				(i == 0 && rep[i] != 0))
+			if (r < 0 || r > col->max_rep || d < 0 || d > col->max_def ||
+				(i == 0 && r != 0))
 			{
 				pq_error_set(err, PQ_ERR_INVALID_ARGUMENT,
-							 "level entry %u out of range (def %d, rep %d)", i, d, rep[i]);
+							 "level entry %u out of range (def %d, rep %d)", i, d, r);
 				return err->status;
 			}
-			rows += rep[i] == 0;
+			rows += r == 0;
 			values += d == col->max_def;
 		}
 		if (rows != batch->num_rows || values != batch->num_values)
@@ -1949,9 +2201,9 @@ pq_writer_write_column(PqWriter *w, int column, const PqColumnBatch *batch,
 						prow = 0,
 						pvals = 0;
 
-			while (l1 < nlev && !(rep[l1] == 0 && prow == page_rows))
+			while (l1 < nlev && !((rep ? rep[l1] : 0) == 0 && prow == page_rows))
 			{
-				prow += rep[l1] == 0;
+				prow += (rep ? rep[l1] : 0) == 0;
 				pvals += (def ? def[l1] : 0) == col->max_def;
 				l1++;
 			}
@@ -1960,8 +2212,10 @@ pq_writer_write_column(PqWriter *w, int column, const PqColumnBatch *batch,
 				pv.fixed = (const uint8_t *) batch->values + (size_t) v0 * vsize;
 			else
 				pv.views = (const CdcByteView *) batch->values + v0;
-			st = write_data_page(w, col, def ? def + l0 : NULL, rep + l0, l1 - l0,
-								 &pv, prow, err);
+			/* no repetition levels are stored where no LIST is above */
+			st = write_data_page(w, col, def ? def + l0 : NULL,
+								 rep && col->max_rep > 0 ? rep + l0 : NULL,
+								 l1 - l0, &pv, prow, err);
 			if (st != PQ_OK)
 				return st;
 			l0 = l1;
@@ -2168,45 +2422,122 @@ write_leaf_annotation(PqThriftWriter *tw, const PqWriteColumn *c)
 	pq_thrift_write_struct_end(tw);
 }
 
+/* Whether a node (group g, or the leaf when g < 0) is a LIST's element. */
+static bool
+is_list_element(const PqWriter *w, int32_t parent)
+{
+	return parent >= 0 && w->groups[parent].kind == PQ_GROUP_LIST;
+}
+
+/* The schema elements of a LIST's outer group and its repeated "list". */
+static void
+write_list_groups(PqThriftWriter *tw, PqRepetition repetition, const char *name,
+				  int32_t field_id)
+{
+	pq_thrift_write_struct_begin(tw);
+	tw_i32(tw, 3, repetition);
+	tw_string(tw, 4, name);
+	tw_i32(tw, 5, 1);
+	tw_i32(tw, 6, PQ_CT_LIST);
+	if (field_id >= 0)
+		tw_i32(tw, 9, field_id);
+	tw_struct_begin(tw, 10);
+	tw_empty_struct(tw, 3);
+	pq_thrift_write_struct_end(tw);
+	pq_thrift_write_struct_end(tw);
+
+	pq_thrift_write_struct_begin(tw);
+	tw_i32(tw, 3, PQ_REPEATED);
+	tw_string(tw, 4, "list");
+	tw_i32(tw, 5, 1);
+	pq_thrift_write_struct_end(tw);
+}
+
+/* Children of group g (or of the root, g < 0) counted in leaf order. */
+static int32_t
+count_children(const PqWriter *w, int32_t g)
+{
+	int32_t		n = 0;
+	int32_t		last = INT32_MIN;
+
+	for (int i = 0; i < w->num_columns; i++)
+	{
+		const WColumn *c = &w->columns[i];
+		int			k = 0;
+		int32_t		child;
+
+		if (g >= 0)
+		{
+			while (k < c->depth && c->chain[k] != g)
+				k++;
+			if (k == c->depth)
+				continue;
+			k++;
+		}
+		child = k < c->depth ? c->chain[k] : ~i;
+		if (child != last)
+			n++;
+		last = child;
+	}
+	return n;
+}
+
 static void
 write_schema(PqThriftWriter *tw, const PqWriter *w)
 {
 	int			elements = 1;
+	int			prev_depth = 0;
+	const int32_t *prev_chain = NULL;
 
 	for (int i = 0; i < w->num_columns; i++)
 		elements += w->columns[i].def.is_list ? 3 : 1;
+	for (int g = 0; g < w->num_groups; g++)
+		elements += w->groups[g].kind == PQ_GROUP_LIST ? 2 : 1;
 	pq_thrift_write_field(tw, 2, PQ_THRIFT_LIST);
 	pq_thrift_write_list_begin(tw, PQ_THRIFT_STRUCT, (uint32_t) elements);
 
 	pq_thrift_write_struct_begin(tw);
 	tw_string(tw, 4, "schema");
-	tw_i32(tw, 5, w->num_columns);
+	tw_i32(tw, 5, count_children(w, -1));
 	pq_thrift_write_struct_end(tw);
 
+	/* preorder: the groups a leaf enters, then the leaf */
 	for (int i = 0; i < w->num_columns; i++)
 	{
-		const PqWriteColumn *c = &w->columns[i].def;
+		const WColumn *col = &w->columns[i];
+		const PqWriteColumn *c = &col->def;
 		PqRepetition leaf_rep = c->repetition;
+		int			common = 0;
+		bool		element = is_list_element(w, c->parent);
+
+		while (common < col->depth && common < prev_depth &&
+			   col->chain[common] == prev_chain[common])
+			common++;
+		for (int k = common; k < col->depth; k++)
+		{
+			const PqWriteGroup *g = &w->groups[col->chain[k]];
+			const char *name = is_list_element(w, g->parent) ? "element" : g->name;
+
+			if (g->kind == PQ_GROUP_LIST)
+				write_list_groups(tw, g->repetition, name, g->field_id);
+			else
+			{
+				pq_thrift_write_struct_begin(tw);
+				tw_i32(tw, 3, g->repetition);
+				tw_string(tw, 4, name);
+				tw_i32(tw, 5, count_children(w, col->chain[k]));
+				if (g->field_id >= 0)
+					tw_i32(tw, 9, g->field_id);
+				pq_thrift_write_struct_end(tw);
+			}
+		}
+		prev_depth = col->depth;
+		prev_chain = col->chain;
 
 		if (c->is_list)
 		{
-			pq_thrift_write_struct_begin(tw);
-			tw_i32(tw, 3, c->repetition);
-			tw_string(tw, 4, c->name);
-			tw_i32(tw, 5, 1);
-			tw_i32(tw, 6, PQ_CT_LIST);
-			if (c->field_id >= 0)
-				tw_i32(tw, 9, c->field_id);
-			tw_struct_begin(tw, 10);
-			tw_empty_struct(tw, 3);
-			pq_thrift_write_struct_end(tw);
-			pq_thrift_write_struct_end(tw);
-
-			pq_thrift_write_struct_begin(tw);
-			tw_i32(tw, 3, PQ_REPEATED);
-			tw_string(tw, 4, "list");
-			tw_i32(tw, 5, 1);
-			pq_thrift_write_struct_end(tw);
+			write_list_groups(tw, c->repetition, element ? "element" : c->name,
+							  c->field_id);
 			leaf_rep = c->element_repetition;
 		}
 		pq_thrift_write_struct_begin(tw);
@@ -2214,15 +2545,45 @@ write_schema(PqThriftWriter *tw, const PqWriter *w)
 		if (c->physical == PQ_FIXED_LEN_BYTE_ARRAY)
 			tw_i32(tw, 2, c->type_length);
 		tw_i32(tw, 3, leaf_rep);
-		tw_string(tw, 4, c->is_list ? "element" : c->name);
+		tw_string(tw, 4, c->is_list || element ? "element" : c->name);
 		write_leaf_annotation(tw, c);
 		pq_thrift_write_struct_end(tw);
 	}
 }
 
+/* path_in_schema of a leaf: group names (LIST adds "list"), then its own. */
 static void
-write_column_chunk(PqThriftWriter *tw, const WColumn *col, const ChunkMeta *cm,
-				   int32_t codec, bool write_statistics)
+write_leaf_path(PqThriftWriter *tw, const PqWriter *w, const WColumn *col)
+{
+	uint32_t	n = 1 + (col->def.is_list ? 2 : 0);
+
+	for (int k = 0; k < col->depth; k++)
+		n += w->groups[col->chain[k]].kind == PQ_GROUP_LIST ? 2 : 1;
+	pq_thrift_write_list_begin(tw, PQ_THRIFT_BINARY, n);
+	for (int k = 0; k < col->depth; k++)
+	{
+		const PqWriteGroup *g = &w->groups[col->chain[k]];
+		const char *name = is_list_element(w, g->parent) ? "element" : g->name;
+
+		pq_thrift_write_binary(tw, name, (uint32_t) strlen(name));
+		if (g->kind == PQ_GROUP_LIST)
+			pq_thrift_write_binary(tw, "list", 4);
+	}
+	{
+		const char *name = is_list_element(w, col->def.parent) ? "element" : col->def.name;
+
+		pq_thrift_write_binary(tw, name, (uint32_t) strlen(name));
+	}
+	if (col->def.is_list)
+	{
+		pq_thrift_write_binary(tw, "list", 4);
+		pq_thrift_write_binary(tw, "element", 7);
+	}
+}
+
+static void
+write_column_chunk(PqThriftWriter *tw, const PqWriter *w, const WColumn *col,
+				   const ChunkMeta *cm, int32_t codec, bool write_statistics)
 {
 	int32_t		encodings[16];
 	int			nenc = 0;
@@ -2242,18 +2603,7 @@ write_column_chunk(PqThriftWriter *tw, const WColumn *col, const ChunkMeta *cm,
 	for (int e = 0; e < nenc; e++)
 		pq_thrift_write_i32(tw, encodings[e]);
 	pq_thrift_write_field(tw, 3, PQ_THRIFT_LIST);
-	if (col->def.is_list)
-	{
-		pq_thrift_write_list_begin(tw, PQ_THRIFT_BINARY, 3);
-		pq_thrift_write_binary(tw, col->def.name, (uint32_t) strlen(col->def.name));
-		pq_thrift_write_binary(tw, "list", 4);
-		pq_thrift_write_binary(tw, "element", 7);
-	}
-	else
-	{
-		pq_thrift_write_list_begin(tw, PQ_THRIFT_BINARY, 1);
-		pq_thrift_write_binary(tw, col->def.name, (uint32_t) strlen(col->def.name));
-	}
+	write_leaf_path(tw, w, col);
 	tw_i32(tw, 4, codec);
 	tw_i64(tw, 5, cm->num_values);
 	tw_i64(tw, 6, cm->total_uncompressed);
@@ -2492,7 +2842,7 @@ pq_writer_close(PqWriter *w, PqError *err)
 		pq_thrift_write_list_begin(tw, PQ_THRIFT_STRUCT, (uint32_t) w->num_columns);
 		for (int c = 0; c < w->num_columns; c++)
 		{
-			write_column_chunk(tw, &w->columns[c], &rg->chunks[c], w->options.codec,
+			write_column_chunk(tw, w, &w->columns[c], &rg->chunks[c], w->options.codec,
 							   w->options.write_statistics);
 			bytes += rg->chunks[c].total_uncompressed;
 			compressed += rg->chunks[c].total_compressed;
@@ -2614,6 +2964,12 @@ pq_writer_free(PqWriter *w)
 		for (int c = 0; c < w->num_columns; c++)
 			wr_release(w, (void *) w->columns[c].def.name);
 		wr_release(w, w->columns);
+	}
+	if (w->groups != NULL)
+	{
+		for (int g = 0; g < w->num_groups; g++)
+			wr_release(w, (void *) w->groups[g].name);
+		wr_release(w, w->groups);
 	}
 	wr_release(w, w);
 }

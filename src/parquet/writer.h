@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * writer.h
- *	  Contract of the Parquet writer: flat columns and one level of LIST.
+ *	  Contract of the Parquet writer: flat columns, LIST and STRUCT groups.
  *
  * Plain C11, no PostgreSQL, same rules as parquet.h: status codes and a
  * PqError, memory only through a PfcAllocator, bytes out only through a
@@ -16,6 +16,21 @@
  *			 <element_repetition> <physical> element (<logical>);
  *		 }
  *	 }
+ *
+ * Nesting (pq_writer_open_nested): groups above the leaves, each a STRUCT
+ * (its children by name) or a 3-level LIST (one child, named "element"):
+ *
+ *	 <repetition> group <name> { <children> }			STRUCT
+ *	 <repetition> group <name> (LIST) {				LIST
+ *		 repeated group list { <child named element> }
+ *	 }
+ *
+ * Groups and columns name their parent group by index (-1: the root); a
+ * group comes after its parent in the groups array, and the columns are
+ * the leaves in schema order, so every group's leaves are consecutive.
+ * The leaves of a nested column take levels, not is_null (below): the
+ * caller shreds its records (definition: one per OPTIONAL ancestor or self
+ * and per LIST; repetition: one per LIST).
  *
  * Usage:
  *
@@ -37,7 +52,9 @@
  * gets an empty chunk only when the row group has no rows).
  *
  * Encodings, per column: PLAIN; dictionary (PLAIN dictionary page,
- * RLE_DICTIONARY data pages; when the dictionary would exceed
+ * RLE_DICTIONARY data pages; decided per chunk on its first batch: PLAIN
+ * when that batch's distinct values pass dictionary_max_ratio of its values
+ * or the limits below; when a later batch makes the dictionary exceed
  * dictionary_max_entries or dictionary_max_bytes, the rest of the chunk
  * falls back to PLAIN pages, so a chunk may hold both; BOOLEAN is always
  * PLAIN); DELTA_BINARY_PACKED (block 128, 4 miniblocks);
@@ -116,7 +133,27 @@ typedef struct PqWriteColumn
 	uint32_t	bloom_filter_bytes; /* 0: none; else a split-block bloom
 									 * filter per chunk of this many bytes,
 									 * rounded up to a power of two >= 32 */
+	int32_t		parent;			/* pq_writer_open_nested only: index of the
+								 * enclosing group, -1 for the root */
 } PqWriteColumn;
+
+/* Deepest nesting of groups above a leaf. */
+#define PQ_WRITE_MAX_DEPTH 64
+
+typedef enum PqWriteGroupKind
+{
+	PQ_GROUP_STRUCT = 0,
+	PQ_GROUP_LIST				/* 3-level LIST of its one child */
+} PqWriteGroupKind;
+
+typedef struct PqWriteGroup
+{
+	const char *name;			/* ignored (written "element") in a LIST */
+	PqWriteGroupKind kind;
+	PqRepetition repetition;	/* REQUIRED or OPTIONAL */
+	int32_t		parent;			/* index of the enclosing group, -1: root */
+	int32_t		field_id;		/* written when >= 0 */
+} PqWriteGroup;
 
 /* One key of the order the rows of every row group are stored in. */
 typedef struct PqWriteSortingColumn
@@ -139,6 +176,10 @@ typedef struct PqWriterOptions
 	uint32_t	statistics_max_len; /* byte-array bound length; 0: no limit */
 	uint32_t	dictionary_max_entries; /* 0: 65536 */
 	size_t		dictionary_max_bytes;	/* plain-encoded size; 0: 1 MB */
+	double		dictionary_max_ratio;	/* a chunk whose first batch has more
+										 * distinct values than this share
+										 * of its values is PLAIN; 0 (or
+										 * >= 1): no decision up front */
 	const char *created_by;		/* NULL: "parquet_fdw writer" */
 	int			num_key_values;
 	const PqKeyValue *key_values;	/* value may be NULL; value_len bytes */
@@ -163,15 +204,26 @@ PqStatus	pq_writer_open(PqWriter **writer, const PqWriteColumn *columns,
 						   PqError *err);
 
 /*
+ * As pq_writer_open, with groups (see Nesting above; columns' parent
+ * fields are read).  num_groups 0 is pq_writer_open.
+ */
+PqStatus	pq_writer_open_nested(PqWriter **writer, const PqWriteGroup *groups,
+								  int num_groups, const PqWriteColumn *columns,
+								  int num_columns, const PqWriterOptions *options,
+								  const PqSink *sink, const PfcAllocator *alloc,
+								  PqError *err);
+
+/*
  * Append rows to column `column` of the current row group.  The batch has
  * the layout pq_column_reader_read() returns (parquet.h):
  *
  *	 flat columns: num_rows; values row-aligned (values[i] is row i's value,
  *	   ignored when is_null[i]); is_null NULL means no nulls (required for
  *	   REQUIRED columns); levels unused.
- *	 list columns: num_rows top-level rows, num_levels entries of def_levels
- *	   and rep_levels (max_def / max_rep of the leaf), and the num_values
- *	   non-null leaf values densely in values; is_null unused.
+ *	 list and nested columns: num_rows top-level rows, num_levels entries
+ *	   of def_levels and rep_levels (max_def / max_rep of the leaf;
+ *	   rep_levels may be NULL when no LIST is above the leaf), and the
+ *	   num_values non-null leaf values densely in values; is_null unused.
  *
  * value_width is ignored (the physical type decides).  Values are copied.
  * Columns go in schema order; moving to a later column closes the earlier
@@ -189,9 +241,13 @@ PqStatus	pq_writer_close(PqWriter *writer, PqError *err);
 /* Release everything; safe on NULL and after any error. */
 void		pq_writer_free(PqWriter *writer);
 
-/* Max definition / repetition level of a column's leaf. */
+/* Max definition / repetition level of a column's leaf (no groups). */
 int16_t		pq_write_column_max_def(const PqWriteColumn *column);
 int16_t		pq_write_column_max_rep(const PqWriteColumn *column);
+
+/* The same for leaf `column` of an open writer (groups counted). */
+int16_t		pq_writer_max_def(const PqWriter *writer, int column);
+int16_t		pq_writer_max_rep(const PqWriter *writer, int column);
 
 /*
  * Levels of a list column from Arrow-style offsets: row r's list holds

@@ -8,7 +8,8 @@
 // (parquet-wasm, through apache-arrow) check the columns whose values they
 // return exactly: hyparquet has no INTERVAL and returns decimals as doubles
 // (so only n9 and n18, which doubles hold exactly); arrow-rs is checked on
-// the integer, float, text, binary, date, uuid, json, enum and list columns.
+// the integer, float, text, binary, date, uuid, json, enum, list and nested
+// (STRUCT, list<list>, list<struct>) columns.
 // Prints one "ok"/"FAIL" line per reader and file, then "N passed, N failed".
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -52,6 +53,22 @@ function compare(reader, file, rows, columns) {
 }
 
 const ALL = Object.keys(expected[0]);
+// The nested columns (STRUCT, list<list>, list<struct>) as plain JSON:
+// Arrow vectors and struct rows, hyparquet's undefined, all made arrays,
+// objects and nulls.
+const NESTED = ['st', 'm', 'ap'];
+function plain(v) {
+	if (v === null || v === undefined) return null;
+	if (typeof v === 'bigint') return Number(v);
+	if (Array.isArray(v)) return v.map(plain);
+	if (typeof v === 'object') {
+		if (typeof v.get === 'function' && 'length' in v)
+			return Array.from({ length: v.length }, (_, i) => plain(v.get(i)));
+		const o = typeof v.toJSON === 'function' ? v.toJSON() : v;
+		return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, plain(x)]));
+	}
+	return v;
+}
 const hex = (u8) => Array.from(u8, (b) => b.toString(16).padStart(2, '0')).join('');
 
 // ---- DuckDB: canonical form computed in SQL
@@ -71,14 +88,15 @@ for (const f of files) {
 		         datepart('day', iv)::VARCHAR || ',' ||
 		         (datepart('hour', iv) * 3600000 + datepart('minute', iv) * 60000 +
 		          datepart('microseconds', iv) // 1000)::VARCHAR END AS iv,
-		       u::VARCHAR AS u, jb::VARCHAR AS jb, mood::VARCHAR AS mood, "ai", "at"
+		       u::VARCHAR AS u, jb::VARCHAR AS jb, mood::VARCHAR AS mood, "ai", "at",
+		       st, m, ap
 		  FROM read_parquet('${p}') ORDER BY id`);
 	compare('duckdb', f, reader.getRowObjectsJson(), ALL);
 }
 
 // ---- hyparquet
 const HYP = ['id', 'b', 'i2', 'i4', 'i8', 'f4', 'f8', 'n9', 'n18', 't', 'by', 'd', 'tm', 'ts',
-	'tstz', 'u', 'jb', 'mood', 'ai', 'at'];
+	'tstz', 'u', 'jb', 'mood', 'ai', 'at', ...NESTED];
 const SCALE = { n9: 2, n18: 4 };
 function hypValue(c, v) {
 	if (v === null || v === undefined) return null;
@@ -87,6 +105,7 @@ function hypValue(c, v) {
 	if (v instanceof Uint8Array) return hex(v);
 	if (c === 'd') return v.toISOString().slice(0, 10);
 	if (c === 'jb') return v;
+	if (NESTED.includes(c)) return plain(v);
 	if (Array.isArray(v)) return v.map((e) => (e === undefined ? null : e));
 	return v;
 }
@@ -115,9 +134,11 @@ for (const f of files) {
 }
 
 // ---- arrow-rs through parquet-wasm
-const ARW = ['id', 'b', 'i2', 'i4', 'i8', 'f4', 'f8', 't', 'by', 'd', 'u', 'jb', 'mood', 'ai', 'at'];
+const ARW = ['id', 'b', 'i2', 'i4', 'i8', 'f4', 'f8', 't', 'by', 'd', 'u', 'jb', 'mood', 'ai', 'at',
+	...NESTED];
 function arrowValue(c, v) {
 	if (v === null || v === undefined) return null;
+	if (NESTED.includes(c)) return plain(v);
 	if (typeof v === 'bigint') return v.toString();
 	if (v instanceof Uint8Array) return c === 'u' ?
 		`${hex(v).slice(0, 8)}-${hex(v).slice(8, 12)}-${hex(v).slice(12, 16)}-${hex(v).slice(16, 20)}-${hex(v).slice(20)}` : hex(v);

@@ -1936,6 +1936,194 @@ test_empty_files(void)
 	}
 }
 
+/*
+ * The dictionary is decided per chunk on its first batch: 1000 distinct
+ * values of 1000 are PLAIN (no dictionary page), 10 distinct of 1000 keep
+ * the dictionary, and both read back equal.
+ */
+static void
+test_dictionary_decision(void)
+{
+	PqWriteColumn c[2];
+	PqWriterOptions opt;
+	MemBuf		m = {0};
+	PqSink		sink = {mem_write, &m};
+	PqWriter   *w;
+	PqError		err;
+	PqFile	   *f;
+	int64_t		many[1000],
+				few[1000];
+	PqColumnBatch b;
+
+	m.fail_after = -1;
+	for (int i = 0; i < 1000; i++)
+	{
+		many[i] = (int64_t) i * 7919;
+		few[i] = i % 10;
+	}
+	pq_writer_options_init(&opt);
+	opt.dictionary_max_ratio = 0.2;
+	c[0] = simple_col("many", PQ_INT64, PQ_REQUIRED);
+	c[0].encoding = PQ_WRITE_DICTIONARY;
+	c[1] = simple_col("few", PQ_INT64, PQ_REQUIRED);
+	c[1].encoding = PQ_WRITE_DICTIONARY;
+	UNIT_CHECK(pq_writer_open(&w, c, 2, &opt, &sink, &pfc_malloc_allocator, &err) == PQ_OK);
+	memset(&b, 0, sizeof(b));
+	b.num_rows = 1000;
+	b.values = many;
+	UNIT_CHECK(pq_writer_write_column(w, 0, &b, &err) == PQ_OK);
+	b.values = few;
+	UNIT_CHECK(pq_writer_write_column(w, 1, &b, &err) == PQ_OK);
+	UNIT_CHECK(pq_writer_close(w, &err) == PQ_OK);
+	pq_writer_free(w);
+	UNIT_CHECK(open_mem(&m, &f, &err) == PQ_OK);
+	{
+		const PqColumnChunkMeta *cm = &pq_file_meta(f)->row_groups[0].columns[0];
+		const PqColumnChunkMeta *cf = &pq_file_meta(f)->row_groups[0].columns[1];
+
+		UNIT_CHECK(!has_encoding(cm, 8) && has_encoding(cm, 0) && !cm->has_dictionary_page_offset);
+		UNIT_CHECK(has_encoding(cf, 8) && cf->has_dictionary_page_offset);
+		for (int col = 0; col < 2; col++)
+		{
+			PqColumnReader *r = NULL;
+			PqColumnReaderOptions ro = {true};
+			const int64_t *want = col == 0 ? many : few;
+
+			UNIT_CHECK(pq_column_reader_open(&r, f, 0, col, &ro, &pfc_malloc_allocator, &err) == PQ_OK);
+			UNIT_CHECK(r && pq_column_reader_read(r, 1000, &b, &err) == PQ_OK && b.num_rows == 1000 &&
+					   memcmp(b.values, want, sizeof(many)) == 0);
+			pq_column_reader_close(r);
+		}
+	}
+	pq_file_close(f);
+	free(m.data);
+}
+
+/*
+ * Groups: a record { s: OPTIONAL STRUCT { a: INT32, l: OPTIONAL
+ * LIST<OPTIONAL STRUCT { t: STRING }> } } shredded by hand, written and
+ * read back: paths, levels per leaf, and the values.  Rows:
+ *	 0: s = NULL
+ *	 1: s = { a: NULL, l: NULL }
+ *	 2: s = { a: 5, l: [] }
+ *	 3: s = { a: 6, l: [NULL, {t: NULL}, {t: "x"}] }
+ */
+static void
+test_nested_groups(void)
+{
+	PqWriteGroup g[3] = {
+		{"s", PQ_GROUP_STRUCT, PQ_OPTIONAL, -1, -1},
+		{"l", PQ_GROUP_LIST, PQ_OPTIONAL, 0, -1},
+		{"element", PQ_GROUP_STRUCT, PQ_OPTIONAL, 1, -1},
+	};
+	PqWriteColumn c[3];
+	PqWriterOptions opt;
+	MemBuf		m = {0};
+	PqSink		sink = {mem_write, &m};
+	PqWriter   *w;
+	PqError		err;
+	PqFile	   *f;
+	PqColumnBatch b;
+	/* a: max_def 2, no repetition */
+	int16_t		a_def[4] = {0, 1, 2, 2};
+	int32_t		a_val[2] = {5, 6};
+	/* t: max_def 5 (s, l, list, element, t), max_rep 1 */
+	int16_t		t_def[6] = {0, 1, 2, 3, 4, 5};
+	int16_t		t_rep[6] = {0, 0, 0, 0, 1, 1};
+	CdcByteView t_val[1] = {{(const uint8_t *) "x", 1}};
+
+	m.fail_after = -1;
+	pq_writer_options_init(&opt);
+	c[0] = simple_col("id", PQ_INT32, PQ_REQUIRED);
+	c[0].parent = -1;
+	c[1] = simple_col("a", PQ_INT32, PQ_OPTIONAL);
+	c[1].parent = 0;
+	c[2] = simple_col("t", PQ_BYTE_ARRAY, PQ_OPTIONAL);
+	c[2].logical = lt_kind(PQ_LT_STRING);
+	c[2].parent = 2;
+	UNIT_CHECK(pq_writer_open_nested(&w, g, 3, c, 3, &opt, &sink, &pfc_malloc_allocator, &err) == PQ_OK);
+	UNIT_CHECK(pq_writer_max_def(w, 1) == 2 && pq_writer_max_rep(w, 1) == 0);
+	UNIT_CHECK(pq_writer_max_def(w, 2) == 5 && pq_writer_max_rep(w, 2) == 1);
+	{
+		int32_t		ids[4] = {0, 1, 2, 3};
+
+		memset(&b, 0, sizeof(b));
+		b.num_rows = 4;
+		b.values = ids;
+		UNIT_CHECK(pq_writer_write_column(w, 0, &b, &err) == PQ_OK);
+	}
+	memset(&b, 0, sizeof(b));
+	b.num_rows = 4;
+	b.num_levels = 4;
+	b.num_values = 2;
+	b.def_levels = a_def;
+	b.values = a_val;
+	UNIT_CHECKF(pq_writer_write_column(w, 1, &b, &err) == PQ_OK, "%s", err.message);
+	memset(&b, 0, sizeof(b));
+	b.num_rows = 4;
+	b.num_levels = 6;
+	b.num_values = 1;
+	b.def_levels = t_def;
+	b.rep_levels = t_rep;
+	b.values = t_val;
+	UNIT_CHECKF(pq_writer_write_column(w, 2, &b, &err) == PQ_OK, "%s", err.message);
+	UNIT_CHECK(pq_writer_close(w, &err) == PQ_OK);
+	pq_writer_free(w);
+
+	UNIT_CHECKF(open_mem(&m, &f, &err) == PQ_OK, "%s", err.message);
+	{
+		const PqFileMeta *fm = pq_file_meta(f);
+
+		UNIT_CHECK(fm->num_leaves == 3);
+		UNIT_CHECKF(strcmp(fm->leaves[1].path, "s.a") == 0, "%s", fm->leaves[1].path);
+		UNIT_CHECKF(strcmp(fm->leaves[2].path, "s.l.list.element.t") == 0, "%s", fm->leaves[2].path);
+		UNIT_CHECK(fm->leaves[1].max_def == 2 && fm->leaves[1].max_rep == 0);
+		UNIT_CHECK(fm->leaves[2].max_def == 5 && fm->leaves[2].max_rep == 1);
+		UNIT_CHECK(fm->row_groups[0].columns[2].num_values == 6);
+		for (int col = 1; col < 3; col++)
+		{
+			PqColumnReader *r = NULL;
+			PqColumnReaderOptions ro = {true};
+
+			UNIT_CHECK(pq_column_reader_open(&r, f, 0, col, &ro, &pfc_malloc_allocator, &err) == PQ_OK);
+			UNIT_CHECK(r && pq_column_reader_read(r, 4, &b, &err) == PQ_OK && b.num_rows == 4);
+			if (col == 1)		/* no repetition: the reader aligns values to rows */
+				UNIT_CHECK(b.num_levels == 4 && memcmp(b.def_levels, a_def, sizeof(a_def)) == 0 &&
+						   b.is_null && b.is_null[0] && b.is_null[1] && !b.is_null[2] && !b.is_null[3] &&
+						   ((const int32_t *) b.values)[2] == 5 && ((const int32_t *) b.values)[3] == 6);
+			else
+				UNIT_CHECK(b.num_levels == 6 && memcmp(b.def_levels, t_def, sizeof(t_def)) == 0 &&
+						   memcmp(b.rep_levels, t_rep, sizeof(t_rep)) == 0 && b.num_values == 1 &&
+						   ((const CdcByteView *) b.values)[0].len == 1 &&
+						   ((const CdcByteView *) b.values)[0].ptr[0] == 'x');
+			pq_column_reader_close(r);
+		}
+	}
+	pq_file_close(f);
+	free(m.data);
+
+	/* schema errors: a LIST with two children, a group's leaves apart */
+	{
+		PqWriteGroup bad[1] = {{"l", PQ_GROUP_LIST, PQ_OPTIONAL, -1, -1}};
+		PqWriteColumn two[3];
+
+		two[0] = simple_col("x", PQ_INT32, PQ_OPTIONAL);
+		two[0].parent = 0;
+		two[1] = simple_col("y", PQ_INT32, PQ_OPTIONAL);
+		two[1].parent = 0;
+		UNIT_CHECK(pq_writer_open_nested(&w, bad, 1, two, 2, &opt, &sink, &pfc_malloc_allocator, &err) ==
+				   PQ_ERR_INVALID_ARGUMENT);
+		pq_writer_free(w);
+		bad[0].kind = PQ_GROUP_STRUCT;
+		two[2] = two[1];
+		two[1] = simple_col("z", PQ_INT32, PQ_OPTIONAL);
+		two[1].parent = -1;
+		UNIT_CHECK(pq_writer_open_nested(&w, bad, 1, two, 3, &opt, &sink, &pfc_malloc_allocator, &err) ==
+				   PQ_ERR_INVALID_ARGUMENT);
+		pq_writer_free(w);
+	}
+}
+
 /* ----------------------------------------------------------------
  * main
  * ----------------------------------------------------------------
@@ -1952,6 +2140,8 @@ main(void)
 	test_truncated_stats();
 	test_crc_detects_damage();
 	test_empty_files();
+	test_dictionary_decision();
+	test_nested_groups();
 
 	for (size_t k = 0; k < sizeof(variants) / sizeof(variants[0]); k++)
 	{
