@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # COPY TO parquet against COPY TO csv and DuckDB's COPY TO parquet, one run:
 #
-#   bench/copy.sh            # the bench's lineitem (TPC-H SF 1, ~6M rows)
+#   bench/copy.sh                    # the bench's lineitem (TPC-H SF 1, ~6M rows)
+#   BENCH_TABLE=t10m bench/copy.sh   # the bench's 10M-row t10m (a bigint,
+#                                    # b int, c text, d float8, e date)
 #
 # Needs the data bench/run.sh caches (BENCH_DATA_DIR, default
-# /var/tmp/parquet_fdw-bench/full-seed42/lineitem.csv; run
+# /var/tmp/parquet_fdw-bench/full-seed42/TABLE.csv; run
 # BENCH_SCALE=full bench/run.sh once to make it), the extension installed
 # for PG_CONFIG's server, and @duckdb/node-api in BENCH_NODE_MODULES
 # (default: test/copy_interop/run.sh's folder, $HOME/.cache/parquet_fdw/
@@ -18,7 +20,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=../scripts/lib/pgcluster.sh
 . "$ROOT/scripts/lib/pgcluster.sh"
 DATA=${BENCH_DATA_DIR:-/var/tmp/parquet_fdw-bench/full-seed42}
-CSV=$DATA/lineitem.csv
+TABLE=${BENCH_TABLE:-lineitem}
+CSV=$DATA/$TABLE.csv
 RUNS=${BENCH_RUNS:-3}
 MODULES=${BENCH_NODE_MODULES:-$HOME/.cache/parquet_fdw/copy_interop}
 [ -f "$CSV" ] || { echo "copy bench: $CSV missing (BENCH_SCALE=full bench/run.sh makes it)" >&2; exit 1; }
@@ -27,14 +30,24 @@ OUT=$(mktemp -d "${TMPDIR:-/tmp}/pf-copy-bench.XXXXXX")
 chmod 777 "$OUT"
 trap 'pg_cluster_stop; rm -rf "$OUT"' EXIT
 pg_cluster_start >/dev/null
-COLS='l_orderkey bigint, l_partkey bigint, l_suppkey bigint, l_linenumber int,
+case $TABLE in
+lineitem)
+	COLS='l_orderkey bigint, l_partkey bigint, l_suppkey bigint, l_linenumber int,
   l_quantity numeric(15,2), l_extendedprice numeric(15,2), l_discount numeric(15,2),
   l_tax numeric(15,2), l_returnflag text, l_linestatus text, l_shipdate date,
   l_commitdate date, l_receiptdate date, l_shipinstruct text, l_shipmode text,
   l_comment text'
-pg_psql -q -c "CREATE EXTENSION parquet_fdw" -c "CREATE TABLE lineitem ($COLS)" \
-	-c "\\copy lineitem FROM '$CSV' (FORMAT csv, HEADER true)" -c "VACUUM ANALYZE lineitem"
-ROWS=$(pg_psql -At -c "SELECT count(*) FROM lineitem")
+	DUCK_TYPES="{'l_quantity': 'DECIMAL(15,2)', 'l_extendedprice': 'DECIMAL(15,2)', 'l_discount': 'DECIMAL(15,2)',
+  'l_tax': 'DECIMAL(15,2)', 'l_linenumber': 'INTEGER', 'l_orderkey': 'BIGINT', 'l_partkey': 'BIGINT',
+  'l_suppkey': 'BIGINT'}" ;;
+t10m)
+	COLS='a bigint, b int, c text, d float8, e date'
+	DUCK_TYPES="{'a': 'BIGINT', 'b': 'INTEGER', 'c': 'VARCHAR', 'd': 'DOUBLE', 'e': 'DATE'}" ;;
+*) echo "copy bench: BENCH_TABLE is lineitem or t10m" >&2; exit 1 ;;
+esac
+pg_psql -q -c "CREATE EXTENSION parquet_fdw" -c "CREATE TABLE $TABLE ($COLS)" \
+	-c "\\copy $TABLE FROM '$CSV' (FORMAT csv, HEADER true)" -c "VACUUM ANALYZE $TABLE"
+ROWS=$(pg_psql -At -c "SELECT count(*) FROM $TABLE")
 
 # best of RUNS seconds of one statement (a fresh session that LOADs first)
 time_pg() {
@@ -47,40 +60,37 @@ time_pg() {
 }
 size_mib() { stat -c %s "$1" | awk '{ printf "%.1f", $1 / 1048576 }'; }
 
-csv_s=$(time_pg "COPY lineitem TO '$OUT/l.csv' (FORMAT csv)")
-snappy_s=$(time_pg "COPY lineitem TO '$OUT/l_snappy.parquet' (FORMAT parquet)")
-zstd_s=$(time_pg "COPY lineitem TO '$OUT/l_zstd.parquet' (FORMAT parquet, compression zstd)")
+csv_s=$(time_pg "COPY $TABLE TO '$OUT/l.csv' (FORMAT csv)")
+snappy_s=$(time_pg "COPY $TABLE TO '$OUT/l_snappy.parquet' (FORMAT parquet)")
+zstd_s=$(time_pg "COPY $TABLE TO '$OUT/l_zstd.parquet' (FORMAT parquet, compression zstd)")
 
 cat >"$OUT/duck.mjs" <<'JS'
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
-const [modules, csv, out, runs] = process.argv.slice(2);
+const [modules, csv, out, runs, table, types] = process.argv.slice(2);
 const require = createRequire(path.join(path.resolve(modules), 'noop.js'));
 const { DuckDBInstance } = await import(pathToFileURL(require.resolve('@duckdb/node-api')).href);
 const db = await DuckDBInstance.create(':memory:');
 const con = await db.connect();
 await con.run(`SET threads = 1`);
-await con.run(`CREATE TABLE lineitem AS SELECT * FROM read_csv('${csv}', header = true, types = {
-  'l_quantity': 'DECIMAL(15,2)', 'l_extendedprice': 'DECIMAL(15,2)', 'l_discount': 'DECIMAL(15,2)',
-  'l_tax': 'DECIMAL(15,2)', 'l_linenumber': 'INTEGER', 'l_orderkey': 'BIGINT', 'l_partkey': 'BIGINT',
-  'l_suppkey': 'BIGINT'})`);
+await con.run(`CREATE TABLE ${table} AS SELECT * FROM read_csv('${csv}', header = true, types = ${types})`);
 for (const codec of ['snappy', 'zstd']) {
 	let best = Infinity;
 	for (let r = 0; r < Number(runs); r++) {
 		const t0 = performance.now();
-		await con.run(`COPY lineitem TO '${out}/duck_${codec}.parquet' (FORMAT parquet, COMPRESSION ${codec})`);
+		await con.run(`COPY ${table} TO '${out}/duck_${codec}.parquet' (FORMAT parquet, COMPRESSION ${codec})`);
 		best = Math.min(best, performance.now() - t0);
 	}
 	console.log(`${codec} ${(best / 1000).toFixed(2)}`);
 }
 JS
-duck=$(node "$OUT/duck.mjs" "$MODULES" "$CSV" "$OUT" "$RUNS")
+duck=$(node "$OUT/duck.mjs" "$MODULES" "$CSV" "$OUT" "$RUNS" "$TABLE" "$DUCK_TYPES")
 duck_snappy=$(echo "$duck" | awk '$1 == "snappy" { print $2 }')
 duck_zstd=$(echo "$duck" | awk '$1 == "zstd" { print $2 }')
 
 cat <<MD
-lineitem: $ROWS rows, heap table; best of $RUNS runs; $(nproc) cores shared, PostgreSQL $(pg_psql -At -c 'SHOW server_version')
+$TABLE: $ROWS rows, heap table; best of $RUNS runs; $(nproc) cores shared, PostgreSQL $(pg_psql -At -c 'SHOW server_version')
 
 | writer | seconds | file MiB |
 |---|---:|---:|
