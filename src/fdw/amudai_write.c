@@ -646,6 +646,7 @@ parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
 				 errmsg("permission denied to write an Amudai shard"),
 				 errhint("Only superusers and roles with privileges of the \"%s\" role may write server files.",
 						 "pg_write_server_files")));
+	pf_refuse_url(path);
 	if (!is_absolute_path(path))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_NAME),

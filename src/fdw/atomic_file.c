@@ -29,6 +29,7 @@
 #include "utils/memutils.h"
 
 #include "fdw/atomic_file.h"
+#include "fdw/parquet_fdw.h"
 
 #define PF_ATOMIC_BUFFER	(256 * 1024)
 
@@ -135,6 +136,7 @@ pf_atomic_file_create(const char *target)
 	const char *slash;
 	const char *base;
 
+	pf_refuse_url(target);
 	register_callbacks();
 	old = MemoryContextSwitchTo(TopMemoryContext);
 	file = palloc(sizeof(PfAtomicFile));

@@ -23,6 +23,7 @@
 #include "utils/acl.h"
 
 #include "fdw/copy.h"
+#include "fdw/parquet_fdw.h"
 
 static ProcessUtility_hook_type prev_process_utility = NULL;
 
@@ -77,6 +78,8 @@ check_copy_privileges(const CopyStmt *stmt)
 				 errmsg("COPY with FORMAT parquet does not support PROGRAM"),
 				 errhint("Write to a file or to %s.",
 						 stmt->is_from ? "STDIN" : "STDOUT")));
+	if (!stmt->is_from && stmt->filename != NULL)
+		pf_refuse_url(stmt->filename);
 	if (stmt->filename == NULL || superuser())
 		return;
 	if (stmt->is_from &&

@@ -223,6 +223,7 @@ table_folder(Relation rel, PfTableOptions *opts)
 						   list_length(opts->filenames)),
 				 errhint("Name one folder or one file in option \"filename\".")));
 	entry = pstrdup(linitial(opts->filenames));
+	pf_refuse_url(entry);
 	if (has_wildcard(entry))
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),

@@ -130,9 +130,9 @@ pf_refuse_url(const char *path)
 	if (scheme != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("URL scheme \"%s\" is not supported", scheme),
-				 errdetail("\"%s\" is a URL; parquet_fdw reads files and folders of the server's file system only.",
-						   path)));
+				 errmsg("cannot write to URL \"%s\"", path),
+				 errdetail("parquet_fdw reads %s:// URLs but writes files of the server's file system only.",
+						   scheme)));
 }
 
 /* The identity text of pf_file_identity() for a stat() result. */

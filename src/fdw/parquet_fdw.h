@@ -112,9 +112,9 @@ extern void pf_check_opened_file(const char *path, const struct stat *st);
 extern void pf_report_not_regular(const char *path, mode_t mode,
 								  const char *expected) pg_attribute_noreturn();
 /*
- * ERRCODE_FEATURE_NOT_SUPPORTED naming the scheme when path is a URL
- * ("s3://...", "https://..."), for what takes local paths only (readers
- * take URLs: remote_object.h); a plain path returns.
+ * ERRCODE_FEATURE_NOT_SUPPORTED when a write target is a URL ("s3://...",
+ * "https://..."): writers take local paths only (readers take URLs:
+ * remote_object.h); a plain path returns.
  */
 extern void pf_refuse_url(const char *path);
 
