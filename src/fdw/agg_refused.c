@@ -24,14 +24,28 @@
 
 #include "fdw/agg_int.h"
 
-/* Nodes the deparser may not print outside a full plan's context. */
+/*
+ * Nodes the deparser may not print outside a full plan's context: besides
+ * subplans and placeholders, executor parameters (an outer query's value
+ * in a correlated subquery: PostgreSQL 17's deparser looks for the plan
+ * that sets them and crashes without one) and Vars of any other relation
+ * or query level (the context below names one relation).
+ */
 static bool
 unprintable_walker(Node *node, void *context)
 {
+	Index		rti = *(Index *) context;
+
 	if (node == NULL)
 		return false;
 	if (IsA(node, PlaceHolderVar) || IsA(node, GroupingFunc) ||
-		IsA(node, SubPlan) || IsA(node, AlternativeSubPlan))
+		IsA(node, SubPlan) || IsA(node, AlternativeSubPlan) ||
+		IsA(node, SubLink))
+		return true;
+	if (IsA(node, Param) && ((Param *) node)->paramkind != PARAM_EXTERN)
+		return true;
+	if (IsA(node, Var) &&
+		(((Var *) node)->varlevelsup != 0 || ((Var *) node)->varno != rti))
 		return true;
 	return expression_tree_walker(node, unprintable_walker, context);
 }
@@ -46,8 +60,8 @@ pf_agg_deparse(Node *expr, Oid relid, Index rti)
 {
 	Node	   *copy;
 
-	if (unprintable_walker(expr, NULL))
-		return pstrdup("(an expression with a subquery or placeholder)");
+	if (unprintable_walker(expr, &rti))
+		return pstrdup("(an expression with a subquery, parameter or placeholder)");
 	copy = copyObject(expr);
 
 	/* the context below knows one relation, range table index 1 */
