@@ -33,7 +33,7 @@ DECLARE
   flat text := current_setting('pf.flat');
   other text := current_setting('pf.other');
 BEGIN
-  EXECUTE format('COPY (SELECT 1) TO PROGRAM %L', format(
+  EXECUTE format('COPY (SELECT 1 WHERE false) TO PROGRAM %L', format(
     $c$rm -rf '%1$s' && mkdir -p '%1$s/a*' '%1$s/abc' '%1$s/x[1]' '%1$s/x1' && $c$ ||
     $c$cp '%2$s' '%1$s/a*/' && cp '%2$s' '%1$s/x[1]/' && cp '%2$s' '%1$s/f,1.parquet' && $c$ ||
     $c$cp '%3$s' '%1$s/abc/' && cp '%3$s' '%1$s/x1/'$c$, lit, flat, other));
