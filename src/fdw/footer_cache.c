@@ -314,6 +314,64 @@ cache_init(void)
 	RegisterSubXactCallback(cache_subxact_callback, NULL);
 }
 
+/* A new entry for path, pinned and detached, with no file read yet. */
+static PfFooterEntry *
+entry_new(const char *path, const char *key, Oid serverid)
+{
+	MemoryContext cxt;
+	PfFooterEntry *e;
+
+	cxt = AllocSetContextCreate(cache_cxt, "parquet_fdw footer",
+								ALLOCSET_SMALL_SIZES);
+	e = MemoryContextAllocZero(cxt, sizeof(PfFooterEntry));
+	e->cxt = cxt;
+	e->path = MemoryContextStrdup(cxt, path);
+	e->key = key ? MemoryContextStrdup(cxt, key) : e->path;
+	e->serverid = serverid;
+	e->fd = -1;
+	e->pins = 1;
+	dlist_push_head(&detached, &e->node);
+	return e;
+}
+
+/*
+ * Parse the footer read through source into e; on any error (a parse
+ * failure, or one a remote read raised) e is freed and the error raised.
+ */
+static void
+entry_parse_footer(PfFooterEntry *e, PfcSource *source)
+{
+	PfcAllocator alloc = pf_context_allocator(e->cxt);
+	PqError		err;
+	PqStatus	status;
+
+	pq_error_clear(&err);
+	PG_TRY();
+	{
+		status = pq_file_open(&e->file, source, &alloc, &err);
+	}
+	PG_CATCH();
+	{
+		e->file = NULL;
+		e->pins = 0;
+		entry_free(e);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	if (status != PQ_OK)
+	{
+		const char *path = pstrdup(e->path);
+
+		e->file = NULL;
+		e->pins = 0;
+		entry_free(e);
+		if (err.status == PQ_OK)
+			err.status = status;
+		pf_report_error(path, &err);
+	}
+	e->mem = MemoryContextMemAllocated(e->cxt, true);
+}
+
 /*
  * Read the footer of the file at path into a new entry, pinned, its
  * descriptor open.  ereports on failure, leaving nothing behind.
@@ -321,23 +379,9 @@ cache_init(void)
 static PfFooterEntry *
 entry_load(const char *path)
 {
-	MemoryContext cxt;
-	PfFooterEntry *e;
+	PfFooterEntry *e = entry_new(path, NULL, InvalidOid);
 	PfcSource	source;
-	PfcAllocator alloc;
-	PqError		err;
-	PqStatus	status;
 	int			rc;
-
-	cxt = AllocSetContextCreate(cache_cxt, "parquet_fdw footer",
-								ALLOCSET_SMALL_SIZES);
-	e = MemoryContextAllocZero(cxt, sizeof(PfFooterEntry));
-	e->cxt = cxt;
-	e->path = MemoryContextStrdup(cxt, path);
-	e->key = e->path;
-	e->fd = -1;
-	e->pins = 1;
-	dlist_push_head(&detached, &e->node);
 
 	rc = entry_open_fd(e, &e->id);
 	if (rc != 0)
@@ -352,19 +396,7 @@ entry_load(const char *path)
 	source.read_at = entry_read_at;
 	source.size = (uint64_t) e->id.size;
 	source.ctx = e;
-	alloc = pf_context_allocator(cxt);
-	pq_error_clear(&err);
-	status = pq_file_open(&e->file, &source, &alloc, &err);
-	if (status != PQ_OK)
-	{
-		e->file = NULL;
-		e->pins = 0;
-		entry_free(e);
-		if (err.status == PQ_OK)
-			err.status = status;
-		pf_report_error(path, &err);
-	}
-	e->mem = MemoryContextMemAllocated(cxt, true);
+	entry_parse_footer(e, &source);
 	return e;
 }
 
@@ -375,26 +407,12 @@ entry_load(const char *path)
 static PfFooterEntry *
 entry_load_remote(const char *url, Oid serverid, const char *key)
 {
-	MemoryContext cxt;
-	PfFooterEntry *e;
+	PfFooterEntry *e = entry_new(url, key, serverid);
 	PfcSource	source;
-	PfcAllocator alloc;
-	PqError		err;
-	PqStatus	status;
 
-	cxt = AllocSetContextCreate(cache_cxt, "parquet_fdw footer",
-								ALLOCSET_SMALL_SIZES);
-	e = MemoryContextAllocZero(cxt, sizeof(PfFooterEntry));
-	e->cxt = cxt;
-	e->path = MemoryContextStrdup(cxt, url);
-	e->key = MemoryContextStrdup(cxt, key);
-	e->serverid = serverid;
-	e->fd = -1;
-	e->pins = 1;
-	dlist_push_head(&detached, &e->node);
 	PG_TRY();
 	{
-		e->remote = pf_remote_object_open(url, serverid, cxt);
+		e->remote = pf_remote_object_open(url, serverid, e->cxt);
 	}
 	PG_CATCH();
 	{
@@ -406,30 +424,7 @@ entry_load_remote(const char *url, Oid serverid, const char *key)
 	e->id.size = (off_t) pf_remote_object_size(e->remote);
 	strlcpy(e->id.etag, pf_remote_object_etag(e->remote), sizeof(e->id.etag));
 	source = pf_remote_object_source(e->remote);
-	alloc = pf_context_allocator(cxt);
-	pq_error_clear(&err);
-	PG_TRY();
-	{
-		status = pq_file_open(&e->file, &source, &alloc, &err);
-	}
-	PG_CATCH();
-	{
-		e->file = NULL;
-		e->pins = 0;
-		entry_free(e);
-		PG_RE_THROW();
-	}
-	PG_END_TRY();
-	if (status != PQ_OK)
-	{
-		e->file = NULL;
-		e->pins = 0;
-		entry_free(e);
-		if (err.status == PQ_OK)
-			err.status = status;
-		pf_report_error(url, &err);
-	}
-	e->mem = MemoryContextMemAllocated(cxt, true);
+	entry_parse_footer(e, &source);
 	return e;
 }
 
