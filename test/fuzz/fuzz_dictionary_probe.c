@@ -21,49 +21,9 @@
 #include <string.h>
 
 #include "parquet/dictionary_probe.h"
+#include "fuzz_support.h"
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-typedef struct MemFile
-{
-	const uint8_t *data;
-	size_t		len;
-} MemFile;
-
-static int
-mem_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
-{
-	MemFile    *m = ctx;
-
-	if (offset > m->len || len > m->len - offset)
-		abort();				/* the layer must never read outside the file */
-	memcpy(buf, m->data + offset, len);
-	return 0;
-}
-
-typedef struct FailingAlloc
-{
-	long		calls_left;
-} FailingAlloc;
-
-static void *
-failing_alloc(void *ctx, size_t size)
-{
-	FailingAlloc *fa = ctx;
-
-	if (fa->calls_left-- <= 0)
-		return NULL;
-	return malloc(size);
-}
-
-static void
-failing_release(void *ctx, void *ptr)
-{
-	(void) ctx;
-	free(ptr);
-}
-
-static volatile uint8_t sink;
 
 static void
 probe_all(const uint8_t *data, size_t size, const PfcAllocator *alloc)
@@ -99,7 +59,7 @@ probe_all(const uint8_t *data, size_t size, const PfcAllocator *alloc)
 				if (node->physical == PQ_INT64 && d->values[i].len != 8)
 					abort();
 				for (uint32_t k = 0; k < d->values[i].len; k++)
-					sink ^= d->values[i].data[k];
+					fuzz_sink ^= d->values[i].data[k];
 			}
 			pq_dictionary_free(d);
 		}

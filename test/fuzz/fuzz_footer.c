@@ -27,57 +27,9 @@
 #include <string.h>
 
 #include "parquet/parquet.h"
+#include "fuzz_support.h"
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-typedef struct MemFile
-{
-	const uint8_t *data;
-	size_t		len;
-} MemFile;
-
-static int
-mem_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
-{
-	MemFile    *m = ctx;
-
-	if (offset > m->len || len > m->len - offset)
-		abort();				/* the layer must never read outside the file */
-	memcpy(buf, m->data + offset, len);
-	return 0;
-}
-
-typedef struct FailingAlloc
-{
-	int			calls_left;
-} FailingAlloc;
-
-static void *
-failing_alloc(void *ctx, size_t size)
-{
-	FailingAlloc *fa = ctx;
-
-	if (fa->calls_left-- <= 0)
-		return NULL;
-	return malloc(size);
-}
-
-static void
-failing_release(void *ctx, void *ptr)
-{
-	free(ptr);
-}
-
-static volatile uint8_t sink;
-
-static void
-touch(const void *p, size_t len)
-{
-	const uint8_t *b = p;
-
-	for (size_t i = 0; i < len; i++)
-		sink ^= b[i];
-}
 
 static void
 touch_str(const char *s)
