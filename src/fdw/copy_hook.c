@@ -24,6 +24,7 @@
 
 #include "fdw/copy.h"
 #include "fdw/parquet_fdw.h"
+#include "fdw/remote_fdw.h"
 
 static ProcessUtility_hook_type prev_process_utility = NULL;
 
@@ -81,6 +82,9 @@ check_copy_privileges(const CopyStmt *stmt)
 	if (!stmt->is_from && stmt->filename != NULL)
 		pf_refuse_url(stmt->filename);
 	if (stmt->filename == NULL || superuser())
+		return;
+	/* a URL reads no server file: pf_remote_store() checks its own role */
+	if (stmt->is_from && pf_is_url(stmt->filename))
 		return;
 	if (stmt->is_from &&
 		!has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES))

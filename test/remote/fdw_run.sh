@@ -7,6 +7,8 @@
 #     text of SELECT *, or the same SQLSTATE when the local read fails);
 #   - a glob, a "**" glob, a folder, a hive dataset with a partition qual;
 #   - an Amudai shard written by parquet_fdw_write_amudai;
+#   - gs://, az:// and abfss:// with settings from a server and user mapping;
+#   - COPY FROM an s3:// glob, by a member of parquet_fdw_remote_read;
 #   - a point lookup pruned to one row group: at most 4 requests;
 #   - errors: a missing object (58P01), an unsigned request the store
 #     refuses (42501), an empty glob (58P01), 5xx then success, an object
@@ -139,13 +141,14 @@ SQL
 done
 
 # compare NAME LOCAL_FILENAME REMOTE_FILENAME [QUERY_SUFFIX]
+# (the remote table on server $RSERVER, default pq)
 compare() {
 	local out
 	out=$(q <<SQL
 CREATE FOREIGN TABLE "l_$1" (id int, bool_col bool, string_col text, year int)
 	SERVER pq OPTIONS (filename '$2', missing_columns 'null');
 CREATE FOREIGN TABLE "r_$1" (id int, bool_col bool, string_col text, year int)
-	SERVER pq OPTIONS (filename '$3', missing_columns 'null');
+	SERVER ${RSERVER:-pq} OPTIONS (filename '$3', missing_columns 'null');
 SELECT (SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) || count(*) FROM "l_$1" t ${4:-}) = 
        (SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) || count(*) FROM "r_$1" t ${4:-}),
        (SELECT count(*) FROM "r_$1" t ${4:-});
@@ -258,6 +261,48 @@ q -c "CREATE FOREIGN TABLE http_star (id int) SERVER pq OPTIONS (filename 'http:
 expect_error "http URL with a star" 58P01 "SELECT * FROM http_star"
 q -c "CREATE ROLE nobody LOGIN" >/dev/null
 expect_error "role without the privilege" 42501 "SET ROLE nobody; SELECT * FROM parquet_metadata('s3://test/lookup.parquet')"
+
+# Settings from a server and its user mapping instead of the environment:
+# gs:// (GCS through its S3-compatible API with HMAC keys) at the server's
+# endpoint; az:// and abfss:// with Azurite's key in a connection string
+# (the environment's Azure key is wrong, so only the mapping can work).
+q >/dev/null <<SQL || bad "servers with endpoints: setup failed"
+CREATE SERVER gcs FOREIGN DATA WRAPPER parquet_fdw
+	OPTIONS (endpoint 'http://127.0.0.1:$PORT', url_style 'path');
+CREATE USER MAPPING FOR CURRENT_USER SERVER gcs OPTIONS (key_id 'S3RVER', secret 'S3RVER');
+CREATE SERVER azs FOREIGN DATA WRAPPER parquet_fdw;
+CREATE USER MAPPING FOR CURRENT_USER SERVER azs OPTIONS (connection_string
+	'DefaultEndpointsProtocol=http;AccountName=$AZ_ACCOUNT;AccountKey=$AZ_KEY;BlobEndpoint=http://127.0.0.1:$AZ_PORT/$AZ_ACCOUNT');
+SQL
+RSERVER=gcs compare gs "$LOCAL/corpus/alltypes_*.parquet" "gs://test/corpus/alltypes_*.parquet"
+RSERVER=azs compare az "$LOCAL/corpus/alltypes_plain.parquet" "az://test/alltypes_plain.parquet"
+RSERVER=azs compare abfss "$LOCAL/corpus/alltypes_plain.parquet" \
+	"abfss://test@$AZ_ACCOUNT.dfs.core.windows.net/alltypes_plain.parquet"
+
+# COPY FROM a URL (a glob here) loads the rows the local files give; a role
+# with parquet_fdw_remote_read may, one without it may not.
+out=$(q <<SQL
+CREATE TABLE cf_local (id int, bool_col bool, string_col text);
+CREATE TABLE cf_remote (LIKE cf_local);
+GRANT INSERT ON cf_remote TO nobody;
+GRANT parquet_fdw_remote_read TO nobody;
+LOAD 'parquet_fdw';
+COPY cf_local FROM '$LOCAL/corpus/alltypes_*.parquet' (FORMAT parquet);
+SET ROLE nobody;
+COPY cf_remote FROM 's3://test/corpus/alltypes_*.parquet' (FORMAT parquet);
+RESET ROLE;
+SELECT (SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) || count(*) FROM cf_local t) =
+       (SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) || count(*) FROM cf_remote t),
+       (SELECT count(*) FROM cf_remote);
+SQL
+)
+q -c "REVOKE parquet_fdw_remote_read FROM nobody" >/dev/null
+case "$(echo "$out" | tail -n 1)" in
+t\|[1-9]*) ok "COPY FROM s3:// glob by a parquet_fdw_remote_read member: same rows" ;;
+*) bad "COPY FROM s3:// glob: $out" ;;
+esac
+expect_error "COPY FROM a URL without the privilege" 42501 \
+	"LOAD 'parquet_fdw'; SET ROLE nobody; COPY cf_remote FROM 's3://test/corpus/alltypes_plain.parquet' (FORMAT parquet)"
 
 # Inspection of a URL: the same metadata as of the local file.
 out=$(q -c "SELECT (SELECT md5(string_agg(m::text, ',')) FROM parquet_metadata('$LOCAL/corpus/alltypes_plain.parquet') m) =
