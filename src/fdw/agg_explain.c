@@ -114,6 +114,8 @@ pf_agg_explain_foreign_scan(ForeignScanState *node, ExplainState *es)
 						  st->sscan.time_decoding && es->timing ?
 						  &st->sscan.decode_time : NULL,
 						  es);
+		if (st->sscan.remote)
+			pf_explain_remote(&st->sscan.remote_stats, es);
 		ExplainPropertyInteger("Peak Memory", "kB",
 							   (int64) ((st->peak_memory + 1023) / 1024), es);
 	}

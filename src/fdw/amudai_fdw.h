@@ -61,6 +61,8 @@ typedef struct PfShard
 	List	   *stripe_files;	/* PfShardFile *, the resolver's, in order */
 	AmShard    *shard;
 	Oid			serverid;		/* a URL's server (stripe URLs too) */
+	struct PfRemoteStats *remote_stats; /* charged with the requests of its
+										 * URLs, or NULL */
 } PfShard;
 
 /*
@@ -75,6 +77,13 @@ extern PfShard *pf_open_shard(const char *path, MemoryContext cxt);
  * its stripe files are then URLs next to it, read the same way.
  */
 extern PfShard *pf_open_shard_at(const char *path, Oid serverid, MemoryContext cxt);
+/*
+ * pf_open_shard_at() that adds the requests and bytes of the shard's URLs
+ * (root and stripe files, from the open on) to remote_stats.
+ */
+extern PfShard *pf_open_shard_counted(const char *path, Oid serverid,
+									  struct PfRemoteStats *remote_stats,
+									  MemoryContext cxt);
 extern void pf_close_shard(PfShard *ps);
 
 /*

@@ -145,6 +145,17 @@ static char *refused_stripe = NULL;
 static mode_t refused_stripe_mode;
 
 /* AmResolver.open: a stripe file in the root file's folder. */
+/* A URL of the shard as a source, its requests charged as the shard's are. */
+static PfcSource
+open_remote(PfShard *ps, const char *url, MemoryContext cxt)
+{
+	PfRemoteObject *obj = pf_remote_object_open(url, ps->serverid, cxt);
+
+	if (ps->remote_stats != NULL)
+		pf_remote_object_charge(obj, ps->remote_stats);
+	return pf_remote_object_source(obj);
+}
+
 static int
 resolver_open(void *ctx, const char *url, size_t url_len, PfcSource *out)
 {
@@ -165,7 +176,7 @@ resolver_open(void *ctx, const char *url, size_t url_len, PfcSource *out)
 		PfShardFile *f = MemoryContextAllocZero(cxt, sizeof(PfShardFile));
 		MemoryContext old;
 
-		*out = pf_remote_object_source(pf_remote_object_open(path, ps->serverid, cxt));
+		*out = open_remote(ps, path, cxt);
 		/* no descriptor: the ETag guards changes; the size bounds DataRefs */
 		f->fd = -1;
 		f->path = path;
@@ -208,6 +219,13 @@ pf_open_shard(const char *path, MemoryContext cxt)
 PfShard *
 pf_open_shard_at(const char *path, Oid serverid, MemoryContext cxt)
 {
+	return pf_open_shard_counted(path, serverid, NULL, cxt);
+}
+
+PfShard *
+pf_open_shard_counted(const char *path, Oid serverid,
+					  struct PfRemoteStats *remote_stats, MemoryContext cxt)
+{
 	PfShard    *ps = MemoryContextAllocZero(cxt, sizeof(PfShard));
 	AmError		err;
 	AmStatus	status;
@@ -219,8 +237,9 @@ pf_open_shard_at(const char *path, Oid serverid, MemoryContext cxt)
 	ps->path = MemoryContextStrdup(cxt, path);
 	ps->fd = -1;
 	ps->serverid = serverid;
+	ps->remote_stats = remote_stats;
 	if (pf_is_url(path))
-		ps->source = pf_remote_object_source(pf_remote_object_open(path, serverid, cxt));
+		ps->source = open_remote(ps, path, cxt);
 	else
 		rc = open_source(path, cxt, &ps->source, &mode);
 	if (rc != 0)

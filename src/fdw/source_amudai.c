@@ -36,6 +36,7 @@
 
 #include "fdw/amudai_fdw.h"
 #include "fdw/parquet_fdw.h"
+#include "fdw/remote_fdw.h"
 #include "fdw/source.h"
 
 /* Rows per block of RANGE_INDEX buffers this source uses (format notes 3.9). */
@@ -723,7 +724,10 @@ am_source_open(const char *path, Relation rel, PfSourceScan *scan,
 	f->base.scan = scan;
 	f->base.unit = -1;
 	f->cxt = cxt;
-	f->shard = pf_open_shard_at(path, pf_rel_serverid(rel), cxt);
+	if (pf_is_url(path))
+		scan->remote = true;
+	f->shard = pf_open_shard_counted(path, pf_rel_serverid(rel),
+									 &scan->remote_stats, cxt);
 	f->base.nunits = (int) am_shard_stripe_count(f->shard->shard);
 	f->unit_cxt = AllocSetContextCreate(cxt, "parquet_fdw amudai stripe",
 										ALLOCSET_DEFAULT_SIZES);

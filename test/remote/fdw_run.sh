@@ -203,6 +203,9 @@ out=$(q -c "SELECT parquet_fdw_write_amudai('SELECT g AS id, g % 2 = 0 AS bool_c
 if [ -f "$OUT/shard.amudai.shard" ]; then
 	rs_s3_put "$PORT" "amudai/shard.amudai.shard" "$OUT/shard.amudai.shard" || bad "upload of the shard"
 	compare amudai "$OUT/shard.amudai.shard" "s3://test/amudai/shard.amudai.shard"
+	out=$(q -c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT * FROM r_amudai")
+	if grep -qE "Requests: [1-9][0-9]*  Bytes Fetched: [1-9]" <<<"$out"; then ok "amudai: Requests line"
+	else bad "amudai: no Requests line: $out"; fi
 else
 	bad "amudai: the shard was not written: $out"
 fi
@@ -231,6 +234,10 @@ SQL
 	if grep -q '"Requests"' <<<"$out" && grep -q '"Bytes Fetched"' <<<"$out"; then
 		ok "explain json: Requests and Bytes Fetched properties"
 	else bad "explain json: $out"; fi
+	out=$(q -c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT year, sum(id) FROM lookup WHERE id > 90000 GROUP BY year")
+	if grep -q "Aggregate Pushdown" <<<"$out" && grep -qE "Requests: [1-9][0-9]*  Bytes Fetched: [1-9]" <<<"$out"; then
+		ok "aggregate pushdown: Requests line"
+	else bad "aggregate pushdown: no Requests line: $out"; fi
 	out=$(q -c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT * FROM l_glob LIMIT 1")
 	if grep -q "Requests" <<<"$out"; then bad "local scan shows Requests"
 	else ok "local scan: no Requests line"; fi
