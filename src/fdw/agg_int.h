@@ -224,6 +224,12 @@ typedef struct PfAggExpr
 	double	   *f8;
 	bool	   *nulls;			/* NULL: no null in this batch */
 	bool	   *null_buf;
+	/* per batch, INT: non-null values' range, sum and count (shifted sums) */
+	uint64		range_batch;	/* batch number of the fields below */
+	int64		vmin;
+	int64		vmax;
+	int128_t	vsum;
+	int64		vcount;
 } PfAggExpr;
 
 typedef enum PfAggKind
