@@ -9,32 +9,8 @@
 #include <unistd.h>
 
 #include "remote/credentials.h"
+#include "fake_env.h"
 #include "unit.h"
-
-typedef struct FakeEnv
-{
-	const char *names[12];
-	const char *values[12];
-	int			n;
-} FakeEnv;
-
-static const char *
-fake_getenv(const char *name, void *arg)
-{
-	FakeEnv    *e = arg;
-
-	for (int i = 0; i < e->n; i++)
-		if (strcmp(e->names[i], name) == 0)
-			return e->values[i];
-	return NULL;
-}
-
-static void
-setenv_fake(FakeEnv *e, const char *name, const char *value)
-{
-	e->names[e->n] = name;
-	e->values[e->n++] = value;
-}
 
 static void
 write_file(const char *path, const char *text)
@@ -95,14 +71,14 @@ main(void)
 	UNIT_CHECK(s.key_id[0] == '\0' && s.region[0] == '\0');
 
 	/* the default profile from the files under HOME */
-	setenv_fake(&e, "HOME", dir);
+	fake_env_set(&e, "HOME", dir);
 	UNIT_CHECK(rmt_aws_settings_resolve(fake_getenv, &e, &s) == RMT_OK);
 	UNIT_CHECK(strcmp(s.key_id, "FILEKEY") == 0 && strcmp(s.secret, "FILESECRET") == 0);
 	UNIT_CHECK(strcmp(s.region, "us-west-2") == 0 && s.session_token[0] == '\0');
 	UNIT_CHECK(strcmp(s.source, "credentials file") == 0);
 
 	/* AWS_PROFILE picks the section, "[profile NAME]" in config */
-	setenv_fake(&e, "AWS_PROFILE", "other");
+	fake_env_set(&e, "AWS_PROFILE", "other");
 	UNIT_CHECK(rmt_aws_settings_resolve(fake_getenv, &e, &s) == RMT_OK);
 	UNIT_CHECK(strcmp(s.key_id, "OTHERKEY") == 0 && strcmp(s.session_token, "TOKEN") == 0);
 	UNIT_CHECK(strcmp(s.region, "ap-south-1") == 0);
@@ -114,17 +90,17 @@ main(void)
 	UNIT_CHECK(s.key_id[0] == '\0');
 
 	/* the environment wins, key and secret together; region too */
-	setenv_fake(&e, "AWS_ACCESS_KEY_ID", "ENVKEY");
+	fake_env_set(&e, "AWS_ACCESS_KEY_ID", "ENVKEY");
 	UNIT_CHECK(rmt_aws_settings_resolve(fake_getenv, &e, &s) == RMT_OK);
 	UNIT_CHECK(s.key_id[0] == '\0');	/* no secret in the environment */
-	setenv_fake(&e, "AWS_SECRET_ACCESS_KEY", "ENVSECRET");
-	setenv_fake(&e, "AWS_REGION", "sa-east-1");
+	fake_env_set(&e, "AWS_SECRET_ACCESS_KEY", "ENVSECRET");
+	fake_env_set(&e, "AWS_REGION", "sa-east-1");
 	UNIT_CHECK(rmt_aws_settings_resolve(fake_getenv, &e, &s) == RMT_OK);
 	UNIT_CHECK(strcmp(s.key_id, "ENVKEY") == 0 && strcmp(s.secret, "ENVSECRET") == 0);
 	UNIT_CHECK(strcmp(s.region, "sa-east-1") == 0 && strcmp(s.source, "environment") == 0);
 
 	/* explicit file locations */
-	setenv_fake(&e, "AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials");
+	fake_env_set(&e, "AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials");
 	UNIT_CHECK(rmt_aws_settings_resolve(fake_getenv, &e, &s) == RMT_OK);
 	UNIT_CHECK(strcmp(s.key_id, "ENVKEY") == 0);
 

@@ -10,32 +10,8 @@
 #include <unistd.h>
 
 #include "remote/settings.h"
+#include "fake_env.h"
 #include "unit.h"
-
-typedef struct FakeEnv
-{
-	const char *names[12];
-	const char *values[12];
-	int			n;
-} FakeEnv;
-
-static const char *
-fake_getenv(const char *name, void *arg)
-{
-	FakeEnv    *e = arg;
-
-	for (int i = 0; i < e->n; i++)
-		if (strcmp(e->names[i], name) == 0)
-			return e->values[i];
-	return NULL;
-}
-
-static void
-env_set(FakeEnv *e, const char *name, const char *value)
-{
-	e->names[e->n] = name;
-	e->values[e->n++] = value;
-}
 
 static bool
 streq(const char *a, const char *b)
@@ -112,11 +88,11 @@ test_merge_order(void)
 		{"key_id", "MAPKEY"}, {"secret", "mapsecret"}, {"session_token", "maptoken"}
 	};
 
-	env_set(&env, "AWS_ACCESS_KEY_ID", "ENVKEY");
-	env_set(&env, "AWS_SECRET_ACCESS_KEY", "envsecret");
-	env_set(&env, "AWS_SESSION_TOKEN", "envtoken");
-	env_set(&env, "AWS_REGION", "us-west-2");
-	env_set(&env, "AWS_ENDPOINT_URL", "https://env.example:443");
+	fake_env_set(&env, "AWS_ACCESS_KEY_ID", "ENVKEY");
+	fake_env_set(&env, "AWS_SECRET_ACCESS_KEY", "envsecret");
+	fake_env_set(&env, "AWS_SESSION_TOKEN", "envtoken");
+	fake_env_set(&env, "AWS_REGION", "us-west-2");
+	fake_env_set(&env, "AWS_ENDPOINT_URL", "https://env.example:443");
 
 	/* every field from the server and the mapping: the environment unused */
 	UNIT_CHECK(resolve("s3://b/k", server, 5, mapping, 3, &env, false, &s, msg, sizeof(msg)) == RMT_OK);
@@ -184,7 +160,7 @@ test_aws_file(void)
 	f = fopen(path, "w");
 	fputs("[default]\naws_access_key_id = FILEKEY\naws_secret_access_key = filesecret\n", f);
 	fclose(f);
-	env_set(&env, "AWS_SHARED_CREDENTIALS_FILE", path);
+	fake_env_set(&env, "AWS_SHARED_CREDENTIALS_FILE", path);
 	UNIT_CHECK(resolve("s3://b/k", NULL, 0, NULL, 0, &env, false, &s, msg, sizeof(msg)) == RMT_OK);
 	UNIT_CHECK(streq(s.config.key_id, "FILEKEY"));
 	UNIT_CHECK(s.credential_source == RMT_CRED_AWS_FILE);
@@ -204,8 +180,8 @@ test_azure(void)
 	RmtOption	sas[] = {{"account_name", "acct2"}, {"sas_token", "?sv=2022&sig=ab%3D"}};
 	RmtOption	srv[] = {{"endpoint", "https://blob.example/acct"}};
 
-	env_set(&env, "AZURE_STORAGE_ACCOUNT", "envacct");
-	env_set(&env, "AZURE_STORAGE_KEY", "ZW52");
+	fake_env_set(&env, "AZURE_STORAGE_ACCOUNT", "envacct");
+	fake_env_set(&env, "AZURE_STORAGE_KEY", "ZW52");
 
 	/* the mapping's connection string, every field */
 	UNIT_CHECK(resolve("az://c/p.parquet", NULL, 0, cs, 1, &env, false, &s, msg, sizeof(msg)) == RMT_OK);
@@ -233,7 +209,7 @@ test_azure(void)
 	UNIT_CHECK(s.credential_source == RMT_CRED_ENVIRONMENT);
 
 	/* the environment's connection string comes before account + key */
-	env_set(&env, "AZURE_STORAGE_CONNECTION_STRING",
+	fake_env_set(&env, "AZURE_STORAGE_CONNECTION_STRING",
 			"AccountName=csacct;SharedAccessSignature=sv=1&sig=x;EndpointSuffix=core.chinacloudapi.cn");
 	UNIT_CHECK(resolve("az://c/p.parquet", NULL, 0, NULL, 0, &env, false, &s, msg, sizeof(msg)) == RMT_OK);
 	UNIT_CHECK(streq(s.config.account_name, "csacct"));
@@ -321,7 +297,7 @@ test_link_local(void)
 	UNIT_CHECK(resolve("http://169.254.170.2/creds", srv, 1, NULL, 0, NULL, true, &s, msg, sizeof(msg)) == RMT_OK);
 	UNIT_CHECK(!s.config.allow_link_local);
 	/* an endpoint from the environment is not a superuser's server option */
-	env_set(&env, "AWS_ENDPOINT_URL", "http://169.254.169.254");
+	fake_env_set(&env, "AWS_ENDPOINT_URL", "http://169.254.169.254");
 	UNIT_CHECK(resolve("s3://b/k", NULL, 0, NULL, 0, &env, true, &s, msg, sizeof(msg)) == RMT_OK);
 	UNIT_CHECK(!s.config.allow_link_local);
 }
