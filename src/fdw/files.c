@@ -40,14 +40,13 @@
  */
 
 /*
- * Index of the file's top-level field a column reads: the one whose name
+ * Index of the child of group `root` a column reads: the one whose name
  * equals `name` exactly, else the only one equal case-insensitively.
  * Returns -1 when there is none; several candidates are an error.
  */
 static int
-match_field(const PqFileMeta *meta, const char *name, const char *path)
+match_child(const PqSchemaNode *root, const char *name, const char *path)
 {
-	const PqSchemaNode *root = meta->root;
 	int			exact = -1;
 	int			nexact = 0;
 	int			folded = -1;
@@ -90,6 +89,47 @@ match_field(const PqFileMeta *meta, const char *name, const char *path)
 	return -1;
 }
 
+/* Index of the file's top-level field named `name` (match_child). */
+static int
+match_field(const PqFileMeta *meta, const char *name, const char *path)
+{
+	return match_child(meta->root, name, path);
+}
+
+/*
+ * A field inside structs named by a dotted path ("loc.lat"), each step
+ * matched as match_child() does; NULL unless every step is found and
+ * every group passed through is a plain struct (not repeated, not inside
+ * a list or map: one value per row).
+ */
+static const PqSchemaNode *
+match_field_path(const PqFileMeta *meta, const char *name, const char *path)
+{
+	const PqSchemaNode *node = meta->root;
+	char	   *copy = pstrdup(name);
+	char	   *step = copy;
+
+	for (;;)
+	{
+		char	   *dot = strchr(step, '.');
+		int			i;
+
+		if (dot != NULL)
+			*dot = '\0';
+		if (node->is_leaf || node->repetition == PQ_REPEATED || node->max_rep > 0)
+			return NULL;
+		i = match_child(node, step, path);
+		if (i < 0)
+			return NULL;
+		node = node->children[i];
+		if (dot == NULL)
+			break;
+		step = dot + 1;
+	}
+	pfree(copy);
+	return node->repetition == PQ_REPEATED ? NULL : node;
+}
+
 /* The file's top-level field names, for hints ("a, b, c", truncated). */
 static char *
 field_list(const PqFileMeta *meta)
@@ -123,6 +163,7 @@ pf_find_column_field(const PqFileMeta *meta, const char *path,
 				  bool missing_error)
 {
 	AttrNumber	attnum = get_attnum(RelationGetRelid(rel), attname);
+	const PqSchemaNode *field;
 	int			i;
 	char	   *value;
 
@@ -132,6 +173,9 @@ pf_find_column_field(const PqFileMeta *meta, const char *path,
 	i = match_field(meta, field_name, path);
 	if (i >= 0)
 		return meta->root->children[i];
+	if (strchr(field_name, '.') != NULL &&
+		(field = match_field_path(meta, field_name, path)) != NULL)
+		return field;
 	if (pf_partition_value(path, field_name, &value))
 		return NULL;
 	if (missing_error)

@@ -71,36 +71,89 @@ typedef struct AmSourceFile
  * ----------------------------------------------------------------
  */
 
-/* Schema id of the top-level field a column reads, or -1. */
+/*
+ * Schema id of the node among ids[0..n) named name: exact, else the only
+ * case-insensitive match (several are an error), else -1.
+ */
+static int64
+match_node(const AmSchema *schema, const uint32 *ids, uint32 n,
+		   const char *name, size_t len, const char *attname, const char *path)
+{
+	int64		id = -1;
+	int			matches = 0;
+
+	for (uint32 i = 0; i < n; i++)
+	{
+		const AmSchemaNode *node = &schema->nodes[ids[i]];
+
+		if (node->name.len == len && memcmp(node->name.data, name, len) == 0)
+			return ids[i];
+	}
+	for (uint32 i = 0; i < n; i++)
+	{
+		const AmSchemaNode *node = &schema->nodes[ids[i]];
+
+		if (node->name.len == len &&
+			pg_strncasecmp((const char *) node->name.data, name, len) == 0)
+		{
+			id = ids[i];
+			matches++;
+		}
+	}
+	if (matches > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_AMBIGUOUS_COLUMN),
+				 errmsg("column \"%s\" matches %d fields of Amudai shard \"%s\" case-insensitively",
+						attname, matches, path),
+				 errhint("Set the column option \"column_name\" to the exact field name.")));
+	return id;
+}
+
+/*
+ * A field inside structs named by a dotted path ("loc.lat"), each step
+ * matched as a top-level name is; -1 unless every group passed through is
+ * a struct (one value per row).
+ */
+static int64
+find_field_path(const AmSchema *schema, const char *field_name,
+				const char *attname, const char *path)
+{
+	const char *step = field_name;
+	int64		id = -1;
+
+	for (;;)
+	{
+		const char *dot = strchr(step, '.');
+		size_t		len = dot ? (size_t) (dot - step) : strlen(step);
+
+		if (id < 0)
+			id = match_node(schema, schema->fields, schema->num_fields,
+							step, len, attname, path);
+		else if (schema->nodes[id].basic_type != AM_TYPE_STRUCT)
+			return -1;
+		else
+			id = match_node(schema, schema->nodes[id].children,
+							schema->nodes[id].num_children, step, len,
+							attname, path);
+		if (id < 0 || dot == NULL)
+			return id;
+		step = dot + 1;
+	}
+}
+
+/* Schema id of the field a column reads (top level, else a dotted path), or -1. */
 int64
 pf_amudai_find_field(AmShard *shard, const char *path, const char *attname,
 					 const char *field_name, bool missing_error)
 {
 	const AmSchema *schema = am_shard_schema(shard);
 	int64		id = am_shard_find_field(shard, field_name, strlen(field_name));
-	int			matches = 0;
 
 	if (id < 0)
-	{
-		for (uint32 i = 0; i < schema->num_fields; i++)
-		{
-			const AmSchemaNode *n = &schema->nodes[schema->fields[i]];
-
-			if (n->name.len == strlen(field_name) &&
-				pg_strncasecmp((const char *) n->name.data, field_name,
-							   n->name.len) == 0)
-			{
-				id = schema->fields[i];
-				matches++;
-			}
-		}
-		if (matches > 1)
-			ereport(ERROR,
-					(errcode(ERRCODE_AMBIGUOUS_COLUMN),
-					 errmsg("column \"%s\" matches %d fields of Amudai shard \"%s\" case-insensitively",
-							attname, matches, path),
-					 errhint("Set the column option \"column_name\" to the exact field name.")));
-	}
+		id = match_node(schema, schema->fields, schema->num_fields, field_name,
+						strlen(field_name), attname, path);
+	if (id < 0 && strchr(field_name, '.') != NULL)
+		id = find_field_path(schema, field_name, attname, path);
 	if (id < 0 && missing_error)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_COLUMN),
