@@ -131,7 +131,7 @@ pf_refuse_url(const char *path)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("cannot write to URL \"%s\"", path),
-				 errdetail("Only COPY TO writes URLs (s3://, gs://, az://); this writer takes files of the server's file system, not %s:// URLs.",
+				 errdetail("This writer takes files of the server's file system, not %s:// URLs; COPY TO and parquet_fdw_write_amudai write s3://, gs:// and az:// URLs.",
 						   scheme)));
 }
 

@@ -14,7 +14,7 @@
 #   - COPY TO s3:// and az:// (test/remote/upload_fdw.sh): every type the
 #     copy tests write, read back equal; a multipart object; numbered
 #     objects; no object after an error, a cancel or a refused key; the
-#     privileges of writing.
+#     privileges of writing; parquet_fdw_write_amudai to s3://.
 # Last line "remote-fdw: N passed, N failed".
 #
 #   test/remote/fdw_run.sh      (after make install with PG_CONFIG set)

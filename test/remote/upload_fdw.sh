@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # COPY ... TO 's3://...' / 'az://...' (FORMAT parquet), sourced by
 # fdw_run.sh with its servers, cluster and helpers (q, ok, bad,
-# expect_error, faults; PORT is s3rver's, AZ_PORT Azurite's).  The
+# expect_error, compare, faults; PORT is s3rver's, AZ_PORT Azurite's, OUT
+# a folder the server writes).  The
 # environment's S3 settings point at s3rver through the fault proxy; the
 # environment's Azure key is wrong, so az:// goes through a server whose
 # user mapping has the right one.
@@ -175,6 +176,18 @@ expect_error "server option with a local file" 22023 \
 	"LOAD 'parquet_fdw'; COPY (SELECT 1 AS x) TO '/tmp/pf_up_local.parquet' (FORMAT parquet, server 'az')"
 expect_error "COPY TO an http URL" 0A000 \
 	"LOAD 'parquet_fdw'; COPY (SELECT 1 AS x) TO 'http://127.0.0.1:$PORT/test/x.parquet' (FORMAT parquet)"
+
+# parquet_fdw_write_amudai to a URL: the same rows as the local shard
+# fdw_run.sh wrote with the same query; a failing query leaves no object
+out=$(q -c "SELECT parquet_fdw_write_amudai('SELECT g AS id, g % 2 = 0 AS bool_col, ''s'' || g AS string_col, 2000 + g % 3 AS year FROM generate_series(1, 5000) g', 's3://test/out/shard.amudai.shard', 1000)" 2>&1)
+if [ "$out" = 5000 ] && [ -f "$OUT/shard.amudai.shard" ]; then
+	compare amudai_upload "$OUT/shard.amudai.shard" "s3://test/out/shard.amudai.shard"
+else bad "parquet_fdw_write_amudai to s3://: $out"; fi
+expect_error "parquet_fdw_write_amudai to s3:// failing" 22012 \
+	"SELECT parquet_fdw_write_amudai('SELECT g AS id, 1 / (g - 4000) AS x FROM generate_series(1, 5000) g', 's3://test/out/failed.amudai.shard', 1000)"
+[ "$(exists out/failed.amudai.shard)" = 404 ] && ok "failed shard: no object" || bad "failed shard: the object exists"
+expect_error "parquet_fdw_write_amudai to s3:// without the privilege" 42501 \
+	"SET ROLE up_none; SELECT parquet_fdw_write_amudai('SELECT 1 AS a', 's3://test/out/role.amudai.shard')"
 
 # DuckDB (from the node cache of test/generated, when present) reads the
 # multipart object, downloaded as the store serves it
