@@ -354,3 +354,18 @@ BEGIN
     END IF;
 END
 $role$;
+
+-- Writing object-store URLs (COPY ... TO 's3://...') writes no server
+-- file, but it makes the server send requests and store objects with the
+-- credentials of a user mapping or of the server's OS user.  So it needs
+-- superuser, pg_write_server_files, or membership in this role (checked in
+-- C).  Kept and left like parquet_fdw_remote_read.
+DO $role$
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'parquet_fdw_remote_write') THEN
+        CREATE ROLE parquet_fdw_remote_write NOLOGIN;
+        COMMENT ON ROLE parquet_fdw_remote_write IS
+            'parquet_fdw: may make the server write objects to object stores (COPY TO s3://...)';
+    END IF;
+END
+$role$;

@@ -117,9 +117,10 @@ SELECT paths_try_url('s3:///x.parquet');
 SELECT paths_try_url('http://169.254.169.254/latest/x.parquet');
 SELECT paths_try('SELECT * FROM parquet_schema(''http://[fe80::1]/x.parquet'')');
 SELECT paths_try('SELECT * FROM parquet_metadata(''gs:///x.parquet'')');
--- writers take local paths only: refused before any request or file
-SELECT paths_try('COPY (SELECT 1 AS a) TO ''s3://bucket/out.parquet'' (FORMAT parquet)');
-SELECT paths_try('SELECT parquet_fdw_write_amudai(''SELECT 1 AS a'', ''az://c/out.amudai.shard'')');
+-- the writers write s3://, gs:// and az:// (test/remote); http(s) is read
+-- only: refused before any request or file
+SELECT paths_try('COPY (SELECT 1 AS a) TO ''https://example.com/out.parquet'' (FORMAT parquet)');
+SELECT paths_try('SELECT parquet_fdw_write_amudai(''SELECT 1 AS a'', ''https://example.com/out.amudai.shard'')');
 
 -- ===== EXPLAIN: a count and the first file; the list only under VERBOSE
 -- (PostgreSQL 18's JSON plans add "Disabled": false to every node; dropped)

@@ -26,7 +26,9 @@
  * old shard as it was.
  *
  * Writing a server file needs superuser or pg_write_server_files, as COPY
- * TO a file does.
+ * TO a file does.  An s3://, gs:// or az:// path is uploaded instead
+ * (atomic_file.h): the object appears when the shard is complete; the
+ * settings are the environment's, the privilege COPY TO a URL's.
  *
  * IDENTIFICATION
  *	  src/fdw/amudai_write.c
@@ -61,6 +63,7 @@
 #include "fdw/amudai_fdw.h"
 #include "fdw/atomic_file.h"
 #include "fdw/parquet_fdw.h"
+#include "fdw/remote_fdw.h"
 
 PG_FUNCTION_INFO_V1(parquet_fdw_write_amudai);
 
@@ -551,8 +554,11 @@ write_sink(void *ctx, const void *data, size_t len)
 }
 
 static void pg_attribute_noreturn()
-report_write_error(const char *path, const AmError *err)
+report_write_error(PfAtomicFile *file, const char *path, const AmError *err)
 {
+	/* a failed upload: the store's error, not errno's */
+	if (err->status == AM_ERR_IO && file != NULL && pf_is_url(path))
+		pf_atomic_file_report(file, err->sys_errno);
 	if (err->status == AM_ERR_IO && err->sys_errno != 0 && err->sys_errno != ENOMEM)
 	{
 		errno = err->sys_errno;
@@ -639,15 +645,16 @@ parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
 	uint64		in_stripe = 0;
 	int			natts;
 
-	if (!superuser() &&
-		!has_privs_of_role(GetUserId(), ROLE_PG_WRITE_SERVER_FILES))
+	if (pf_is_url(path))
+		pf_remote_check_write(path);
+	else if (!superuser() &&
+			 !has_privs_of_role(GetUserId(), ROLE_PG_WRITE_SERVER_FILES))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to write an Amudai shard"),
 				 errhint("Only superusers and roles with privileges of the \"%s\" role may write server files.",
 						 "pg_write_server_files")));
-	pf_refuse_url(path);
-	if (!is_absolute_path(path))
+	if (!pf_is_url(path) && !is_absolute_path(path))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_NAME),
 				 errmsg("relative path not allowed for an Amudai shard written by the server")));
@@ -707,7 +714,7 @@ parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
 	am_error_clear(&err);
 	if (am_shard_writer_begin(&writer, wcols, (uint32) natts, &opts, &alloc,
 							  write_sink, file, &err) != AM_OK)
-		report_write_error(path, &err);
+		report_write_error(file, path, &err);
 	MemoryContextSwitchTo(old);
 
 	for (;;)
@@ -749,7 +756,7 @@ parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
 			old = MemoryContextSwitchTo(wcxt);
 			writer_columns(cols, natts, wcols);
 			if (am_shard_writer_add_stripe(writer, wcols, in_stripe, &err) != AM_OK)
-				report_write_error(path, &err);
+				report_write_error(file, path, &err);
 			MemoryContextSwitchTo(old);
 			columns_reset(cols, natts);
 			in_stripe = 0;
@@ -760,7 +767,7 @@ parquet_fdw_write_amudai(PG_FUNCTION_ARGS)
 	SPI_cursor_close(portal);
 
 	if (am_shard_writer_finish(writer, &err) != AM_OK)
-		report_write_error(path, &err);
+		report_write_error(file, path, &err);
 	am_shard_writer_free(writer);
 	pf_atomic_file_commit(file, true);
 	MemoryContextDelete(wcxt);

@@ -10,6 +10,9 @@
  * closes those at abort on its own schedule and we must close before we
  * unlink (and after a rename we own the descriptor's fate).
  *
+ * A URL target is an upload (remote_upload.h) kept on the same list: the
+ * store's completed upload plays the rename, its abort the unlink.
+ *
  * IDENTIFICATION
  *	  src/fdw/atomic_file.c
  *
@@ -30,6 +33,8 @@
 
 #include "fdw/atomic_file.h"
 #include "fdw/parquet_fdw.h"
+#include "fdw/remote_fdw.h"
+#include "fdw/remote_upload.h"
 
 #define PF_ATOMIC_BUFFER	(256 * 1024)
 
@@ -37,6 +42,7 @@ struct PfAtomicFile
 {
 	dlist_node	node;
 	int			fd;
+	PfRemoteUpload *remote;		/* a URL target: the upload, else NULL */
 	SubTransactionId subid;		/* the subtransaction that owns it */
 	char	   *target;
 	char	   *temp;
@@ -55,13 +61,19 @@ static void
 discard(PfAtomicFile *file)
 {
 	dlist_delete(&file->node);
-	if (file->fd >= 0)
-		close(file->fd);
+	if (file->remote)
+		pf_remote_upload_abort(file->remote);
+	else
+	{
+		if (file->fd >= 0)
+			close(file->fd);
+		(void) unlink(file->temp);
+	}
 	file->fd = -1;
-	(void) unlink(file->temp);
 	pfree(file->target);
 	pfree(file->temp);
-	pfree(file->folder);
+	if (file->folder)
+		pfree(file->folder);
 	pfree(file);
 }
 
@@ -131,12 +143,38 @@ register_callbacks(void)
 PfAtomicFile *
 pf_atomic_file_create(const char *target)
 {
+	return pf_atomic_file_create_on(target, InvalidOid);
+}
+
+/* An upload to a URL, on the pending list like a temporary file. */
+static PfAtomicFile *
+create_remote(const char *target, Oid serverid)
+{
+	PfRemoteUpload *upload;
+	PfAtomicFile *file;
+
+	register_callbacks();
+	upload = pf_remote_upload_begin(target, serverid);
+	file = MemoryContextAllocZero(TopMemoryContext, sizeof(PfAtomicFile));
+	file->fd = -1;
+	file->remote = upload;
+	file->target = MemoryContextStrdup(TopMemoryContext, target);
+	file->temp = MemoryContextStrdup(TopMemoryContext, target);
+	file->subid = GetCurrentSubTransactionId();
+	dlist_push_tail(&pending, &file->node);
+	return file;
+}
+
+PfAtomicFile *
+pf_atomic_file_create_on(const char *target, Oid serverid)
+{
 	MemoryContext old;
 	PfAtomicFile *file;
 	const char *slash;
 	const char *base;
 
-	pf_refuse_url(target);
+	if (pf_is_url(target))
+		return create_remote(target, serverid);
 	register_callbacks();
 	old = MemoryContextSwitchTo(TopMemoryContext);
 	file = palloc(sizeof(PfAtomicFile));
@@ -147,6 +185,7 @@ pf_atomic_file_create(const char *target)
 	base = slash == NULL ? target : slash + 1;
 	file->temp = NULL;
 	file->fd = -1;
+	file->remote = NULL;
 	file->size = 0;
 	file->buffered = 0;
 	file->subid = GetCurrentSubTransactionId();
@@ -214,6 +253,8 @@ flush_buffer(PfAtomicFile *file)
 void
 pf_atomic_file_report(const PfAtomicFile *file, int errnum)
 {
+	if (file->remote)
+		pf_remote_upload_report(file->remote);
 	errno = errnum;
 	ereport(ERROR,
 			(errcode_for_file_access(),
@@ -225,6 +266,8 @@ pf_atomic_file_write(PfAtomicFile *file, const void *data, size_t len)
 {
 	const char *p = data;
 
+	if (file->remote)
+		return pf_remote_upload_write(file->remote, data, len);
 	file->size += len;
 	while (len > 0)
 	{
@@ -249,6 +292,8 @@ pf_atomic_file_write(PfAtomicFile *file, const void *data, size_t len)
 uint64
 pf_atomic_file_size(const PfAtomicFile *file)
 {
+	if (file->remote)
+		return pf_remote_upload_size(file->remote);
 	return file->size;
 }
 
@@ -271,10 +316,34 @@ fsync_folder(const char *folder)
 	close(fd);
 }
 
+/* Complete the upload: the object appears now, whole. */
+static void
+commit_remote(PfAtomicFile *file, bool replace)
+{
+	if (!replace)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot add object \"%s\" without replacing one of that name",
+						file->target)));
+	pf_remote_upload_commit(file->remote);
+	file->remote = NULL;
+	dlist_delete(&file->node);
+	pfree(file->target);
+	pfree(file->temp);
+	pfree(file);
+}
+
 void
 pf_atomic_file_commit(PfAtomicFile *file, bool replace)
 {
-	int			rc = flush_buffer(file);
+	int			rc;
+
+	if (file->remote)
+	{
+		commit_remote(file, replace);
+		return;
+	}
+	rc = flush_buffer(file);
 
 	if (rc != 0)
 		pf_atomic_file_report(file, rc);

@@ -33,6 +33,15 @@ typedef struct PfAtomicFile PfAtomicFile;
 extern PfAtomicFile *pf_atomic_file_create(const char *target);
 
 /*
+ * The same, or for a URL target (s3://, gs://, az://, abfss://) an upload
+ * (remote_upload.h) with the settings of foreign server serverid
+ * (InvalidOid: the environment's): nothing is visible in the store until
+ * pf_atomic_file_commit() (replace must be true: an object store has no
+ * "create only if absent" here), and the cleanups abort the upload.
+ */
+extern PfAtomicFile *pf_atomic_file_create_on(const char *target, Oid serverid);
+
+/*
  * Append len bytes (buffered).  Returns 0 or an errno and never errors, so
  * it can serve as a pure-C layer's sink callback (PqSink, the Amudai
  * writer); the caller reports a failure with pf_atomic_file_report().

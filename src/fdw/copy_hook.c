@@ -23,6 +23,7 @@
 #include "utils/acl.h"
 
 #include "fdw/copy.h"
+#include "fdw/remote_fdw.h"
 #include "fdw/parquet_fdw.h"
 #include "fdw/remote_fdw.h"
 
@@ -79,8 +80,12 @@ check_copy_privileges(const CopyStmt *stmt)
 				 errmsg("COPY with FORMAT parquet does not support PROGRAM"),
 				 errhint("Write to a file or to %s.",
 						 stmt->is_from ? "STDIN" : "STDOUT")));
-	if (!stmt->is_from && stmt->filename != NULL)
-		pf_refuse_url(stmt->filename);
+	/* a URL writes no server file: it makes the server send requests */
+	if (!stmt->is_from && pf_is_url(stmt->filename))
+	{
+		pf_remote_check_write(stmt->filename);
+		return;
+	}
 	if (stmt->filename == NULL || superuser())
 		return;
 	/* a URL reads no server file: pf_remote_store() checks its own role */

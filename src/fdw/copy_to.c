@@ -17,6 +17,13 @@
  * file closed at the first row group end past the limit; folders are never
  * emptied first, and a split cannot go to STDOUT.
  *
+ * An s3://, gs:// or az:// target is uploaded as it is written (see
+ * atomic_file.h, remote_upload.h): the object appears only when the COPY
+ * succeeds.  The settings come from the option server 'name' (that foreign
+ * server and the current user's mapping) or else the environment, as for
+ * the inspection functions.  A split then writes the objects
+ * PREFIX/data_0.parquet, ... under the URL.
+ *
  * IDENTIFICATION
  *	  src/fdw/copy_to.c
  *
@@ -28,8 +35,11 @@
 
 #include "access/table.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_foreign_server.h"
+#include "commands/defrem.h"
 #include "executor/executor.h"
 #include "executor/tstoreReceiver.h"
+#include "foreign/foreign.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
@@ -39,12 +49,14 @@
 #include "rewrite/rewriteHandler.h"
 #include "tcop/pquery.h"
 #include "tcop/tcopprot.h"
+#include "utils/acl.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
 #include "fdw/copy.h"
 #include "fdw/pg_compat.h"
+#include "fdw/remote_fdw.h"
 #include "fdw/write_sink.h"
 
 typedef struct SinkReceiver
@@ -62,7 +74,54 @@ typedef struct SinkReceiver
 static char *
 split_file_name(const SinkReceiver *r)
 {
-	return psprintf("%s/data_%d.parquet", r->target, r->file_no);
+	size_t		len = strlen(r->target);
+
+	/* a URL prefix may end in '/': one separator, not two */
+	if (len > 0 && r->target[len - 1] == '/')
+		len--;
+	return psprintf("%.*s/data_%d.parquet", (int) len, r->target, r->file_no);
+}
+
+/*
+ * COPY's server 'name' option, taken out of options: the foreign server
+ * whose settings and user mapping a URL target uses.  Needs USAGE on it,
+ * as a foreign table on it would.
+ */
+static List *
+take_server_option(List *options, Oid *serverid)
+{
+	List	   *rest = NIL;
+	ListCell   *lc;
+
+	*serverid = InvalidOid;
+	foreach(lc, options)
+	{
+		DefElem    *def = lfirst_node(DefElem, lc);
+		ForeignServer *server;
+		AclResult	aclresult;
+
+		if (strcmp(def->defname, "server") != 0)
+		{
+			rest = lappend(rest, def);
+			continue;
+		}
+		if (OidIsValid(*serverid))
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 errmsg("conflicting or redundant options"),
+					 errdetail("COPY option \"%s\" is given twice.", "server")));
+		server = GetForeignServerByName(defGetString(def), false);
+#if PG_VERSION_NUM >= 160000
+		aclresult = object_aclcheck(ForeignServerRelationId, server->serverid,
+									GetUserId(), ACL_USAGE);
+#else
+		aclresult = pg_foreign_server_aclcheck(server->serverid, GetUserId(), ACL_USAGE);
+#endif
+		if (aclresult != ACLCHECK_OK)
+			aclcheck_error(aclresult, OBJECT_FOREIGN_SERVER, server->servername);
+		*serverid = server->serverid;
+	}
+	return rest;
 }
 
 /*
@@ -102,7 +161,9 @@ receiver_startup(DestReceiver *self, int operation, TupleDesc desc)
 	if (OidIsValid(r->relid))
 		desc = with_declared_dims(desc, r->relid);
 	r->desc = desc;
-	if (r->opts->file_size_bytes > 0)
+	if (r->opts->file_size_bytes > 0 && pf_is_url(r->target))
+		r->sink = pf_sink_begin(desc, r->opts, split_file_name(r));
+	else if (r->opts->file_size_bytes > 0)
 	{
 		if (mkdir(r->target, S_IRWXU | S_IRWXG | S_IRWXO) != 0 && errno != EEXIST)
 			ereport(ERROR,
@@ -228,9 +289,17 @@ pf_copy_to(ParseState *pstate, const CopyStmt *stmt, List *options,
 	char	   *target = NULL;
 
 	pf_write_options_init(&opts);
+	options = take_server_option(options, &opts.remote_server);
 	pf_write_options_parse(options, &opts);
 
-	if (stmt->filename)
+	if (OidIsValid(opts.remote_server) && !pf_is_url(stmt->filename))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("COPY option \"server\" applies only to s3://, gs:// and az:// targets"),
+				 errhint("Leave the option out to write a server file or to STDOUT.")));
+	if (pf_is_url(stmt->filename))
+		target = pstrdup(stmt->filename);
+	else if (stmt->filename)
 	{
 		if (!is_absolute_path(stmt->filename))
 			ereport(ERROR,

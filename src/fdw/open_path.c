@@ -131,7 +131,7 @@ pf_refuse_url(const char *path)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("cannot write to URL \"%s\"", path),
-				 errdetail("parquet_fdw reads %s:// URLs but writes files of the server's file system only.",
+				 errdetail("This writer takes files of the server's file system, not %s:// URLs; COPY TO and parquet_fdw_write_amudai write s3://, gs:// and az:// URLs.",
 						   scheme)));
 }
 

@@ -113,8 +113,9 @@ extern void pf_report_not_regular(const char *path, mode_t mode,
 								  const char *expected) pg_attribute_noreturn();
 /*
  * ERRCODE_FEATURE_NOT_SUPPORTED when a write target is a URL ("s3://...",
- * "https://..."): writers take local paths only (readers take URLs:
- * remote_object.h); a plain path returns.
+ * "https://..."), for the writers that take local paths only (INSERT;
+ * COPY TO and parquet_fdw_write_amudai upload: remote_upload.h); a plain
+ * path returns.
  */
 extern void pf_refuse_url(const char *path);
 

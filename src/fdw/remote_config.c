@@ -105,6 +105,23 @@ check_remote_privilege(const char *url_text)
 					   "pg_read_server_files", "parquet_fdw_remote_read")));
 }
 
+void
+pf_remote_check_write(const char *url_text)
+{
+	Oid			role;
+
+	if (superuser() || has_privs_of_role(GetUserId(), ROLE_PG_WRITE_SERVER_FILES))
+		return;
+	role = get_role_oid("parquet_fdw_remote_write", true);
+	if (OidIsValid(role) && has_privs_of_role(GetUserId(), role))
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("permission denied to write \"%s\"", url_text),
+			 errdetail("Only roles with privileges of the \"%s\" or \"%s\" role may write remote URLs.",
+					   "pg_write_server_files", "parquet_fdw_remote_write")));
+}
+
 /*
  * url_text for messages: "user:password@" in its host part, which the
  * parser refuses, becomes "...@" so the refusal does not print it.
@@ -236,8 +253,23 @@ settings_key(const RmtStoreConfig *c)
 #undef S
 }
 
+static RmtStore *open_store(const char *url_text, Oid serverid, RmtUrl *url,
+							bool write);
+
 RmtStore *
 pf_remote_store(const char *url_text, Oid serverid, RmtUrl *url)
+{
+	return open_store(url_text, serverid, url, false);
+}
+
+RmtStore *
+pf_remote_store_for_write(const char *url_text, Oid serverid, RmtUrl *url)
+{
+	return open_store(url_text, serverid, url, true);
+}
+
+static RmtStore *
+open_store(const char *url_text, Oid serverid, RmtUrl *url, bool write)
 {
 	char		msg[256];
 	RmtStatus	st;
@@ -260,7 +292,10 @@ pf_remote_store(const char *url_text, Oid serverid, RmtUrl *url)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid URL \"%s\"", url_for_message(url_text)),
 				 errdetail("%c%s.", pg_toupper((unsigned char) msg[0]), msg + 1)));
-	check_remote_privilege(url_text);
+	if (write)
+		pf_remote_check_write(url_text);
+	else
+		check_remote_privilege(url_text);
 
 	memset(&in, 0, sizeof(in));
 	in.url = url;
@@ -356,8 +391,23 @@ access_hint(const PfRemoteOrigin *o)
 					fields, azure ? "AZURE_STORAGE_* variables" : "AWS credentials");
 }
 
+static void report(const char *url_text, const RmtError *err,
+				   const char *verb) pg_attribute_noreturn();
+
 void
 pf_remote_report(const char *url_text, const RmtError *err)
+{
+	report(url_text, err, "read");
+}
+
+void
+pf_remote_report_write(const char *url_text, const RmtError *err)
+{
+	report(url_text, err, "write");
+}
+
+static void
+report(const char *url_text, const RmtError *err, const char *verb)
 {
 	const PfRemoteOrigin *origin = find_origin(url_text);
 	char	   *hint = NULL;
@@ -417,14 +467,14 @@ pf_remote_report(const char *url_text, const RmtError *err)
 	if (err->http_status != 0)
 		ereport(ERROR,
 				(errcode(code),
-				 errmsg("could not read \"%s\": %s", url_text, rmt_status_name(err->status)),
+				 errmsg("could not %s \"%s\": %s", verb, url_text, rmt_status_name(err->status)),
 				 errdetail("HTTP status %d%s%s%s%s.", err->http_status,
 						   err->code[0] ? ", store error code " : "", err->code,
 						   message ? ": " : "", message ? message : ""),
 				 hint ? errhint("%s", hint) : 0));
 	ereport(ERROR,
 			(errcode(code),
-			 errmsg("could not read \"%s\": %s", url_text, rmt_status_name(err->status)),
+			 errmsg("could not %s \"%s\": %s", verb, url_text, rmt_status_name(err->status)),
 			 message ? errdetail("%s%s%s.", err->code[0] ? err->code : "",
 								 err->code[0] ? ": " : "", message) : 0,
 			 hint ? errhint("%s", hint) : 0));

@@ -50,6 +50,22 @@ extern bool pf_is_url(const char *text);
 extern RmtStore *pf_remote_store(const char *url_text, Oid serverid, RmtUrl *url);
 
 /*
+ * pf_remote_store_for_write
+ *		pf_remote_store for a URL the caller will write (remote_upload.h):
+ *		the privilege checked is pf_remote_check_write's.
+ */
+extern RmtStore *pf_remote_store_for_write(const char *url_text, Oid serverid,
+										   RmtUrl *url);
+
+/*
+ * pf_remote_check_write
+ *		May the current user make the server write url_text?  Superuser,
+ *		pg_write_server_files or the role parquet_fdw_remote_write; else
+ *		42501.
+ */
+extern void pf_remote_check_write(const char *url_text);
+
+/*
  * pf_remote_report
  *		Raise err, from a request for url_text, as an ERROR: 404 -> 58P01,
  *		401/403 -> 42501, an object changed under a read (412) -> 55000,
@@ -58,5 +74,8 @@ extern RmtStore *pf_remote_store(const char *url_text, Oid serverid, RmtUrl *url
  *		(query cancel, termination) instead.  Never prints a credential.
  */
 extern void pf_remote_report(const char *url_text, const RmtError *err) pg_attribute_noreturn();
+
+/* The same for a request that wrote: "could not write ...". */
+extern void pf_remote_report_write(const char *url_text, const RmtError *err) pg_attribute_noreturn();
 
 #endif							/* PF_REMOTE_FDW_H */

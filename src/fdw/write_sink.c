@@ -1433,7 +1433,7 @@ pf_sink_begin(TupleDesc desc, const PfWriteOptions *opts, const char *target_pat
 	if (target_path)
 	{
 		sink->target = pstrdup(target_path);
-		sink->file = pf_atomic_file_create(target_path);
+		sink->file = pf_atomic_file_create_on(target_path, opts->remote_server);
 	}
 	else
 		pq_beginmessage(&sink->client_buf, 'd');

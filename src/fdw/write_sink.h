@@ -80,6 +80,9 @@ typedef struct PfWriteOptions
 									 * strings, parsed by the sink */
 	bool		field_ids;			/* write field ids 0..n-1; default false */
 	int64		file_size_bytes;	/* 0: one file; else split (copy_to.c) */
+	Oid			remote_server;	/* a URL target's settings: COPY's server
+								 * option (copy_to.c); InvalidOid: the
+								 * environment's */
 } PfWriteOptions;
 
 /* Defaults as documented above. */
@@ -96,7 +99,8 @@ typedef struct PfParquetSink PfParquetSink;
 
 /*
  * Start a file for rows of desc (dropped attributes are skipped).
- * target_path: the file to create or replace (written atomically);
+ * target_path: the file to create or replace (written atomically), or
+ * an s3:// gs:// az:// URL (uploaded, see atomic_file.h);
  * NULL: the bytes go to the client as COPY protocol CopyData messages (the
  * caller has sent CopyOutResponse).  The sink lives in a child of
  * CurrentMemoryContext and must be finished or aborted in the same

@@ -45,9 +45,9 @@ account_of(const RmtStore *store, const RmtUrl *url)
  * emulator's is host:port/ACCOUNT).  blob_path false addresses the
  * container (for listings).
  */
-static RmtStatus
-address(const RmtStore *store, const RmtUrl *url, bool blob_path,
-		RmtRequest *r, RmtError *err)
+RmtStatus
+rmt_azure_address(const RmtStore *store, const RmtUrl *url, bool blob_path,
+				  RmtRequest *r, RmtError *err)
 {
 	const char *account = account_of(store, url);
 	const char *endpoint = store->config.endpoint;
@@ -87,8 +87,8 @@ address(const RmtStore *store, const RmtUrl *url, bool blob_path,
 }
 
 /* A SAS token goes after our own parameters, as its author encoded it. */
-static RmtStatus
-finish_url(const RmtStore *store, RmtRequest *r, RmtError *err)
+RmtStatus
+rmt_azure_finish_url(const RmtStore *store, RmtRequest *r, RmtError *err)
 {
 	RmtStatus	st = rmt_append_query(r, err);
 	size_t		len = strlen(r->url);
@@ -126,6 +126,8 @@ shared_key(const RmtStore *store, const RmtRequest *r, const char *method,
 	size_t		b64len = strlen(b64);
 	int			keylen;
 	int			n;
+	char		length[32];
+	char		blob_type[64];
 
 	/* base64 key: decoded length minus the padding EVP_DecodeBlock zero-fills */
 	if (b64len == 0 || b64len % 4 != 0 || b64len / 4 * 3 > sizeof(key))
@@ -135,10 +137,19 @@ shared_key(const RmtStore *store, const RmtRequest *r, const char *method,
 		return rmt_fail(err, RMT_ACCESS_DENIED, 0, "the account key is not base64");
 	keylen -= (b64[b64len - 1] == '=') + (b64[b64len - 2] == '=');
 
+	/* Content-Length is empty when 0 (versions since 2015-02-21) */
+	if (r->payload_len > 0)
+		snprintf(length, sizeof(length), "%zu", r->payload_len);
+	else
+		length[0] = '\0';
+	if (r->blob_type)
+		snprintf(blob_type, sizeof(blob_type), "x-ms-blob-type:%s\n", r->blob_type);
+	else
+		blob_type[0] = '\0';
 	n = snprintf(sts, sizeof(sts),
-				 "%s\n\n\n\n\n\n\n\n%s\n\n\n%s\nx-ms-date:%s\nx-ms-version:%s\n%s",
-				 method, if_match ? if_match : "", range ? range : "",
-				 date, AZURE_VERSION, r->resource);
+				 "%s\n\n\n%s\n\n\n\n\n%s\n\n\n%s\n%sx-ms-date:%s\nx-ms-version:%s\n%s",
+				 method, length, if_match ? if_match : "", range ? range : "",
+				 blob_type, date, AZURE_VERSION, r->resource);
 	memcpy(query, r->query, sizeof(RmtNameValue) * r->nquery);
 	qsort(query, r->nquery, sizeof(RmtNameValue), compare_query);
 	for (int i = 0; i < r->nquery && n > 0 && (size_t) n < sizeof(sts); i++)
@@ -168,11 +179,12 @@ azure_sign(RmtStore *store, const RmtRequest *r, const char *method,
 	char		line[RMT_MAX_HOST + 300];
 	time_t		now = time(NULL);
 	struct tm	tm;
-	const char *lines[5];
+	const char *lines[7];
 	int			n = 0;
 	char		l_date[100];
 	char		l_range[100];
 	char		l_match[200];
+	char		l_type[64];
 	RmtStatus	st = RMT_OK;
 
 	*out = NULL;
@@ -191,6 +203,13 @@ azure_sign(RmtStore *store, const RmtRequest *r, const char *method,
 		snprintf(l_match, sizeof(l_match), "If-Match: %s", if_match);
 		lines[n++] = l_match;
 	}
+	if (r->blob_type)
+	{
+		snprintf(l_type, sizeof(l_type), "x-ms-blob-type: %s", r->blob_type);
+		lines[n++] = l_type;
+	}
+	if (strcmp(method, "PUT") == 0)
+		lines[n++] = "Expect:";	/* one round trip, not two */
 	for (int i = 0; i < n; i++)
 	{
 		struct curl_slist *next = curl_slist_append(h, lines[i]);
@@ -233,8 +252,8 @@ rmt_azure_head(RmtStore *store, const RmtUrl *url, RmtObjectInfo *info,
 
 	memset(err, 0, sizeof(*err));
 	memset(info, 0, sizeof(*info));
-	if ((st = address(store, url, true, &r, err)) != RMT_OK ||
-		(st = finish_url(store, &r, err)) != RMT_OK)
+	if ((st = rmt_azure_address(store, url, true, &r, err)) != RMT_OK ||
+		(st = rmt_azure_finish_url(store, &r, err)) != RMT_OK)
 		return st;
 	st = rmt_exchange(store, &r, azure_sign, "HEAD", NULL, NULL, NULL, &resp,
 					  "Get Blob Properties", err);
@@ -252,9 +271,9 @@ rmt_azure_head(RmtStore *store, const RmtUrl *url, RmtObjectInfo *info,
 static RmtStatus
 azure_prepare(RmtStore *store, const RmtUrl *url, RmtRequest *r, RmtError *err)
 {
-	RmtStatus	st = address(store, url, true, r, err);
+	RmtStatus	st = rmt_azure_address(store, url, true, r, err);
 
-	return st != RMT_OK ? st : finish_url(store, r, err);
+	return st != RMT_OK ? st : rmt_azure_finish_url(store, r, err);
 }
 
 const RmtProtocol rmt_azure_protocol = {azure_prepare, azure_sign};
@@ -286,7 +305,7 @@ rmt_azure_list(RmtStore *store, const RmtUrl *where, RmtListEmit emit,
 		const char *end;
 		size_t		len;
 
-		if ((st = address(store, where, false, &r, err)) != RMT_OK)
+		if ((st = rmt_azure_address(store, where, false, &r, err)) != RMT_OK)
 			break;
 		r.query[r.nquery++] = (RmtNameValue) {"comp", "list"};
 		r.query[r.nquery++] = (RmtNameValue) {"prefix", where->key};
@@ -295,7 +314,7 @@ rmt_azure_list(RmtStore *store, const RmtUrl *where, RmtListEmit emit,
 			r.query[r.nquery++] = (RmtNameValue) {"marker", marker};
 		if (store->config.list_page_size > 0)
 			r.query[r.nquery++] = (RmtNameValue) {"maxresults", page_size};
-		if ((st = finish_url(store, &r, err)) != RMT_OK)
+		if ((st = rmt_azure_finish_url(store, &r, err)) != RMT_OK)
 			break;
 		st = rmt_exchange(store, &r, azure_sign, "GET", NULL, NULL, &body, &resp,
 						  "List Blobs", err);

@@ -9,3 +9,4 @@ REMOTE_OBJS += src/remote/xml.o
 REMOTE_OBJS += src/remote/azure.o
 REMOTE_OBJS += src/remote/credentials.o
 REMOTE_OBJS += src/remote/settings.o
+REMOTE_OBJS += src/remote/upload.o

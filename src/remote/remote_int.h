@@ -83,6 +83,11 @@ typedef struct RmtRequest
 	bool		sign;			/* false: anonymous, or a SAS token in the URL */
 	char		account[RMT_MAX_ACCOUNT];	/* Azure: the account signing */
 	char		resource[RMT_MAX_KEY * 3 + 200];	/* Azure: /account/path */
+	/* PUT and POST (upload.c): the body sent, set after prepare */
+	const void *payload;
+	size_t		payload_len;
+	char		payload_sha256[65]; /* S3: hex SHA-256 of it; "" when empty */
+	const char *blob_type;		/* Azure Put Blob: "BlockBlob"; else NULL */
 } RmtRequest;
 
 /* Append "?a=b&c=d" (encoded) to r->url. */
@@ -145,6 +150,16 @@ typedef struct RmtProtocol
 extern const RmtProtocol rmt_s3_protocol;
 extern const RmtProtocol rmt_azure_protocol;
 
+/* S3 addressing for upload.c: the object's URL, host and path. */
+extern RmtStatus rmt_s3_address(const RmtStore *store, const RmtUrl *url,
+								RmtRequest *r, RmtError *err);
+
+/* Azure addressing for upload.c: a blob (blob_path) or its container. */
+extern RmtStatus rmt_azure_address(const RmtStore *store, const RmtUrl *url,
+								   bool blob_path, RmtRequest *r, RmtError *err);
+extern RmtStatus rmt_azure_finish_url(const RmtStore *store, RmtRequest *r,
+									  RmtError *err);
+
 extern RmtStatus rmt_s3_head(RmtStore *store, const RmtUrl *url,
 							 RmtObjectInfo *info, RmtError *err);
 extern RmtStatus rmt_s3_list(RmtStore *store, const RmtUrl *where,
@@ -162,6 +177,16 @@ extern RmtStatus rmt_azure_list(RmtStore *store, const RmtUrl *where,
 extern RmtStatus rmt_perform(RmtStore *store, const char *method,
 							 const char *url, struct curl_slist *headers,
 							 RmtBody *body, RmtResponse *resp, RmtError *err);
+
+/*
+ * The same for PUT, POST and DELETE: PUT and POST send payload_len bytes
+ * of payload (sent anew by each attempt), without "Expect: 100-continue".
+ */
+extern RmtStatus rmt_perform_send(RmtStore *store, const char *method,
+								  const char *url, struct curl_slist *headers,
+								  const void *payload, size_t payload_len,
+								  RmtBody *body, RmtResponse *resp,
+								  RmtError *err);
 
 /*
  * One attempt of several GETs at once (curl multi, at most max_parallel

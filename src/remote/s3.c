@@ -111,6 +111,7 @@ s3_sign(RmtStore *store, const RmtRequest *r, const char *method,
 	char		auth[1024];
 	time_t		now = time(NULL);
 	struct tm	tm;
+	const char *payload_sha256 = r->payload_sha256[0] ? r->payload_sha256 : RMT_SHA256_EMPTY;
 
 	*out = NULL;
 	gmtime_r(&now, &tm);
@@ -123,7 +124,7 @@ s3_sign(RmtStore *store, const RmtRequest *r, const char *method,
 		signed_headers[n++] = (RmtNameValue) {"if-match", if_match};
 	if (r->sign)
 	{
-		signed_headers[n++] = (RmtNameValue) {"x-amz-content-sha256", RMT_SHA256_EMPTY};
+		signed_headers[n++] = (RmtNameValue) {"x-amz-content-sha256", payload_sha256};
 		signed_headers[n++] = (RmtNameValue) {"x-amz-date", amz_date};
 		if (store->config.session_token)
 			signed_headers[n++] = (RmtNameValue) {"x-amz-security-token",
@@ -140,13 +141,22 @@ s3_sign(RmtStore *store, const RmtRequest *r, const char *method,
 			goto oom;
 		h = next;
 	}
+	if (strcmp(method, "PUT") == 0 || strcmp(method, "POST") == 0)
+	{
+		/* one round trip, not two: no "Expect: 100-continue" */
+		struct curl_slist *next = curl_slist_append(h, "Expect:");
+
+		if (!next)
+			goto oom;
+		h = next;
+	}
 	if (r->sign)
 	{
 		RmtSigV4Request req = {
 			.method = method, .encoded_path = r->path,
 			.query = r->query, .nquery = r->nquery,
 			.headers = signed_headers, .nheaders = n,
-			.payload_sha256 = RMT_SHA256_EMPTY, .amz_date = amz_date,
+			.payload_sha256 = payload_sha256, .amz_date = amz_date,
 			.region = store->config.region ? store->config.region : "us-east-1",
 			.service = "s3",
 			.key_id = store->config.key_id,
@@ -198,6 +208,13 @@ rmt_s3_head(RmtStore *store, const RmtUrl *url, RmtObjectInfo *info,
 }
 
 /* A GET of the object: addressed, signed with SigV4 when there are keys. */
+RmtStatus
+rmt_s3_address(const RmtStore *store, const RmtUrl *url, RmtRequest *r,
+			   RmtError *err)
+{
+	return address(store, url, r, err);
+}
+
 static RmtStatus
 s3_prepare(RmtStore *store, const RmtUrl *url, RmtRequest *r, RmtError *err)
 {

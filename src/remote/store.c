@@ -54,7 +54,8 @@ rmt_exchange(RmtStore *store, const RmtRequest *r, RmtSignFn sign,
 
 		if (st != RMT_OK)
 			return st;
-		st = rmt_perform(store, method, r->url, headers, body, resp, err);
+		st = rmt_perform_send(store, method, r->url, headers, r->payload,
+							  r->payload_len, body, resp, err);
 		curl_slist_free_all(headers);
 		if (st == RMT_OK && resp->status >= 200 && resp->status < 300)
 			return RMT_OK;

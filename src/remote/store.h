@@ -154,6 +154,31 @@ typedef bool (*RmtListEmit) (const char *key, uint64_t size, const char *etag,
 extern RmtStatus rmt_store_list(RmtStore *store, const RmtUrl *where,
 								RmtListEmit emit, void *arg, RmtError *err);
 
+/*
+ * Uploads: an object written whole or not at all (upload.c).  Bytes are
+ * buffered one part at a time (part_size bytes, 0: 8 MiB, at least 5 MiB:
+ * the memory an upload holds); an object smaller than a part is sent by
+ * rmt_upload_commit in one PUT, a larger one as a multipart upload (S3,
+ * GCS) or a block list (Azure), part by part as the buffer fills.  Only a
+ * successful rmt_upload_commit makes the object appear (or replace the old
+ * one); after any failed call, the caller ends with rmt_upload_abort,
+ * which asks the store to drop the parts sent (best effort, one attempt,
+ * not stopped by the interrupt check) and frees the upload.  Parts are
+ * retried like reads.  http(s):// URLs cannot be written.
+ */
+typedef struct RmtUpload RmtUpload;
+
+extern RmtStatus rmt_upload_begin(RmtStore *store, const RmtUrl *url,
+								  size_t part_size, RmtUpload **upload,
+								  RmtError *err);
+extern RmtStatus rmt_upload_write(RmtUpload *upload, const void *data,
+								  size_t len, RmtError *err);
+/* Bytes written so far. */
+extern uint64_t rmt_upload_bytes(const RmtUpload *upload);
+/* Send the rest and make the object; frees the upload on success only. */
+extern RmtStatus rmt_upload_commit(RmtUpload *upload, RmtError *err);
+extern void rmt_upload_abort(RmtUpload *upload);
+
 #ifdef __cplusplus
 }
 #endif

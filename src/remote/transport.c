@@ -194,6 +194,9 @@ typedef struct Exchange
 	RmtResponse *resp;
 	bool		cancelled;
 	bool		forbidden_peer;
+	const char *payload;		/* PUT/POST body and how much is sent */
+	size_t		payload_len;
+	size_t		payload_sent;
 } Exchange;
 
 bool
@@ -420,6 +423,21 @@ on_open_socket(void *arg, curlsocktype purpose, struct curl_sockaddr *address)
 	return socket(address->family, address->socktype, address->protocol);
 }
 
+/* The request body of PUT and POST, from memory. */
+static size_t
+on_read(char *buf, size_t size, size_t nitems, void *arg)
+{
+	Exchange   *x = arg;
+	size_t		n = x->payload_len - x->payload_sent;
+
+	if (n > size * nitems)
+		n = size * nitems;
+	if (n > 0)
+		memcpy(buf, x->payload + x->payload_sent, n);
+	x->payload_sent += n;
+	return n;
+}
+
 /* Reset an attempt's state and set every option of one transfer. */
 static void
 setup_handle(RmtStore *store, CURL *c, Exchange *x, const char *method,
@@ -463,6 +481,17 @@ setup_handle(RmtStore *store, CURL *c, Exchange *x, const char *method,
 	curl_easy_setopt(c, CURLOPT_OPENSOCKETDATA, x);
 	if (strcmp(method, "HEAD") == 0)
 		curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
+	else if (strcmp(method, "PUT") == 0 || strcmp(method, "POST") == 0)
+	{
+		x->payload_sent = 0;
+		curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
+		curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+		curl_easy_setopt(c, CURLOPT_READFUNCTION, on_read);
+		curl_easy_setopt(c, CURLOPT_READDATA, x);
+		curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, (curl_off_t) x->payload_len);
+	}
+	else if (strcmp(method, "GET") != 0)
+		curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
 	store->stats.requests++;
 }
 
@@ -495,7 +524,17 @@ rmt_perform(RmtStore *store, const char *method, const char *url,
 			struct curl_slist *headers, RmtBody *body, RmtResponse *resp,
 			RmtError *err)
 {
-	Exchange	x = {store, store->curl, body, resp, false, false};
+	return rmt_perform_send(store, method, url, headers, NULL, 0, body, resp, err);
+}
+
+RmtStatus
+rmt_perform_send(RmtStore *store, const char *method, const char *url,
+				 struct curl_slist *headers, const void *payload,
+				 size_t payload_len, RmtBody *body, RmtResponse *resp,
+				 RmtError *err)
+{
+	Exchange	x = {store, store->curl, body, resp, false, false,
+	payload, payload_len, 0};
 	CURLcode	rc;
 
 	setup_handle(store, store->curl, &x, method, url, headers);

@@ -12,7 +12,11 @@
 #   - a point lookup pruned to one row group: at most 4 requests;
 #   - errors: a missing object (58P01), an unsigned request the store
 #     refuses (42501), an empty glob (58P01), 5xx then success, an object
-#     that changes mid-scan (55000, never a wrong answer).
+#     that changes mid-scan (55000, never a wrong answer);
+#   - COPY TO s3:// and az:// (test/remote/upload_fdw.sh): every type the
+#     copy tests write, read back equal; a multipart object; numbered
+#     objects; no object after an error, a cancel or a refused key; the
+#     privileges of writing; parquet_fdw_write_amudai to s3://.
 # Last line "remote-fdw: N passed, N failed".
 #
 #   test/remote/fdw_run.sh      (after make install with PG_CONFIG set)
@@ -346,6 +350,10 @@ esac
 faults ok,ok,etag
 expect_error "object changed mid-scan" 55000 "SELECT * FROM lookup"
 faults ""
+
+# COPY TO object-store URLs (uploads); counts into pass/fail
+# shellcheck source=test/remote/upload_fdw.sh
+. "$HERE/upload_fdw.sh"
 
 pg_cluster_stop
 echo "$STAGE: $pass passed, $fail failed"

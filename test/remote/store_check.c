@@ -19,6 +19,13 @@
  * store's code), a link-local endpoint (refused before connecting), an
  * interrupt (cancelled at once), and an ETag that no longer matches
  * (changed).  Prints "store_check: N passed, N failed".
+ *
+ * Uploads (store.h's rmt_upload_*), with 5 MiB parts: objects of 0, 1,
+ * 5 MiB - 1 (one PUT), 5 MiB + 1 and three parts (multipart, block list)
+ * read back equal, invisible until committed; an aborted upload and a
+ * cancelled one leave no object.  In the faults mode: a part failing once
+ * is retried to the exact bytes; a part failing every time is a clear
+ * error, and after the abort no object exists.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -193,6 +200,143 @@ collect(const char *key, uint64_t size, const char *etag, void *arg)
 	return true;
 }
 
+#define PART (5u * 1024 * 1024)
+
+/* Bytes of an object to upload: a pattern that differs per seed. */
+static char *
+make_bytes(size_t n, unsigned seed)
+{
+	char	   *b = malloc(n ? n : 1);
+	uint32_t	x = seed * 2654435761u + 1;
+
+	for (size_t i = 0; i < n; i++)
+	{
+		x = x * 1103515245u + 12345u;
+		b[i] = (char) (x >> 16);
+	}
+	return b;
+}
+
+/* Write data in uneven pieces, as a Parquet writer hands them over. */
+static RmtStatus
+write_all(RmtUpload *up, const char *data, size_t n, RmtError *err)
+{
+	size_t		off = 0;
+	size_t		step = 1;
+
+	while (off < n)
+	{
+		size_t		k = step < n - off ? step : n - off;
+		RmtStatus	st = rmt_upload_write(up, data + off, k, err);
+
+		if (st != RMT_OK)
+			return st;
+		off += k;
+		step = step * 7 + 13;
+		if (step > 3 * 1024 * 1024)
+			step = 1 + step % 1000;
+	}
+	return RMT_OK;
+}
+
+static bool
+object_equals(RmtStore *store, const RmtUrl *u, const char *data, size_t n)
+{
+	RmtObjectInfo info;
+	RmtError	err;
+	char	   *back;
+	bool		same;
+
+	if (rmt_store_head(store, u, &info, &err) != RMT_OK || info.size != n)
+		return false;
+	if (n == 0)
+		return true;
+	back = malloc(n);
+	same = rmt_store_read(store, u, 0, n, back, NULL, &err) == RMT_OK &&
+		memcmp(back, data, n) == 0;
+	free(back);
+	return same;
+}
+
+static int	always_interrupted(void *arg);
+
+static void
+check_uploads(RmtStore *store)
+{
+	const size_t sizes[] = {0, 1, PART - 1, PART + 1, 2 * PART + 12345};
+	RmtUrl		u;
+	RmtError	err;
+	RmtUpload  *up;
+	RmtObjectInfo info;
+	RmtStoreConfig config;
+	RmtStore   *cancelling;
+	char	   *data;
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+	{
+		char		key[64];
+		size_t		n = sizes[i];
+		uint64_t	requests;
+
+		snprintf(key, sizeof(key), "upload/size-%zu.bin", n);
+		url_of(&u, key);
+		data = make_bytes(n, (unsigned) i);
+		UNIT_CHECK(rmt_upload_begin(store, &u, PART, &up, &err) == RMT_OK);
+		UNIT_CHECKF(write_all(up, data, n, &err) == RMT_OK, "upload %zu: %s", n, err.message);
+		UNIT_CHECK(rmt_upload_bytes(up) == n);
+		/* nothing to see before the commit */
+		UNIT_CHECKF(rmt_store_head(store, &u, &info, &err) == RMT_NOT_FOUND,
+					"%zu bytes visible before the commit", n);
+		requests = rmt_store_stats(store)->requests;
+		UNIT_CHECKF(rmt_upload_commit(up, &err) == RMT_OK, "commit %zu: %s (%d %s)",
+					n, err.message, err.http_status, err.code);
+		/* one PUT below a part; else the last part and the part list */
+		UNIT_CHECKF(rmt_store_stats(store)->requests - requests == (n < PART ? 1 : 2),
+					"%zu bytes took %llu requests", n,
+					(unsigned long long) (rmt_store_stats(store)->requests - requests));
+		UNIT_CHECKF(object_equals(store, &u, data, n), "%zu bytes read back differ", n);
+		free(data);
+	}
+
+	/* a new version replaces the object whole */
+	url_of(&u, "upload/size-1.bin");
+	data = make_bytes(PART + 7, 99);
+	UNIT_CHECK(rmt_upload_begin(store, &u, PART, &up, &err) == RMT_OK);
+	UNIT_CHECK(write_all(up, data, PART + 7, &err) == RMT_OK);
+	UNIT_CHECK(rmt_upload_commit(up, &err) == RMT_OK);
+	UNIT_CHECK(object_equals(store, &u, data, PART + 7));
+	free(data);
+
+	/* an aborted upload (parts sent) leaves no object */
+	url_of(&u, "upload/aborted.bin");
+	data = make_bytes(2 * PART + 1, 7);
+	UNIT_CHECK(rmt_upload_begin(store, &u, PART, &up, &err) == RMT_OK);
+	UNIT_CHECK(write_all(up, data, 2 * PART + 1, &err) == RMT_OK);
+	rmt_upload_abort(up);
+	UNIT_CHECK(rmt_store_head(store, &u, &info, &err) == RMT_NOT_FOUND);
+
+	/* a cancel stops the upload; after the abort, no object */
+	config_for(&config, azure ? account_key : "S3RVER");
+	config.interrupted = always_interrupted;
+	UNIT_CHECK(rmt_store_open(&cancelling, &config, &pfc_malloc_allocator, &err) == RMT_OK);
+	url_of(&u, "upload/cancelled.bin");
+	UNIT_CHECK(rmt_upload_begin(cancelling, &u, PART, &up, &err) == RMT_OK);
+	UNIT_CHECK(write_all(up, data, 2 * PART + 1, &err) == RMT_CANCELLED);
+	rmt_upload_abort(up);
+	rmt_store_close(cancelling);
+	UNIT_CHECK(rmt_store_head(store, &u, &info, &err) == RMT_NOT_FOUND);
+	free(data);
+
+	/* http(s) URLs are read only */
+	{
+		RmtUrl		h;
+		char		msg[64];
+
+		UNIT_CHECK(rmt_url_parse("https://example.com/x.parquet", &h, msg, sizeof(msg)) == RMT_OK);
+		UNIT_CHECK(rmt_upload_begin(store, &h, 0, &up, &err) == RMT_UNSUPPORTED_SCHEME);
+	}
+}
+
 static int
 always_interrupted(void *arg)
 {
@@ -298,6 +442,45 @@ check_faults(const char *dir, const char *key)
 	UNIT_CHECK(strstr(err.message, "changed") != NULL);
 	set_plan("");
 
+	/* an upload whose first part fails (500, then a reset): retried */
+	{
+		size_t		n = 2 * PART + 99;
+		char	   *data = make_bytes(n, 3);
+		RmtUpload  *up;
+		RmtUrl		w;
+
+		url_of(&w, "upload/faults-retried.bin");
+		retries = rmt_store_stats(store)->retries;
+		set_plan("ok,500,reset");
+		UNIT_CHECK(rmt_upload_begin(store, &w, PART, &up, &err) == RMT_OK);
+		UNIT_CHECKF(write_all(up, data, n, &err) == RMT_OK, "part retried: %s", err.message);
+		UNIT_CHECKF(rmt_upload_commit(up, &err) == RMT_OK, "commit: %s", err.message);
+		UNIT_CHECK(rmt_store_stats(store)->retries - retries == 2);
+		set_plan("");
+		UNIT_CHECK(object_equals(store, &w, data, n));
+
+		/* a part that fails every time: a clear error, then no object */
+		url_of(&w, "upload/faults-failed.bin");
+		set_plan("ok,500,500,500,500,500");
+		UNIT_CHECK(rmt_upload_begin(store, &w, PART, &up, &err) == RMT_OK);
+		UNIT_CHECK(write_all(up, data, n, &err) == RMT_HTTP_ERROR);
+		UNIT_CHECKF(err.http_status == 500 && strcmp(err.code, "Injected500") == 0,
+					"status %d code %s", err.http_status, err.code);
+		rmt_upload_abort(up);
+		set_plan("");
+		UNIT_CHECK(rmt_store_head(store, &w, &info, &err) == RMT_NOT_FOUND);
+
+		/* the last request failing (Complete) is retried too */
+		url_of(&w, "upload/faults-complete.bin");
+		UNIT_CHECK(rmt_upload_begin(store, &w, PART, &up, &err) == RMT_OK);
+		UNIT_CHECK(write_all(up, data, n, &err) == RMT_OK);
+		set_plan("ok,503");		/* the last part, then Complete fails once */
+		UNIT_CHECKF(rmt_upload_commit(up, &err) == RMT_OK, "commit: %s", err.message);
+		set_plan("");
+		UNIT_CHECK(object_equals(store, &w, data, n));
+		free(data);
+	}
+
 	rmt_store_close(store);
 	free(buf);
 	free(local);
@@ -387,6 +570,9 @@ main(int argc, char **argv)
 	UNIT_CHECK(rmt_store_stats(store)->bytes_fetched > 0);
 	UNIT_CHECKF(rmt_store_stats(store)->max_in_flight == 3, "at most %llu requests in flight",
 				(unsigned long long) rmt_store_stats(store)->max_in_flight);
+
+	/* uploads, after the listing (they add keys) */
+	check_uploads(store);
 
 	/* a missing key */
 	url_of(&u, "no/such/key.parquet");
