@@ -15,6 +15,9 @@
 # COPY TO csv, COPY TO parquet (snappy, zstd), and DuckDB 1 thread COPY of
 # the same rows (loaded into a DuckDB table first) TO parquet (snappy,
 # zstd).  Prints a markdown table with seconds and file sizes.
+# BENCH_BASELINE_LIB=/path/to/parquet_fdw.so (another build, say of main,
+# readable by the server's user) adds its COPY TO parquet rows, timed in
+# the same run: before and after under the same load.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=../scripts/lib/pgcluster.sh
@@ -49,11 +52,12 @@ pg_psql -q -c "CREATE EXTENSION parquet_fdw" -c "CREATE TABLE $TABLE ($COLS)" \
 	-c "\\copy $TABLE FROM '$CSV' (FORMAT csv, HEADER true)" -c "VACUUM ANALYZE $TABLE"
 ROWS=$(pg_psql -At -c "SELECT count(*) FROM $TABLE")
 
-# best of RUNS seconds of one statement (a fresh session that LOADs first)
+# best of RUNS seconds of one statement (a fresh session that LOADs the
+# library $2, default the installed one, first)
 time_pg() {
 	local best= t
 	for _ in $(seq "$RUNS"); do
-		t=$(pg_psql -q -c "LOAD 'parquet_fdw'" -c '\timing on' -c "$1" | sed -nE 's/^Time: ([0-9.]+) ms.*/\1/p' | tail -n 1)
+		t=$(pg_psql -q -c "LOAD '${2:-parquet_fdw}'" -c '\timing on' -c "$1" | sed -nE 's/^Time: ([0-9.]+) ms.*/\1/p' | tail -n 1)
 		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a + 0 < b + 0) }'; then best=$t; fi
 	done
 	echo "$best" | awk '{ printf "%.2f", $1 / 1000 }'
@@ -63,6 +67,11 @@ size_mib() { stat -c %s "$1" | awk '{ printf "%.1f", $1 / 1048576 }'; }
 csv_s=$(time_pg "COPY $TABLE TO '$OUT/l.csv' (FORMAT csv)")
 snappy_s=$(time_pg "COPY $TABLE TO '$OUT/l_snappy.parquet' (FORMAT parquet)")
 zstd_s=$(time_pg "COPY $TABLE TO '$OUT/l_zstd.parquet' (FORMAT parquet, compression zstd)")
+BASE=${BENCH_BASELINE_LIB:-}
+if [ -n "$BASE" ]; then
+	base_snappy_s=$(time_pg "COPY $TABLE TO '$OUT/b_snappy.parquet' (FORMAT parquet)" "$BASE")
+	base_zstd_s=$(time_pg "COPY $TABLE TO '$OUT/b_zstd.parquet' (FORMAT parquet, compression zstd)" "$BASE")
+fi
 
 cat >"$OUT/duck.mjs" <<'JS'
 import { createRequire } from 'node:module';
@@ -100,3 +109,12 @@ $TABLE: $ROWS rows, heap table; best of $RUNS runs; $(nproc) cores shared, Postg
 | DuckDB 1 thread COPY TO parquet (snappy) | $duck_snappy | $(size_mib "$OUT/duck_snappy.parquet") |
 | DuckDB 1 thread COPY TO parquet (zstd) | $duck_zstd | $(size_mib "$OUT/duck_zstd.parquet") |
 MD
+if [ -n "$BASE" ]; then
+	cat <<MD
+| baseline $(basename "$BASE") COPY TO parquet (snappy) | $base_snappy_s | $(size_mib "$OUT/b_snappy.parquet") |
+| baseline $(basename "$BASE") COPY TO parquet (zstd) | $base_zstd_s | $(size_mib "$OUT/b_zstd.parquet") |
+MD
+fi
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+echo
+echo "ours / DuckDB: snappy $(ratio "$snappy_s" "$duck_snappy")x, zstd $(ratio "$zstd_s" "$duck_zstd")x; csv / ours (snappy): $(ratio "$csv_s" "$snappy_s")x"
