@@ -878,8 +878,10 @@ static inline bool
 dict_entry_equals(const ChunkState *cs, uint32_t e, const uint8_t *p, uint32_t len,
 				  int width)
 {
-	const uint8_t *q = cs->dict_plain.data + cs->dict_off[e];
+	const uint8_t *q;
 
+	/* fixed-width entries lie back to back: no dict_off load to wait for */
+	q = cs->dict_plain.data + (width > 0 ? (size_t) e * (size_t) width : cs->dict_off[e]);
 	/* the common fixed widths compare as one word */
 	if (width == 8)
 		return load_u64(q) == load_u64(p);
