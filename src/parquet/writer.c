@@ -227,6 +227,7 @@ struct PqWriter
 	ByteBuf		comp_buf;
 	ByteBuf		gather_buf;		/* dense values of a flat batch */
 	ByteBuf		u32_buf;		/* levels or dictionary indexes as uint32 */
+	ByteBuf		idx_buf;		/* a page's dictionary indexes */
 };
 
 /* ----------------------------------------------------------------
@@ -1476,16 +1477,17 @@ write_data_page(PqWriter *w, const WColumn *col, const int16_t *def,
 		uint32_t	saved_count = cs->dict_count;
 		size_t		saved_bytes = cs->dict_plain.len;
 		uint32_t   *idx;
-		ByteBuf		idx_buf = {0};
+		ByteBuf    *idx_buf = &w->idx_buf;
 		bool		full = false;
 		size_t		taken;
 
-		if (!buf_reserve(w, &idx_buf, pv->count * sizeof(uint32_t) + 4))
+		idx_buf->len = 0;
+		if (!buf_reserve(w, idx_buf, pv->count * sizeof(uint32_t) + 4))
 		{
 			pq_error_oom(err);
 			return err->status;
 		}
-		idx = (uint32_t *) idx_buf.data;
+		idx = (uint32_t *) idx_buf->data;
 		/* values dictionary_decide() looked up already */
 		taken = cs->decided.len / sizeof(uint32_t) - cs->decided_pos;
 		if (taken > pv->count)
@@ -1510,7 +1512,6 @@ write_data_page(PqWriter *w, const WColumn *col, const int16_t *def,
 				value_at(pv, i0 + j, &p, &l);
 				if (!dict_lookup_add(w, col, cs, p, l, hashes[j], &idx[i0 + j], &full))
 				{
-					buf_free(w, &idx_buf);
 					pq_error_oom(err);
 					return err->status;
 				}
@@ -1535,7 +1536,6 @@ write_data_page(PqWriter *w, const WColumn *col, const int16_t *def,
 			cap = cdc_rle_max_size(pv->count, bw) + 1;
 			if (!buf_reserve(w, vb, cap))
 			{
-				buf_free(w, &idx_buf);
 				pq_error_oom(err);
 				return err->status;
 			}
@@ -1543,14 +1543,12 @@ write_data_page(PqWriter *w, const WColumn *col, const int16_t *def,
 			if (cdc_rle_encode(idx, pv->count, bw, vb->data + 1, cap - 1,
 							   &written) != CDC_OK)
 			{
-				buf_free(w, &idx_buf);
 				pq_error_set(err, PQ_ERR_INVALID_ARGUMENT,
 							 "could not encode dictionary indexes");
 				return err->status;
 			}
 			vb->len = 1 + written;
 		}
-		buf_free(w, &idx_buf);
 	}
 	if (!use_dict && (st = encode_values(w, col, pv, vb, &value_encoding, err)) != PQ_OK)
 		return st;
@@ -2373,7 +2371,7 @@ pq_writer_write_column(PqWriter *w, int column, const PqColumnBatch *batch,
 
 					if (!buf_reserve(w, &w->gather_buf, lbytes + (size_t) (r1 - r0) * vsize))
 					{
-						pq_error_oom(err);
+					pq_error_oom(err);
 						return err->status;
 					}
 					def = (int16_t *) w->gather_buf.data;
@@ -3218,6 +3216,7 @@ pq_writer_free(PqWriter *w)
 	buf_free(w, &w->comp_buf);
 	buf_free(w, &w->gather_buf);
 	buf_free(w, &w->u32_buf);
+	buf_free(w, &w->idx_buf);
 	pq_thrift_writer_free(&w->tw);
 	if (w->columns != NULL)
 	{
