@@ -14,7 +14,11 @@
 # heap table (not timed), then times, best of BENCH_RUNS (default 3):
 # COPY TO csv, COPY TO parquet (snappy, zstd), and DuckDB 1 thread COPY of
 # the same rows (loaded into a DuckDB table first) TO parquet (snappy,
-# zstd).  Prints a markdown table with seconds and file sizes.
+# zstd).  Prints a markdown table with wall seconds, the writer's CPU
+# seconds (the backend's, or the node process' for DuckDB) and file sizes.
+# BENCH_BASELINE_LIB=/path/to/parquet_fdw.so (another build, say of main,
+# readable by the server's user) adds its COPY TO parquet rows, timed in
+# the same run: before and after under the same load.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=../scripts/lib/pgcluster.sh
@@ -49,20 +53,34 @@ pg_psql -q -c "CREATE EXTENSION parquet_fdw" -c "CREATE TABLE $TABLE ($COLS)" \
 	-c "\\copy $TABLE FROM '$CSV' (FORMAT csv, HEADER true)" -c "VACUUM ANALYZE $TABLE"
 ROWS=$(pg_psql -At -c "SELECT count(*) FROM $TABLE")
 
-# best of RUNS seconds of one statement (a fresh session that LOADs first)
+# "wall cpu": the best of RUNS wall seconds of one statement and the best
+# of its backend's CPU seconds (user + system, from /proc: less sensitive
+# than wall time to the machine's load); a fresh session that LOADs the
+# library $2, default the installed one, first
+min_of() { awk -v a="$1" -v b="$2" 'BEGIN { print (b == "" || a + 0 < b + 0) ? a : b }'; }
 time_pg() {
-	local best= t
+	local best= cbest= out t c
 	for _ in $(seq "$RUNS"); do
-		t=$(pg_psql -q -c "LOAD 'parquet_fdw'" -c '\timing on' -c "$1" | sed -nE 's/^Time: ([0-9.]+) ms.*/\1/p' | tail -n 1)
-		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a + 0 < b + 0) }'; then best=$t; fi
+		out=$(pg_psql -q -At -c "LOAD '${2:-parquet_fdw}'" \
+			-c "SELECT 'cpu0 ' || pg_read_file('/proc/self/stat')" -c '\timing on' -c "$1" \
+			-c '\timing off' -c "SELECT 'cpu1 ' || pg_read_file('/proc/self/stat')")
+		t=$(echo "$out" | sed -nE 's/^Time: ([0-9.]+) ms.*/\1/p' | tail -n 1)
+		c=$(echo "$out" | awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu0" { a = $15 + $16 } $1 == "cpu1" { b = $15 + $16 } END { print (b - a) / hz }')
+		best=$(min_of "$t" "$best")
+		cbest=$(min_of "$c" "$cbest")
 	done
-	echo "$best" | awk '{ printf "%.2f", $1 / 1000 }'
+	awk -v t="$best" -v c="$cbest" 'BEGIN { printf "%.2f %.2f", t / 1000, c }'
 }
 size_mib() { stat -c %s "$1" | awk '{ printf "%.1f", $1 / 1048576 }'; }
 
-csv_s=$(time_pg "COPY $TABLE TO '$OUT/l.csv' (FORMAT csv)")
-snappy_s=$(time_pg "COPY $TABLE TO '$OUT/l_snappy.parquet' (FORMAT parquet)")
-zstd_s=$(time_pg "COPY $TABLE TO '$OUT/l_zstd.parquet' (FORMAT parquet, compression zstd)")
+read -r csv_s csv_c <<<"$(time_pg "COPY $TABLE TO '$OUT/l.csv' (FORMAT csv)")"
+read -r snappy_s snappy_c <<<"$(time_pg "COPY $TABLE TO '$OUT/l_snappy.parquet' (FORMAT parquet)")"
+read -r zstd_s zstd_c <<<"$(time_pg "COPY $TABLE TO '$OUT/l_zstd.parquet' (FORMAT parquet, compression zstd)")"
+BASE=${BENCH_BASELINE_LIB:-}
+if [ -n "$BASE" ]; then
+	read -r base_snappy_s base_snappy_c <<<"$(time_pg "COPY $TABLE TO '$OUT/b_snappy.parquet' (FORMAT parquet)" "$BASE")"
+	read -r base_zstd_s base_zstd_c <<<"$(time_pg "COPY $TABLE TO '$OUT/b_zstd.parquet' (FORMAT parquet, compression zstd)" "$BASE")"
+fi
 
 cat >"$OUT/duck.mjs" <<'JS'
 import { createRequire } from 'node:module';
@@ -76,27 +94,42 @@ const con = await db.connect();
 await con.run(`SET threads = 1`);
 await con.run(`CREATE TABLE ${table} AS SELECT * FROM read_csv('${csv}', header = true, types = ${types})`);
 for (const codec of ['snappy', 'zstd']) {
-	let best = Infinity;
+	let best = Infinity, cbest = Infinity;
 	for (let r = 0; r < Number(runs); r++) {
 		const t0 = performance.now();
+		const c0 = process.cpuUsage();
 		await con.run(`COPY ${table} TO '${out}/duck_${codec}.parquet' (FORMAT parquet, COMPRESSION ${codec})`);
+		const c = process.cpuUsage(c0);
 		best = Math.min(best, performance.now() - t0);
+		cbest = Math.min(cbest, (c.user + c.system) / 1000);
 	}
-	console.log(`${codec} ${(best / 1000).toFixed(2)}`);
+	console.log(`${codec} ${(best / 1000).toFixed(2)} ${(cbest / 1000).toFixed(2)}`);
 }
 JS
 duck=$(node "$OUT/duck.mjs" "$MODULES" "$CSV" "$OUT" "$RUNS" "$TABLE" "$DUCK_TYPES")
 duck_snappy=$(echo "$duck" | awk '$1 == "snappy" { print $2 }')
+duck_snappy_c=$(echo "$duck" | awk '$1 == "snappy" { print $3 }')
 duck_zstd=$(echo "$duck" | awk '$1 == "zstd" { print $2 }')
+duck_zstd_c=$(echo "$duck" | awk '$1 == "zstd" { print $3 }')
 
 cat <<MD
 $TABLE: $ROWS rows, heap table; best of $RUNS runs; $(nproc) cores shared, PostgreSQL $(pg_psql -At -c 'SHOW server_version')
 
-| writer | seconds | file MiB |
-|---|---:|---:|
-| PostgreSQL COPY TO csv | $csv_s | $(size_mib "$OUT/l.csv") |
-| parquet_fdw COPY TO parquet (snappy) | $snappy_s | $(size_mib "$OUT/l_snappy.parquet") |
-| parquet_fdw COPY TO parquet (zstd) | $zstd_s | $(size_mib "$OUT/l_zstd.parquet") |
-| DuckDB 1 thread COPY TO parquet (snappy) | $duck_snappy | $(size_mib "$OUT/duck_snappy.parquet") |
-| DuckDB 1 thread COPY TO parquet (zstd) | $duck_zstd | $(size_mib "$OUT/duck_zstd.parquet") |
+| writer | seconds | CPU seconds | file MiB |
+|---|---:|---:|---:|
+| PostgreSQL COPY TO csv | $csv_s | $csv_c | $(size_mib "$OUT/l.csv") |
+| parquet_fdw COPY TO parquet (snappy) | $snappy_s | $snappy_c | $(size_mib "$OUT/l_snappy.parquet") |
+| parquet_fdw COPY TO parquet (zstd) | $zstd_s | $zstd_c | $(size_mib "$OUT/l_zstd.parquet") |
+| DuckDB 1 thread COPY TO parquet (snappy) | $duck_snappy | $duck_snappy_c | $(size_mib "$OUT/duck_snappy.parquet") |
+| DuckDB 1 thread COPY TO parquet (zstd) | $duck_zstd | $duck_zstd_c | $(size_mib "$OUT/duck_zstd.parquet") |
 MD
+if [ -n "$BASE" ]; then
+	cat <<MD
+| baseline $(basename "$BASE") COPY TO parquet (snappy) | $base_snappy_s | $base_snappy_c | $(size_mib "$OUT/b_snappy.parquet") |
+| baseline $(basename "$BASE") COPY TO parquet (zstd) | $base_zstd_s | $base_zstd_c | $(size_mib "$OUT/b_zstd.parquet") |
+MD
+fi
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+echo
+echo "ours / DuckDB, wall: snappy $(ratio "$snappy_s" "$duck_snappy")x, zstd $(ratio "$zstd_s" "$duck_zstd")x; CPU: snappy $(ratio "$snappy_c" "$duck_snappy_c")x, zstd $(ratio "$zstd_c" "$duck_zstd_c")x"
+echo "csv / ours (snappy), wall $(ratio "$csv_s" "$snappy_s")x, CPU $(ratio "$csv_c" "$snappy_c")x; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

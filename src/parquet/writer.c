@@ -161,8 +161,12 @@ typedef struct ChunkState
 	uint32_t	dict_cap;		/* of dict_off / dict_len */
 	uint32_t   *dict_off;		/* value bytes offset in dict_plain */
 	uint32_t   *dict_len;
-	uint32_t   *hash_slots;		/* entry index + 1, 0 = empty */
+	uint64_t   *hash_slots;		/* hash << 32 | entry index + 1; 0 = empty */
 	uint32_t	hash_size;		/* power of two */
+	/* the indexes dictionary_decide() found for the first batch's values,
+	 * in value order, taken by its pages instead of probing again */
+	ByteBuf		decided;		/* uint32_t each */
+	size_t		decided_pos;	/* values taken so far */
 
 	/* statistics over the values seen so far */
 	bool		has_minmax;
@@ -223,6 +227,7 @@ struct PqWriter
 	ByteBuf		comp_buf;
 	ByteBuf		gather_buf;		/* dense values of a flat batch */
 	ByteBuf		u32_buf;		/* levels or dictionary indexes as uint32 */
+	ByteBuf		idx_buf;		/* a page's dictionary indexes */
 };
 
 /* ----------------------------------------------------------------
@@ -619,6 +624,75 @@ value_at(const PageValues *pv, size_t i, const uint8_t **ptr, uint32_t *len)
 	}
 }
 
+/*
+ * Typed bounds of fixed-width integers: a min/max pass the compiler can
+ * vectorize, then the first value equal to each (equal integers have
+ * equal bytes, so which one is returned does not matter).
+ */
+#define INT_BOUNDS(T) \
+	do { \
+		const uint8_t *base = pv->fixed; \
+		T			mn, mx; \
+		size_t		i; \
+		memcpy(&mn, base, sizeof(T)); \
+		mx = mn; \
+		for (i = 1; i < pv->count; i++) \
+		{ \
+			T			v; \
+			memcpy(&v, base + i * sizeof(T), sizeof(T)); \
+			mn = v < mn ? v : mn; \
+			mx = v > mx ? v : mx; \
+		} \
+		for (i = 0; i < pv->count; i++) \
+		{ \
+			T			v; \
+			memcpy(&v, base + i * sizeof(T), sizeof(T)); \
+			if (v == mn) { minp = base + i * sizeof(T); break; } \
+		} \
+		for (i = 0; i < pv->count; i++) \
+		{ \
+			T			v; \
+			memcpy(&v, base + i * sizeof(T), sizeof(T)); \
+			if (v == mx) { maxp = base + i * sizeof(T); break; } \
+		} \
+		minl = maxl = sizeof(T); \
+	} while (0)
+
+/*
+ * Floats: the first non-NaN smallest and largest (strict comparisons keep
+ * the first of -0.0 and +0.0, as the generic loop does).
+ */
+#define FLOAT_BOUNDS(T) \
+	do { \
+		const uint8_t *base = pv->fixed; \
+		T			mn = 0, mx = 0; \
+		for (size_t i = 0; i < pv->count; i++) \
+		{ \
+			T			v; \
+			memcpy(&v, base + i * sizeof(T), sizeof(T)); \
+			if (isnan(v)) \
+				continue; \
+			if (minp == NULL) \
+			{ \
+				mn = mx = v; \
+				minp = maxp = base + i * sizeof(T); \
+				continue; \
+			} \
+			if (v < mn) { mn = v; minp = base + i * sizeof(T); } \
+			if (v > mx) { mx = v; maxp = base + i * sizeof(T); } \
+		} \
+		minl = maxl = sizeof(T); \
+	} while (0)
+
+/* cmp_values for ORD_BYTES, deciding most pairs on the first byte */
+static inline int
+cmp_bytes_quick(const uint8_t *a, uint32_t alen, const uint8_t *b, uint32_t blen)
+{
+	if (alen > 0 && blen > 0 && a[0] != b[0])
+		return a[0] < b[0] ? -1 : 1;
+	return cmp_values(ORD_BYTES, a, alen, b, blen);
+}
+
 /* The smallest and largest non-NaN values of a page; *minp NULL if none. */
 static void
 page_bounds(const WColumn *col, const PageValues *pv, const uint8_t **minpp,
@@ -629,7 +703,42 @@ page_bounds(const WColumn *col, const PageValues *pv, const uint8_t **minpp,
 	uint32_t	minl = 0,
 				maxl = 0;
 
-	if (col->order != ORD_NONE)
+	if (col->order == ORD_NONE || pv->count == 0)
+		;
+	else if (col->order == ORD_INT32 && pv->views == NULL)
+		INT_BOUNDS(int32_t);
+	else if (col->order == ORD_UINT32 && pv->views == NULL)
+		INT_BOUNDS(uint32_t);
+	else if (col->order == ORD_INT64 && pv->views == NULL)
+		INT_BOUNDS(int64_t);
+	else if (col->order == ORD_UINT64 && pv->views == NULL)
+		INT_BOUNDS(uint64_t);
+	else if (col->order == ORD_FLOAT && pv->views == NULL)
+		FLOAT_BOUNDS(float);
+	else if (col->order == ORD_DOUBLE && pv->views == NULL)
+		FLOAT_BOUNDS(double);
+	else if (col->order == ORD_BYTES && pv->views != NULL)
+	{
+		minp = maxp = pv->views[0].ptr;
+		minl = maxl = pv->views[0].len;
+		for (size_t i = 1; i < pv->count; i++)
+		{
+			const uint8_t *p = pv->views[i].ptr;
+			uint32_t	l = pv->views[i].len;
+
+			if (cmp_bytes_quick(p, l, minp, minl) < 0)
+			{
+				minp = p;
+				minl = l;
+			}
+			else if (cmp_bytes_quick(p, l, maxp, maxl) > 0)
+			{
+				maxp = p;
+				maxl = l;
+			}
+		}
+	}
+	else
 		for (size_t i = 0; i < pv->count; i++)
 		{
 			const uint8_t *p;
@@ -710,34 +819,101 @@ stats_fix_zero(StatOrder order, uint8_t *v, bool is_min)
 
 /* ----------------------------------------------------------------
  * Dictionary
+ *
+ * Open addressing over a power-of-two table of 64-bit slots: the high half
+ * holds the upper 32 bits of the value's hash, the low half the entry
+ * index + 1 (0 = empty).  A probe compares the stored hash first, so the
+ * entry's bytes are only read on a (near certain) match, and a rehash
+ * never hashes the values again.
  * ----------------------------------------------------------------
  */
-static uint64_t
+#define HASH_MUL1	UINT64_C(0x9e3779b97f4a7c15)
+#define HASH_MUL2	UINT64_C(0xbf58476d1ce4e5b9)
+
+static inline uint64_t
+load_u64(const uint8_t *p)
+{
+	uint64_t	v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint64_t
+load_u32(const uint8_t *p)
+{
+	uint32_t	v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/* Word at a time; the short tails read overlapping words, not bytes. */
+static inline uint64_t
 hash_bytes(const uint8_t *p, uint32_t len)
 {
-	uint64_t	h = UINT64_C(0xcbf29ce484222325) ^ len;
+	uint64_t	h = HASH_MUL1 ^ ((uint64_t) len * HASH_MUL2);
 
-	for (uint32_t i = 0; i < len; i++)
-		h = (h ^ p[i]) * UINT64_C(0x100000001b3);
-	return h ^ (h >> 29);
+	if (len >= 8)
+	{
+		uint32_t	i = 0;
+
+		for (; i + 8 <= len; i += 8)
+			h = ((h ^ load_u64(p + i)) * HASH_MUL1) ^ (h >> 31);
+		if (i < len)
+			h = ((h ^ load_u64(p + len - 8)) * HASH_MUL2) ^ (h >> 31);
+	}
+	else if (len >= 4)
+		h ^= (load_u32(p) << 32) | load_u32(p + len - 4);
+	else if (len > 0)
+		h ^= ((uint64_t) p[0] << 16) | ((uint64_t) p[len >> 1] << 8) | p[len - 1];
+	/* final avalanche, so the low bits that pick the slot depend on all */
+	h ^= h >> 30;
+	h *= HASH_MUL2;
+	h ^= h >> 27;
+	h *= UINT64_C(0x94d049bb133111eb);
+	return h ^ (h >> 31);
+}
+
+static inline bool
+dict_entry_equals(const ChunkState *cs, uint32_t e, const uint8_t *p, uint32_t len,
+				  int width)
+{
+	const uint8_t *q;
+
+	/* fixed-width entries lie back to back: no dict_off load to wait for */
+	q = cs->dict_plain.data + (width > 0 ? (size_t) e * (size_t) width : cs->dict_off[e]);
+	/* the common fixed widths compare as one word */
+	if (width == 8)
+		return load_u64(q) == load_u64(p);
+	if (width == 4)
+		return load_u32(q) == load_u32(p);
+	if (width > 0)
+		return memcmp(q, p, len) == 0;
+	return cs->dict_len[e] == len && (len == 0 || memcmp(q, p, len) == 0);
 }
 
 static bool
 dict_rehash(PqWriter *w, ChunkState *cs, uint32_t size)
 {
-	uint32_t   *slots = wr_alloc(w, (size_t) size * sizeof(uint32_t));
+	uint64_t   *slots = wr_alloc(w, (size_t) size * sizeof(uint64_t));
 
 	if (slots == NULL)
 		return false;
-	memset(slots, 0, (size_t) size * sizeof(uint32_t));
-	for (uint32_t e = 0; e < cs->dict_count; e++)
+	memset(slots, 0, (size_t) size * sizeof(uint64_t));
+	for (uint32_t s0 = 0; s0 < cs->hash_size; s0++)
 	{
-		uint32_t	s = (uint32_t) hash_bytes(cs->dict_plain.data + cs->dict_off[e],
-											  cs->dict_len[e]) & (size - 1);
+		uint64_t	slot = cs->hash_slots[s0];
+		uint32_t	s;
 
+		if (slot == 0)
+			continue;
+		/* the table's size never passes 2^32: the stored upper half of the
+		 * hash holds the bits that pick the slot in the larger table too */
+		s = (uint32_t) (slot >> 32) & (size - 1);
 		while (slots[s] != 0)
 			s = (s + 1) & (size - 1);
-		slots[s] = e + 1;
+		slots[s] = slot;
 	}
 	wr_release(w, cs->hash_slots);
 	cs->hash_slots = slots;
@@ -745,33 +921,13 @@ dict_rehash(PqWriter *w, ChunkState *cs, uint32_t size)
 	return true;
 }
 
-/*
- * Index of the value in the dictionary, adding it if new.  Returns false on
- * out of memory; *full when adding it would pass the limits (nothing added).
- */
+/* Add a value the table does not hold at free slot s (dict_lookup_add). */
 static bool
-dict_lookup_add(PqWriter *w, const WColumn *col, ChunkState *cs,
-				const uint8_t *p, uint32_t len, uint32_t *index, bool *full)
+dict_add(PqWriter *w, const WColumn *col, ChunkState *cs, const uint8_t *p,
+		 uint32_t len, uint64_t tag, uint32_t s, uint32_t *index, bool *full)
 {
-	uint32_t	s;
 	size_t		entry_bytes = len + (col->width == 0 ? 4 : 0);
 
-	*full = false;
-	if (cs->hash_size == 0 && !dict_rehash(w, cs, 1024))
-		return false;
-	s = (uint32_t) hash_bytes(p, len) & (cs->hash_size - 1);
-	while (cs->hash_slots[s] != 0)
-	{
-		uint32_t	e = cs->hash_slots[s] - 1;
-
-		if (cs->dict_len[e] == len &&
-			(len == 0 || memcmp(cs->dict_plain.data + cs->dict_off[e], p, len) == 0))
-		{
-			*index = e;
-			return true;
-		}
-		s = (s + 1) & (cs->hash_size - 1);
-	}
 	if (cs->dict_count >= w->options.dictionary_max_entries ||
 		cs->dict_plain.len + entry_bytes > w->options.dictionary_max_bytes)
 	{
@@ -807,11 +963,70 @@ dict_lookup_add(PqWriter *w, const WColumn *col, ChunkState *cs,
 	cs->dict_len[cs->dict_count] = len;
 	if (!buf_append(w, &cs->dict_plain, p, len))
 		return false;
-	cs->hash_slots[s] = cs->dict_count + 1;
+	cs->hash_slots[s] = tag | (cs->dict_count + 1);
 	*index = cs->dict_count++;
 	if (cs->dict_count * 2 > cs->hash_size && !dict_rehash(w, cs, cs->hash_size * 2))
 		return false;
 	return true;
+}
+
+/*
+ * Index of the value (whose hash_bytes() is h) in the dictionary, adding it
+ * if new.  Returns false on out of memory; *full when adding it would pass
+ * the limits (nothing added).
+ */
+static inline bool
+dict_lookup_add(PqWriter *w, const WColumn *col, ChunkState *cs,
+				const uint8_t *p, uint32_t len, uint64_t h, uint32_t *index,
+				bool *full)
+{
+	uint64_t	tag = h & UINT64_C(0xffffffff00000000);
+	uint32_t	mask;
+	uint32_t	s;
+
+	*full = false;
+	if (cs->hash_size == 0 && !dict_rehash(w, cs, 1024))
+		return false;
+	mask = cs->hash_size - 1;
+	s = (uint32_t) (h >> 32) & mask;
+	for (;;)
+	{
+		uint64_t	slot = cs->hash_slots[s];
+
+		if (slot == 0)
+			return dict_add(w, col, cs, p, len, tag, s, index, full);
+		if ((slot & UINT64_C(0xffffffff00000000)) == tag &&
+			dict_entry_equals(cs, (uint32_t) slot - 1, p, len, col->width))
+		{
+			*index = (uint32_t) slot - 1;
+			return true;
+		}
+		s = (s + 1) & mask;
+	}
+}
+
+/*
+ * Values are looked up in blocks: hash a block and prefetch its slots
+ * first, so the cache misses of a large table overlap instead of queueing
+ * one behind the other.
+ */
+#define DICT_BLOCK 32
+
+static inline void
+dict_hash_block(const ChunkState *cs, const PageValues *pv, size_t i0, size_t n,
+				uint64_t *hashes)
+{
+	for (size_t j = 0; j < n; j++)
+	{
+		const uint8_t *p;
+		uint32_t	l;
+
+		value_at(pv, i0 + j, &p, &l);
+		hashes[j] = hash_bytes(p, l);
+		if (cs->hash_size > 0)
+			__builtin_prefetch(&cs->hash_slots[(uint32_t) (hashes[j] >> 32) &
+											   (cs->hash_size - 1)]);
+	}
 }
 
 /* ----------------------------------------------------------------
@@ -1262,26 +1477,44 @@ write_data_page(PqWriter *w, const WColumn *col, const int16_t *def,
 		uint32_t	saved_count = cs->dict_count;
 		size_t		saved_bytes = cs->dict_plain.len;
 		uint32_t   *idx;
-		ByteBuf		idx_buf = {0};
+		ByteBuf    *idx_buf = &w->idx_buf;
 		bool		full = false;
+		size_t		taken;
 
-		if (!buf_reserve(w, &idx_buf, pv->count * sizeof(uint32_t) + 4))
+		idx_buf->len = 0;
+		if (!buf_reserve(w, idx_buf, pv->count * sizeof(uint32_t) + 4))
 		{
 			pq_error_oom(err);
 			return err->status;
 		}
-		idx = (uint32_t *) idx_buf.data;
-		for (size_t i = 0; i < pv->count && !full; i++)
+		idx = (uint32_t *) idx_buf->data;
+		/* values dictionary_decide() looked up already */
+		taken = cs->decided.len / sizeof(uint32_t) - cs->decided_pos;
+		if (taken > pv->count)
+			taken = pv->count;
+		if (taken > 0)
 		{
-			const uint8_t *p;
-			uint32_t	l;
+			memcpy(idx, (uint32_t *) cs->decided.data + cs->decided_pos,
+				   taken * sizeof(uint32_t));
+			cs->decided_pos += taken;
+		}
+		for (size_t i0 = taken; i0 < pv->count && !full; i0 += DICT_BLOCK)
+		{
+			uint64_t	hashes[DICT_BLOCK];
+			size_t		m = pv->count - i0 < DICT_BLOCK ? pv->count - i0 : DICT_BLOCK;
 
-			value_at(pv, i, &p, &l);
-			if (!dict_lookup_add(w, col, cs, p, l, &idx[i], &full))
+			dict_hash_block(cs, pv, i0, m, hashes);
+			for (size_t j = 0; j < m && !full; j++)
 			{
-				buf_free(w, &idx_buf);
-				pq_error_oom(err);
-				return err->status;
+				const uint8_t *p;
+				uint32_t	l;
+
+				value_at(pv, i0 + j, &p, &l);
+				if (!dict_lookup_add(w, col, cs, p, l, hashes[j], &idx[i0 + j], &full))
+				{
+					pq_error_oom(err);
+					return err->status;
+				}
 			}
 		}
 		if (full)
@@ -1303,7 +1536,6 @@ write_data_page(PqWriter *w, const WColumn *col, const int16_t *def,
 			cap = cdc_rle_max_size(pv->count, bw) + 1;
 			if (!buf_reserve(w, vb, cap))
 			{
-				buf_free(w, &idx_buf);
 				pq_error_oom(err);
 				return err->status;
 			}
@@ -1311,14 +1543,12 @@ write_data_page(PqWriter *w, const WColumn *col, const int16_t *def,
 			if (cdc_rle_encode(idx, pv->count, bw, vb->data + 1, cap - 1,
 							   &written) != CDC_OK)
 			{
-				buf_free(w, &idx_buf);
 				pq_error_set(err, PQ_ERR_INVALID_ARGUMENT,
 							 "could not encode dictionary indexes");
 				return err->status;
 			}
 			vb->len = 1 + written;
 		}
-		buf_free(w, &idx_buf);
 	}
 	if (!use_dict && (st = encode_values(w, col, pv, vb, &value_encoding, err)) != PQ_OK)
 		return st;
@@ -1423,7 +1653,9 @@ chunk_reset(PqWriter *w, const WColumn *col)
 	cs->dict_plain.len = 0;
 	cs->dict_count = 0;
 	if (cs->hash_slots != NULL)
-		memset(cs->hash_slots, 0, (size_t) cs->hash_size * sizeof(uint32_t));
+		memset(cs->hash_slots, 0, (size_t) cs->hash_size * sizeof(uint64_t));
+	cs->decided.len = 0;
+	cs->decided_pos = 0;
 	cs->has_minmax = false;
 	cs->min.len = 0;
 	cs->max.len = 0;
@@ -1988,36 +2220,59 @@ dictionary_decide(PqWriter *w, const WColumn *col, const PqColumnBatch *batch,
 	size_t		used = 0;
 	bool		full = false;
 	double		limit = w->options.dictionary_max_ratio * (double) n;
+	PageValues	pv = {0};
+	uint32_t   *decided;
 
 	if (!cs->dict_active || cs->num_pages > 0 || cs->dict_count > 0 ||
 		n == 0 || batch->values == NULL || !(w->options.dictionary_max_ratio > 0.0) ||
 		w->options.dictionary_max_ratio >= 1.0)
 		return PQ_OK;
-	/* past limit distinct values the ratio cannot come back under it */
-	for (size_t i = 0; i < n && !full && (double) cs->dict_count <= limit; i++)
+	cs->decided.len = 0;
+	cs->decided_pos = 0;
+	if (!buf_reserve(w, &cs->decided, n * sizeof(uint32_t)))
 	{
-		const uint8_t *p;
-		uint32_t	len;
-		uint32_t	index;
+		pq_error_oom(err);
+		return err->status;
+	}
+	decided = (uint32_t *) cs->decided.data;
+	pv.width = col->width;
+	pv.count = n;
+	if (col->width > 0)
+		pv.fixed = batch->values;
+	else
+		pv.views = batch->values;
+	/* past limit distinct values the ratio cannot come back under it */
+	for (size_t i0 = 0; i0 < n && !full && (double) cs->dict_count <= limit;
+		 i0 += DICT_BLOCK)
+	{
+		uint64_t	hashes[DICT_BLOCK];
+		size_t		m = n - i0 < DICT_BLOCK ? n - i0 : DICT_BLOCK;
 
-		if (flat && batch->is_null != NULL && batch->is_null[i])
-			continue;
-		if (col->width > 0)
+		if (flat && batch->is_null != NULL)
 		{
-			p = (const uint8_t *) batch->values + i * (size_t) col->width;
-			len = (uint32_t) col->width;
+			/* the values of NULL rows are not read */
+			for (size_t j = 0; j < m; j++)
+				if (!batch->is_null[i0 + j])
+					dict_hash_block(cs, &pv, i0 + j, 1, &hashes[j]);
 		}
 		else
+			dict_hash_block(cs, &pv, i0, m, hashes);
+		for (size_t j = 0; j < m && !full && (double) cs->dict_count <= limit; j++)
 		{
-			p = ((const CdcByteView *) batch->values)[i].ptr;
-			len = ((const CdcByteView *) batch->values)[i].len;
+			const uint8_t *p;
+			uint32_t	len;
+			uint32_t	index;
+
+			if (flat && batch->is_null != NULL && batch->is_null[i0 + j])
+				continue;
+			value_at(&pv, i0 + j, &p, &len);
+			if (!dict_lookup_add(w, col, cs, p, len, hashes[j], &index, &full))
+			{
+				pq_error_oom(err);
+				return err->status;
+			}
+			decided[used++] = index;
 		}
-		if (!dict_lookup_add(w, col, cs, p, len, &index, &full))
-		{
-			pq_error_oom(err);
-			return err->status;
-		}
-		used++;
 	}
 	if (full || (double) cs->dict_count > limit ||
 		(double) cs->dict_count > w->options.dictionary_max_ratio * (double) used)
@@ -2026,8 +2281,10 @@ dictionary_decide(PqWriter *w, const WColumn *col, const PqColumnBatch *batch,
 		cs->dict_count = 0;
 		cs->dict_plain.len = 0;
 		if (cs->hash_slots != NULL)
-			memset(cs->hash_slots, 0, (size_t) cs->hash_size * sizeof(uint32_t));
+			memset(cs->hash_slots, 0, (size_t) cs->hash_size * sizeof(uint64_t));
 	}
+	else
+		cs->decided.len = used * sizeof(uint32_t);
 	return PQ_OK;
 }
 
@@ -2114,7 +2371,7 @@ pq_writer_write_column(PqWriter *w, int column, const PqColumnBatch *batch,
 
 					if (!buf_reserve(w, &w->gather_buf, lbytes + (size_t) (r1 - r0) * vsize))
 					{
-						pq_error_oom(err);
+					pq_error_oom(err);
 						return err->status;
 					}
 					def = (int16_t *) w->gather_buf.data;
@@ -2952,12 +3209,14 @@ pq_writer_free(PqWriter *w)
 	wr_release(w, cs->dict_off);
 	wr_release(w, cs->dict_len);
 	wr_release(w, cs->hash_slots);
+	buf_free(w, &cs->decided);
 	buf_free(w, &w->levels_buf);
 	buf_free(w, &w->values_buf);
 	buf_free(w, &w->body_buf);
 	buf_free(w, &w->comp_buf);
 	buf_free(w, &w->gather_buf);
 	buf_free(w, &w->u32_buf);
+	buf_free(w, &w->idx_buf);
 	pq_thrift_writer_free(&w->tw);
 	if (w->columns != NULL)
 	{
