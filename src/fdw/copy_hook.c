@@ -80,16 +80,17 @@ check_copy_privileges(const CopyStmt *stmt)
 				 errmsg("COPY with FORMAT parquet does not support PROGRAM"),
 				 errhint("Write to a file or to %s.",
 						 stmt->is_from ? "STDIN" : "STDOUT")));
-	/* a URL writes no server file: it makes the server send requests */
-	if (!stmt->is_from && pf_is_url(stmt->filename))
+	/*
+	 * A URL is no server file: it makes the server send requests, which the
+	 * remote roles govern (a read's, pf_remote_store() checks).
+	 */
+	if (pf_is_url(stmt->filename))
 	{
-		pf_remote_check_write(stmt->filename);
+		if (!stmt->is_from)
+			pf_remote_check_write(stmt->filename);
 		return;
 	}
 	if (stmt->filename == NULL || superuser())
-		return;
-	/* a URL reads no server file: pf_remote_store() checks its own role */
-	if (stmt->is_from && pf_is_url(stmt->filename))
 		return;
 	if (stmt->is_from &&
 		!has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES))
