@@ -11,7 +11,9 @@
 #
 # BENCH_LINEITEM names another lineitem Parquet file; BENCH_DELAY_MS the
 # added latency (20); BENCH_SERIAL=1 plans without parallel workers (each
-# form alike), where readahead alone hides the latency.
+# form alike), where readahead alone hides the latency; BENCH_QUERIES the
+# queries to run (scan q1 q6).  "peak MB" is the backend's VmHWM after
+# the timed run (the leader's; a parallel worker's is its own).
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 STAGE=bench-remote
@@ -69,7 +71,8 @@ SQLS[q6]="SELECT sum(l_extendedprice * l_discount) FROM {t}
 proxy_count() { curl -s "http://127.0.0.1:$PROXY_PORT/__faults"; }
 set_delay() { curl -s -X POST "http://127.0.0.1:$PROXY_PORT/__faults?delay=$1" -o /dev/null; }
 # run QUERY TABLE: seconds of one run in one session after a warm-up run
-# there (footer cache, connections); prints "seconds md5-of-result"
+# there (footer cache, connections); prints the seconds and the backend's
+# peak resident memory in MB (VmHWM), on one line
 run() {
 	local sql=${SQLS[$1]//\{t\}/$2}
 	psql -X -qAt -v ON_ERROR_STOP=1 -c "$sql" >/dev/null || return 1
@@ -77,17 +80,19 @@ run() {
 $sql \\g /dev/null
 SELECT clock_timestamp() AS t0 \\gset
 $sql \\g $WORK/out.txt
-SELECT round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz)::numeric, 3);
+SELECT round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz)::numeric, 3)
+	|| ' ' || ((regexp_match(pg_read_file('/proc/' || pg_backend_pid() || '/status'),
+						  'VmHWM:\s*(\d+)'))[1]::bigint / 1024);
 SQL
 }
 
-printf '%-5s | %9s | %9s | %6s | %9s | %6s | %9s | %12s\n' query "local s" "s3 s" ratio \
-	"s3+${DELAY}ms" ratio requests "bytes"
-for qid in scan q1 q6; do
+printf '%-5s | %9s | %9s | %6s | %9s | %6s | %9s | %12s | %s\n' query "local s" "s3 s" ratio \
+	"s3+${DELAY}ms" ratio requests "bytes" "peak MB local/s3/s3+${DELAY}ms"
+for qid in ${BENCH_QUERIES:-scan q1 q6}; do
 	set_delay 0
-	tl=$(run "$qid" li_local) || exit 1
+	read -r tl ml <<<"$(run "$qid" li_local)" || exit 1
 	md5l=$(md5sum <"$WORK/out.txt")
-	tr=$(run "$qid" li_s3) || exit 1
+	read -r tr mr <<<"$(run "$qid" li_s3)" || exit 1
 	md5r=$(md5sum <"$WORK/out.txt")
 	# requests and bytes of one cold-connection run (a new session, footer
 	# from the store): the proxy's count, EXPLAIN's for the scan
@@ -97,9 +102,10 @@ for qid in scan q1 q6; do
 	bytes=$(psql -X -qAt -c "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY OFF) ${SQLS[$qid]//\{t\}/li_s3}" |
 		sed -nE 's/.*Bytes Fetched: ([0-9]+).*/\1/p' | head -1)
 	set_delay "$DELAY"
-	td=$(run "$qid" li_s3) || exit 1
+	read -r td md <<<"$(run "$qid" li_s3)" || exit 1
 	set_delay 0
 	[ "$md5l" = "$md5r" ] || echo "bench-remote: $qid: s3 result differs from the local file's" >&2
-	printf '%-5s | %9s | %9s | %6.2f | %9s | %6.2f | %9s | %12s\n' "$qid" "$tl" "$tr" \
-		"$(echo "$tr / $tl" | bc -l)" "$td" "$(echo "$td / $tl" | bc -l)" "$reqs" "${bytes:-n/a}"
+	printf '%-5s | %9s | %9s | %6.2f | %9s | %6.2f | %9s | %12s | %s\n' "$qid" "$tl" "$tr" \
+		"$(echo "$tr / $tl" | bc -l)" "$td" "$(echo "$td / $tl" | bc -l)" "$reqs" "${bytes:-n/a}" \
+		"$ml/$mr/$md"
 done
