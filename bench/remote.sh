@@ -23,7 +23,7 @@ STAGE=bench-remote
 . "$ROOT/scripts/lib/pgcluster.sh"
 
 DATA=${BENCH_DATA_DIR:-/var/tmp/parquet_fdw-bench}
-LINEITEM=${BENCH_LINEITEM:-$(ls "$DATA"/*/lineitem_snappy-v1-dict.parquet 2>/dev/null | tail -n 1)}
+LINEITEM=${BENCH_LINEITEM:-$(ls "$DATA"/full-*/lineitem_snappy-v1-dict.parquet "$DATA"/*/lineitem_snappy-v1-dict.parquet 2>/dev/null | head -n 1)}
 DELAY=${BENCH_DELAY_MS:-20}
 [ -f "$LINEITEM" ] || { echo "bench-remote: no lineitem file (run bench/run.sh first)"; exit 1; }
 rs_install || { echo "bench-remote: npm install failed"; exit 1; }
