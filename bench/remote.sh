@@ -3,9 +3,9 @@
 # read locally: a full scan, TPC-H Q1 and Q6, once from s3rver on 127.0.0.1
 # and once with 20 ms added to every request by the fault proxy (a store
 # across a network).  Prints seconds, ratios to the local file, and the
-# requests and bytes the proxy forwarded per query, from one run (after a
-# warm-up of each form, so the local file is in the page cache and every
-# footer in the footer cache).
+# requests and bytes the proxy forwarded per query: the best of three runs
+# after a warm-up of each form (so the local file is in the page cache and
+# every footer in the footer cache).
 #
 #   bench/remote.sh        (after bench/run.sh made the data; PG_CONFIG set)
 #
@@ -70,20 +70,28 @@ SQLS[q6]="SELECT sum(l_extendedprice * l_discount) FROM {t}
 
 proxy_count() { curl -s "http://127.0.0.1:$PROXY_PORT/__faults"; }
 set_delay() { curl -s -X POST "http://127.0.0.1:$PROXY_PORT/__faults?delay=$1" -o /dev/null; }
-# run QUERY TABLE: seconds of one run in one session after a warm-up run
-# there (footer cache, connections); prints the seconds and the backend's
-# peak resident memory in MB (VmHWM), on one line
+# run QUERY TABLE: the best seconds of three runs in one session after a
+# warm-up run there (footer cache, connections), and the backend's peak
+# resident memory in MB (VmHWM), on one line
 run() {
-	local sql=${SQLS[$1]//\{t\}/$2}
+	local sql=${SQLS[$1]//\{t\}/$2} out
 	psql -X -qAt -v ON_ERROR_STOP=1 -c "$sql" >/dev/null || return 1
-	psql -X -qAt -v ON_ERROR_STOP=1 <<SQL
+	out=$(psql -X -qAt -v ON_ERROR_STOP=1 <<SQL
 $sql \\g /dev/null
 SELECT clock_timestamp() AS t0 \\gset
 $sql \\g $WORK/out.txt
-SELECT round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz)::numeric, 3)
-	|| ' ' || ((regexp_match(pg_read_file('/proc/' || pg_backend_pid() || '/status'),
-						  'VmHWM:\s*(\d+)'))[1]::bigint / 1024);
+SELECT 's', round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz)::numeric, 3);
+SELECT clock_timestamp() AS t0 \\gset
+$sql \\g /dev/null
+SELECT 's', round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz)::numeric, 3);
+SELECT clock_timestamp() AS t0 \\gset
+$sql \\g /dev/null
+SELECT 's', round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz)::numeric, 3);
+SELECT 'm', (regexp_match(pg_read_file('/proc/' || pg_backend_pid() || '/status'),
+						  'VmHWM:\\s*(\\d+)'))[1]::bigint / 1024;
 SQL
+) || return 1
+	echo "$(sed -n 's/^s|//p' <<<"$out" | sort -n | head -n 1) $(sed -n 's/^m|//p' <<<"$out")"
 }
 
 printf '%-5s | %9s | %9s | %6s | %9s | %6s | %9s | %12s | %s\n' query "local s" "s3 s" ratio \

@@ -408,6 +408,10 @@ merge_ranges(const PfRemoteObject *obj, PfRemoteRange *sorted,
 	{
 		if (ranges[i].len == 0 || ranges[i].offset >= obj->size)
 			continue;
+		/* the tail has it already (page indexes, usually) */
+		if (obj->tail.data != NULL && ranges[i].offset >= obj->tail.offset &&
+			ranges[i].offset + ranges[i].len <= obj->tail.offset + obj->tail.len)
+			continue;
 		sorted[n] = ranges[i];
 		sorted[n].len = Min(sorted[n].len, obj->size - sorted[n].offset);
 		n++;
@@ -563,4 +567,13 @@ pf_remote_object_take_next(PfRemoteObject *obj)
 	obj->pending_bufs = NULL;
 	obj->npending = 0;
 	return true;
+}
+
+void
+pf_remote_object_drop_buffers(PfRemoteObject *obj)
+{
+	cancel_pending(obj);
+	MemoryContextReset(obj->prefetch_cxt);
+	obj->prefetched = NULL;
+	obj->nprefetched = 0;
 }

@@ -111,6 +111,12 @@ extern void pf_remote_object_poll(PfRemoteObject *obj);
 extern bool pf_remote_object_take_next(PfRemoteObject *obj);
 
 /*
+ * A scan is done with the object: stop its background fetch and free the
+ * buffers, which the footer cache would otherwise keep with the object.
+ */
+extern void pf_remote_object_drop_buffers(PfRemoteObject *obj);
+
+/*
  * EXPLAIN ANALYZE of a scan that read object-store URLs: in text format
  * one line "Requests: N  Bytes Fetched: N", else two properties.
  */

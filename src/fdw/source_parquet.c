@@ -39,8 +39,9 @@
  * store's latency is paid once per batch of row groups and hidden behind
  * decoding.  Memory: the batch being read and the one being fetched.
  */
-#define PQ_AHEAD_MAX_UNITS	8
+#define PQ_AHEAD_MAX_UNITS	16
 #define PQ_AHEAD_MAX_BYTES	((uint64) 32 * 1024 * 1024)
+#define PQ_RANGES_PER_SLOT	3	/* chunk, column index, offset index */
 
 typedef struct PqSourceFile
 {
@@ -154,8 +155,11 @@ pq_source_close(PfSource *src)
 		pq_source_unit_close(src);
 	/* the counters live in the scan, which may end before the entry */
 	if (f->pf->entry != NULL && pf_footer_entry_remote(f->pf->entry) != NULL)
+	{
 		pf_remote_object_uncharge(pf_footer_entry_remote(f->pf->entry),
 								  &src->scan->remote_stats);
+		pf_remote_object_drop_buffers(pf_footer_entry_remote(f->pf->entry));
+	}
 	pf_close_file(f->pf);
 	f->pf = NULL;
 }
@@ -344,7 +348,10 @@ unit_bytes(const PqSourceFile *f, int unit)
 	return bytes;
 }
 
-/* Append row group unit's read column chunks to ranges. */
+/*
+ * Append row group unit's read column chunks and their page indexes to
+ * ranges (room for PQ_RANGES_PER_SLOT per read column).
+ */
 static int
 add_unit_ranges(const PqSourceFile *f, int unit, PfRemoteRange *ranges, int n)
 {
@@ -359,6 +366,17 @@ add_unit_ranges(const PqSourceFile *f, int unit, PfRemoteRange *ranges, int n)
 		ranges[n].offset = (uint64) Max(start, 0);
 		ranges[n].len = (uint64) Max(chunk->total_compressed_size, 0);
 		n++;
+		/* page indexes, read when quals narrow the rows (small, adjacent) */
+		if (chunk->column_index_length > 0)
+		{
+			ranges[n].offset = (uint64) Max(chunk->column_index_offset, 0);
+			ranges[n++].len = (uint64) chunk->column_index_length;
+		}
+		if (chunk->offset_index_length > 0)
+		{
+			ranges[n].offset = (uint64) Max(chunk->offset_index_offset, 0);
+			ranges[n++].len = (uint64) chunk->offset_index_length;
+		}
 	}
 	return n;
 }
@@ -382,7 +400,7 @@ static void
 fetch_ahead(PqSourceFile *f, PfRemoteObject *obj, int unit)
 {
 	const PfSource *src = &f->base;
-	PfRemoteRange ranges[PQ_AHEAD_MAX_UNITS * 64];
+	PfRemoteRange ranges[PQ_AHEAD_MAX_UNITS * 16 * PQ_RANGES_PER_SLOT];
 	PfRemoteRange *rp = ranges;
 	int			nranges = 0;
 	int			candidates[PQ_AHEAD_MAX_UNITS * 2];
@@ -403,8 +421,8 @@ fetch_ahead(PqSourceFile *f, PfRemoteObject *obj, int unit)
 	}
 	if (ncand == 0)
 		return;
-	if (f->nslots > 64)
-		rp = palloc(sizeof(PfRemoteRange) * f->nslots * PQ_AHEAD_MAX_UNITS);
+	if (f->nslots > 16)
+		rp = palloc(sizeof(PfRemoteRange) * f->nslots * PQ_AHEAD_MAX_UNITS * PQ_RANGES_PER_SLOT);
 	f->npending = 0;
 	for (int i = 0; i < ncand && f->npending < PQ_AHEAD_MAX_UNITS; i++)
 	{
@@ -455,7 +473,8 @@ prefetch_unit(PqSourceFile *f, int unit)
 		}
 		else
 		{
-			PfRemoteRange *ranges = palloc(sizeof(PfRemoteRange) * Max(f->nslots, 1));
+			PfRemoteRange *ranges = palloc(sizeof(PfRemoteRange) *
+										   Max(f->nslots, 1) * PQ_RANGES_PER_SLOT);
 
 			pf_remote_object_prefetch(obj, ranges, add_unit_ranges(f, unit, ranges, 0));
 			pfree(ranges);
@@ -495,6 +514,8 @@ pq_source_unit_open(PfSource *src, int unit, List *row_quals, int64 row_limit)
 		memset(f->slot_row, 0, sizeof(int64) * Max(1, f->nslots));
 		memset(f->slot_rows, 0, sizeof(uint32) * Max(1, f->nslots));
 	}
+	/* before the page indexes are read: they come with the chunks */
+	prefetch_unit(f, unit);
 	if (row_quals != NIL)
 		f->ranges = pf_rowgroup_row_ranges(f->pf, unit, row_quals, src->attnos,
 										   f->fields, src->rel, f->unit_cxt,
@@ -508,7 +529,6 @@ pq_source_unit_open(PfSource *src, int unit, List *row_quals, int64 row_limit)
 	if (src->scan->buffers == NULL)
 		src->scan->buffers = pf_page_pool_create(src->scan->cxt);
 	pool_alloc = pfc_buffer_pool_allocator((PfcBufferPool *) src->scan->buffers);
-	prefetch_unit(f, unit);
 	ropts.verify_crc = src->scan->verify_checksums;
 	alloc = pf_context_allocator(f->unit_cxt);
 	for (int s = 0; s < f->nslots; s++)

@@ -320,8 +320,8 @@ if [ -f "$OUT/lookup.parquet" ]; then
 	done
 	out=$(q -c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT * FROM lookup")
 	req=$(echo "$out" | sed -nE 's/.*Requests: ([0-9]+)  Bytes Fetched: ([0-9]+).*/\1/p')
-	# row group 0 alone, then 1-8 and 9 in the background: 3 fetches (every
-	# column is read, so each fetch's adjacent chunks coalesce)
+	# row group 0 alone, then 1-9 in the background: 2 requests (every
+	# column is read, so a fetch's adjacent chunks coalesce)
 	if [ -n "$req" ] && [ "$req" -le 12 ]; then ok "readahead: $req requests for 10 row groups"
 	else bad "readahead requests: $out"; fi
 	# each request held 400 ms by the proxy (the footer is cached): HEAD,
