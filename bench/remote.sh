@@ -3,15 +3,17 @@
 # read locally: a full scan, TPC-H Q1 and Q6, once from s3rver on 127.0.0.1
 # and once with 20 ms added to every request by the fault proxy (a store
 # across a network).  Prints seconds, ratios to the local file, and the
-# requests and bytes the proxy forwarded per query, from one run (after a
-# warm-up of each form, so the local file is in the page cache and every
-# footer in the footer cache).
+# requests and bytes the proxy forwarded per query: the best of three runs
+# after a warm-up of each form (so the local file is in the page cache and
+# every footer in the footer cache).
 #
 #   bench/remote.sh        (after bench/run.sh made the data; PG_CONFIG set)
 #
 # BENCH_LINEITEM names another lineitem Parquet file; BENCH_DELAY_MS the
 # added latency (20); BENCH_SERIAL=1 plans without parallel workers (each
-# form alike), where readahead alone hides the latency.
+# form alike), where readahead alone hides the latency; BENCH_QUERIES the
+# queries to run (scan q1 q6).  "peak MB" is the backend's VmHWM after
+# the timed run (the leader's; a parallel worker's is its own).
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 STAGE=bench-remote
@@ -21,7 +23,7 @@ STAGE=bench-remote
 . "$ROOT/scripts/lib/pgcluster.sh"
 
 DATA=${BENCH_DATA_DIR:-/var/tmp/parquet_fdw-bench}
-LINEITEM=${BENCH_LINEITEM:-$(ls "$DATA"/*/lineitem_snappy-v1-dict.parquet 2>/dev/null | tail -n 1)}
+LINEITEM=${BENCH_LINEITEM:-$(ls "$DATA"/full-*/lineitem_snappy-v1-dict.parquet "$DATA"/*/lineitem_snappy-v1-dict.parquet 2>/dev/null | head -n 1)}
 DELAY=${BENCH_DELAY_MS:-20}
 [ -f "$LINEITEM" ] || { echo "bench-remote: no lineitem file (run bench/run.sh first)"; exit 1; }
 rs_install || { echo "bench-remote: npm install failed"; exit 1; }
@@ -68,26 +70,37 @@ SQLS[q6]="SELECT sum(l_extendedprice * l_discount) FROM {t}
 
 proxy_count() { curl -s "http://127.0.0.1:$PROXY_PORT/__faults"; }
 set_delay() { curl -s -X POST "http://127.0.0.1:$PROXY_PORT/__faults?delay=$1" -o /dev/null; }
-# run QUERY TABLE: seconds of one run in one session after a warm-up run
-# there (footer cache, connections); prints "seconds md5-of-result"
+# run QUERY TABLE: the best seconds of three runs in one session after a
+# warm-up run there (footer cache, connections), and the backend's peak
+# resident memory in MB (VmHWM), on one line
 run() {
-	local sql=${SQLS[$1]//\{t\}/$2}
+	local sql=${SQLS[$1]//\{t\}/$2} out
 	psql -X -qAt -v ON_ERROR_STOP=1 -c "$sql" >/dev/null || return 1
-	psql -X -qAt -v ON_ERROR_STOP=1 <<SQL
+	out=$(psql -X -qAt -v ON_ERROR_STOP=1 <<SQL
 $sql \\g /dev/null
 SELECT clock_timestamp() AS t0 \\gset
 $sql \\g $WORK/out.txt
-SELECT round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz)::numeric, 3);
+SELECT 's', round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz)::numeric, 3);
+SELECT clock_timestamp() AS t0 \\gset
+$sql \\g /dev/null
+SELECT 's', round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz)::numeric, 3);
+SELECT clock_timestamp() AS t0 \\gset
+$sql \\g /dev/null
+SELECT 's', round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz)::numeric, 3);
+SELECT 'm', (regexp_match(pg_read_file('/proc/' || pg_backend_pid() || '/status'),
+						  'VmHWM:\\s*(\\d+)'))[1]::bigint / 1024;
 SQL
+) || return 1
+	echo "$(sed -n 's/^s|//p' <<<"$out" | sort -n | head -n 1) $(sed -n 's/^m|//p' <<<"$out")"
 }
 
-printf '%-5s | %9s | %9s | %6s | %9s | %6s | %9s | %12s\n' query "local s" "s3 s" ratio \
-	"s3+${DELAY}ms" ratio requests "bytes"
-for qid in scan q1 q6; do
+printf '%-5s | %9s | %9s | %6s | %9s | %6s | %9s | %12s | %s\n' query "local s" "s3 s" ratio \
+	"s3+${DELAY}ms" ratio requests "bytes" "peak MB local/s3/s3+${DELAY}ms"
+for qid in ${BENCH_QUERIES:-scan q1 q6}; do
 	set_delay 0
-	tl=$(run "$qid" li_local) || exit 1
+	read -r tl ml <<<"$(run "$qid" li_local)" || exit 1
 	md5l=$(md5sum <"$WORK/out.txt")
-	tr=$(run "$qid" li_s3) || exit 1
+	read -r tr mr <<<"$(run "$qid" li_s3)" || exit 1
 	md5r=$(md5sum <"$WORK/out.txt")
 	# requests and bytes of one cold-connection run (a new session, footer
 	# from the store): the proxy's count, EXPLAIN's for the scan
@@ -97,9 +110,10 @@ for qid in scan q1 q6; do
 	bytes=$(psql -X -qAt -c "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY OFF) ${SQLS[$qid]//\{t\}/li_s3}" |
 		sed -nE 's/.*Bytes Fetched: ([0-9]+).*/\1/p' | head -1)
 	set_delay "$DELAY"
-	td=$(run "$qid" li_s3) || exit 1
+	read -r td md <<<"$(run "$qid" li_s3)" || exit 1
 	set_delay 0
 	[ "$md5l" = "$md5r" ] || echo "bench-remote: $qid: s3 result differs from the local file's" >&2
-	printf '%-5s | %9s | %9s | %6.2f | %9s | %6.2f | %9s | %12s\n' "$qid" "$tl" "$tr" \
-		"$(echo "$tr / $tl" | bc -l)" "$td" "$(echo "$td / $tl" | bc -l)" "$reqs" "${bytes:-n/a}"
+	printf '%-5s | %9s | %9s | %6.2f | %9s | %6.2f | %9s | %12s | %s\n' "$qid" "$tl" "$tr" \
+		"$(echo "$tr / $tl" | bc -l)" "$td" "$(echo "$td / $tl" | bc -l)" "$reqs" "${bytes:-n/a}" \
+		"$ml/$mr/$md"
 done

@@ -690,12 +690,22 @@ compute(PfAggScanState *st)
 		List	   *rgs = (List *) list_nth(st->rowgroups, fi);
 		ListCell   *lr;
 
+		int		   *planned;
+		int			nplanned = 0;
+
 		if (rgs == NIL)
 			continue;
 		open_file(st, fi);
+		/* the row groups after each one, for a remote file's readahead */
+		planned = palloc(sizeof(int) * list_length(rgs));
+		foreach(lr, rgs)
+			planned[nplanned++] = lfirst_int(lr);
 		foreach(lr, rgs)
 		{
 			int			rg = lfirst_int(lr);
+
+			st->src->next_units = planned + foreach_current_index(lr) + 1;
+			st->src->nnext_units = nplanned - foreach_current_index(lr) - 1;
 
 			if (rg < 0 || rg >= st->src->nunits)
 				ereport(ERROR,
@@ -710,6 +720,7 @@ compute(PfAggScanState *st)
 			aggregate_rowgroup(st, rg);
 		}
 		close_file(st);
+		pfree(planned);
 	}
 	st->path = NULL;
 	error_context_stack = errcb.previous;

@@ -45,6 +45,16 @@ struct PfRemoteObject
 	RemoteBuffer *prefetched;
 	int			nprefetched;
 	PfRemoteStats *stats;
+
+	/*
+	 * The next ranges, fetched in the background (pf_remote_object_fetch_next)
+	 * into buffers of pending_cxt that become the prefetched ones when taken.
+	 */
+	MemoryContext pending_cxt;
+	RmtFetch   *pending;
+	RemoteBuffer *pending_bufs;
+	int			npending;
+	MemoryContextCallback cancel_cb;	/* cancels pending when obj goes */
 };
 
 /* ----------------------------------------------------------------
@@ -212,6 +222,53 @@ serve_from(const RemoteBuffer *b, uint64 offset, void *buf, size_t len)
 	return true;
 }
 
+/* Sort ranges, clip them to the object and merge overlaps; returns the count. */
+static int
+merge_ranges(const PfRemoteObject *obj, PfRemoteRange *sorted,
+			 const PfRemoteRange *ranges, int nranges);
+
+/* Whether the background fetch holds [offset, offset + len). */
+static bool
+pending_covers(const PfRemoteObject *obj, uint64 offset, size_t len)
+{
+	for (int i = 0; i < obj->npending; i++)
+		if (offset >= obj->pending_bufs[i].offset &&
+			offset + len <= obj->pending_bufs[i].offset + obj->pending_bufs[i].len)
+			return true;
+	return false;
+}
+
+/* Drop the background fetch and its buffers. */
+static void
+cancel_pending(PfRemoteObject *obj)
+{
+	if (obj->pending != NULL)
+	{
+		RmtFetch   *f = obj->pending;
+
+		obj->pending = NULL;
+		rmt_store_fetch_cancel(f);
+	}
+	obj->pending_bufs = NULL;
+	obj->npending = 0;
+	MemoryContextReset(obj->pending_cxt);
+}
+
+/* The object's memory goes (statement end, error): stop its transfers. */
+static void
+cancel_pending_cb(void *arg)
+{
+	PfRemoteObject *obj = (PfRemoteObject *) arg;
+
+	if (obj->pending != NULL)
+	{
+		RmtFetch   *f = obj->pending;
+
+		obj->pending = NULL;
+		rmt_store_fetch_cancel(f);
+	}
+}
+
 /* PfcSource.read_at: buffers first, then the tail, then one GET. */
 static int
 remote_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
@@ -228,6 +285,13 @@ remote_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
 			return 0;
 	if (serve_from(&obj->tail, offset, buf, len))
 		return 0;
+	if (obj->pending != NULL && pending_covers(obj, offset, len))
+	{
+		pf_remote_object_take_next(obj);
+		for (int i = 0; i < obj->nprefetched; i++)
+			if (serve_from(&obj->prefetched[i], offset, buf, len))
+				return 0;
+	}
 
 	tail_start = obj->size > PF_REMOTE_TAIL_BYTES ?
 		obj->size - PF_REMOTE_TAIL_BYTES : 0;
@@ -264,6 +328,11 @@ pf_remote_object_open(const char *url, Oid serverid, MemoryContext cxt)
 	obj->cxt = ocxt;
 	obj->prefetch_cxt = AllocSetContextCreate(ocxt, "parquet_fdw prefetch",
 											  ALLOCSET_DEFAULT_SIZES);
+	obj->pending_cxt = AllocSetContextCreate(ocxt, "parquet_fdw prefetch ahead",
+											 ALLOCSET_DEFAULT_SIZES);
+	obj->cancel_cb.func = cancel_pending_cb;
+	obj->cancel_cb.arg = obj;
+	MemoryContextRegisterResetCallback(ocxt, &obj->cancel_cb);
 	obj->url = MemoryContextStrdup(ocxt, url);
 	pf_remote_head(url, serverid, &obj->size, obj->etag);
 	obj->store = pf_remote_store(url, serverid, &obj->parsed);
@@ -328,13 +397,81 @@ compare_ranges(const void *a, const void *b)
 	return x->offset < y->offset ? -1 : x->offset > y->offset ? 1 : 0;
 }
 
+static int
+merge_ranges(const PfRemoteObject *obj, PfRemoteRange *sorted,
+			 const PfRemoteRange *ranges, int nranges)
+{
+	int			n = 0;
+	int			m = 0;
+
+	for (int i = 0; i < nranges; i++)
+	{
+		if (ranges[i].len == 0 || ranges[i].offset >= obj->size)
+			continue;
+		/* the tail has it already (page indexes, usually) */
+		if (obj->tail.data != NULL && ranges[i].offset >= obj->tail.offset &&
+			ranges[i].offset + ranges[i].len <= obj->tail.offset + obj->tail.len)
+			continue;
+		sorted[n] = ranges[i];
+		sorted[n].len = Min(sorted[n].len, obj->size - sorted[n].offset);
+		n++;
+	}
+	if (n == 0)
+		return 0;
+	qsort(sorted, n, sizeof(PfRemoteRange), compare_ranges);
+	for (int i = 1; i < n; i++)
+	{
+		uint64		end = sorted[m].offset + sorted[m].len;
+
+		if (sorted[i].offset <= end)
+			sorted[m].len = Max(end, sorted[i].offset + sorted[i].len) - sorted[m].offset;
+		else
+			sorted[++m] = sorted[i];
+	}
+	return m + 1;
+}
+
+/*
+ * Buffers for ranges (merged, every byte once) in cxt, and the store's
+ * pieces pointing into them.
+ */
+static int
+make_buffers(const PfRemoteObject *obj, MemoryContext cxt,
+			 const PfRemoteRange *ranges, int nranges,
+			 RemoteBuffer **bufs, RmtRange **pieces)
+{
+	PfRemoteRange *sorted;
+	int			n;
+
+	*bufs = NULL;
+	*pieces = NULL;
+	if (nranges <= 0)
+		return 0;
+	sorted = MemoryContextAlloc(cxt, sizeof(PfRemoteRange) * nranges);
+	n = merge_ranges(obj, sorted, ranges, nranges);
+	if (n == 0)
+		return 0;
+	*bufs = MemoryContextAllocZero(cxt, sizeof(RemoteBuffer) * n);
+	*pieces = MemoryContextAlloc(cxt, sizeof(RmtRange) * n);
+	for (int i = 0; i < n; i++)
+	{
+		(*bufs)[i].offset = sorted[i].offset;
+		(*bufs)[i].len = sorted[i].len;
+		(*bufs)[i].data = MemoryContextAllocHuge(cxt, sorted[i].len);
+		(*pieces)[i].offset = sorted[i].offset;
+		(*pieces)[i].len = sorted[i].len;
+		(*pieces)[i].buf = (*bufs)[i].data;
+	}
+	return n;
+}
+
 void
 pf_remote_object_prefetch(PfRemoteObject *obj, const PfRemoteRange *ranges,
 						  int nranges)
 {
-	PfRemoteRange *sorted;
+	RemoteBuffer *bufs;
 	RmtRange   *pieces;
-	int			n = 0;
+	int			n;
 	RmtStoreStats before;
 	RmtError	err;
 	RmtStatus	st;
@@ -342,50 +479,9 @@ pf_remote_object_prefetch(PfRemoteObject *obj, const PfRemoteRange *ranges,
 	MemoryContextReset(obj->prefetch_cxt);
 	obj->prefetched = NULL;
 	obj->nprefetched = 0;
-	if (nranges <= 0)
-		return;
-
-	/* overlapping ranges merge, so every byte is fetched once */
-	sorted = MemoryContextAlloc(obj->prefetch_cxt, sizeof(PfRemoteRange) * nranges);
-	for (int i = 0; i < nranges; i++)
-	{
-		if (ranges[i].len == 0 || ranges[i].offset >= obj->size)
-			continue;
-		sorted[n] = ranges[i];
-		sorted[n].len = Min(sorted[n].len, obj->size - sorted[n].offset);
-		n++;
-	}
+	n = make_buffers(obj, obj->prefetch_cxt, ranges, nranges, &bufs, &pieces);
 	if (n == 0)
 		return;
-	qsort(sorted, n, sizeof(PfRemoteRange), compare_ranges);
-	{
-		int			m = 0;
-
-		for (int i = 1; i < n; i++)
-		{
-			uint64		end = sorted[m].offset + sorted[m].len;
-
-			if (sorted[i].offset <= end)
-				sorted[m].len = Max(end, sorted[i].offset + sorted[i].len) - sorted[m].offset;
-			else
-				sorted[++m] = sorted[i];
-		}
-		n = m + 1;
-	}
-
-	obj->prefetched = MemoryContextAllocZero(obj->prefetch_cxt,
-											 sizeof(RemoteBuffer) * n);
-	pieces = MemoryContextAlloc(obj->prefetch_cxt, sizeof(RmtRange) * n);
-	for (int i = 0; i < n; i++)
-	{
-		obj->prefetched[i].offset = sorted[i].offset;
-		obj->prefetched[i].len = sorted[i].len;
-		obj->prefetched[i].data = MemoryContextAllocHuge(obj->prefetch_cxt,
-														 sorted[i].len);
-		pieces[i].offset = sorted[i].offset;
-		pieces[i].len = sorted[i].len;
-		pieces[i].buf = obj->prefetched[i].data;
-	}
 
 	before = *rmt_store_stats(obj->store);
 	memset(&err, 0, sizeof(err));
@@ -394,8 +490,90 @@ pf_remote_object_prefetch(PfRemoteObject *obj, const PfRemoteRange *ranges,
 	if (st != RMT_OK)
 	{
 		MemoryContextReset(obj->prefetch_cxt);
-		obj->prefetched = NULL;
 		pf_remote_report(obj->url, &err);
 	}
+	obj->prefetched = bufs;
 	obj->nprefetched = n;
+}
+
+void
+pf_remote_object_fetch_next(PfRemoteObject *obj, const PfRemoteRange *ranges,
+							int nranges)
+{
+	RmtRange   *pieces;
+	RmtStoreStats before;
+	RmtError	err;
+	RmtStatus	st;
+	RmtFetch   *f;
+
+	cancel_pending(obj);
+	obj->npending = make_buffers(obj, obj->pending_cxt, ranges, nranges,
+								 &obj->pending_bufs, &pieces);
+	if (obj->npending == 0)
+		return;
+	before = *rmt_store_stats(obj->store);
+	memset(&err, 0, sizeof(err));
+	st = rmt_store_fetch_begin(obj->store, &obj->parsed, pieces, obj->npending,
+							   obj->etag, &f, &err);
+	charge(obj->stats, obj->store, &before);
+	if (st != RMT_OK)
+	{
+		cancel_pending(obj);
+		pf_remote_report(obj->url, &err);
+	}
+	obj->pending = f;
+}
+
+void
+pf_remote_object_poll(PfRemoteObject *obj)
+{
+	RmtStoreStats before;
+
+	if (obj == NULL || obj->pending == NULL)
+		return;
+	before = *rmt_store_stats(obj->store);
+	(void) rmt_store_fetch_poll(obj->pending);
+	charge(obj->stats, obj->store, &before);
+}
+
+bool
+pf_remote_object_take_next(PfRemoteObject *obj)
+{
+	RmtStoreStats before;
+	RmtError	err;
+	RmtStatus	st;
+	RmtFetch   *f = obj->pending;
+	MemoryContext swap;
+
+	if (f == NULL)
+		return false;
+	before = *rmt_store_stats(obj->store);
+	obj->pending = NULL;		/* wait frees it, whatever it returns */
+	st = rmt_store_fetch_wait(f, &err);
+	charge(obj->stats, obj->store, &before);
+	if (st != RMT_OK)
+	{
+		cancel_pending(obj);
+		pf_remote_report(obj->url, &err);
+	}
+
+	/* the fetched buffers become the prefetched ones */
+	MemoryContextReset(obj->prefetch_cxt);
+	swap = obj->prefetch_cxt;
+	obj->prefetch_cxt = obj->pending_cxt;
+	obj->pending_cxt = swap;
+	obj->prefetched = obj->pending_bufs;
+	obj->nprefetched = obj->npending;
+	obj->pending_bufs = NULL;
+	obj->npending = 0;
+	return true;
+}
+
+void
+pf_remote_object_drop_buffers(PfRemoteObject *obj)
+{
+	cancel_pending(obj);
+	MemoryContextReset(obj->prefetch_cxt);
+	obj->prefetched = NULL;
+	obj->nprefetched = 0;
 }

@@ -96,6 +96,27 @@ extern void pf_remote_object_prefetch(PfRemoteObject *obj,
 									  const PfRemoteRange *ranges, int nranges);
 
 /*
+ * The same ranges fetched in the background, so the store's latency
+ * overlaps decoding: fetch_next() starts the requests (dropping an earlier
+ * background fetch) and returns; poll() lets them move without waiting
+ * (call it between batches); take_next() waits for them (interruptibly)
+ * and makes their buffers the prefetched ones, dropping the previous
+ * prefetch's: false when nothing was fetching.  A read inside those ranges
+ * takes them itself.  Memory: the prefetched ranges plus the next ones.
+ * Errors as pf_remote_report, raised when the ranges are taken.
+ */
+extern void pf_remote_object_fetch_next(PfRemoteObject *obj,
+										const PfRemoteRange *ranges, int nranges);
+extern void pf_remote_object_poll(PfRemoteObject *obj);
+extern bool pf_remote_object_take_next(PfRemoteObject *obj);
+
+/*
+ * A scan is done with the object: stop its background fetch and free the
+ * buffers, which the footer cache would otherwise keep with the object.
+ */
+extern void pf_remote_object_drop_buffers(PfRemoteObject *obj);
+
+/*
  * EXPLAIN ANALYZE of a scan that read object-store URLs: in text format
  * one line "Requests: N  Bytes Fetched: N", else two properties.
  */

@@ -198,6 +198,15 @@ typedef struct PfScanState
 	int		   *work_file;
 	int		   *work_rg;
 	int			next_work;		/* serial scans: next entry to read */
+
+	/*
+	 * A participant of a parallel scan claims PF_CLAIM_AHEAD entries ahead
+	 * of the one it reads, so a remote file can fetch them in the
+	 * background: claimed[] holds their entries (rg list in claimed_rg[]).
+	 */
+	int			nclaimed;
+	int64		claimed[4];
+	int			claimed_rg[4];
 	int64		rowgroup_row_limit; /* > 0: read only so many rows of each
 									 * unit (ANALYZE samples) */
 	PfParallelScan *shared;		/* parallel scans: in the DSM, else NULL */
@@ -566,18 +575,70 @@ open_file(PfScanState *st, int file_index)
  * in a parallel scan the counter all participants share, so each unit is
  * read by exactly one of them.  Returns nwork or more at the end.
  */
+#define PF_CLAIM_AHEAD 4
+
+static int64
+claim_shared(PfScanState *st)
+{
+	uint64		work = pg_atomic_fetch_add_u64(&st->shared->next_work, 1);
+
+	return (int64) Min(work, (uint64) st->nwork);
+}
+
 static int64
 claim_work(PfScanState *st)
 {
 	if (st->shared != NULL)
 	{
-		uint64		work = pg_atomic_fetch_add_u64(&st->shared->next_work, 1);
+		int64		work;
 
-		return (int64) Min(work, (uint64) st->nwork);
+		if (st->nclaimed == 0)
+			return claim_shared(st);
+		work = st->claimed[0];
+		st->nclaimed--;
+		memmove(st->claimed, st->claimed + 1, sizeof(int64) * st->nclaimed);
+		return work;
 	}
 	if (st->next_work < st->nwork)
 		return st->next_work++;
 	return st->nwork;
+}
+
+/*
+ * Tell the source which units of the open file follow work: the planned
+ * list's next entries in a serial scan; in a parallel one, the entries
+ * claimed ahead (claiming up to PF_CLAIM_AHEAD of them).
+ */
+static void
+hint_next_units(PfScanState *st, int64 work)
+{
+	int			n = 0;
+
+	if (st->shared != NULL)
+	{
+		while (st->nclaimed < PF_CLAIM_AHEAD)
+		{
+			int64		next = claim_shared(st);
+
+			if (next >= st->nwork)
+				break;
+			st->claimed[st->nclaimed++] = next;
+		}
+		while (n < st->nclaimed && st->work_file[st->claimed[n]] == st->work_file[work])
+		{
+			st->claimed_rg[n] = st->work_rg[st->claimed[n]];
+			n++;
+		}
+		st->src->next_units = st->claimed_rg;
+	}
+	else
+	{
+		while (work + 1 + n < st->nwork && n < 16 &&
+			   st->work_file[work + 1 + n] == st->work_file[work])
+			n++;
+		st->src->next_units = st->work_rg + work + 1;
+	}
+	st->src->nnext_units = n;
 }
 
 /*
@@ -636,6 +697,7 @@ next_rowgroup(PfScanState *st)
 		}
 
 		st->rowgroups_read++;
+		hint_next_units(st, work);
 		st->ops->unit_open(st->src, rg, st->page_quals, st->rowgroup_row_limit);
 		return true;
 	}
@@ -1139,6 +1201,7 @@ pfReScanForeignScan(ForeignScanState *node)
 	MemoryContextReset(st->batch_cxt);
 	st->file_index = -1;
 	st->next_work = 0;			/* a parallel scan's counter: ReInitializeDSM */
+	st->nclaimed = 0;
 	st->batch_size = 0;
 	st->next_row = 0;
 	st->params_pending = true;

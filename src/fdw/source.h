@@ -96,6 +96,15 @@ typedef struct PfSource
 	bool	   *present;		/* per bound column: the file has its field
 								 * (else it is NULL or virtual) */
 
+	/*
+	 * The units the scan will open after the one it opens next, in order,
+	 * as far as it knows (set before unit_open; NULL: unknown, a source
+	 * may then guess the following ones).  A remote source fetches them
+	 * in the background while the open one decodes.
+	 */
+	const int  *next_units;
+	int			nnext_units;
+
 	/* set while a unit is open */
 	int			unit;			/* -1: none */
 	int64		batch_row;		/* unit row of the current batch's first */

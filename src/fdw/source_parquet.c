@@ -32,6 +32,17 @@
 #include "fdw/source.h"
 #include "common/buffer_pool.h"
 
+/*
+ * Readahead of a remote file: the next row groups the scan will open, at
+ * most this many and this many bytes of their read columns, are fetched in
+ * the background (concurrent requests) while the open ones decode, so the
+ * store's latency is paid once per batch of row groups and hidden behind
+ * decoding.  Memory: the batch being read and the one being fetched.
+ */
+#define PQ_AHEAD_MAX_UNITS	16
+#define PQ_AHEAD_MAX_BYTES	((uint64) 32 * 1024 * 1024)
+#define PQ_RANGES_PER_SLOT	3	/* chunk, column index, offset index */
+
 typedef struct PqSourceFile
 {
 	PfSource	base;			/* first: a PfSource * is a PqSourceFile * */
@@ -84,22 +95,17 @@ typedef struct PqSourceFile
 	uint32		batch_size;
 
 	/*
-	 * A remote file's row groups [ahead_first, ahead_end) are in the
-	 * object's prefetch buffers; ahead_run counts row groups opened in
-	 * order, which widens the next fetch (readahead, as a kernel does).
+	 * A remote file's row groups ahead[] are in the object's prefetch
+	 * buffers, and pending[] are being fetched in the background;
+	 * last_unit is the row group opened before (-1), to guess the next
+	 * ones of a scan that names none.
 	 */
-	int			ahead_first;
-	int			ahead_end;
-	int			ahead_run;
+	int			ahead[PQ_AHEAD_MAX_UNITS];
+	int			nahead;
+	int			pending[PQ_AHEAD_MAX_UNITS];
+	int			npending;
+	int			last_unit;
 } PqSourceFile;
-
-/*
- * Readahead of a remote file read in row-group order: at most this many
- * row groups and bytes fetched in one batch of concurrent requests, so
- * that a store's latency is paid once per batch, not once per row group.
- */
-#define PQ_AHEAD_MAX_UNITS	8
-#define PQ_AHEAD_MAX_BYTES	((uint64) 64 * 1024 * 1024)
 
 #define PQ(src)	((PqSourceFile *) (src))
 
@@ -122,6 +128,7 @@ pq_source_open(const char *path, Relation rel, PfSourceScan *scan,
 	f->base.scan = scan;
 	f->base.unit = -1;
 	f->cxt = cxt;
+	f->last_unit = -1;
 	f->pf = pf_open_file_at(path, pf_rel_serverid(rel), cxt);
 	if (pf_footer_entry_remote(f->pf->entry) != NULL)
 	{
@@ -148,8 +155,11 @@ pq_source_close(PfSource *src)
 		pq_source_unit_close(src);
 	/* the counters live in the scan, which may end before the entry */
 	if (f->pf->entry != NULL && pf_footer_entry_remote(f->pf->entry) != NULL)
+	{
 		pf_remote_object_uncharge(pf_footer_entry_remote(f->pf->entry),
 								  &src->scan->remote_stats);
+		pf_remote_object_drop_buffers(pf_footer_entry_remote(f->pf->entry));
+	}
 	pf_close_file(f->pf);
 	f->pf = NULL;
 }
@@ -173,8 +183,7 @@ pq_source_bind(PfSource *src, const PfSourceColumn *cols, int ncols,
 	f->slot_deferred = NULL;
 	f->slot_row = NULL;
 	f->slot_rows = NULL;
-	f->ahead_first = f->ahead_end = 0;	/* other columns: fetch anew */
-	f->ahead_run = 0;
+	f->nahead = f->npending = 0;	/* other columns: fetch anew */
 	if (converters)
 	{
 		f->convs = palloc0(sizeof(PfConverter *) * Max(1, ncols));
@@ -328,67 +337,156 @@ pq_source_file_excluded(PfSource *src, List *quals)
 	return pf_file_excluded(PQ(src)->meta, src->path, quals, src->rel);
 }
 
+/* Bytes of the read columns' chunks of row group unit. */
+static uint64
+unit_bytes(const PqSourceFile *f, int unit)
+{
+	uint64		bytes = 0;
+
+	for (int s = 0; s < f->nslots; s++)
+		bytes += (uint64) Max(f->meta->row_groups[unit].columns[f->slot_leaf[s]].total_compressed_size, 0);
+	return bytes;
+}
+
 /*
- * A remote file's row group: its read columns' chunks in one batch of
- * concurrent requests, before the readers ask for them one by one.
+ * Append row group unit's read column chunks and their page indexes to
+ * ranges (room for PQ_RANGES_PER_SLOT per read column).
+ */
+static int
+add_unit_ranges(const PqSourceFile *f, int unit, PfRemoteRange *ranges, int n)
+{
+	for (int s = 0; s < f->nslots; s++)
+	{
+		const PqColumnChunkMeta *chunk = &f->meta->row_groups[unit].columns[f->slot_leaf[s]];
+		int64		start = chunk->data_page_offset;
+
+		if (chunk->has_dictionary_page_offset && chunk->dictionary_page_offset > 0 &&
+			chunk->dictionary_page_offset < start)
+			start = chunk->dictionary_page_offset;
+		ranges[n].offset = (uint64) Max(start, 0);
+		ranges[n].len = (uint64) Max(chunk->total_compressed_size, 0);
+		n++;
+		/* page indexes, read when quals narrow the rows (small, adjacent) */
+		if (chunk->column_index_length > 0)
+		{
+			ranges[n].offset = (uint64) Max(chunk->column_index_offset, 0);
+			ranges[n++].len = (uint64) chunk->column_index_length;
+		}
+		if (chunk->offset_index_length > 0)
+		{
+			ranges[n].offset = (uint64) Max(chunk->offset_index_offset, 0);
+			ranges[n++].len = (uint64) chunk->offset_index_length;
+		}
+	}
+	return n;
+}
+
+static bool
+unit_in(const int *units, int n, int unit)
+{
+	for (int i = 0; i < n; i++)
+		if (units[i] == unit)
+			return true;
+	return false;
+}
+
+/*
+ * Start fetching, in the background, the row groups the scan opens after
+ * unit (those it named, or in a scan that names none and reads in order,
+ * the following ones) that are not in the buffers already: as many as fit
+ * PQ_AHEAD_MAX_UNITS and PQ_AHEAD_MAX_BYTES.
+ */
+static void
+fetch_ahead(PqSourceFile *f, PfRemoteObject *obj, int unit)
+{
+	const PfSource *src = &f->base;
+	PfRemoteRange ranges[PQ_AHEAD_MAX_UNITS * 16 * PQ_RANGES_PER_SLOT];
+	PfRemoteRange *rp = ranges;
+	int			nranges = 0;
+	int			candidates[PQ_AHEAD_MAX_UNITS * 2];
+	int			ncand = 0;
+	uint64		bytes = 0;
+
+	if (src->next_units != NULL)
+	{
+		for (int i = 0; i < src->nnext_units && ncand < lengthof(candidates); i++)
+			if (!unit_in(f->ahead, f->nahead, src->next_units[i]))
+				candidates[ncand++] = src->next_units[i];
+	}
+	else if (unit == f->last_unit + 1)
+	{
+		for (int u = unit + 1; u < f->meta->num_row_groups && ncand < lengthof(candidates); u++)
+			if (!unit_in(f->ahead, f->nahead, u))
+				candidates[ncand++] = u;
+	}
+	if (ncand == 0)
+		return;
+	if (f->nslots > 16)
+		rp = palloc(sizeof(PfRemoteRange) * f->nslots * PQ_AHEAD_MAX_UNITS * PQ_RANGES_PER_SLOT);
+	f->npending = 0;
+	for (int i = 0; i < ncand && f->npending < PQ_AHEAD_MAX_UNITS; i++)
+	{
+		int			u = candidates[i];
+		uint64		b;
+
+		if (u < 0 || u >= f->meta->num_row_groups)
+			continue;
+		b = unit_bytes(f, u);
+		if (f->npending > 0 && bytes + b > PQ_AHEAD_MAX_BYTES)
+			break;
+		bytes += b;
+		nranges = add_unit_ranges(f, u, rp, nranges);
+		f->pending[f->npending++] = u;
+	}
+	if (f->npending > 0)
+		pf_remote_object_fetch_next(obj, rp, nranges);
+	if (rp != ranges)
+		pfree(rp);
+}
+
+/*
+ * A remote file's row group: its read columns' chunks in the object's
+ * buffers before the readers ask for them one by one (from the background
+ * fetch when it holds them, else in one batch of concurrent requests now),
+ * and the next row groups' fetch started behind it.
  */
 static void
 prefetch_unit(PqSourceFile *f, int unit)
 {
 	PfRemoteObject *obj = pf_footer_entry_remote(f->pf->entry);
-	PfRemoteRange *ranges;
-	int			nranges = 0;
-	int			units = 1;
-	int			end;
-	uint64		bytes = 0;
 
 	if (obj == NULL)
 		return;
 	pf_remote_object_charge(obj, &f->base.scan->remote_stats);
-	if (unit >= f->ahead_first && unit < f->ahead_end)
-		return;					/* fetched with an earlier one */
-
-	/* in order since the last fetch: read further ahead, doubling */
-	if (f->ahead_end > 0 && unit == f->ahead_end)
-		f->ahead_run = Min(Max(f->ahead_run * 2, 2), PQ_AHEAD_MAX_UNITS);
-	else
-		f->ahead_run = 1;
-	units = f->ahead_run;
-
-	ranges = palloc(sizeof(PfRemoteRange) * Max(f->nslots, 1) * units);
-	for (end = unit; end < f->meta->num_row_groups && end < unit + units; end++)
+	if (!unit_in(f->ahead, f->nahead, unit))
 	{
-		uint64		unit_bytes = 0;
+		bool		taken = false;
 
-		for (int s = 0; s < f->nslots; s++)
+		/* empty while it fetches: an error leaves no window behind */
+		f->nahead = 0;
+		if (unit_in(f->pending, f->npending, unit))
+			taken = pf_remote_object_take_next(obj);
+		if (taken)
 		{
-			const PqColumnChunkMeta *chunk = &f->meta->row_groups[end].columns[f->slot_leaf[s]];
-
-			unit_bytes += (uint64) Max(chunk->total_compressed_size, 0);
+			memcpy(f->ahead, f->pending, sizeof(int) * f->npending);
+			f->nahead = f->npending;
 		}
-		/* the row group asked for always; later ones while they fit */
-		if (end > unit && bytes + unit_bytes > PQ_AHEAD_MAX_BYTES)
-			break;
-		bytes += unit_bytes;
-		for (int s = 0; s < f->nslots; s++)
+		else
 		{
-			const PqColumnChunkMeta *chunk = &f->meta->row_groups[end].columns[f->slot_leaf[s]];
-			int64		start = chunk->data_page_offset;
+			PfRemoteRange *ranges = palloc(sizeof(PfRemoteRange) *
+										   Max(f->nslots, 1) * PQ_RANGES_PER_SLOT);
 
-			if (chunk->has_dictionary_page_offset && chunk->dictionary_page_offset > 0 &&
-				chunk->dictionary_page_offset < start)
-				start = chunk->dictionary_page_offset;
-			ranges[nranges].offset = (uint64) Max(start, 0);
-			ranges[nranges].len = (uint64) Max(chunk->total_compressed_size, 0);
-			nranges++;
+			pf_remote_object_prefetch(obj, ranges, add_unit_ranges(f, unit, ranges, 0));
+			pfree(ranges);
+			f->ahead[0] = unit;
+			f->nahead = 1;
 		}
+		f->npending = 0;
 	}
-	/* empty while it fetches: an error leaves no window behind */
-	f->ahead_first = f->ahead_end = 0;
-	pf_remote_object_prefetch(obj, ranges, nranges);
-	f->ahead_first = unit;
-	f->ahead_end = end;
-	pfree(ranges);
+	/* one background fetch at a time: the next once this one is taken */
+	if (f->npending == 0)
+		fetch_ahead(f, obj, unit);
+	f->last_unit = unit;
 }
 
 static void
@@ -416,6 +514,8 @@ pq_source_unit_open(PfSource *src, int unit, List *row_quals, int64 row_limit)
 		memset(f->slot_row, 0, sizeof(int64) * Max(1, f->nslots));
 		memset(f->slot_rows, 0, sizeof(uint32) * Max(1, f->nslots));
 	}
+	/* before the page indexes are read: they come with the chunks */
+	prefetch_unit(f, unit);
 	if (row_quals != NIL)
 		f->ranges = pf_rowgroup_row_ranges(f->pf, unit, row_quals, src->attnos,
 										   f->fields, src->rel, f->unit_cxt,
@@ -429,7 +529,6 @@ pq_source_unit_open(PfSource *src, int unit, List *row_quals, int64 row_limit)
 	if (src->scan->buffers == NULL)
 		src->scan->buffers = pf_page_pool_create(src->scan->cxt);
 	pool_alloc = pfc_buffer_pool_allocator((PfcBufferPool *) src->scan->buffers);
-	prefetch_unit(f, unit);
 	ropts.verify_crc = src->scan->verify_checksums;
 	alloc = pf_context_allocator(f->unit_cxt);
 	for (int s = 0; s < f->nslots; s++)
@@ -742,6 +841,8 @@ pq_source_read(PfSource *src, uint32 max_rows)
 	uint32		n;
 
 	f->batch_size = 0;
+	if (f->npending > 0)		/* let the background fetch move */
+		pf_remote_object_poll(pf_footer_entry_remote(f->pf->entry));
 	if (f->served >= f->decoded && !decode_rows(f, max_rows))
 		return 0;
 

@@ -22,6 +22,8 @@ struct RmtStore
 	PfcAllocator alloc;
 	CURL	   *curl;			/* one handle: connections are reused */
 	CURLM	   *multi;			/* for rmt_perform_many, made on first use */
+	CURLM	   *multi_async;	/* for the outstanding fetch (rmt_store_fetch_begin) */
+	RmtFetch   *fetch;			/* outstanding fetches (the first on multi_async) */
 	RmtStoreStats stats;
 	char	   *strings;		/* the copied config strings */
 	size_t		strings_len;
@@ -207,6 +209,24 @@ typedef struct RmtTransfer
 } RmtTransfer;
 extern RmtStatus rmt_perform_many(RmtStore *store, RmtTransfer *transfers,
 								  int n, int max_parallel, RmtError *err);
+
+/*
+ * The same, in steps: start() takes the transfers (they stay the caller's
+ * until finish), step() starts what it may, lets curl move every transfer
+ * without blocking, records the finished ones, and then waits up to
+ * wait_ms (0: not at all) for sockets; it returns true when all are done.
+ * wait() steps until done or interrupted (RMT_CANCELLED).  finish() stops
+ * what still runs and frees the run.
+ */
+typedef struct RmtMultiRun RmtMultiRun;
+extern RmtStatus rmt_multi_start(RmtStore *store, CURLM *multi,
+								 RmtTransfer *transfers, int n,
+								 int max_parallel, RmtMultiRun **run,
+								 RmtError *err);
+extern bool rmt_multi_step(RmtMultiRun *run, int wait_ms);
+extern RmtStatus rmt_multi_wait(RmtMultiRun *run, RmtError *err);
+extern void rmt_multi_finish(RmtMultiRun *run);
+extern bool rmt_interrupted(RmtStore *store);
 
 /*
  * Whether to try again after attempt (0-based) ended as status/resp, and

@@ -115,35 +115,83 @@ check_read(const RmtTransfer *t, const char *etag, RmtError *err)
 	return RMT_OK;
 }
 
-RmtStatus
-rmt_store_read_many(RmtStore *store, const RmtUrl *url, const RmtRange *pieces,
-					int npieces, const char *etag, RmtError *err)
+/*
+ * A read of several pieces: its requests (pieces in offset order, grouped
+ * one group per request) and, while it runs in steps, the multi run.
+ */
+struct RmtFetch
+{
+	RmtStore   *store;
+	RmtRange   *sorted;
+	RmtTransfer *t;
+	RmtRequest *request;
+	int			ntransfers;
+	const char *etag;
+	RmtMultiRun *run;			/* NULL: not started on a multi handle */
+	CURLM	   *own_multi;		/* when the store's was taken by another */
+	bool		done;			/* every transfer of run has finished */
+	RmtFetch   *next_outstanding;	/* the store's list */
+};
+
+static void
+fetch_free(RmtFetch *f)
+{
+	RmtStore   *store;
+
+	if (f == NULL)
+		return;
+	store = f->store;
+	rmt_multi_finish(f->run);
+	if (f->own_multi)
+		curl_multi_cleanup(f->own_multi);
+	for (RmtFetch **p = &store->fetch; *p; p = &(*p)->next_outstanding)
+		if (*p == f)
+		{
+			*p = f->next_outstanding;
+			break;
+		}
+	store->alloc.release(store->alloc.ctx, f->sorted);
+	store->alloc.release(store->alloc.ctx, f->t);
+	store->alloc.release(store->alloc.ctx, f->request);
+	store->alloc.release(store->alloc.ctx, f);
+}
+
+/* Sort and group the pieces into requests (not sent yet). */
+static RmtStatus
+fetch_plan(RmtStore *store, const RmtUrl *url, const RmtRange *pieces,
+		   int npieces, const char *etag, RmtFetch **out, RmtError *err)
 {
 	const RmtProtocol *proto = url->scheme == RMT_SCHEME_AZURE ?
 		&rmt_azure_protocol : &rmt_s3_protocol;
 	const RmtStoreConfig *cfg = &store->config;
 	uint64_t	gap = cfg->coalesce_gap ? cfg->coalesce_gap : 1024 * 1024;
 	uint64_t	max_span = cfg->max_request_bytes ? cfg->max_request_bytes : 64 * 1024 * 1024;
-	int			max_parallel = cfg->max_parallel > 0 ? cfg->max_parallel : 8;
-	RmtRange   *sorted;
-	RmtTransfer *t;
-	RmtRequest *request;
-	int			ntransfers = 0;
+	RmtFetch   *f;
 	RmtStatus	st;
 
+	*out = NULL;
 	memset(err, 0, sizeof(*err));
 	if (etag && !etag[0])
 		etag = NULL;
-	sorted = store->alloc.alloc(store->alloc.ctx, sizeof(RmtRange) * (npieces + 1));
-	t = store->alloc.alloc(store->alloc.ctx, sizeof(RmtTransfer) * (npieces + 1));
-	request = store->alloc.alloc(store->alloc.ctx, sizeof(RmtRequest));
-	if (!sorted || !t || !request)
+	f = store->alloc.alloc(store->alloc.ctx, sizeof(RmtFetch));
+	if (f == NULL)
+		return rmt_fail(err, RMT_NO_MEMORY, 0, "out of memory");
+	memset(f, 0, sizeof(*f));
+	f->store = store;
+	f->etag = etag;
+	f->sorted = store->alloc.alloc(store->alloc.ctx, sizeof(RmtRange) * (npieces + 1));
+	f->t = store->alloc.alloc(store->alloc.ctx, sizeof(RmtTransfer) * (npieces + 1));
+	f->request = store->alloc.alloc(store->alloc.ctx, sizeof(RmtRequest));
+	if (!f->sorted || !f->t || !f->request)
 	{
-		st = rmt_fail(err, RMT_NO_MEMORY, 0, "out of memory");
-		goto done;
+		fetch_free(f);
+		return rmt_fail(err, RMT_NO_MEMORY, 0, "out of memory");
 	}
-	if ((st = proto->prepare(store, url, request, err)) != RMT_OK)
-		goto done;
+	if ((st = proto->prepare(store, url, f->request, err)) != RMT_OK)
+	{
+		fetch_free(f);
+		return st;
+	}
 
 	/* Group the pieces in offset order: one request per group. */
 	{
@@ -151,49 +199,70 @@ rmt_store_read_many(RmtStore *store, const RmtUrl *url, const RmtRange *pieces,
 
 		for (int i = 0; i < npieces; i++)
 			if (pieces[i].len > 0)
-				sorted[k++] = pieces[i];
+				f->sorted[k++] = pieces[i];
 		npieces = k;
 	}
-	qsort(sorted, npieces, sizeof(RmtRange), compare_pieces);
+	qsort(f->sorted, npieces, sizeof(RmtRange), compare_pieces);
 	for (int i = 0; i < npieces;)
 	{
-		RmtTransfer *tr = &t[ntransfers++];
-		uint64_t	start = sorted[i].offset;
-		uint64_t	end = sorted[i].offset + sorted[i].len;
+		RmtTransfer *tr = &f->t[f->ntransfers++];
+		uint64_t	start = f->sorted[i].offset;
+		uint64_t	end = f->sorted[i].offset + f->sorted[i].len;
 		int			j = i + 1;
 
-		while (j < npieces && sorted[j].offset <= end + gap &&
-			   (sorted[j].offset + sorted[j].len > end ?
-				sorted[j].offset + sorted[j].len : end) - start <= max_span)
+		while (j < npieces && f->sorted[j].offset <= end + gap &&
+			   (f->sorted[j].offset + f->sorted[j].len > end ?
+				f->sorted[j].offset + f->sorted[j].len : end) - start <= max_span)
 		{
-			if (sorted[j].offset + sorted[j].len > end)
-				end = sorted[j].offset + sorted[j].len;
+			if (f->sorted[j].offset + f->sorted[j].len > end)
+				end = f->sorted[j].offset + f->sorted[j].len;
 			j++;
 		}
 		memset(tr, 0, sizeof(*tr));
-		tr->request = request;
+		tr->request = f->request;
 		tr->sign = proto->sign;
 		tr->if_match = etag;
 		snprintf(tr->range, sizeof(tr->range), "bytes=%llu-%llu",
 				 (unsigned long long) start, (unsigned long long) (end - 1));
-		tr->body.pieces = &sorted[i];
+		tr->body.pieces = &f->sorted[i];
 		tr->body.npieces = j - i;
 		tr->body.base = start;
 		tr->body.span = end - start;
 		i = j;
 	}
+	*out = f;
+	return RMT_OK;
+}
 
-	if (ntransfers == 1)		/* one request: the plain path, with retries */
-		t[0].status = rmt_exchange(store, request, proto->sign, "GET", t[0].range,
-								   etag, &t[0].body, &t[0].resp, "GET", &t[0].err);
-	else if (ntransfers > 1)
+/*
+ * Finish a fetch whose run (if any) is done: retry the failed transfers
+ * one after the other (or send the only one, when it never started), then
+ * check every answer.
+ */
+static RmtStatus
+fetch_complete(RmtFetch *f, RmtError *err)
+{
+	RmtStore   *store = f->store;
+	RmtStatus	st;
+
+	if (f->run == NULL && f->ntransfers == 1)	/* the plain path, with retries */
+		f->t[0].status = rmt_exchange(store, f->request, f->t[0].sign, "GET",
+									  f->t[0].range, f->etag, &f->t[0].body,
+									  &f->t[0].resp, "GET", &f->t[0].err);
+	else
 	{
-		if ((st = rmt_perform_many(store, t, ntransfers, max_parallel, err)) != RMT_OK)
-			goto done;
-		/* a transfer that failed gets its own retries, one after the other */
-		for (int i = 0; i < ntransfers; i++)
+		if (f->run == NULL && f->ntransfers > 0)
 		{
-			RmtTransfer *tr = &t[i];
+			const RmtStoreConfig *cfg = &store->config;
+
+			if ((st = rmt_perform_many(store, f->t, f->ntransfers,
+									   cfg->max_parallel > 0 ? cfg->max_parallel : 8,
+									   err)) != RMT_OK)
+				return st;
+		}
+		for (int i = 0; i < f->ntransfers; i++)
+		{
+			RmtTransfer *tr = &f->t[i];
 			bool		ok = tr->status == RMT_OK && tr->resp.status >= 200 &&
 				tr->resp.status < 300;
 
@@ -203,27 +272,111 @@ rmt_store_read_many(RmtStore *store, const RmtUrl *url, const RmtRange *pieces,
 				tr->status = tr->err.status == RMT_CANCELLED ? RMT_CANCELLED :
 					rmt_http_failure(&tr->resp, "GET", &tr->err);	/* 404, 403... */
 			else
-				tr->status = rmt_exchange(store, request, proto->sign, "GET", tr->range,
-										  etag, &tr->body, &tr->resp, "GET", &tr->err);
+				tr->status = rmt_exchange(store, f->request, tr->sign, "GET", tr->range,
+										  f->etag, &tr->body, &tr->resp, "GET", &tr->err);
 		}
 	}
-	for (int i = 0; i < ntransfers; i++)
+	for (int i = 0; i < f->ntransfers; i++)
 	{
-		if (t[i].status != RMT_OK)
+		if (f->t[i].status != RMT_OK)
 		{
-			*err = t[i].err;
-			st = t[i].status;
-			goto done;
+			*err = f->t[i].err;
+			return f->t[i].status;
 		}
-		if ((st = check_read(&t[i], etag, err)) != RMT_OK)
-			goto done;
+		if ((st = check_read(&f->t[i], f->etag, err)) != RMT_OK)
+			return st;
 	}
-	st = RMT_OK;
-done:
-	store->alloc.release(store->alloc.ctx, sorted);
-	store->alloc.release(store->alloc.ctx, t);
-	store->alloc.release(store->alloc.ctx, request);
+	return RMT_OK;
+}
+
+RmtStatus
+rmt_store_read_many(RmtStore *store, const RmtUrl *url, const RmtRange *pieces,
+					int npieces, const char *etag, RmtError *err)
+{
+	RmtFetch   *f;
+	RmtStatus	st;
+
+	if ((st = fetch_plan(store, url, pieces, npieces, etag, &f, err)) != RMT_OK)
+		return st;
+	st = fetch_complete(f, err);
+	fetch_free(f);
 	return st;
+}
+
+RmtStatus
+rmt_store_fetch_begin(RmtStore *store, const RmtUrl *url,
+					  const RmtRange *pieces, int npieces, const char *etag,
+					  RmtFetch **fetch, RmtError *err)
+{
+	const RmtStoreConfig *cfg = &store->config;
+	RmtFetch   *f;
+	CURLM	   *multi;
+	RmtStatus	st;
+
+	*fetch = NULL;
+	if ((st = fetch_plan(store, url, pieces, npieces, etag, &f, err)) != RMT_OK)
+		return st;
+	/* the store's own multi handle keeps its connections between fetches */
+	if (store->fetch == NULL)
+	{
+		if (!store->multi_async)
+			store->multi_async = curl_multi_init();
+		multi = store->multi_async;
+	}
+	else
+		multi = f->own_multi = curl_multi_init();
+	if (multi == NULL)
+	{
+		fetch_free(f);
+		return rmt_fail(err, RMT_NETWORK_ERROR, 0, "could not create a libcurl multi handle");
+	}
+	f->next_outstanding = store->fetch;
+	store->fetch = f;
+	if ((st = rmt_multi_start(store, multi, f->t, f->ntransfers,
+							  cfg->max_parallel > 0 ? cfg->max_parallel : 8,
+							  &f->run, err)) != RMT_OK)
+	{
+		fetch_free(f);
+		return st;
+	}
+	f->done = rmt_multi_step(f->run, 0);
+	*fetch = f;
+	return RMT_OK;
+}
+
+bool
+rmt_store_fetch_poll(RmtFetch *fetch)
+{
+	if (fetch == NULL)
+		return true;
+	if (!fetch->done)
+		fetch->done = rmt_multi_step(fetch->run, 0);
+	return fetch->done;
+}
+
+RmtStatus
+rmt_store_fetch_wait(RmtFetch *fetch, RmtError *err)
+{
+	RmtStatus	st = RMT_OK;
+
+	memset(err, 0, sizeof(*err));
+	if (fetch == NULL)
+		return RMT_OK;
+	if (!fetch->done)
+		st = rmt_multi_wait(fetch->run, err);
+	if (st == RMT_OK)
+	{
+		fetch->done = true;
+		st = fetch_complete(fetch, err);
+	}
+	fetch_free(fetch);
+	return st;
+}
+
+void
+rmt_store_fetch_cancel(RmtFetch *fetch)
+{
+	fetch_free(fetch);
 }
 
 RmtStatus

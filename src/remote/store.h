@@ -144,6 +144,27 @@ extern RmtStatus rmt_store_read_many(RmtStore *store, const RmtUrl *url,
 									 const char *etag, RmtError *err);
 
 /*
+ * The same read, asynchronous: begin() starts the requests and returns at
+ * once; the caller goes on with other work and calls poll() now and then
+ * (it lets the transfers move without waiting and says whether all have
+ * finished); wait() then finishes them (a failed request is retried as
+ * read_many would, waiting on the interrupt check), checks them and frees
+ * the fetch: on RMT_OK every piece's buffer is filled.  cancel() stops
+ * the transfers and frees the fetch (NULL: nothing).  The pieces' buffers,
+ * url and etag must stay valid until wait() or cancel(); the pieces array
+ * is copied.  Several fetches may be outstanding (each but the first on
+ * its own connections).  Closing the store cancels those still there.
+ */
+typedef struct RmtFetch RmtFetch;
+extern RmtStatus rmt_store_fetch_begin(RmtStore *store, const RmtUrl *url,
+									   const RmtRange *pieces, int npieces,
+									   const char *etag, RmtFetch **fetch,
+									   RmtError *err);
+extern bool rmt_store_fetch_poll(RmtFetch *fetch);
+extern RmtStatus rmt_store_fetch_wait(RmtFetch *fetch, RmtError *err);
+extern void rmt_store_fetch_cancel(RmtFetch *fetch);
+
+/*
  * List the objects of where's bucket (or container) whose keys start with
  * where->key (S3's ListObjectsV2 or Azure's List Blobs, every page),
  * calling emit(key, size, etag, arg) for each in the store's (lexical)

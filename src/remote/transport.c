@@ -167,8 +167,12 @@ rmt_store_close(RmtStore *store)
 		return;
 	if (store->curl)
 		curl_easy_cleanup(store->curl);
+	while (store->fetch)
+		rmt_store_fetch_cancel(store->fetch);
 	if (store->multi)
 		curl_multi_cleanup(store->multi);
+	if (store->multi_async)
+		curl_multi_cleanup(store->multi_async);
 	if (store->strings)
 	{
 		/* the secret lives in here: leave no copy behind */
@@ -542,103 +546,166 @@ rmt_perform_send(RmtStore *store, const char *method, const char *url,
 	return transfer_result(&x, rc, err);
 }
 
+/*
+ * Transfers of one rmt_perform_many or one asynchronous fetch: started up
+ * to max_parallel at a time on multi, advanced by rmt_multi_step.
+ */
+struct RmtMultiRun
+{
+	RmtStore   *store;
+	CURLM	   *multi;
+	RmtTransfer *t;
+	int			n;
+	int			max_parallel;
+	int			next;			/* transfers [0, next) were started */
+	int			in_flight;
+	CURL	  **handles;
+	Exchange   *xs;
+	struct curl_slist **headers;
+};
+
+RmtStatus
+rmt_multi_start(RmtStore *store, CURLM *multi, RmtTransfer *t, int n,
+				int max_parallel, RmtMultiRun **run, RmtError *err)
+{
+	RmtMultiRun *r = store->alloc.alloc(store->alloc.ctx, sizeof(RmtMultiRun));
+
+	*run = NULL;
+	if (r == NULL)
+		return rmt_fail(err, RMT_NO_MEMORY, 0, "out of memory");
+	memset(r, 0, sizeof(*r));
+	r->store = store;
+	r->multi = multi;
+	r->t = t;
+	r->n = n;
+	r->max_parallel = max_parallel > 0 ? max_parallel : 1;
+	r->handles = store->alloc.alloc(store->alloc.ctx, sizeof(CURL *) * (n + 1));
+	r->xs = store->alloc.alloc(store->alloc.ctx, sizeof(Exchange) * (n + 1));
+	r->headers = store->alloc.alloc(store->alloc.ctx, sizeof(struct curl_slist *) * (n + 1));
+	if (!r->handles || !r->xs || !r->headers)
+	{
+		rmt_multi_finish(r);
+		return rmt_fail(err, RMT_NO_MEMORY, 0, "out of memory");
+	}
+	memset(r->handles, 0, sizeof(CURL *) * (n + 1));
+	memset(r->headers, 0, sizeof(struct curl_slist *) * (n + 1));
+	*run = r;
+	return RMT_OK;
+}
+
+bool
+rmt_multi_step(RmtMultiRun *r, int wait_ms)
+{
+	RmtStore   *store = r->store;
+	CURLMsg    *msg;
+	int			left;
+	int			running = 0;
+
+	/* start transfers up to the limit */
+	while (r->next < r->n && r->in_flight < r->max_parallel)
+	{
+		int			i = r->next++;
+		RmtTransfer *tr = &r->t[i];
+
+		memset(&tr->err, 0, sizeof(tr->err));
+		tr->status = tr->sign(store, tr->request, "GET", tr->range,
+							  tr->if_match, &r->headers[i], &tr->err);
+		if (tr->status == RMT_OK && !(r->handles[i] = curl_easy_init()))
+			tr->status = rmt_fail(&tr->err, RMT_NO_MEMORY, 0, "could not create a libcurl handle");
+		if (tr->status != RMT_OK)
+			continue;
+		r->xs[i] = (Exchange) {store, r->handles[i], &tr->body, &tr->resp, false, false};
+		setup_handle(store, r->handles[i], &r->xs[i], "GET", tr->request->url,
+					 r->headers[i]);
+		curl_easy_setopt(r->handles[i], CURLOPT_PRIVATE, (void *) &r->xs[i]);
+		curl_multi_add_handle(r->multi, r->handles[i]);
+		r->in_flight++;
+	}
+	if ((uint64_t) r->in_flight > store->stats.max_in_flight)
+		store->stats.max_in_flight = (uint64_t) r->in_flight;
+	if (r->in_flight == 0)
+		return true;
+
+	curl_multi_perform(r->multi, &running);
+	while ((msg = curl_multi_info_read(r->multi, &left)))
+	{
+		Exchange   *x = NULL;
+		RmtTransfer *tr;
+
+		if (msg->msg != CURLMSG_DONE)
+			continue;
+		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **) &x);
+		tr = &r->t[x - r->xs];
+		tr->status = transfer_result(x, msg->data.result, &tr->err);
+		curl_multi_remove_handle(r->multi, msg->easy_handle);
+		/* done: its connection stays in the multi handle's cache */
+		curl_easy_cleanup(msg->easy_handle);
+		r->handles[x - r->xs] = NULL;
+		r->in_flight--;
+	}
+	if (r->in_flight == 0 && r->next == r->n)
+		return true;
+	if (wait_ms > 0 && r->in_flight > 0)
+		curl_multi_poll(r->multi, NULL, 0, wait_ms, NULL);
+	return false;
+}
+
+void
+rmt_multi_finish(RmtMultiRun *r)
+{
+	RmtStore   *store;
+
+	if (r == NULL)
+		return;
+	store = r->store;
+	for (int i = 0; r->handles && r->headers && i < r->n; i++)
+	{
+		if (r->handles[i])
+		{
+			curl_multi_remove_handle(r->multi, r->handles[i]);
+			curl_easy_cleanup(r->handles[i]);
+		}
+		curl_slist_free_all(r->headers[i]);
+	}
+	store->alloc.release(store->alloc.ctx, r->handles);
+	store->alloc.release(store->alloc.ctx, r->xs);
+	store->alloc.release(store->alloc.ctx, r->headers);
+	store->alloc.release(store->alloc.ctx, r);
+}
+
+bool
+rmt_interrupted(RmtStore *store)
+{
+	const RmtStoreConfig *cfg = &store->config;
+
+	return cfg->interrupted && cfg->interrupted(cfg->interrupt_arg);
+}
+
+RmtStatus
+rmt_multi_wait(RmtMultiRun *r, RmtError *err)
+{
+	while (!rmt_multi_step(r, 100))
+	{
+		if (rmt_interrupted(r->store))
+			return rmt_fail(err, RMT_CANCELLED, 0, "canceled by the user");
+	}
+	return RMT_OK;
+}
+
 RmtStatus
 rmt_perform_many(RmtStore *store, RmtTransfer *t, int n, int max_parallel,
 				 RmtError *err)
 {
-	CURL	  **handles;
-	Exchange   *xs;
-	struct curl_slist **headers;
-	int			next = 0;
-	int			running = 0;
-	int			in_flight = 0;
-	RmtStatus	result = RMT_OK;
-	const RmtStoreConfig *cfg = &store->config;
+	RmtMultiRun *run;
+	RmtStatus	st;
 
 	if (!store->multi && !(store->multi = curl_multi_init()))
 		return rmt_fail(err, RMT_NETWORK_ERROR, 0, "could not create a libcurl multi handle");
-	handles = store->alloc.alloc(store->alloc.ctx, sizeof(CURL *) * n);
-	xs = store->alloc.alloc(store->alloc.ctx, sizeof(Exchange) * n);
-	headers = store->alloc.alloc(store->alloc.ctx, sizeof(struct curl_slist *) * n);
-	if (!handles || !xs || !headers)
-	{
-		store->alloc.release(store->alloc.ctx, handles);
-		store->alloc.release(store->alloc.ctx, xs);
-		store->alloc.release(store->alloc.ctx, headers);
-		return rmt_fail(err, RMT_NO_MEMORY, 0, "out of memory");
-	}
-	memset(handles, 0, sizeof(CURL *) * n);
-	memset(headers, 0, sizeof(struct curl_slist *) * n);
-
-	while (next < n || in_flight > 0)
-	{
-		CURLMsg    *msg;
-		int			left;
-
-		/* start transfers up to the limit */
-		while (next < n && in_flight < max_parallel)
-		{
-			RmtTransfer *tr = &t[next];
-
-			memset(&tr->err, 0, sizeof(tr->err));
-			tr->status = tr->sign(store, tr->request, "GET", tr->range,
-								  tr->if_match, &headers[next], &tr->err);
-			if (tr->status == RMT_OK && !(handles[next] = curl_easy_init()))
-				tr->status = rmt_fail(&tr->err, RMT_NO_MEMORY, 0, "could not create a libcurl handle");
-			if (tr->status != RMT_OK)
-			{
-				next++;
-				continue;
-			}
-			xs[next] = (Exchange) {store, handles[next], &tr->body, &tr->resp, false, false};
-			setup_handle(store, handles[next], &xs[next], "GET", tr->request->url,
-						 headers[next]);
-			curl_easy_setopt(handles[next], CURLOPT_PRIVATE, (void *) &xs[next]);
-			curl_multi_add_handle(store->multi, handles[next]);
-			in_flight++;
-			next++;
-		}
-		if ((uint64_t) in_flight > store->stats.max_in_flight)
-			store->stats.max_in_flight = (uint64_t) in_flight;
-		if (in_flight == 0)
-			break;
-
-		curl_multi_perform(store->multi, &running);
-		while ((msg = curl_multi_info_read(store->multi, &left)))
-		{
-			Exchange   *x = NULL;
-			RmtTransfer *tr;
-
-			if (msg->msg != CURLMSG_DONE)
-				continue;
-			curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **) &x);
-			tr = &t[x - xs];
-			tr->status = transfer_result(x, msg->data.result, &tr->err);
-			curl_multi_remove_handle(store->multi, msg->easy_handle);
-			in_flight--;
-		}
-		if (cfg->interrupted && cfg->interrupted(cfg->interrupt_arg))
-		{
-			result = rmt_fail(err, RMT_CANCELLED, 0, "canceled by the user");
-			break;
-		}
-		if (in_flight > 0)
-			curl_multi_poll(store->multi, NULL, 0, 100, NULL);
-	}
-
-	for (int i = 0; i < n; i++)
-	{
-		if (handles[i])
-		{
-			curl_multi_remove_handle(store->multi, handles[i]);
-			curl_easy_cleanup(handles[i]);
-		}
-		curl_slist_free_all(headers[i]);
-	}
-	store->alloc.release(store->alloc.ctx, handles);
-	store->alloc.release(store->alloc.ctx, xs);
-	store->alloc.release(store->alloc.ctx, headers);
-	return result;
+	if ((st = rmt_multi_start(store, store->multi, t, n, max_parallel, &run, err)) != RMT_OK)
+		return st;
+	st = rmt_multi_wait(run, err);
+	rmt_multi_finish(run);
+	return st;
 }
 
 /* Sleep ms milliseconds in slices, polling the interrupt check. */

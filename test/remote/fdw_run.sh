@@ -351,6 +351,59 @@ faults ok,ok,etag
 expect_error "object changed mid-scan" 55000 "SELECT * FROM lookup"
 faults ""
 
+# Background fetches of the next row groups (lookup: 10 of them): the same
+# answers as the local file serially, in parallel workers (which claim row
+# groups ahead) and in the aggregate pushdown, also when 503s and a reset
+# meet the fetches; a cancel while the proxy holds them stops the statement.
+if [ -f "$OUT/lookup.parquet" ]; then
+	q -c "CREATE FOREIGN TABLE lookup_local (id int, bool_col bool, string_col text, year int)
+		SERVER pq OPTIONS (filename '$OUT/lookup.parquet')" >/dev/null
+	PAR="SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;
+		SET max_parallel_workers_per_gather = 2;"
+	for form in serial parallel; do
+		set=""; [ $form = parallel ] && set=$PAR
+		for sql in "SELECT count(*), sum(id), md5(string_agg(string_col, ',' ORDER BY id)) FROM {t} WHERE year <> 2001" \
+			"SELECT year, count(*), sum(id) FROM {t} WHERE bool_col GROUP BY year ORDER BY year"; do
+			l=$(q -c "$set ${sql//\{t\}/lookup_local}")
+			for plan in "" "ok,ok,ok,503,ok,503,reset,ok,503"; do
+				faults "$plan"
+				r=$(q -c "$set ${sql//\{t\}/lookup}")
+				faults ""
+				if [ -n "$l" ] && [ "$l" = "$r" ]; then ok "readahead, $form${plan:+, faults $plan}: ${sql:0:40}"
+				else bad "readahead, $form${plan:+, faults $plan}: ${sql:0:40}: local $l, s3 $r"; fi
+			done
+		done
+	done
+	out=$(q -c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT * FROM lookup")
+	req=$(echo "$out" | sed -nE 's/.*Requests: ([0-9]+)  Bytes Fetched: ([0-9]+).*/\1/p')
+	# row group 0 alone, then 1-9 in the background: 2 requests (every
+	# column is read, so a fetch's adjacent chunks coalesce)
+	if [ -n "$req" ] && [ "$req" -le 12 ]; then ok "readahead: $req requests for 10 row groups"
+	else bad "readahead requests: $out"; fi
+	# each request held 400 ms by the proxy (the footer is cached): HEAD,
+	# row group 0, then the timeout falls while the background fetch of
+	# the next ones is waited for; the session reads on afterwards
+	start=$(date +%s)
+	out=$(q -v ON_ERROR_STOP=0 <<SQL
+\\set VERBOSITY verbose
+SELECT count(*) FROM lookup WHERE string_col <> '';
+\\! curl -s -X POST "http://127.0.0.1:$PROXY_PORT/__faults?delay=400" -o /dev/null
+SET statement_timeout = '1s';
+SELECT count(*) FROM lookup WHERE string_col <> '';
+RESET statement_timeout;
+\\! curl -s -X POST "http://127.0.0.1:$PROXY_PORT/__faults?delay=0" -o /dev/null
+SELECT count(*) FROM lookup WHERE string_col <> '';
+SQL
+)
+	took=$(( $(date +%s) - start ))
+	curl -s -X POST "http://127.0.0.1:$PROXY_PORT/__faults?delay=0" -o /dev/null
+	if grep -q "ERROR:  57014:" <<<"$out" && [ "$(echo "$out" | tail -n 1)" = 100000 ] && [ "$took" -lt 8 ]; then
+		ok "cancel during a background fetch: 57014 after ${took}s, then 100000 rows"
+	else
+		bad "cancel during a background fetch (${took}s): $(echo "$out" | tr '\n' ' ')"
+	fi
+fi
+
 # COPY TO object-store URLs (uploads); counts into pass/fail
 # shellcheck source=test/remote/upload_fdw.sh
 . "$HERE/upload_fdw.sh"

@@ -361,6 +361,100 @@ set_plan(const char *plan)
 	curl_easy_cleanup(c);
 }
 
+/* Set the proxy's added latency per request (ms). */
+static void
+set_delay(int ms)
+{
+	char		plan[64];
+
+	snprintf(plan, sizeof(plan), "&delay=%d", ms);
+	set_plan(plan);
+}
+
+static int	interrupt_now;
+
+static int
+interrupt_flag(void *arg)
+{
+	return interrupt_now;
+}
+
+/*
+ * The asynchronous fetch through the proxy: it returns while the proxy
+ * still holds the requests, a 503 met in the background is retried to the
+ * exact bytes, two fetches may run at once, a cancelled or interrupted one
+ * leaves the store usable.
+ */
+static void
+check_fetch(RmtStore *store, const RmtUrl *u, const RmtObjectInfo *info,
+			const char *local, size_t len, char *buf)
+{
+	RmtRange	pieces[3];
+	RmtRange	other[1];
+	RmtFetch   *f;
+	RmtFetch   *g;
+	RmtError	err;
+	char		tail[40];
+
+	pieces[0] = (RmtRange) {0, 50, buf};
+	pieces[1] = (RmtRange) {len / 2, 50, buf + 100};
+	pieces[2] = (RmtRange) {len - 50, 50, buf + 200};
+	memset(buf, 0, 250);
+
+	/* the proxy holds every request a second: begin must not wait for it */
+	set_delay(1000);
+	UNIT_CHECKF(rmt_store_fetch_begin(store, u, pieces, 3, info->etag, &f, &err) == RMT_OK,
+				"fetch_begin: %s", err.message);
+	UNIT_CHECK(!rmt_store_fetch_poll(f));
+	UNIT_CHECKF(rmt_store_fetch_wait(f, &err) == RMT_OK, "fetch_wait: %s", err.message);
+	UNIT_CHECK(memcmp(buf, local, 50) == 0 && memcmp(buf + 100, local + len / 2, 50) == 0 &&
+			   memcmp(buf + 200, local + len - 50, 50) == 0);
+	set_delay(0);
+
+	/* a 503 and a reset in the background: retried at wait, exact bytes */
+	set_plan("503,reset");
+	memset(buf, 0, 250);
+	UNIT_CHECK(rmt_store_fetch_begin(store, u, pieces, 3, info->etag, &f, &err) == RMT_OK);
+	while (!rmt_store_fetch_poll(f))
+		;
+	UNIT_CHECKF(rmt_store_fetch_wait(f, &err) == RMT_OK, "fetch after a 503: %s", err.message);
+	UNIT_CHECK(memcmp(buf, local, 50) == 0 && memcmp(buf + 100, local + len / 2, 50) == 0 &&
+			   memcmp(buf + 200, local + len - 50, 50) == 0);
+
+	/* a 503 past the retries: a clear error, not bytes */
+	set_plan("503,503,503,503,503,503,503,503,503,503,503,503,503,503,503");
+	UNIT_CHECK(rmt_store_fetch_begin(store, u, pieces, 1, info->etag, &f, &err) == RMT_OK);
+	UNIT_CHECK(rmt_store_fetch_wait(f, &err) == RMT_HTTP_ERROR && err.http_status == 503);
+	set_plan("");
+
+	/* two at once on one store, the second on its own connections */
+	memset(buf, 0, 250);
+	memset(tail, 0, sizeof(tail));
+	other[0] = (RmtRange) {len - 40, 40, tail};
+	UNIT_CHECK(rmt_store_fetch_begin(store, u, pieces, 3, info->etag, &f, &err) == RMT_OK);
+	UNIT_CHECK(rmt_store_fetch_begin(store, u, other, 1, info->etag, &g, &err) == RMT_OK);
+	UNIT_CHECK(rmt_store_fetch_wait(g, &err) == RMT_OK);
+	UNIT_CHECK(rmt_store_fetch_wait(f, &err) == RMT_OK);
+	UNIT_CHECK(memcmp(tail, local + len - 40, 40) == 0);
+	UNIT_CHECK(memcmp(buf + 100, local + len / 2, 50) == 0);
+
+	/* cancelled while the proxy holds it; interrupted while waited for */
+	set_delay(1000);
+	UNIT_CHECK(rmt_store_fetch_begin(store, u, pieces, 3, info->etag, &f, &err) == RMT_OK);
+	rmt_store_fetch_cancel(f);
+	UNIT_CHECK(rmt_store_fetch_begin(store, u, pieces, 3, info->etag, &f, &err) == RMT_OK);
+	interrupt_now = 1;
+	UNIT_CHECK(rmt_store_fetch_wait(f, &err) == RMT_CANCELLED);
+	interrupt_now = 0;
+	set_delay(0);
+	memset(buf, 0, 50);
+	UNIT_CHECK(rmt_store_read(store, u, 0, 50, buf, info->etag, &err) == RMT_OK);
+	UNIT_CHECK(memcmp(buf, local, 50) == 0);
+
+	/* a fetch left outstanding is cancelled by closing the store (valgrind) */
+	UNIT_CHECK(rmt_store_fetch_begin(store, u, pieces, 3, info->etag, &f, &err) == RMT_OK);
+}
+
 static int
 check_faults(const char *dir, const char *key)
 {
@@ -441,7 +535,6 @@ check_faults(const char *dir, const char *key)
 	UNIT_CHECK(rmt_store_read(store, &u, 0, 100, buf, info.etag, &err) == RMT_CHANGED);
 	UNIT_CHECK(strstr(err.message, "changed") != NULL);
 	set_plan("");
-
 	/* an upload whose first part fails (500, then a reset): retried */
 	{
 		size_t		n = 2 * PART + 99;
@@ -481,6 +574,13 @@ check_faults(const char *dir, const char *key)
 		free(data);
 	}
 
+	rmt_store_close(store);
+
+	/* asynchronous fetches: pieces one request each, an interrupt hook */
+	config.coalesce_gap = 1;
+	config.interrupted = interrupt_flag;
+	UNIT_CHECK(rmt_store_open(&store, &config, &pfc_malloc_allocator, &err) == RMT_OK);
+	check_fetch(store, &u, &info, local, len, buf);
 	rmt_store_close(store);
 	free(buf);
 	free(local);
