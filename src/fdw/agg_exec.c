@@ -909,6 +909,8 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 	if (prog == NULL)
 		elog(ERROR, "parquet_fdw: a pushed-down aggregate plan no longer compiles");
 	st->prog = prog;
+	if (list_length(priv) > PfAggPrivateTopN)
+		st->topn = pf_agg_topn_begin((List *) list_nth(priv, PfAggPrivateTopN));
 	MemoryContextSwitchTo(old);
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
@@ -1148,12 +1150,12 @@ agg_result(PfAggScanState *st, uint32 g, int a, bool *isnull)
 							   NumericGetDatum(int64_to_numeric(s->count)));
 }
 
-TupleTableSlot *
-pf_agg_iterate_foreign_scan(ForeignScanState *node)
+/* The next group's row into slot; false when every group was returned. */
+static bool
+next_group_row(ForeignScanState *node, TupleTableSlot *slot)
 {
 	PfAggScanState *st = (PfAggScanState *) node->fdw_state;
 	PfAggProgram *prog = st->prog;
-	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
 	uint32		g;
 
 	if (!st->computed)
@@ -1175,7 +1177,7 @@ pf_agg_iterate_foreign_scan(ForeignScanState *node)
 	{
 		/* these groups are done: those of the next spill partition */
 		if (!aggregate_next_partition(st))
-			return slot;
+			return false;
 	}
 	g = st->next_out++;
 	MemoryContextReset(st->tmp_cxt);
@@ -1226,7 +1228,21 @@ pf_agg_iterate_foreign_scan(ForeignScanState *node)
 		}
 		MemoryContextSwitchTo(old);
 	}
-	return ExecStoreVirtualTuple(slot);
+	ExecStoreVirtualTuple(slot);
+	return true;
+}
+
+TupleTableSlot *
+pf_agg_iterate_foreign_scan(ForeignScanState *node)
+{
+	PfAggScanState *st = (PfAggScanState *) node->fdw_state;
+	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
+
+	if (st->topn != NULL)
+		return pf_agg_topn_next(st->topn, node, st->cxt, next_group_row, slot);
+	if (!next_group_row(node, slot))
+		return ExecClearTuple(slot);
+	return slot;
 }
 
 void
@@ -1241,6 +1257,7 @@ pf_agg_rescan_foreign_scan(ForeignScanState *node)
 	st->next_out = 0;
 	if (st->param_states != NIL || st->spilled)
 		st->computed = false;
+	pf_agg_topn_reset(st->topn);
 }
 
 void
@@ -1252,6 +1269,7 @@ pf_agg_end_foreign_scan(ForeignScanState *node)
 		return;
 	if (st->file_cxt)
 		close_file(st);
+	pf_agg_topn_reset(st->topn);
 	pf_agg_spill_discard(st);
 	if (st->rel)
 		table_close(st->rel, NoLock);

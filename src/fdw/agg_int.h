@@ -370,8 +370,10 @@ enum PfAggPrivateIndex
 	PfAggPrivateGroupVars,		/* List of Var */
 	PfAggPrivateTotalRows,		/* String: rows of the planned row groups */
 	PfAggPrivateSourceKind,		/* Integer: PfScanKind of the table source */
-	PfAggPrivateIdentities		/* List of String: each file's identity
+	PfAggPrivateIdentities,		/* List of String: each file's identity
 								 * when planned (pf_file_identity) */
+	PfAggPrivateTopN			/* List: the pushed top-N (agg_topn.c), or
+								 * NIL */
 };
 
 
@@ -489,6 +491,7 @@ typedef struct PfAggScanState
 	/* output */
 	bool		computed;
 	uint32		next_out;
+	struct PfAggTopN *topn;		/* ORDER BY ... LIMIT n pushed, or NULL */
 
 	/* EXPLAIN ANALYZE */
 	int64		rowgroups_read;
@@ -637,5 +640,18 @@ extern void pf_agg_spill_init(PfAggScanState *st);
 extern char *pf_agg_deparse(Node *expr, Oid relid, Index rti);
 extern char *pf_agg_refusal_of_program(Relation rel, Index rti, List *quals,
 									   List *group_vars, List *scan_tlist);
+
+/* in agg_topn.c: ORDER BY <aggregate or key> LIMIT n inside the scan */
+struct PfAggTopN;
+extern void pf_agg_topn_add_path(PlannerInfo *root, RelOptInfo *input_rel,
+								 RelOptInfo *final_rel, FinalPathExtraData *extra);
+extern struct PfAggTopN *pf_agg_topn_begin(List *spec);
+extern TupleTableSlot *pf_agg_topn_next(struct PfAggTopN *t, ForeignScanState *node,
+										MemoryContext cxt,
+										bool (*next_group) (ForeignScanState *node,
+															TupleTableSlot *slot),
+										TupleTableSlot *slot);
+extern void pf_agg_topn_reset(struct PfAggTopN *t);
+extern void pf_agg_topn_explain(struct PfAggTopN *t, ExplainState *es);
 
 #endif							/* PF_AGG_INT_H */

@@ -157,6 +157,13 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	int			misfit = -1;
 	const char *misfit_file = NULL;
 
+	if (stage == UPPERREL_FINAL)
+	{
+		/* ORDER BY ... LIMIT over the pushed groups */
+		pf_agg_topn_add_path(root, input_rel, output_rel,
+							 (FinalPathExtraData *) extra);
+		return;
+	}
 	if (stage != UPPERREL_GROUP_AGG ||
 		output_rel->fdw_private != NULL || !is_parquet_baserel(input_rel))
 		return;
@@ -474,6 +481,9 @@ pf_agg_get_foreign_plan(PlannerInfo *root, RelOptInfo *upperrel,
 			identities = lappend(identities, makeString(pstrdup((char *) lfirst(lc))));
 		fdw_private = lappend(fdw_private, identities);
 	}
+	/* agg_topn.c's path adds its top-N after the aggregation's elements */
+	fdw_private = lappend(fdw_private,
+						  list_length(path_private) > 5 ? list_nth(path_private, 5) : NIL);
 
 	/* no scan relation: the output columns are fdw_scan_tlist's */
 	/*
