@@ -77,6 +77,9 @@ SELECT k, count(*) FROM topn_ft GROUP BY k ORDER BY count(*) DESC, k LIMIT 10$$)
 SELECT topn_explain($$EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 SELECT t, sum(v) AS s FROM topn_ft GROUP BY t ORDER BY s NULLS FIRST, t LIMIT 3 OFFSET 2$$);
 SELECT k, count(*) FROM topn_ft GROUP BY k ORDER BY count(*) DESC, k LIMIT 10;
+-- a count first: the groups it cannot keep are skipped before the sort
+SELECT topn_explain($$EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT k, count(*) FROM topn_ft GROUP BY k ORDER BY count(*) DESC, k LIMIT 10$$);
 
 -- aggregates ASC and DESC, NULLS FIRST and LAST, ties broken by the key
 SELECT topn_same($$SELECT k, count(*) FROM TBL GROUP BY k ORDER BY count(*) DESC, k LIMIT 10$$);
@@ -88,6 +91,10 @@ SELECT topn_same($$SELECT k, sum(v) FROM TBL GROUP BY k ORDER BY sum(v) DESC NUL
 SELECT topn_same($$SELECT k, avg(f) AS a, min(d) FROM TBL GROUP BY k ORDER BY a DESC, k LIMIT 6$$);
 SELECT topn_same($$SELECT k, min(d) FROM TBL GROUP BY k ORDER BY 2, 1 LIMIT 6$$);
 SELECT topn_same($$SELECT t, max(t), count(DISTINCT k) FROM TBL GROUP BY t ORDER BY 3 DESC, 1 LIMIT 5$$);
+-- many ties with the tenth value, and on an integer key, prefiltered too
+SELECT topn_same($$SELECT b, t, count(*) FROM TBL GROUP BY b, t ORDER BY count(*) DESC, b, t LIMIT 20$$);
+SELECT topn_same($$SELECT b, t, count(t) FROM TBL GROUP BY b, t ORDER BY count(t), b DESC, t LIMIT 20 OFFSET 7$$);
+SELECT topn_same($$SELECT b, count(*) FROM TBL GROUP BY b ORDER BY b DESC NULLS FIRST LIMIT 3$$);
 -- group keys: NULL first with DESC, last with ASC, or as asked
 SELECT topn_same($$SELECT k, count(*) FROM TBL GROUP BY k ORDER BY k DESC LIMIT 5$$);
 SELECT topn_same($$SELECT k, count(*) FROM TBL GROUP BY k ORDER BY k LIMIT 5$$);
@@ -114,6 +121,7 @@ SET work_mem = '64kB';
 SET hash_mem_multiplier = 1;
 SELECT topn_same($$SELECT b, t, count(*), sum(v) FROM TBL GROUP BY b, t ORDER BY sum(v) DESC NULLS LAST, b, t LIMIT 6$$);
 SELECT topn_same($$SELECT b, d, count(*) FROM TBL GROUP BY b, d ORDER BY b DESC NULLS LAST, d LIMIT 6$$);
+SELECT topn_same($$SELECT b, t, count(*) FROM TBL GROUP BY b, t ORDER BY count(*), b, t LIMIT 9$$);
 RESET work_mem;
 RESET hash_mem_multiplier;
 

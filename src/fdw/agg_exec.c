@@ -1150,14 +1150,13 @@ agg_result(PfAggScanState *st, uint32 g, int a, bool *isnull)
 							   NumericGetDatum(int64_to_numeric(s->count)));
 }
 
-/* The next group's row into slot; false when every group was returned. */
-static bool
-next_group_row(ForeignScanState *node, TupleTableSlot *slot)
+/*
+ * The next group to return (computing the groups first), or
+ * PF_AGG_NO_GROUP when every group was returned.
+ */
+uint32
+pf_agg_next_group(PfAggScanState *st)
 {
-	PfAggScanState *st = (PfAggScanState *) node->fdw_state;
-	PfAggProgram *prog = st->prog;
-	uint32		g;
-
 	if (!st->computed)
 	{
 		MemoryContext old = MemoryContextSwitchTo(st->cxt);
@@ -1172,14 +1171,22 @@ next_group_row(ForeignScanState *node, TupleTableSlot *slot)
 			elog(DEBUG1, "parquet_fdw: aggregate pushdown spilled " INT64_FORMAT " rows of new groups to " INT64_FORMAT " partitions",
 				 st->spilled_rows, st->spill_partitions);
 	}
-	ExecClearTuple(slot);
 	while (st->next_out >= st->ngroups)
 	{
 		/* these groups are done: those of the next spill partition */
 		if (!aggregate_next_partition(st))
-			return false;
+			return PF_AGG_NO_GROUP;
 	}
-	g = st->next_out++;
+	return st->next_out++;
+}
+
+/* Group g's output row into slot. */
+void
+pf_agg_group_row(PfAggScanState *st, uint32 g, TupleTableSlot *slot)
+{
+	PfAggProgram *prog = st->prog;
+
+	ExecClearTuple(slot);
 	MemoryContextReset(st->tmp_cxt);
 	{
 		MemoryContext old = MemoryContextSwitchTo(st->tmp_cxt);
@@ -1229,6 +1236,35 @@ next_group_row(ForeignScanState *node, TupleTableSlot *slot)
 		MemoryContextSwitchTo(old);
 	}
 	ExecStoreVirtualTuple(slot);
+}
+
+/*
+ * Output column o of group g as an int64 that orders as the column's
+ * values do, when it is one without forming a Datum: a count, or an
+ * integer group key (*isnull for its NULL group).  False otherwise.
+ */
+bool
+pf_agg_group_int(PfAggScanState *st, uint32 g, int o, int64 *v, bool *isnull)
+{
+	PfAggProgram *prog = st->prog;
+	PfAggOut   *out = &prog->outs[o];
+
+	*isnull = false;
+	if (out->is_key)
+	{
+		uint32		code;
+
+		if (out->type != INT2OID && out->type != INT4OID && out->type != INT8OID)
+			return false;
+		code = st->group_codes[(size_t) g * prog->nkeys + out->index];
+		*isnull = code == 0;
+		*v = code == 0 ? 0 : st->dicts[out->index].ivalues[code];
+		return true;
+	}
+	if (prog->aggs[out->index].kind != PF_AGG_COUNT_STAR &&
+		prog->aggs[out->index].kind != PF_AGG_COUNT)
+		return false;
+	*v = st->states[(size_t) g * prog->naggs + out->index].count;
 	return true;
 }
 
@@ -1237,11 +1273,14 @@ pf_agg_iterate_foreign_scan(ForeignScanState *node)
 {
 	PfAggScanState *st = (PfAggScanState *) node->fdw_state;
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
+	uint32		g;
 
 	if (st->topn != NULL)
-		return pf_agg_topn_next(st->topn, node, st->cxt, next_group_row, slot);
-	if (!next_group_row(node, slot))
+		return pf_agg_topn_next(st->topn, st, slot);
+	g = pf_agg_next_group(st);
+	if (g == PF_AGG_NO_GROUP)
 		return ExecClearTuple(slot);
+	pf_agg_group_row(st, g, slot);
 	return slot;
 }
 

@@ -597,6 +597,9 @@ extern uint32 pf_agg_apply_filter(PfAggScanState *st, const PfAggFilter *f, cons
 
 /* in agg_exec.c */
 extern void pf_agg_generic_shape(PfAggCol *col);
+extern uint32 pf_agg_next_group(PfAggScanState *st);
+extern void pf_agg_group_row(PfAggScanState *st, uint32 g, TupleTableSlot *slot);
+extern bool pf_agg_group_int(PfAggScanState *st, uint32 g, int o, int64 *v, bool *isnull);
 
 /* in agg_group.c */
 /* Key code / group id of a key not grouped while st->no_new_groups. */
@@ -646,10 +649,7 @@ struct PfAggTopN;
 extern void pf_agg_topn_add_path(PlannerInfo *root, RelOptInfo *input_rel,
 								 RelOptInfo *final_rel, FinalPathExtraData *extra);
 extern struct PfAggTopN *pf_agg_topn_begin(List *spec);
-extern TupleTableSlot *pf_agg_topn_next(struct PfAggTopN *t, ForeignScanState *node,
-										MemoryContext cxt,
-										bool (*next_group) (ForeignScanState *node,
-															TupleTableSlot *slot),
+extern TupleTableSlot *pf_agg_topn_next(struct PfAggTopN *t, PfAggScanState *st,
 										TupleTableSlot *slot);
 extern void pf_agg_topn_reset(struct PfAggTopN *t);
 extern void pf_agg_topn_explain(struct PfAggTopN *t, ExplainState *es);

@@ -21,6 +21,11 @@
  * functions, set-returning functions, FOR UPDATE or WITH TIES: those sit
  * between the groups and the LIMIT.
  *
+ * Most groups of a high-cardinality GROUP BY cannot make the top rows:
+ * when the first sort key is a count or an integer key, a heap of its
+ * best values so far skips any group strictly worse than all of them
+ * before its row is formed, so only a few groups reach the sort.
+ *
  * The plan's fdw_private carries, as its PfAggPrivateTopN element, a List:
  *	String		the row count (LIMIT)
  *	String		the rows skipped first (OFFSET)
@@ -37,9 +42,13 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_opfamily.h"
 #include "utils/tuplesort.h"
 
 #include "fdw/agg_int.h"
+
+/* Most rows (offset + count) whose first key values the prefilter keeps. */
+#define PF_TOPN_MAX_PREFILTER	(1 << 20)
 
 /* Executor state of a pushed top-N. */
 typedef struct PfAggTopN
@@ -55,6 +64,17 @@ typedef struct PfAggTopN
 	TupleTableSlot *sorted_slot;	/* a row as the sort returns it */
 	int64		returned;		/* rows returned so far */
 	int64		groups_sorted;	/* for EXPLAIN ANALYZE */
+
+	/*
+	 * The first sort key's best offset + count values so far, when it is a
+	 * count or an integer key in integer order (prefilter): a heap whose
+	 * top is the worst of them.  A group strictly worse than that top
+	 * cannot be among the rows returned and is never formed as a row.
+	 */
+	bool		prefilter;
+	bool		descending;		/* of the first key */
+	int64	   *best;
+	int64		nbest;
 	char	   *text;			/* for EXPLAIN */
 } PfAggTopN;
 
@@ -246,24 +266,93 @@ pf_agg_topn_begin(List *spec)
 	foreach(lc, (List *) lsecond(rest))
 		t->nulls_first[k++] = lfirst_int(lc) != 0;
 	t->text = strVal(lthird(rest));
+	{
+		Oid			opfamily;
+		Oid			opcintype;
+		int16		strategy;
+		int64		bound = t->count + t->offset;
+
+		t->prefilter = bound <= PF_TOPN_MAX_PREFILTER &&
+			get_ordering_op_properties(t->sortops[0], &opfamily, &opcintype,
+									   &strategy) &&
+			opfamily == INTEGER_BTREE_FAM_OID;
+		t->descending = t->prefilter && strategy == BTGreaterStrategyNumber;
+		if (t->prefilter)
+			t->best = palloc(sizeof(int64) * Max(1, bound));
+	}
 	return t;
+}
+
+/* Is a a strictly better first key value than b? */
+static inline bool
+better(const PfAggTopN *t, int64 a, int64 b)
+{
+	return t->descending ? a > b : a < b;
+}
+
+/*
+ * Should the group whose first sort key is v be sorted?  False when the
+ * heap holds offset + count values all strictly better than v; else v
+ * joins the heap (replacing its worst value when full).
+ */
+static bool
+prefilter_keeps(PfAggTopN *t, int64 v)
+{
+	int64		bound = t->count + t->offset;
+	int64		i;
+
+	if (t->nbest == bound)
+	{
+		if (better(t, t->best[0], v))
+			return false;
+		if (!better(t, v, t->best[0]))
+			return true;		/* a tie with the worst: the sort decides */
+		/* v replaces the worst: sift it down below better values */
+		t->best[0] = v;
+		i = 0;
+		for (;;)
+		{
+			int64		l = 2 * i + 1;
+			int64		w = i;
+			int64		tmp;
+
+			if (l < t->nbest && better(t, t->best[w], t->best[l]))
+				w = l;
+			if (l + 1 < t->nbest && better(t, t->best[w], t->best[l + 1]))
+				w = l + 1;
+			if (w == i)
+				break;
+			tmp = t->best[i];
+			t->best[i] = t->best[w];
+			t->best[w] = tmp;
+			i = w;
+		}
+		return true;
+	}
+	/* not full: sift v up from the end */
+	i = t->nbest++;
+	while (i > 0 && better(t, t->best[(i - 1) / 2], v))
+	{
+		t->best[i] = t->best[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	t->best[i] = v;
+	return true;
 }
 
 /*
  * The next of the top rows into slot (cleared at the end).  The first
- * call sorts every group next_group() gives, keeping the best
- * offset + count, in a context of cxt's.
+ * call sorts the groups, keeping the best offset + count.
  */
 TupleTableSlot *
-pf_agg_topn_next(PfAggTopN *t, ForeignScanState *node, MemoryContext cxt,
-				 bool (*next_group) (ForeignScanState *node, TupleTableSlot *slot),
-				 TupleTableSlot *slot)
+pf_agg_topn_next(PfAggTopN *t, PfAggScanState *st, TupleTableSlot *slot)
 {
 	if (t->count == 0 || t->returned >= t->count)
 		return ExecClearTuple(slot);	/* LIMIT 0 reads nothing */
 	if (t->sort == NULL)
 	{
-		MemoryContext old = MemoryContextSwitchTo(cxt);
+		MemoryContext old = MemoryContextSwitchTo(st->cxt);
+		uint32		g;
 
 		t->sort = tuplesort_begin_heap(slot->tts_tupleDescriptor, t->nkeys,
 									   t->attnos, t->sortops, t->collations,
@@ -275,11 +364,21 @@ pf_agg_topn_next(PfAggTopN *t, ForeignScanState *node, MemoryContext cxt,
 													  &TTSOpsMinimalTuple);
 		MemoryContextSwitchTo(old);
 		t->groups_sorted = 0;
-		while (next_group(node, slot))
+		t->nbest = 0;
+		while ((g = pf_agg_next_group(st)) != PF_AGG_NO_GROUP)
 		{
+			int64		v;
+			bool		isnull;
+
+			CHECK_FOR_INTERRUPTS();
+			/* a NULL first key is always sorted: NULLS FIRST may take it */
+			if (t->prefilter &&
+				pf_agg_group_int(st, g, t->attnos[0] - 1, &v, &isnull) &&
+				!isnull && !prefilter_keeps(t, v))
+				continue;
+			pf_agg_group_row(st, g, slot);
 			tuplesort_puttupleslot(t->sort, slot);
 			t->groups_sorted++;
-			CHECK_FOR_INTERRUPTS();
 		}
 		tuplesort_performsort(t->sort);
 		for (int64 i = 0; i < t->offset; i++)
