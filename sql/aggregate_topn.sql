@@ -115,6 +115,14 @@ SELECT topn_same($$SELECT count(*), sum(v) FROM TBL ORDER BY 1 LIMIT 3$$);
 -- ties not broken: any valid answer, the sort key's values as the heap's
 SELECT array_agg(c) FROM (SELECT count(*) AS c FROM topn_ft GROUP BY t ORDER BY count(*) LIMIT 12) s;
 SELECT array_agg(c) FROM (SELECT count(*) AS c FROM topn_heap GROUP BY t ORDER BY count(*) LIMIT 12) s;
+SELECT array_agg(c) FROM (SELECT count(*) AS c FROM topn_ft GROUP BY b, t ORDER BY count(*) DESC LIMIT 30) s;
+SELECT array_agg(c) FROM (SELECT count(*) AS c FROM topn_heap GROUP BY b, t ORDER BY count(*) DESC LIMIT 30) s;
+SELECT array_agg(c) FROM (SELECT count(*) AS c FROM topn_ft GROUP BY b, t ORDER BY count(*) LIMIT 30 OFFSET 3) s;
+SELECT array_agg(c) FROM (SELECT count(*) AS c FROM topn_heap GROUP BY b, t ORDER BY count(*) LIMIT 30 OFFSET 3) s;
+-- the rows returned are groups of the table: their counts are right
+SELECT count(*) FROM (SELECT b, t, count(*) AS c FROM topn_ft GROUP BY b, t ORDER BY count(*) DESC LIMIT 30) f
+  JOIN (SELECT b, t, count(*) AS c FROM topn_heap GROUP BY b, t) h
+  ON f.b IS NOT DISTINCT FROM h.b AND f.t IS NOT DISTINCT FROM h.t AND f.c = h.c;
 
 -- groups spilled past a tiny work_mem, then the top rows
 SET work_mem = '64kB';

@@ -24,7 +24,9 @@
  * Most groups of a high-cardinality GROUP BY cannot make the top rows:
  * when the first sort key is a count or an integer key, a heap of its
  * best values so far skips any group strictly worse than all of them
- * before its row is formed, so only a few groups reach the sort.
+ * before its row is formed, so only a few groups reach the sort (with
+ * no second sort key, ties with the worst are skipped too: SQL lets
+ * ties come in any order, so any of them is a valid answer).
  *
  * The plan's fdw_private carries, as its PfAggPrivateTopN element, a List:
  *	String		the row count (LIMIT)
@@ -306,7 +308,13 @@ prefilter_keeps(PfAggTopN *t, int64 v)
 		if (better(t, t->best[0], v))
 			return false;
 		if (!better(t, v, t->best[0]))
-			return true;		/* a tie with the worst: the sort decides */
+		{
+			/*
+			 * A tie with the worst: a later sort key decides; without one
+			 * the rows already sorted are as good an answer.
+			 */
+			return t->nkeys > 1;
+		}
 		/* v replaces the worst: sift it down below better values */
 		t->best[0] = v;
 		i = 0;
