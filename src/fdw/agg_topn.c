@@ -180,17 +180,15 @@ pf_agg_topn_add_path(PlannerInfo *root, RelOptInfo *input_rel,
 												root->processed_tlist);
 		TargetEntry *col = NULL;
 		ListCell   *ls;
-		int16		strategy;
-		Oid			opfamily;
-		Oid			opcintype;
+		bool		descending;
 
 		foreach(ls, scan_tlist)
 			if (equal(((TargetEntry *) lfirst(ls))->expr, tle->expr))
 				col = (TargetEntry *) lfirst(ls);
 		if (col == NULL || !OidIsValid(sgc->sortop))
 			return;
-		if (!get_ordering_op_properties(sgc->sortop, &opfamily, &opcintype,
-										&strategy))
+		/* an ordering operator of a btree family; reverse for DESC */
+		if (!OidIsValid(get_equality_op_for_ordering_op(sgc->sortop, &descending)))
 			return;
 		attnos = lappend_int(attnos, col->resno);
 		sortops = lappend(sortops, makeString(psprintf("%u", sgc->sortop)));
@@ -199,8 +197,8 @@ pf_agg_topn_add_path(PlannerInfo *root, RelOptInfo *input_rel,
 		nulls_first = lappend_int(nulls_first, sgc->nulls_first ? 1 : 0);
 		appendStringInfo(&text, "%s%s%s%s", lc == list_head(parse->sortClause) ? "" : ", ",
 						 pf_agg_deparse((Node *) tle->expr, rte->relid, rti),
-						 strategy == BTGreaterStrategyNumber ? " DESC" : "",
-						 sgc->nulls_first != (strategy == BTGreaterStrategyNumber) ?
+						 descending ? " DESC" : "",
+						 sgc->nulls_first != descending ?
 						 (sgc->nulls_first ? " NULLS FIRST" : " NULLS LAST") : "");
 	}
 
@@ -269,16 +267,14 @@ pf_agg_topn_begin(List *spec)
 		t->nulls_first[k++] = lfirst_int(lc) != 0;
 	t->text = strVal(lthird(rest));
 	{
-		Oid			opfamily;
-		Oid			opcintype;
-		int16		strategy;
+		/* the integers' own < or > (not some other family's order) */
+		int			strategy = get_op_opfamily_strategy(t->sortops[0],
+														INTEGER_BTREE_FAM_OID);
 		int64		bound = t->count + t->offset;
 
 		t->prefilter = bound <= PF_TOPN_MAX_PREFILTER &&
-			get_ordering_op_properties(t->sortops[0], &opfamily, &opcintype,
-									   &strategy) &&
-			opfamily == INTEGER_BTREE_FAM_OID;
-		t->descending = t->prefilter && strategy == BTGreaterStrategyNumber;
+			(strategy == BTLessStrategyNumber || strategy == BTGreaterStrategyNumber);
+		t->descending = strategy == BTGreaterStrategyNumber;
 		if (t->prefilter)
 			t->best = palloc(sizeof(int64) * Max(1, bound));
 	}
