@@ -920,6 +920,8 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 	if (prog == NULL)
 		elog(ERROR, "parquet_fdw: a pushed-down aggregate plan no longer compiles");
 	st->prog = prog;
+	if (list_length(priv) > PfAggPrivateTopN)
+		st->topn = pf_agg_topn_begin((List *) list_nth(priv, PfAggPrivateTopN));
 	MemoryContextSwitchTo(old);
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
@@ -1159,14 +1161,13 @@ agg_result(PfAggScanState *st, uint32 g, int a, bool *isnull)
 							   NumericGetDatum(int64_to_numeric(s->count)));
 }
 
-TupleTableSlot *
-pf_agg_iterate_foreign_scan(ForeignScanState *node)
+/*
+ * The next group to return (computing the groups first), or
+ * PF_AGG_NO_GROUP when every group was returned.
+ */
+uint32
+pf_agg_next_group(PfAggScanState *st)
 {
-	PfAggScanState *st = (PfAggScanState *) node->fdw_state;
-	PfAggProgram *prog = st->prog;
-	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
-	uint32		g;
-
 	if (!st->computed)
 	{
 		MemoryContext old = MemoryContextSwitchTo(st->cxt);
@@ -1181,14 +1182,22 @@ pf_agg_iterate_foreign_scan(ForeignScanState *node)
 			elog(DEBUG1, "parquet_fdw: aggregate pushdown spilled " INT64_FORMAT " rows of new groups to " INT64_FORMAT " partitions",
 				 st->spilled_rows, st->spill_partitions);
 	}
-	ExecClearTuple(slot);
 	while (st->next_out >= st->ngroups)
 	{
 		/* these groups are done: those of the next spill partition */
 		if (!aggregate_next_partition(st))
-			return slot;
+			return PF_AGG_NO_GROUP;
 	}
-	g = st->next_out++;
+	return st->next_out++;
+}
+
+/* Group g's output row into slot. */
+void
+pf_agg_group_row(PfAggScanState *st, uint32 g, TupleTableSlot *slot)
+{
+	PfAggProgram *prog = st->prog;
+
+	ExecClearTuple(slot);
 	MemoryContextReset(st->tmp_cxt);
 	{
 		MemoryContext old = MemoryContextSwitchTo(st->tmp_cxt);
@@ -1237,7 +1246,53 @@ pf_agg_iterate_foreign_scan(ForeignScanState *node)
 		}
 		MemoryContextSwitchTo(old);
 	}
-	return ExecStoreVirtualTuple(slot);
+	ExecStoreVirtualTuple(slot);
+}
+
+/*
+ * Output column o of group g as an int64 that orders as the column's
+ * values do, when it is one without forming a Datum: a count, or an
+ * integer group key (*isnull for its NULL group).  False otherwise.
+ */
+bool
+pf_agg_group_int(PfAggScanState *st, uint32 g, int o, int64 *v, bool *isnull)
+{
+	PfAggProgram *prog = st->prog;
+	PfAggOut   *out = &prog->outs[o];
+
+	*isnull = false;
+	if (out->is_key)
+	{
+		uint32		code;
+
+		if (out->type != INT2OID && out->type != INT4OID && out->type != INT8OID)
+			return false;
+		code = st->group_codes[(size_t) g * prog->nkeys + out->index];
+		*isnull = code == 0;
+		*v = code == 0 ? 0 : st->dicts[out->index].ivalues[code];
+		return true;
+	}
+	if (prog->aggs[out->index].kind != PF_AGG_COUNT_STAR &&
+		prog->aggs[out->index].kind != PF_AGG_COUNT)
+		return false;
+	*v = st->states[(size_t) g * prog->naggs + out->index].count;
+	return true;
+}
+
+TupleTableSlot *
+pf_agg_iterate_foreign_scan(ForeignScanState *node)
+{
+	PfAggScanState *st = (PfAggScanState *) node->fdw_state;
+	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
+	uint32		g;
+
+	if (st->topn != NULL)
+		return pf_agg_topn_next(st->topn, st, slot);
+	g = pf_agg_next_group(st);
+	if (g == PF_AGG_NO_GROUP)
+		return ExecClearTuple(slot);
+	pf_agg_group_row(st, g, slot);
+	return slot;
 }
 
 void
@@ -1252,6 +1307,7 @@ pf_agg_rescan_foreign_scan(ForeignScanState *node)
 	st->next_out = 0;
 	if (st->param_states != NIL || st->spilled)
 		st->computed = false;
+	pf_agg_topn_reset(st->topn);
 }
 
 void
@@ -1263,6 +1319,7 @@ pf_agg_end_foreign_scan(ForeignScanState *node)
 		return;
 	if (st->file_cxt)
 		close_file(st);
+	pf_agg_topn_reset(st->topn);
 	pf_agg_spill_discard(st);
 	if (st->rel)
 		table_close(st->rel, NoLock);

@@ -57,6 +57,7 @@ pf_agg_explain_foreign_scan(ForeignScanState *node, ExplainState *es)
 	for (int a = 0; a < prog->naggs; a++)
 		appendStringInfo(&buf, "%s%s", a > 0 ? ", " : "", agg_kind_name(&prog->aggs[a]));
 	ExplainPropertyText("Aggregate Pushdown", buf.data, es);
+	pf_agg_topn_explain(st->topn, es);
 	if (prog->nkeys > 0)
 	{
 		resetStringInfo(&buf);

@@ -376,8 +376,10 @@ enum PfAggPrivateIndex
 	PfAggPrivateGroupVars,		/* List of Var */
 	PfAggPrivateTotalRows,		/* String: rows of the planned row groups */
 	PfAggPrivateSourceKind,		/* Integer: PfScanKind of the table source */
-	PfAggPrivateIdentities		/* List of String: each file's identity
+	PfAggPrivateIdentities,		/* List of String: each file's identity
 								 * when planned (pf_file_identity) */
+	PfAggPrivateTopN			/* List: the pushed top-N (agg_topn.c), or
+								 * NIL */
 };
 
 
@@ -495,6 +497,7 @@ typedef struct PfAggScanState
 	/* output */
 	bool		computed;
 	uint32		next_out;
+	struct PfAggTopN *topn;		/* ORDER BY ... LIMIT n pushed, or NULL */
 
 	/* EXPLAIN ANALYZE */
 	int64		rowgroups_read;
@@ -600,6 +603,9 @@ extern uint32 pf_agg_apply_filter(PfAggScanState *st, const PfAggFilter *f, cons
 
 /* in agg_exec.c */
 extern void pf_agg_generic_shape(PfAggCol *col);
+extern uint32 pf_agg_next_group(PfAggScanState *st);
+extern void pf_agg_group_row(PfAggScanState *st, uint32 g, TupleTableSlot *slot);
+extern bool pf_agg_group_int(PfAggScanState *st, uint32 g, int o, int64 *v, bool *isnull);
 
 /* in agg_group.c */
 /* Key code / group id of a key not grouped while st->no_new_groups. */
@@ -643,5 +649,15 @@ extern void pf_agg_spill_init(PfAggScanState *st);
 extern char *pf_agg_deparse(Node *expr, Oid relid, Index rti);
 extern char *pf_agg_refusal_of_program(Relation rel, Index rti, List *quals,
 									   List *group_vars, List *scan_tlist);
+
+/* in agg_topn.c: ORDER BY <aggregate or key> LIMIT n inside the scan */
+struct PfAggTopN;
+extern void pf_agg_topn_add_path(PlannerInfo *root, RelOptInfo *input_rel,
+								 RelOptInfo *final_rel, FinalPathExtraData *extra);
+extern struct PfAggTopN *pf_agg_topn_begin(List *spec);
+extern TupleTableSlot *pf_agg_topn_next(struct PfAggTopN *t, PfAggScanState *st,
+										TupleTableSlot *slot);
+extern void pf_agg_topn_reset(struct PfAggTopN *t);
+extern void pf_agg_topn_explain(struct PfAggTopN *t, ExplainState *es);
 
 #endif							/* PF_AGG_INT_H */

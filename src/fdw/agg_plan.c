@@ -119,56 +119,6 @@ derived_from_keys(Node *expr, List *group_vars)
 	return true;
 }
 
-/*
- * Is column ci an integer or date group key whose values, by the planned
- * row groups' statistics (folded into *min and *max across files), span
- * more than PF_AGG_MAX_GROUPS?  The planner's estimate of the groups is a
- * guess without ANALYZE statistics (200 per column), and a GROUP BY of a
- * key column would then be pushed down and outgrow memory.
- */
-static bool
-key_range_too_wide(PfAggProgram *prog, int ci, const PqFileMeta *meta,
-				   const PqSchemaNode *field, List *rowgroups,
-				   int64 *min, int64 *max)
-{
-	const PfAggCol *col = &prog->cols[ci];
-	bool		is_key = false;
-	int			width;
-	ListCell   *lc;
-
-	for (int k = 0; k < prog->nkeys; k++)
-		if (prog->key_cols[k] == ci)
-			is_key = true;
-	if (!is_key || (col->kind != PF_COL_INT && col->kind != PF_COL_DATE))
-		return false;
-	width = field->physical == PQ_INT32 ? 4 : field->physical == PQ_INT64 ? 8 : 0;
-	if (width == 0)
-		return false;
-	foreach(lc, rowgroups)
-	{
-		int			rg = lfirst_int(lc);
-		const PqColumnChunkMeta *chunk;
-		const PqStatistics *s;
-		int64		lo;
-		int64		hi;
-
-		if (rg < 0 || rg >= meta->num_row_groups ||
-			field->leaf_index >= meta->row_groups[rg].num_columns)
-			continue;
-		chunk = &meta->row_groups[rg].columns[field->leaf_index];
-		s = &chunk->statistics;
-		if (!chunk->has_statistics || !s->has_min || !s->has_max ||
-			s->min_len != (uint32) width || s->max_len != (uint32) width)
-			continue;			/* unknown: no decision */
-		lo = le_int64(s->min, s->min_len);
-		hi = le_int64(s->max, s->max_len);
-		*min = Min(*min, lo);
-		*max = Max(*max, hi);
-	}
-	return *max >= *min &&
-		(uint64) *max - (uint64) *min >= (uint64) PF_AGG_MAX_GROUPS;
-}
-
 /* Is the relation one scan.c planned (a Parquet table, not a shard)? */
 static bool
 is_parquet_baserel(RelOptInfo *rel)
@@ -195,8 +145,6 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	List	   *having = NIL;
 	PfAggProgram *prog;
 	PfTableOptions *opts;
-	int64	   *key_min;
-	int64	   *key_max;
 	double		ngroups = 1;
 	double		rows;
 	Cost		cost;
@@ -208,8 +156,14 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	int			virtual_col;
 	int			misfit = -1;
 	const char *misfit_file = NULL;
-	bool		too_wide = false;
 
+	if (stage == UPPERREL_FINAL)
+	{
+		/* ORDER BY ... LIMIT over the pushed groups */
+		pf_agg_topn_add_path(root, input_rel, output_rel,
+							 (FinalPathExtraData *) extra);
+		return;
+	}
 	if (stage != UPPERREL_GROUP_AGG ||
 		output_rel->fdw_private != NULL || !is_parquet_baserel(input_rel))
 		return;
@@ -350,13 +304,6 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		table_close(rel, NoLock);
 		return;
 	}
-	key_min = palloc(sizeof(int64) * Max(1, prog->ncols));
-	key_max = palloc(sizeof(int64) * Max(1, prog->ncols));
-	for (int i = 0; i < prog->ncols; i++)
-	{
-		key_min[i] = PG_INT64_MAX;
-		key_max[i] = PG_INT64_MIN;
-	}
 	src_cols = palloc0(sizeof(PfSourceColumn) * Max(1, prog->ncols));
 	for (int i = 0; i < prog->ncols; i++)
 	{
@@ -408,10 +355,6 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 				break;
 			}
 			fits = pf_agg_field_fits(meta, field, &prog->cols[i]);
-			if (fits && field != NULL && key_range_too_wide(prog, i, meta, field,
-															(List *) list_nth(ps->rowgroups, fi),
-															&key_min[i], &key_max[i]))
-				fits = false, too_wide = true;
 		}
 		ops->close(src);
 		MemoryContextSwitchTo(old);
@@ -423,9 +366,6 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 			misfit_file = strrchr(filename, '/') ? strrchr(filename, '/') + 1 : filename;
 			if (virtual_col >= 0)
 				ps->agg_refused = psprintf("column %s is not in the files", col);
-			else if (too_wide)
-				ps->agg_refused = psprintf("group key %s spans more than %d values",
-										   col, PF_AGG_MAX_GROUPS);
 			else
 				ps->agg_refused = psprintf("column %s is stored in %s as a type the pushdown does not read",
 										   col, misfit_file);
@@ -541,6 +481,9 @@ pf_agg_get_foreign_plan(PlannerInfo *root, RelOptInfo *upperrel,
 			identities = lappend(identities, makeString(pstrdup((char *) lfirst(lc))));
 		fdw_private = lappend(fdw_private, identities);
 	}
+	/* agg_topn.c's path adds its top-N after the aggregation's elements */
+	fdw_private = lappend(fdw_private,
+						  list_length(path_private) > 5 ? list_nth(path_private, 5) : NIL);
 
 	/* no scan relation: the output columns are fdw_scan_tlist's */
 	/*
