@@ -272,12 +272,14 @@ typedef struct PfAggFilter
 	struct PfAggFilter *vals;
 	/* for EXPLAIN */
 	char	   *text;
+	struct PfAggLike *like;		/* PF_FILTER_LIKE: the compiled pattern */
 } PfAggFilter;
 
 #define PF_FILTER_CMP		0	/* column op value */
 #define PF_FILTER_IS_NULL	1
 #define PF_FILTER_NOT_NULL	2
 #define PF_FILTER_IN		3	/* column = ANY (array) */
+#define PF_FILTER_LIKE		4	/* column [NOT] [I]LIKE constant (vec_like.c) */
 
 /* A group key column's values, coded 1..n (0 is NULL). */
 typedef struct PfKeyDict
@@ -637,5 +639,9 @@ extern void pf_agg_spill_init(PfAggScanState *st);
 extern char *pf_agg_deparse(Node *expr, Oid relid, Index rti);
 extern char *pf_agg_refusal_of_program(Relation rel, Index rti, List *quals,
 									   List *group_vars, List *scan_tlist);
+
+/* agg_filter.c: LIKE / ILIKE / NOT LIKE filters over text columns */
+extern Var *pf_agg_like_column(Expr *clause, Index relid);
+extern bool pf_agg_filter_set_like(PfAggFilter *f, Expr *clause, const char *name);
 
 #endif							/* PF_AGG_INT_H */
