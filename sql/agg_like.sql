@@ -22,6 +22,8 @@ SELECT i,
                         'a\b', 'a#b', 'x', 'éé', '😀 smile', 'e', 'abcabc',
                         'abc', 'ab', 'google.de/search?q=%25'])[1 + i % 19]
                  || CASE WHEN i % 3 = 0 THEN '' ELSE ' ' || (i % 7)::text END
+                 -- row groups of their own values: dictionaries differ
+                 || CASE WHEN i % 4 = 0 THEN ' rg' || (i / 700)::text ELSE '' END
        END,
        CASE WHEN i % 13 = 0 THEN NULL ELSE 'v-' || (i % 11)::text || 'é' END,
        i % 5
