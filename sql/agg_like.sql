@@ -92,6 +92,17 @@ SELECT like_same($$SELECT count(*) FROM TBL WHERE s LIKE '%o%' AND v LIKE '%é'$
 SELECT like_same($$SELECT count(*), sum(i) FROM TBL WHERE s ILIKE '%GOOGLE%'$$);
 SELECT like_same($$SELECT count(*) FROM TBL WHERE s LIKE s || '%'$$);
 SELECT count(*) FROM like_ft WHERE s LIKE 'abc\';
+-- the scan without aggregates: a LIKE conjunct matched by the scan on the
+-- column's bytes, first (before the other columns are converted) or later
+SELECT like_same($$SELECT * FROM TBL WHERE s LIKE '%google%'$$);
+SELECT like_same($$SELECT * FROM TBL WHERE s LIKE '%o%' AND g > 1$$);
+SELECT like_same($$SELECT * FROM TBL WHERE g > 1 AND s NOT LIKE '%o%'$$);
+SELECT like_same($$SELECT * FROM TBL WHERE s LIKE '%_é%' OR s LIKE 'x%'$$);
+SELECT like_same($$SELECT i, v FROM TBL WHERE s COLLATE "C" ILIKE '%GOOGLE%'$$);
+SELECT like_same($$SELECT * FROM TBL WHERE v LIKE '%1_é' AND s NOT LIKE ''$$);
+SELECT like_same($$SELECT * FROM TBL WHERE s LIKE '%google%' ORDER BY i DESC LIMIT 7$$);
+SELECT like_same($$SELECT * FROM TBL WHERE s ILIKE '%google%' ORDER BY i LIMIT 5$$);
+SELECT i, s FROM like_ft WHERE s LIKE '%\\%' AND s LIKE 'a%' ORDER BY i LIMIT 3;
 -- EXPLAIN shows the filters (the file's path left out)
 CREATE FUNCTION like_explain(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE ln text;

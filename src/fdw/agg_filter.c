@@ -18,12 +18,12 @@
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 
-/* A LIKE filter's compiled pattern (PfAggFilter.like). */
-typedef struct PfAggLike
+/* A LIKE filter's compiled pattern (PfAggFilter.like, the scan's quals). */
+struct PfAggLike
 {
 	VlMatcher	matcher;
 	bool		negate;			/* NOT LIKE, NOT ILIKE */
-} PfAggLike;
+};
 
 /* ----------------------------------------------------------------
  * Filters
@@ -326,6 +326,27 @@ pf_agg_like_column(Expr *clause, Index relid)
 	return var;
 }
 
+/* Compile the pattern of a clause pf_agg_like_column accepted; NULL if not the kernels'. */
+static struct PfAggLike *
+like_compile(OpExpr *op)
+{
+	text	   *pattern = DatumGetTextPP(((Const *) lsecond(op->args))->constvalue);
+	size_t		len = VARSIZE_ANY_EXHDR(pattern);
+	struct PfAggLike *like = palloc0(sizeof(struct PfAggLike));
+	uint8	   *buf = palloc(vl_buffer_size(len));
+	bool		icase;
+
+	like_function(op->opfuncid, &like->negate, &icase);
+	if (vl_compile((const uint8 *) VARDATA_ANY(pattern), len, icase,
+				   GetDatabaseEncoding() == PG_UTF8, buf, &like->matcher) != VL_OK)
+	{
+		pfree(buf);
+		pfree(like);
+		return NULL;
+	}
+	return like;
+}
+
 /*
  * Compile the pattern of a clause pf_agg_like_column accepted into filter
  * f on column name; false when the pattern is not the kernels' (a
@@ -335,21 +356,44 @@ bool
 pf_agg_filter_set_like(PfAggFilter *f, Expr *clause, const char *name)
 {
 	OpExpr	   *op = (OpExpr *) clause;
-	text	   *pattern = DatumGetTextPP(((Const *) lsecond(op->args))->constvalue);
-	const uint8 *bytes = (const uint8 *) VARDATA_ANY(pattern);
-	size_t		len = VARSIZE_ANY_EXHDR(pattern);
-	PfAggLike  *like = palloc0(sizeof(PfAggLike));
-	uint8	   *buf = palloc(vl_buffer_size(len));
-	bool		icase;
+	struct PfAggLike *like = like_compile(op);
 
-	like_function(op->opfuncid, &like->negate, &icase);
-	if (vl_compile(bytes, len, icase, GetDatabaseEncoding() == PG_UTF8, buf,
-				   &like->matcher) != VL_OK)
+	/* a trailing escape (PostgreSQL reports it), too many '%' */
+	if (like == NULL)
 		return false;
 	f->kind = PF_FILTER_LIKE;
 	f->like = like;
 	f->inputcollid = op->inputcollid;
 	f->text = psprintf("%s %s %s", name, get_opname(op->opno),
-					   quote_literal_cstr(text_to_cstring(pattern)));
+					   quote_literal_cstr(TextDatumGetCString(((Const *) lsecond(op->args))->constvalue)));
 	return true;
+}
+
+/*
+ * The scan's form: the compiled clause and its column's attribute number,
+ * NULL when the clause stays PostgreSQL's.
+ */
+PfLikeFilter *
+pf_like_filter_compile(Expr *clause, Index relid, AttrNumber *attnum)
+{
+	Var		   *var = pf_agg_like_column(clause, relid);
+
+	if (var == NULL)
+		return NULL;
+	*attnum = var->varattno;
+	return (PfLikeFilter *) like_compile((OpExpr *) clause);
+}
+
+/* Does a non-null text Datum pass the filter? */
+bool
+pf_like_filter_datum(const PfLikeFilter *filter, Datum value)
+{
+	const struct PfAggLike *like = (const struct PfAggLike *) filter;
+	text	   *t = DatumGetTextPP(value);
+	bool		hit = vl_match(&like->matcher, (const uint8 *) VARDATA_ANY(t),
+							   VARSIZE_ANY_EXHDR(t));
+
+	if ((Pointer) t != DatumGetPointer(value))
+		pfree(t);
+	return hit != like->negate;
 }
