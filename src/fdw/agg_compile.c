@@ -666,6 +666,16 @@ pf_agg_compile_filter(PfCompile *c, Expr *clause, PfAggFilter *f)
 	PfAggCol   *col;
 	const char *name;
 
+	/* LIKE family: the vectorized matchers of vec_like.c */
+	var = pf_agg_like_column(clause, c->relid);
+	if (var != NULL)
+	{
+		f->col = compile_column(c, var);
+		if (f->col < 0 || get_col(c, f->col)->kind != PF_COL_TEXT)
+			return false;
+		return pf_agg_filter_set_like(f, clause,
+									  quote_identifier(get_col(c, f->col)->attname));
+	}
 	/* AND/OR trees and LIKE ranges prune row groups; rows need more */
 	if (q == NULL || q->is_bool || q->prune_only)
 		return false;

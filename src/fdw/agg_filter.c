@@ -11,7 +11,19 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_collation.h"
 #include "fdw/agg_int.h"
+#include "fdw/pg_compat.h"
+#include "fdw/vec_like.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+
+/* A LIKE filter's compiled pattern (PfAggFilter.like, the scan's quals). */
+struct PfAggLike
+{
+	VlMatcher	matcher;
+	bool		negate;			/* NOT LIKE, NOT ILIKE */
+};
 
 /* ----------------------------------------------------------------
  * Filters
@@ -94,6 +106,9 @@ pf_agg_apply_filter(PfAggScanState *st, const PfAggFilter *f, const uint32 *in,
 		PF_SELECT(uint8, st->zeros, true);
 		return m;
 	}
+	if (f->kind == PF_FILTER_LIKE)
+		return vl_select(&f->like->matcher, f->like->negate,
+						 (const CdcByteView *) b->values, isnull, in, n, out);
 	if (f->kind == PF_FILTER_IN)
 	{
 		/* a row passes when some element's equality filter passes it */
@@ -250,4 +265,135 @@ pf_agg_apply_filter(PfAggScanState *st, const PfAggFilter *f, const uint32 *in,
 			}
 	}
 	return m;
+}
+
+/* ----------------------------------------------------------------
+ * LIKE / ILIKE / NOT LIKE
+ * ----------------------------------------------------------------
+ */
+
+/* Is funcid one of text's LIKE functions?  Which variant. */
+static bool
+like_function(Oid funcid, bool *negate, bool *icase)
+{
+	*negate = funcid == F_TEXTNLIKE || funcid == F_TEXTICNLIKE;
+	*icase = funcid == F_TEXTICLIKE || funcid == F_TEXTICNLIKE;
+	return funcid == F_TEXTLIKE || funcid == F_TEXTNLIKE ||
+		funcid == F_TEXTICLIKE || funcid == F_TEXTICNLIKE;
+}
+
+/*
+ * The column of "column [NOT] [I]LIKE constant" when vec_like.c gives
+ * PostgreSQL's answer for it, else NULL (the clause stays PostgreSQL's):
+ * a text or varchar column of the relation, a deterministic collation
+ * (PostgreSQL refuses LIKE under the others before version 18), UTF-8 or
+ * a single-byte database encoding, and for ILIKE the C collation, whose
+ * lower() folds ASCII letters only.
+ */
+Var *
+pf_agg_like_column(Expr *clause, Index relid)
+{
+	OpExpr	   *op = (OpExpr *) clause;
+	Node	   *arg;
+	Const	   *pat;
+	Var		   *var;
+	bool		negate;
+	bool		icase;
+
+	if (!IsA(clause, OpExpr) || list_length(op->args) != 2 ||
+		!like_function(op->opfuncid, &negate, &icase))
+		return NULL;
+	arg = linitial(op->args);
+	if (IsA(arg, RelabelType))
+		arg = (Node *) ((RelabelType *) arg)->arg;
+	pat = (Const *) lsecond(op->args);
+	if (!IsA(arg, Var) || !IsA(pat, Const) || pat->constisnull ||
+		pat->consttype != TEXTOID)
+		return NULL;
+	var = (Var *) arg;
+	/* relid 0: at execution, every Var is of the table */
+	if ((relid != 0 && var->varno != relid) || var->varlevelsup != 0 || var->varattno <= 0 ||
+		(var->vartype != TEXTOID && var->vartype != VARCHAROID))
+		return NULL;
+	if (!OidIsValid(op->inputcollid) ||
+		!get_collation_isdeterministic(op->inputcollid))
+		return NULL;
+	if (GetDatabaseEncoding() != PG_UTF8 && pg_database_encoding_max_length() != 1)
+		return NULL;
+	if (icase && op->inputcollid != C_COLLATION_OID &&
+		op->inputcollid != POSIX_COLLATION_OID)
+		return NULL;
+	return var;
+}
+
+/* Compile the pattern of a clause pf_agg_like_column accepted; NULL if not the kernels'. */
+static struct PfAggLike *
+like_compile(OpExpr *op)
+{
+	text	   *pattern = DatumGetTextPP(((Const *) lsecond(op->args))->constvalue);
+	size_t		len = VARSIZE_ANY_EXHDR(pattern);
+	struct PfAggLike *like = palloc0(sizeof(struct PfAggLike));
+	uint8	   *buf = palloc(vl_buffer_size(len));
+	bool		icase;
+
+	like_function(op->opfuncid, &like->negate, &icase);
+	if (vl_compile((const uint8 *) VARDATA_ANY(pattern), len, icase,
+				   GetDatabaseEncoding() == PG_UTF8, buf, &like->matcher) != VL_OK)
+	{
+		pfree(buf);
+		pfree(like);
+		return NULL;
+	}
+	return like;
+}
+
+/*
+ * Compile the pattern of a clause pf_agg_like_column accepted into filter
+ * f on column name; false when the pattern is not the kernels' (a
+ * trailing escape, which PostgreSQL reports; too many '%').
+ */
+bool
+pf_agg_filter_set_like(PfAggFilter *f, Expr *clause, const char *name)
+{
+	OpExpr	   *op = (OpExpr *) clause;
+	struct PfAggLike *like = like_compile(op);
+
+	/* a trailing escape (PostgreSQL reports it), too many '%' */
+	if (like == NULL)
+		return false;
+	f->kind = PF_FILTER_LIKE;
+	f->like = like;
+	f->inputcollid = op->inputcollid;
+	f->text = psprintf("%s %s %s", name, get_opname(op->opno),
+					   quote_literal_cstr(TextDatumGetCString(((Const *) lsecond(op->args))->constvalue)));
+	return true;
+}
+
+/*
+ * The scan's form: the compiled clause and its column's attribute number,
+ * NULL when the clause stays PostgreSQL's.
+ */
+PfLikeFilter *
+pf_like_filter_compile(Expr *clause, Index relid, AttrNumber *attnum)
+{
+	Var		   *var = pf_agg_like_column(clause, relid);
+
+	if (var == NULL)
+		return NULL;
+	*attnum = var->varattno;
+	return (PfLikeFilter *) like_compile((OpExpr *) clause);
+}
+
+/* Does a non-null text Datum pass the filter? */
+bool
+pf_like_filter_datum(const PfLikeFilter *filter, Datum value)
+{
+	const struct PfAggLike *like = (const struct PfAggLike *) filter;
+	text	   *t = DatumGetTextPP(value);
+	bool		hit = vl_match(&like->matcher, (const uint8 *) VARDATA_ANY(t),
+							   VARSIZE_ANY_EXHDR(t));
+
+	if ((Pointer) t != DatumGetPointer(value))
+		pfree(t);
+	return hit != like->negate;
 }

@@ -278,12 +278,14 @@ typedef struct PfAggFilter
 	struct PfAggFilter *vals;
 	/* for EXPLAIN */
 	char	   *text;
+	struct PfAggLike *like;		/* PF_FILTER_LIKE: the compiled pattern */
 } PfAggFilter;
 
 #define PF_FILTER_CMP		0	/* column op value */
 #define PF_FILTER_IS_NULL	1
 #define PF_FILTER_NOT_NULL	2
 #define PF_FILTER_IN		3	/* column = ANY (array) */
+#define PF_FILTER_LIKE		4	/* column [NOT] [I]LIKE constant (vec_like.c) */
 
 /* A group key column's values, coded 1..n (0 is NULL). */
 typedef struct PfKeyDict
@@ -659,5 +661,8 @@ extern TupleTableSlot *pf_agg_topn_next(struct PfAggTopN *t, PfAggScanState *st,
 										TupleTableSlot *slot);
 extern void pf_agg_topn_reset(struct PfAggTopN *t);
 extern void pf_agg_topn_explain(struct PfAggTopN *t, ExplainState *es);
+/* agg_filter.c: LIKE / ILIKE / NOT LIKE filters over text columns */
+extern Var *pf_agg_like_column(Expr *clause, Index relid);
+extern bool pf_agg_filter_set_like(PfAggFilter *f, Expr *clause, const char *name);
 
 #endif							/* PF_AGG_INT_H */

@@ -702,4 +702,13 @@ extern void pf_agg_explain_refused(ForeignScanState *node,
 /* in distinct_stats.c: files' distinct sketches for the planner */
 extern void pf_distinct_stats_install(void);
 
+/*
+ * in agg_filter.c: "column [NOT] [I]LIKE constant" as vec_like.c evaluates
+ * it (also the scan's late qual): NULL when the clause stays PostgreSQL's
+ */
+typedef struct PfLikeFilter PfLikeFilter;
+extern PfLikeFilter *pf_like_filter_compile(Expr *clause, Index relid,
+											AttrNumber *attnum);
+extern bool pf_like_filter_datum(const PfLikeFilter *like, Datum text);
+
 #endif							/* PARQUET_FDW_H */

@@ -123,7 +123,8 @@ typedef struct PfScanColumn
 typedef enum PfFastOp
 {
 	PF_FAST_NONE = 0,
-	PF_FAST_LT, PF_FAST_LE, PF_FAST_EQ, PF_FAST_NE, PF_FAST_GE, PF_FAST_GT
+	PF_FAST_LT, PF_FAST_LE, PF_FAST_EQ, PF_FAST_NE, PF_FAST_GE, PF_FAST_GT,
+	PF_FAST_LIKE				/* text [NOT] [I]LIKE constant: vec_like.c */
 } PfFastOp;
 
 typedef struct PfFastConj
@@ -132,6 +133,7 @@ typedef struct PfFastConj
 	int			col;			/* index into columns */
 	int16		typlen;			/* 2, 4 or 8: the Datum's integer width */
 	int64		value;
+	const PfLikeFilter *like;	/* PF_FAST_LIKE */
 } PfFastConj;
 
 typedef struct PfLateQual
@@ -780,6 +782,25 @@ fast_conjunct(Expr *e, ForeignScanState *node, PfScanState *st,
 	int			c;
 
 	fc->op = PF_FAST_NONE;
+	/* LIKE on a text column: matched on the value's bytes, no fmgr call */
+	{
+		AttrNumber	attnum;
+		const PfLikeFilter *like = pf_like_filter_compile(e, scanrelid, &attnum);
+
+		if (like != NULL)
+		{
+			for (c = 0; c < st->ncolumns; c++)
+				if (st->columns[c].attnum == attnum)
+					break;
+			if (c == st->ncolumns ||
+				(st->columns[c].typid != TEXTOID && st->columns[c].typid != VARCHAROID))
+				return;
+			fc->col = c;
+			fc->like = like;
+			fc->op = PF_FAST_LIKE;
+			return;
+		}
+	}
 	if (q == NULL || q->is_bool || q->is_null_test || q->in_list ||
 		q->prune_only)
 		return;
@@ -851,6 +872,8 @@ fast_conjunct_true(const PfFastConj *fc, const PfScanColumn *col, uint32 r)
 
 	if (col->nulls[r])
 		return false;
+	if (fc->op == PF_FAST_LIKE)
+		return pf_like_filter_datum(fc->like, col->values[r]);
 	v = fc->typlen == 2 ? DatumGetInt16(col->values[r]) :
 		fc->typlen == 4 ? DatumGetInt32(col->values[r]) :
 		DatumGetInt64(col->values[r]);
