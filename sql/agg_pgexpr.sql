@@ -99,6 +99,7 @@ SELECT pg_same($$SELECT count(*), min(id) FROM TBL WHERE url ~ 'site1[0-9]\.net'
 SELECT pg_same($$SELECT count(*) FROM TBL WHERE url NOT LIKE 'http:%'$$);
 -- aggregate arguments PostgreSQL computes
 SELECT pg_same($$SELECT avg(length(url)), sum(length(url)), count(length(ref)) FROM TBL$$);
+SELECT pg_same($$SELECT count(length(ref)), count(lower(url)) FROM TBL$$);
 SELECT pg_same($$SELECT x, avg(length(url)), sum(f / 2 + length(ref)) FROM TBL GROUP BY x$$);
 SELECT pg_same($$SELECT count(*) FROM TBL WHERE d + 1 > date '2024-01-05'$$);
 -- numeric keys of one scale; a date key
@@ -106,6 +107,18 @@ SELECT pg_same($$SELECT p * 2, count(*) FROM TBL GROUP BY 1$$);
 SELECT pg_same($$SELECT d + x, count(*) FROM TBL GROUP BY 1$$);
 -- no row passes
 SELECT pg_same($$SELECT lower(url), count(*) FROM TBL WHERE url LIKE 'nothing%' GROUP BY 1$$);
+
+-- a parameter of a generic plan inside a computed key and condition
+SET plan_cache_mode = force_generic_plan;
+PREPARE pq_ft(text, int) AS SELECT lower(url) || $1 AS k, count(*) FROM pgexpr_ft
+  WHERE length(url) > $2 GROUP BY 1 ORDER BY 2 DESC, (lower(url) || $1) COLLATE "C" LIMIT 4;
+PREPARE pq_heap(text, int) AS SELECT lower(url) || $1 AS k, count(*) FROM pgexpr_heap
+  WHERE length(url) > $2 GROUP BY 1 ORDER BY 2 DESC, (lower(url) || $1) COLLATE "C" LIMIT 4;
+EXECUTE pq_ft('!', 30);
+EXECUTE pq_heap('!', 30);
+EXECUTE pq_ft('?', 25);
+EXECUTE pq_heap('?', 25);
+RESET plan_cache_mode;
 
 -- errors are PostgreSQL's: a division by zero inside the scan
 \set VERBOSITY terse

@@ -957,7 +957,9 @@ compile_aggref(PfCompile *c, Aggref *agg, PfAggDef *def)
 			def->arg = compile_computed_arg(c, arg);
 		if (def->arg == NULL)
 			return false;
-		def->from_stats = def->arg->op == PF_EXPR_COL;
+		/* a stored column's count is in its statistics, a computed one's not */
+		def->from_stats = def->arg->op == PF_EXPR_COL &&
+			def->arg->col < PF_AGG_COMPUTED_BASE;
 		return true;
 	}
 	if (strcmp(name, "sum") == 0)

@@ -177,7 +177,13 @@ pf_agg_pgexpr_begin(PfAggScanState *st, PlanState *parent)
 		Expr	   *expr = copyObject(prog->computed[j].expr);
 
 		fix_opfuncids((Node *) expr);
-		px->states[j] = ExecInitExpr(expr, parent);
+
+		/*
+		 * No parent: the node's scan slot (of its output columns, fixed
+		 * ops) is not the tuple these expressions read, nor shall JIT
+		 * assume it is.
+		 */
+		px->states[j] = ExecInitExpr(expr, NULL);
 	}
 	px->values = palloc0(sizeof(Datum *) * Max(1, prog->ncols));
 	px->nulls = palloc0(sizeof(bool *) * Max(1, prog->ncols));
