@@ -82,16 +82,20 @@ SELECT like_same($$SELECT count(*), sum(i) FROM TBL WHERE s LIKE '100#%%' ESCAPE
 SELECT like_same($$SELECT count(*), sum(i) FROM TBL WHERE s LIKE 'a##b%' ESCAPE '#'$$);
 SELECT like_same($$SELECT count(*), sum(i) FROM TBL WHERE s LIKE '%\%' ESCAPE ''$$);
 -- under GROUP BY, with other filters, several LIKEs; varchar columns are
--- not compiled by the pushdown (the query stays PostgreSQL's)
+-- not compiled by the LIKE kernels (PostgreSQL's expression machinery
+-- evaluates them inside the scan, agg_pgexpr.c)
 SELECT like_same($$SELECT g, count(*), min(i) FROM TBL WHERE v LIKE 'v-1%' GROUP BY g$$);
 SELECT like_same($$SELECT g, count(*), max(s) FROM TBL
   WHERE s LIKE '%o%' AND s NOT LIKE '%google%' AND i > 100 GROUP BY g$$);
 SELECT like_same($$SELECT count(*) FROM TBL WHERE s LIKE '%o%' AND v LIKE '%é'$$);
--- left to PostgreSQL: ILIKE under the database collation, a pattern that
--- is not a constant, a pattern ending with the escape (an error)
+-- left to PostgreSQL's expression machinery (inside the scan): ILIKE under
+-- the database collation, a pattern that is not a constant, a pattern
+-- ending with the escape (its error)
 SELECT like_same($$SELECT count(*), sum(i) FROM TBL WHERE s ILIKE '%GOOGLE%'$$);
 SELECT like_same($$SELECT count(*) FROM TBL WHERE s LIKE s || '%'$$);
+\set VERBOSITY terse
 SELECT count(*) FROM like_ft WHERE s LIKE 'abc\';
+\set VERBOSITY default
 -- the scan without aggregates: a LIKE conjunct matched by the scan on the
 -- column's bytes, first (before the other columns are converted) or later
 SELECT like_same($$SELECT * FROM TBL WHERE s LIKE '%google%'$$);

@@ -30,76 +30,196 @@ numeric_typmod_parts(int32 typmod, int *precision, int *scale)
 		*scale <= *precision;
 }
 
-/* The column index of attribute attnum, added when new; -1 if unsupported. */
-static int
-compile_column(PfCompile *c, Var *var)
+/* Set col's kind from its declared type; false if the vector code does not read it. */
+static bool
+set_column_kind(PfAggCol *col, Form_pg_attribute attr)
 {
-	Form_pg_attribute attr;
-	PfAggCol   *col;
-	ListCell   *lc;
-
-	if (!IsA(var, Var) || (c->relid != 0 && var->varno != c->relid) ||
-		var->varlevelsup != 0 ||
-		var->varattno <= 0 ||
-		var->varattno > RelationGetDescr(c->rel)->natts)
-		return -1;
-	foreach(lc, c->cols)
-		if (((PfAggCol *) lfirst(lc))->attnum == var->varattno)
-			return foreach_current_index(lc);
-
-	attr = TupleDescAttr(RelationGetDescr(c->rel), var->varattno - 1);
-	if (attr->attisdropped || attr->atttypid != var->vartype)
-		return -1;
-	col = palloc0(sizeof(PfAggCol));
-	col->attnum = var->varattno;
-	col->attname = pstrdup(NameStr(attr->attname));
-	col->field_name = pf_get_column_name(RelationGetRelid(c->rel), col->attnum);
-	col->typid = attr->atttypid;
-	col->typmod = attr->atttypmod;
 	switch (attr->atttypid)
 	{
 		case INT2OID:
 		case INT4OID:
 		case INT8OID:
 			col->kind = PF_COL_INT;
-			break;
+			return true;
 		case FLOAT4OID:
 			col->kind = PF_COL_F4;
-			break;
+			return true;
 		case FLOAT8OID:
 			col->kind = PF_COL_F8;
-			break;
+			return true;
 		case NUMERICOID:
 			/* the typmod must match the files' DECIMAL, checked per file */
 			if (!numeric_typmod_parts(attr->atttypmod, &col->precision,
 									  &col->scale))
-				return -1;
+				return false;
 			col->kind = PF_COL_DEC;
-			break;
+			return true;
 		case DATEOID:
 			col->kind = PF_COL_DATE;
-			break;
+			return true;
 		case TEXTOID:
 			/* file bytes are UTF-8: they must be the database's bytes */
 			if (GetDatabaseEncoding() != PG_UTF8 &&
 				GetDatabaseEncoding() != PG_SQL_ASCII)
-				return -1;
+				return false;
 			col->kind = PF_COL_TEXT;
-			break;
+			return true;
 		case BOOLOID:
 			col->kind = PF_COL_BOOL;
-			break;
+			return true;
 		default:
-			return -1;
+			return false;
 	}
-	c->cols = lappend(c->cols, col);
-	return list_length(c->cols) - 1;
+}
+
+/*
+ * The column index of a Var of the relation, added when new; -1 if not a
+ * user column of it.  With datum_only, any type (an input of a computed
+ * column, read through convert() only); else one the vector code reads
+ * (a datum-only column is then promoted).
+ */
+static int
+compile_var(PfCompile *c, Var *var, bool datum_only)
+{
+	Form_pg_attribute attr;
+	PfAggCol   *col = NULL;
+	ListCell   *lc;
+	int			index = -1;
+
+	if (!IsA(var, Var) || (c->relid != 0 && var->varno != c->relid) ||
+		var->varlevelsup != 0 ||
+		var->varattno <= 0 ||
+		var->varattno > RelationGetDescr(c->rel)->natts)
+		return -1;
+	attr = TupleDescAttr(RelationGetDescr(c->rel), var->varattno - 1);
+	if (attr->attisdropped || attr->atttypid != var->vartype)
+		return -1;
+	foreach(lc, c->cols)
+		if (((PfAggCol *) lfirst(lc))->attnum == var->varattno)
+		{
+			col = (PfAggCol *) lfirst(lc);
+			index = foreach_current_index(lc);
+		}
+	if (col != NULL && (datum_only || !col->datum_only))
+		return index;
+	if (col == NULL)
+	{
+		col = palloc0(sizeof(PfAggCol));
+		col->attnum = var->varattno;
+		col->attname = pstrdup(NameStr(attr->attname));
+		col->field_name = pf_get_column_name(RelationGetRelid(c->rel), col->attnum);
+		col->typid = attr->atttypid;
+		col->typmod = attr->atttypmod;
+	}
+	if (datum_only)
+		col->datum_only = true;
+	else if (!set_column_kind(col, attr))
+		return -1;
+	else
+		col->datum_only = false;
+	if (index < 0)
+	{
+		c->cols = lappend(c->cols, col);
+		index = list_length(c->cols) - 1;
+	}
+	return index;
+}
+
+static int
+compile_column(PfCompile *c, Var *var)
+{
+	return compile_var(c, var, false);
 }
 
 static PfAggCol *
 get_col(PfCompile *c, int i)
 {
+	if (i >= PF_AGG_COMPUTED_BASE)
+		return (PfAggCol *) list_nth(c->computed_cols, i - PF_AGG_COMPUTED_BASE);
 	return (PfAggCol *) list_nth(c->cols, i);
+}
+
+/* The range table index of expr's columns (1 without any), for deparsing. */
+static Index
+expr_rti(Node *expr)
+{
+	List	   *vars = pull_var_clause(expr, 0);
+
+	return vars != NIL ? ((Var *) linitial(vars))->varno : 1;
+}
+
+/*
+ * The column PostgreSQL computes from expr (agg_pgexpr.c), added when new;
+ * -1 when it cannot be evaluated there or its type is not one a computed
+ * column holds.  Its index is PF_AGG_COMPUTED_BASE + j until the program
+ * is complete.
+ */
+static int
+compile_computed(PfCompile *c, Expr *expr)
+{
+	PfAggComputed *cm;
+	PfAggCol   *col;
+	List	   *vars;
+	ListCell   *lc;
+
+	if (!pf_agg_pgexpr_evaluable((Node *) expr, c->relid, NULL))
+		return -1;
+	foreach(lc, c->computed)
+		if (equal(((PfAggComputed *) lfirst(lc))->expr, expr))
+			return PF_AGG_COMPUTED_BASE + foreach_current_index(lc);
+	col = palloc0(sizeof(PfAggCol));
+	if (!pf_agg_pgexpr_kind(exprType((Node *) expr), col))
+		return -1;
+	cm = palloc0(sizeof(PfAggComputed));
+	cm->expr = expr;
+	cm->type = exprType((Node *) expr);
+	vars = pull_var_clause((Node *) expr, 0);
+	cm->args = palloc(sizeof(int) * Max(1, list_length(vars)));
+	foreach(lc, vars)
+	{
+		int			ci = compile_var(c, (Var *) lfirst(lc), true);
+		bool		seen = false;
+
+		if (ci < 0)
+			return -1;
+		for (int k = 0; k < cm->nargs; k++)
+			seen |= cm->args[k] == ci;
+		if (!seen)
+			cm->args[cm->nargs++] = ci;
+	}
+	col->attname = pf_agg_deparse((Node *) expr,
+								  RelationGetRelid(c->rel), expr_rti((Node *) expr));
+	col->field_name = col->attname;
+	c->computed = lappend(c->computed, cm);
+	c->computed_cols = lappend(c->computed_cols, col);
+	return PF_AGG_COMPUTED_BASE + list_length(c->computed) - 1;
+}
+
+/*
+ * A condition the vector filters cannot evaluate, computed by PostgreSQL:
+ * a boolean column filtered "= true" (false and NULL drop the row).  Not
+ * one whose value the planner sends as a parameter (agg_plan.c pairs
+ * those with the vector filters).
+ */
+static bool
+compile_computed_filter(PfCompile *c, Expr *clause, PfAggFilter *f)
+{
+	PfQual	   *q = pf_qual_classify((Node *) clause, c->relid);
+
+	if (q != NULL && !q->is_bool && !q->is_null_test && !q->value_known)
+		return false;
+	if (exprType((Node *) clause) != BOOLOID)
+		return false;
+	memset(f, 0, sizeof(PfAggFilter));
+	f->col = compile_computed(c, clause);
+	if (f->col < 0)
+		return false;
+	f->kind = PF_FILTER_CMP;
+	f->strategy = f->orig_strategy = BTEqualStrategyNumber;
+	f->bval = true;
+	f->valtype = BOOLOID;
+	f->text = get_col(c, f->col)->attname;
+	return true;
 }
 
 /* A numeric constant as an unscaled int128 and its display scale. */
@@ -766,6 +886,40 @@ compile_count_distinct(PfCompile *c, Aggref *agg, const char *name, Expr *arg,
 	return true;
 }
 
+/*
+ * An aggregate argument PostgreSQL computes (avg(length(url))): a column
+ * of a computed integer, float, date, text or boolean expression.
+ */
+static PfAggExpr *
+compile_computed_arg(PfCompile *c, Expr *arg)
+{
+	Oid			type = exprType((Node *) arg);
+	PfAggExpr  *e;
+	int			ci;
+	ListCell   *lc;
+
+	/* numerics need a scale known now; timestamps are no number here */
+	if (type == NUMERICOID || type == TIMESTAMPOID || type == TIMESTAMPTZOID)
+		return NULL;
+	ci = compile_computed(c, arg);
+	if (ci < 0)
+		return NULL;
+	foreach(lc, c->exprs)
+	{
+		PfAggExpr  *o = (PfAggExpr *) lfirst(lc);
+
+		if (o->op == PF_EXPR_COL && o->col == ci)
+			return o;
+	}
+	e = palloc0(sizeof(PfAggExpr));
+	e->op = PF_EXPR_COL;
+	e->type = type;
+	e->num = num_of_type(type);
+	e->col = ci;
+	c->exprs = lappend(c->exprs, e);
+	return e;
+}
+
 /* Compile one Aggref; NULL when not supported. */
 static bool
 compile_aggref(PfCompile *c, Aggref *agg, PfAggDef *def)
@@ -810,8 +964,12 @@ compile_aggref(PfCompile *c, Aggref *agg, PfAggDef *def)
 		if (def->arg == NULL)
 			def->arg = compile_expr(c, arg, true);
 		if (def->arg == NULL)
+			def->arg = compile_computed_arg(c, arg);
+		if (def->arg == NULL)
 			return false;
-		def->from_stats = def->arg->op == PF_EXPR_COL;
+		/* a stored column's count is in its statistics, a computed one's not */
+		def->from_stats = def->arg->op == PF_EXPR_COL &&
+			def->arg->col < PF_AGG_COMPUTED_BASE;
 		return true;
 	}
 	if (strcmp(name, "sum") == 0)
@@ -862,6 +1020,8 @@ compile_aggref(PfCompile *c, Aggref *agg, PfAggDef *def)
 	}
 	def->arg = compile_expr(c, arg, def->kind == PF_AGG_SUM ||
 							def->kind == PF_AGG_AVG);
+	if (def->arg == NULL && (def->kind == PF_AGG_SUM || def->kind == PF_AGG_AVG))
+		def->arg = compile_computed_arg(c, arg);
 	if (def->arg == NULL)
 		return false;
 	if ((def->kind == PF_AGG_MIN || def->kind == PF_AGG_MAX) &&
@@ -869,6 +1029,38 @@ compile_aggref(PfCompile *c, Aggref *agg, PfAggDef *def)
 		 def->arg->num == PF_NUM_DEC))
 		def->from_stats = true;
 	return true;
+}
+
+/* A copy of expr whose columns all read range table index 1. */
+static Node *
+vars_to_one_mutator(Node *node, void *context)
+{
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Var))
+	{
+		Var		   *var = (Var *) copyObject(node);
+
+		var->varno = 1;
+		var->varnosyn = 1;
+		var->varattnosyn = var->varattno;
+		return (Node *) var;
+	}
+	return expression_tree_mutator(node, vars_to_one_mutator, context);
+}
+
+static Node *
+vars_to_one(Node *expr)
+{
+	return vars_to_one_mutator(expr, NULL);
+}
+
+/* A computed column's index during compilation to its place in cols. */
+static void
+renumber_column(PfAggProgram *prog, int *col)
+{
+	if (*col >= PF_AGG_COMPUTED_BASE)
+		*col = prog->ncols + (*col - PF_AGG_COMPUTED_BASE);
 }
 
 /*
@@ -883,6 +1075,9 @@ pf_agg_compile_program(Relation rel, Index relid, List *quals, List *group_vars,
 	PfCompile	c;
 	PfAggProgram *prog = palloc0(sizeof(PfAggProgram));
 	List	   *aggs = NIL;
+	List	   *computed_quals = NIL;
+	List	   *norm_keys = NIL;
+	int			nvector = 0;
 	ListCell   *lc;
 	int			i;
 
@@ -891,21 +1086,38 @@ pf_agg_compile_program(Relation rel, Index relid, List *quals, List *group_vars,
 	c.relid = relid;
 	c.prog = prog;
 
+	/* the vector filters first, then those PostgreSQL computes */
 	prog->nfilters = list_length(quals);
 	prog->filters = palloc0(sizeof(PfAggFilter) * Max(1, prog->nfilters));
 	foreach(lc, quals)
-		if (!pf_agg_compile_filter(&c, (Expr *) lfirst(lc),
-							&prog->filters[foreach_current_index(lc)]))
+	{
+		PfAggFilter *f = &prog->filters[nvector];
+
+		if (pf_agg_compile_filter(&c, (Expr *) lfirst(lc), f))
+			nvector++;
+		else
+		{
+			memset(f, 0, sizeof(PfAggFilter));
+			computed_quals = lappend(computed_quals, lfirst(lc));
+		}
+	}
+	i = nvector;
+	foreach(lc, computed_quals)
+		if (!compile_computed_filter(&c, (Expr *) lfirst(lc), &prog->filters[i++]))
 			return NULL;
 
 	prog->nkeys = list_length(group_vars);
 	prog->key_cols = palloc0(sizeof(int) * Max(1, prog->nkeys));
 	foreach(lc, group_vars)
 	{
-		Var		   *var = (Var *) lfirst(lc);
-		int			ci = compile_column(&c, var);
+		Expr	   *key = (Expr *) lfirst(lc);
+		Oid			collid = exprCollation((Node *) key);
+		int			ci;
 		PfAggCol   *col;
 
+		/* a column, else an expression PostgreSQL computes */
+		ci = IsA(key, Var) ? compile_column(&c, (Var *) key) :
+			compile_computed(&c, key);
 		if (ci < 0)
 			return NULL;
 		col = get_col(&c, ci);
@@ -913,8 +1125,8 @@ pf_agg_compile_program(Relation rel, Index relid, List *quals, List *group_vars,
 			col->kind != PF_COL_BOOL && col->kind != PF_COL_DATE)
 			return NULL;
 		/* grouping text by bytes needs a deterministic collation */
-		if (col->kind == PF_COL_TEXT && OidIsValid(var->varcollid) &&
-			!get_collation_isdeterministic(var->varcollid))
+		if (col->kind == PF_COL_TEXT && OidIsValid(collid) &&
+			!get_collation_isdeterministic(collid))
 			return NULL;
 		prog->key_cols[foreach_current_index(lc)] = ci;
 	}
@@ -947,7 +1159,22 @@ pf_agg_compile_program(Relation rel, Index relid, List *quals, List *group_vars,
 			aggs = lappend(aggs, tle->expr);
 		}
 		else
-			return NULL;
+		{
+			/* a computed key: its columns' range table index may differ */
+			Node	   *norm = vars_to_one((Node *) tle->expr);
+			ListCell   *lg;
+
+			if (norm_keys == NIL)
+				foreach(lg, group_vars)
+					norm_keys = lappend(norm_keys, vars_to_one(lfirst(lg)));
+			out->is_key = true;
+			out->index = -1;
+			foreach(lg, norm_keys)
+				if (!IsA(lfirst(lg), Var) && equal(lfirst(lg), norm))
+					out->index = foreach_current_index(lg);
+			if (out->index < 0)
+				return NULL;
+		}
 	}
 
 	prog->naggs = list_length(aggs);
@@ -964,10 +1191,30 @@ pf_agg_compile_program(Relation rel, Index relid, List *quals, List *group_vars,
 	}
 
 	prog->ncols = list_length(c.cols);
-	prog->cols = palloc0(sizeof(PfAggCol) * Max(1, prog->ncols));
+	prog->ncomputed = list_length(c.computed);
+	prog->cols = palloc0(sizeof(PfAggCol) * Max(1, prog->ncols + prog->ncomputed));
 	i = 0;
 	foreach(lc, c.cols)
 		prog->cols[i++] = *(PfAggCol *) lfirst(lc);
+	foreach(lc, c.computed_cols)
+		prog->cols[i++] = *(PfAggCol *) lfirst(lc);
+	prog->computed = palloc0(sizeof(PfAggComputed) * Max(1, prog->ncomputed));
+	i = 0;
+	foreach(lc, c.computed)
+		prog->computed[i++] = *(PfAggComputed *) lfirst(lc);
+
+	/* computed columns follow the stored ones */
+	for (int f = 0; f < prog->nfilters; f++)
+	{
+		renumber_column(prog, &prog->filters[f].col);
+		for (int k = 0; k < prog->filters[f].nvals; k++)
+			renumber_column(prog, &prog->filters[f].vals[k].col);
+	}
+	for (int k = 0; k < prog->nkeys; k++)
+		renumber_column(prog, &prog->key_cols[k]);
+	foreach(lc, c.exprs)
+		if (((PfAggExpr *) lfirst(lc))->op == PF_EXPR_COL)
+			renumber_column(prog, &((PfAggExpr *) lfirst(lc))->col);
 	return prog;
 }
 
@@ -983,8 +1230,9 @@ pf_agg_field_fits(const PqFileMeta *meta, const PqSchemaNode *field, PfAggCol *c
 	int32		defmod;
 	const PqLogicalType *lt;
 
-	if (field == NULL)
-		return true;			/* missing: null (missing_columns 'null') */
+	if (field == NULL || col->datum_only)
+		return true;			/* missing: null (missing_columns 'null');
+								 * datum-only: convert() reads any field */
 	if (!field->is_leaf || field->leaf_index < 0 ||
 		field->leaf_index >= meta->num_leaves ||
 		meta->leaves[field->leaf_index].max_rep != 0)

@@ -140,8 +140,8 @@ fill_batch(PfAggScanState *st, int c, uint32 n, const uint32 *rows,
 	bool	   *nulls = st->conv_nulls[c];
 	bool		any_null = false;
 
-	if (col->missing)
-		return;
+	if (col->missing || col->datum_only)
+		return;					/* datum-only: agg_pgexpr.c converts it */
 	if (st->raw)
 	{
 		const PqColumnBatch *raw = st->ops->raw_batch(st->src, c);
@@ -383,6 +383,8 @@ rowgroup_filtered_out(PfAggScanState *st, int rg)
 		int128_t	c = f->ival;
 		bool		excluded;
 
+		if (f->col >= prog->ncols)
+			continue;			/* computed: no statistics */
 		if (f->kind == PF_FILTER_IS_NULL)
 		{
 			/* no null in the chunk: no row passes */
@@ -594,6 +596,7 @@ static void
 aggregate_rowgroup(PfAggScanState *st, int rg)
 {
 	PfAggProgram *prog = st->prog;
+	int			ncols = prog->ncols + prog->ncomputed;
 
 	st->rowgroup = rg;
 	if (prog->nfilters > 0 && rowgroup_filtered_out(st, rg))
@@ -624,13 +627,14 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 		n = st->ops->read(st->src, st->batch_rows);
 		if (n == 0)
 			break;
+		pf_agg_pgexpr_batch_start(st);
 		batch_n = n;
 		st->pass_rows += n;
 		/*
 		 * Filters narrow the selection, each over the previous one's rows;
 		 * a column is filled for the rows that reach its first reader.
 		 */
-		memset(st->filled, 0, sizeof(bool) * Max(1, prog->ncols));
+		memset(st->filled, 0, sizeof(bool) * Max(1, ncols));
 		for (int f = 0; f < prog->nfilters && n > 0; f++)
 		{
 			uint32	   *out = (sel == st->sel) ? st->sel2 : st->sel;
@@ -640,7 +644,10 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 			if (!st->filled[c])
 			{
 				old = MemoryContextSwitchTo(st->batch_cxt);
-				fill_batch(st, c, batch_n, sel, n);
+				if (c >= prog->ncols)
+					pf_agg_pgexpr_fill(st, c, batch_n, sel, n);
+				else
+					fill_batch(st, c, batch_n, sel, n);
 				MemoryContextSwitchTo(old);
 				st->filled[c] = true;
 			}
@@ -653,12 +660,15 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 		if (n > 0)
 		{
 			old = MemoryContextSwitchTo(st->batch_cxt);
-			for (int c = 0; c < prog->ncols; c++)
+			for (int c = 0; c < ncols; c++)
 			{
 				if (st->filled[c])
 					continue;
 				st->err_column = prog->cols[c].attname;
-				fill_batch(st, c, batch_n, sel, n);
+				if (c >= prog->ncols)
+					pf_agg_pgexpr_fill(st, c, batch_n, sel, n);
+				else
+					fill_batch(st, c, batch_n, sel, n);
 			}
 			MemoryContextSwitchTo(old);
 			st->err_column = NULL;
@@ -887,6 +897,7 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 	Index		rti = (Index) intVal(list_nth(priv, PfAggPrivateRti));
 	PfAggProgram *prog;
 	ListCell   *lc;
+	int			ncols;
 
 	st = MemoryContextAllocZero(estate->es_query_cxt, sizeof(PfAggScanState));
 	st->kind = PF_SCAN_AGGREGATE;
@@ -922,6 +933,7 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 	st->prog = prog;
 	if (list_length(priv) > PfAggPrivateTopN)
 		st->topn = pf_agg_topn_begin((List *) list_nth(priv, PfAggPrivateTopN));
+	ncols = prog->ncols + prog->ncomputed;
 	MemoryContextSwitchTo(old);
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
@@ -954,10 +966,16 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 	st->sscan.time_decoding = st->time_decoding;
 	st->src_cols = palloc0(sizeof(PfSourceColumn) * Max(1, prog->ncols));
 	st->col_leaf = palloc(sizeof(int) * Max(1, prog->ncols));
-	st->batches = palloc0(sizeof(PqColumnBatch) * Max(1, prog->ncols));
+	/* computed columns' batches follow the stored columns' */
+	st->batches = palloc0(sizeof(PqColumnBatch) * Max(1, ncols));
 	st->conv_values = palloc(sizeof(Datum) * st->batch_rows);
-	st->conv_nulls = palloc(sizeof(bool *) * Max(1, prog->ncols));
-	st->conv_buf = palloc(sizeof(void *) * Max(1, prog->ncols));
+	st->conv_nulls = palloc(sizeof(bool *) * Max(1, ncols));
+	st->conv_buf = palloc(sizeof(void *) * Max(1, ncols));
+	for (int c = 0; c < ncols; c++)
+	{
+		st->conv_nulls[c] = palloc(sizeof(bool) * st->batch_rows);
+		st->conv_buf[c] = palloc(16 * st->batch_rows);
+	}
 	for (int c = 0; c < prog->ncols; c++)
 	{
 		PfSourceColumn *sc = &st->src_cols[c];
@@ -967,10 +985,8 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 		sc->field_name = prog->cols[c].field_name;
 		sc->typid = prog->cols[c].typid;
 		sc->typmod = prog->cols[c].typmod;
-		st->conv_nulls[c] = palloc(sizeof(bool) * st->batch_rows);
-		st->conv_buf[c] = palloc(16 * st->batch_rows);
 	}
-	st->filled = palloc0(sizeof(bool) * Max(1, prog->ncols));
+	st->filled = palloc0(sizeof(bool) * Max(1, ncols));
 	/* the filters' analyzed forms, for a source's own unit pruning */
 	for (int f = 0; f < prog->nfilters; f++)
 		if (prog->filters[f].qual != NULL)
@@ -1009,6 +1025,7 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 	st->missing_batch.values = st->zeros;
 	for (int a = 0; a < prog->naggs; a++)
 		pf_agg_init_expr(st, prog->aggs[a].arg);
+	pf_agg_pgexpr_begin(st, (PlanState *) node);
 	if (plan->fdw_exprs != NIL)
 	{
 		st->param_states = ExecInitExprList(plan->fdw_exprs, (PlanState *) node);
@@ -1233,6 +1250,11 @@ pf_agg_group_row(PfAggScanState *st, uint32 g, TupleTableSlot *slot)
 							break;
 						case DATEOID:
 							v = DateADTGetDatum((DateADT) d->ivalues[code]);
+							break;
+						case NUMERICOID:
+							/* a computed key, at its scan's one scale */
+							v = pf_agg_int128_to_numeric(d->ivalues[code],
+														 prog->cols[prog->key_cols[out->index]].scale);
 							break;
 						default:
 							v = Int64GetDatum(d->ivalues[code]);

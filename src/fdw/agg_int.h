@@ -174,6 +174,8 @@ typedef struct PfAggCol
 	int			slot;			/* its batch in the scan state */
 	PqPhysicalType phys;
 	int32		flba_len;
+	bool		datum_only;		/* read only through convert(), as an input of
+								 * a computed column (agg_pgexpr.c) */
 } PfAggCol;
 
 /* Value domain of an expression. */
@@ -350,6 +352,9 @@ typedef struct PfAggProgram
 	int			nouts;
 	PfAggOut   *outs;
 	bool		all_from_stats;
+	/* computed columns: cols[ncols + j] is computed[j]'s (agg_pgexpr.c) */
+	int			ncomputed;
+	struct PfAggComputed *computed;
 } PfAggProgram;
 
 /* Per group and aggregate state. */
@@ -507,6 +512,9 @@ typedef struct PfAggScanState
 	int64		rowgroups_skipped;	/* by the filters' values and statistics */
 	bool		time_decoding;	/* EXPLAIN ANALYZE with timing */
 	Size		peak_memory;
+
+	/* computed columns: their expression states (agg_pgexpr.c) */
+	struct PfAggPgExprState *pgexpr;
 } PfAggScanState;
 
 
@@ -518,6 +526,8 @@ typedef struct PfCompile
 	PfAggProgram *prog;
 	List	   *cols;			/* PfAggCol *, while compiling */
 	List	   *exprs;			/* PfAggExpr *: each distinct one once */
+	List	   *computed;		/* PfAggComputed *, while compiling */
+	List	   *computed_cols;	/* PfAggCol *, parallel to computed */
 } PfCompile;
 
 /* Helpers shared by the agg_*.c files. */
@@ -664,5 +674,55 @@ extern void pf_agg_topn_explain(struct PfAggTopN *t, ExplainState *es);
 /* agg_filter.c: LIKE / ILIKE / NOT LIKE filters over text columns */
 extern Var *pf_agg_like_column(Expr *clause, Index relid);
 extern bool pf_agg_filter_set_like(PfAggFilter *f, Expr *clause, const char *name);
+
+/* ----------------------------------------------------------------
+ * in agg_pgexpr.c: PostgreSQL's expression machinery over a batch's rows
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * A computed column: an expression the vector code cannot evaluate (a
+ * condition, a GROUP BY expression, an aggregate argument), evaluated by
+ * ExecEvalExpr over a virtual tuple of its input columns, row by row for
+ * the selected rows of a batch.  Its values fill the column's batch in the
+ * shape of a stored column of its kind, so the key dictionaries, filters,
+ * accumulators and spill files take it as they take a stored one.
+ *	bool					PF_COL_BOOL (a condition: filtered "= true")
+ *	int2, int4				PF_COL_INT, int32
+ *	int8, timestamp(tz)		PF_COL_INT, int64
+ *	numeric (group key)		PF_COL_INT, int64 unscaled at one scale for
+ *							the whole scan (col->scale, from the first value)
+ *	float4, float8			PF_COL_F4, PF_COL_F8 (aggregate arguments)
+ *	date					PF_COL_DATE, Parquet days
+ *	text					PF_COL_TEXT, bytes
+ * During compilation a computed column's index is PF_AGG_COMPUTED_BASE + j;
+ * pf_agg_compile_program renumbers them to ncols + j at its end.
+ */
+#define PF_AGG_COMPUTED_BASE	(1 << 24)
+
+typedef struct PfAggComputed
+{
+	Expr	   *expr;
+	Oid			type;			/* exprType(expr) */
+	int			nargs;			/* its input columns (stored columns) */
+	int		   *args;
+	bool		scale_known;	/* numeric: col->scale set by a value */
+} PfAggComputed;
+
+/*
+ * Can PostgreSQL evaluate expr row by row inside the scan of relation
+ * relid (0: any)?  No volatile function, subquery, aggregate, window
+ * function, set-returning function, placeholder or parameter of an outer
+ * plan; every column a user column of the relation.  Else *why says what.
+ */
+extern bool pf_agg_pgexpr_evaluable(Node *expr, Index relid, const char **why);
+/* The column kind of a computed result type; false when unsupported. */
+extern bool pf_agg_pgexpr_kind(Oid type, PfAggCol *col);
+extern void pf_agg_pgexpr_begin(PfAggScanState *st, PlanState *parent);
+/* A new batch: the previous one's values and inputs are dropped. */
+extern void pf_agg_pgexpr_batch_start(PfAggScanState *st);
+/* Fill computed column c's batch for the n selected rows sel. */
+extern void pf_agg_pgexpr_fill(PfAggScanState *st, int c, uint32 batch_n,
+							   const uint32 *sel, uint32 n);
 
 #endif							/* PF_AGG_INT_H */

@@ -63,39 +63,56 @@ first_virtual_column(Relation rel, PfAggProgram *prog, List *filenames,
 	return -1;
 }
 
+typedef struct UpperExprContext
+{
+	List	   *group_vars;		/* group columns and computed group keys */
+	List	   *aggrefs;
+} UpperExprContext;
+
+/* True at a node that cannot sit above the scan. */
+static bool
+upper_expr_walker(Node *node, UpperExprContext *cx)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Var))
+		return !list_member(cx->group_vars, node);
+	if (IsA(node, Aggref))
+	{
+		cx->aggrefs = lappend(cx->aggrefs, node);
+		return false;
+	}
+	if (IsA(node, WindowFunc) || IsA(node, PlaceHolderVar))
+		return true;
+	/* a computed group key: the scan returns its value */
+	if (list_member(cx->group_vars, node))
+		return false;
+	return expression_tree_walker(node, upper_expr_walker, (void *) cx);
+}
+
 /*
  * An expression over the grouped rows (target list entry or HAVING clause):
  * its Aggrefs join the scan's target list; any column outside them must be
- * a group column.  False when the expression cannot sit above the scan.
+ * a group column or inside a computed group key.  False when the
+ * expression cannot sit above the scan.
  */
 static bool
 add_upper_expr(Node *expr, List *group_vars, List **scan_tlist,
 			   const char **why)
 {
-	List	   *vars;
-	ListCell   *lv;
+	UpperExprContext cx;
+	ListCell   *la;
 
 	*why = "volatile expression";
 	if (contain_volatile_functions(expr))
 		return false;
 	*why = "expression";
-	vars = pull_var_clause(expr, PVC_INCLUDE_AGGREGATES |
-						   PVC_INCLUDE_WINDOWFUNCS |
-						   PVC_INCLUDE_PLACEHOLDERS);
-	foreach(lv, vars)
-	{
-		Node	   *v = (Node *) lfirst(lv);
-
-		if (IsA(v, Var))
-		{
-			if (!list_member(group_vars, v))
-				return false;
-		}
-		else if (IsA(v, Aggref))
-			*scan_tlist = add_to_flat_tlist(*scan_tlist, list_make1(v));
-		else
-			return false;
-	}
+	cx.group_vars = group_vars;
+	cx.aggrefs = NIL;
+	if (upper_expr_walker(expr, &cx))
+		return false;
+	foreach(la, cx.aggrefs)
+		*scan_tlist = add_to_flat_tlist(*scan_tlist, list_make1(lfirst(la)));
 	return true;
 }
 
@@ -236,21 +253,33 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	 * of the scan's; the ForeignScan's projection computes it per group
 	 * (ClickBench's "GROUP BY 1, URL" and "GROUP BY ClientIP, ClientIP - 1").
 	 * Without any column key a constant still groups (no rows, no group).
+	 * Any other is a key the scan computes with PostgreSQL's expression
+	 * machinery (agg_pgexpr.c), when it can.
 	 */
 	foreach(lc, parse->groupClause)
 	{
 		SortGroupClause *sgc = (SortGroupClause *) lfirst(lc);
 		Expr	   *expr = (Expr *) get_sortgroupclause_expr(sgc, parse->targetList);
+		const char *cannot = NULL;
 
 		if (IsA(expr, Var))
 			continue;
-		if (group_vars == NIL || !derived_from_keys((Node *) expr, group_vars))
+		if (group_vars != NIL && derived_from_keys((Node *) expr, group_vars))
+			continue;
+		if (pf_agg_pgexpr_evaluable((Node *) expr, input_rel->relid, &cannot) &&
+			contain_var_clause((Node *) expr))
 		{
-			ps->agg_refused = psprintf("GROUP BY expression %s",
-									   pf_agg_deparse((Node *) expr, rte->relid,
-													  input_rel->relid));
-			return;
+			group_exprs = lappend(group_exprs, expr);
+			if (!list_member(group_vars, expr))
+				group_vars = lappend(group_vars, expr);
+			continue;
 		}
+		ps->agg_refused = psprintf("GROUP BY expression %s%s%s%s",
+								   pf_agg_deparse((Node *) expr, rte->relid,
+												  input_rel->relid),
+								   cannot ? " (" : "", cannot ? cannot : "",
+								   cannot ? ")" : "");
+		return;
 	}
 
 	/*

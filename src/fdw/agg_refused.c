@@ -137,25 +137,32 @@ pf_agg_refusal_of_program(Relation rel, Index rti, List *quals,
 	foreach(lc, quals)
 	{
 		Node	   *qual = (Node *) lfirst(lc);
+		const char *cannot;
 
 		if (!piece_compiles(rel, rti, list_make1(qual), NIL, NIL))
+		{
+			/* not even PostgreSQL's expressions inside the scan: say why */
+			if (!pf_agg_pgexpr_evaluable(qual, rti, &cannot))
+				return psprintf("condition %s (%s)",
+								pf_agg_deparse(qual, relid, rti), cannot);
 			return psprintf("condition %s", pf_agg_deparse(qual, relid, rti));
+		}
 	}
 	foreach(lc, group_vars)
 	{
-		Var		   *var = (Var *) lfirst(lc);
+		Expr	   *key = (Expr *) lfirst(lc);
+		Oid			collid = exprCollation((Node *) key);
 
-		if (!piece_compiles(rel, rti, NIL, list_make1(var),
-							list_make1(makeTargetEntry((Expr *) var, 1, NULL, false))))
+		if (!piece_compiles(rel, rti, NIL, list_make1(key),
+							list_make1(makeTargetEntry(key, 1, NULL, false))))
 		{
-			char	   *col = pf_agg_deparse((Node *) var, relid, rti);
+			char	   *col = pf_agg_deparse((Node *) key, relid, rti);
 
-			if (OidIsValid(var->varcollid) &&
-				!get_collation_isdeterministic(var->varcollid))
+			if (OidIsValid(collid) && !get_collation_isdeterministic(collid))
 				return psprintf("group key %s with nondeterministic collation %s",
-								col, get_collation_name(var->varcollid));
+								col, get_collation_name(collid));
 			return psprintf("group key %s of type %s", col,
-							format_type_be(var->vartype));
+							format_type_be(exprType((Node *) key)));
 		}
 	}
 	foreach(lc, scan_tlist)

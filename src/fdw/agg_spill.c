@@ -71,15 +71,16 @@ void
 pf_agg_spill_init(PfAggScanState *st)
 {
 	PfAggProgram *prog = st->prog;
-	bool	   *keep = palloc0(sizeof(bool) * Max(1, prog->ncols));
+	int			ncols = prog->ncols + prog->ncomputed;
+	bool	   *keep = palloc0(sizeof(bool) * Max(1, ncols));
 
 	for (int k = 0; k < prog->nkeys; k++)
 		keep[prog->key_cols[k]] = true;
 	for (int a = 0; a < prog->naggs; a++)
 		mark_expr_cols(prog->aggs[a].arg, keep);
-	st->spill_cols = palloc(sizeof(int) * Max(1, prog->ncols));
+	st->spill_cols = palloc(sizeof(int) * Max(1, ncols));
 	st->nspill_cols = 0;
-	for (int c = 0; c < prog->ncols; c++)
+	for (int c = 0; c < ncols; c++)
 		if (keep[c])
 			st->spill_cols[st->nspill_cols++] = c;
 	pfree(keep);

@@ -28,6 +28,7 @@ FDW_OBJS += src/fdw/amudai_write.o
 FDW_OBJS += src/fdw/convert_variant.o
 FDW_OBJS += src/fdw/footer_cache.o
 FDW_OBJS += src/fdw/agg_compile.o
+FDW_OBJS += src/fdw/agg_pgexpr.o
 FDW_OBJS += src/fdw/agg_plan.o
 FDW_OBJS += src/fdw/agg_eval.o
 FDW_OBJS += src/fdw/agg_filter.o
