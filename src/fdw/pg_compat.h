@@ -44,6 +44,15 @@
 #endif
 
 /*
+ * 18 no longer names the POSIX collation's OID in pg_collation_d.h; the
+ * catalog row (OID 951, the same as C) is still there.
+ */
+#include "catalog/pg_collation.h"
+#ifndef POSIX_COLLATION_OID
+#define POSIX_COLLATION_OID 951
+#endif
+
+/*
  * 18 removed pg_attribute_noreturn() for the C11-style prefix pg_noreturn
  * (c.h).  Our declarations keep the old spelling, which GCC and clang read
  * as the noreturn attribute in front of or after the declarator.
