@@ -23,7 +23,6 @@
 #include "utils/acl.h"
 
 #include "fdw/copy.h"
-#include "fdw/remote_fdw.h"
 #include "fdw/parquet_fdw.h"
 #include "fdw/remote_fdw.h"
 

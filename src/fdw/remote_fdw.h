@@ -19,6 +19,7 @@
 
 #include "postgres.h"
 
+#include "fdw/pg_compat.h"
 #include "remote/remote.h"
 #include "remote/store.h"
 

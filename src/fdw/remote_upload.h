@@ -21,6 +21,8 @@
 
 #include "postgres.h"
 
+#include "fdw/pg_compat.h"
+
 typedef struct PfRemoteUpload PfRemoteUpload;
 
 /*
