@@ -430,6 +430,18 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 			cpu_tuple_cost * rows +
 			cpu_operator_cost * 0.25 *
 			(prog->nfilters + prog->nkeys + prog->naggs) * rows;
+	/*
+	 * Expressions PostgreSQL evaluates row by row inside the scan cost what
+	 * they cost above it: a parallel plan that shares them among workers
+	 * can then win, as the pushed aggregate runs in one process.
+	 */
+	for (int j = 0; j < prog->ncomputed; j++)
+	{
+		QualCost	qc;
+
+		cost_qual_eval_node(&qc, (Node *) prog->computed[j].expr, root);
+		cost += qc.startup + qc.per_tuple * rows;
+	}
 	cost = Max(cost, 0) + cpu_tuple_cost * ngroups;
 	if (having != NIL)
 		ngroups = clamp_row_est(ngroups *

@@ -361,7 +361,8 @@ pf_agg_topn_next(PfAggTopN *t, PfAggScanState *st, TupleTableSlot *slot)
 		t->sort = tuplesort_begin_heap(slot->tts_tupleDescriptor, t->nkeys,
 									   t->attnos, t->sortops, t->collations,
 									   t->nulls_first, work_mem, NULL,
-									   TUPLESORT_NONE);
+									   TUPLESORT_ALLOWBOUNDED);
+		/* ALLOWBOUNDED: since 17 other sorts keep tuples in a bump context */
 		tuplesort_set_bound(t->sort, t->count + t->offset);
 		if (t->sorted_slot == NULL)
 			t->sorted_slot = MakeSingleTupleTableSlot(slot->tts_tupleDescriptor,
