@@ -14,6 +14,7 @@
 #include "utils/varlena.h"
 
 #include "fdw/agg_int.h"
+#include "fdw/numeric_form.h"
 
 
 /* palloc with 16-byte alignment (int128 arrays). */
@@ -57,57 +58,24 @@ bool
 pf_numeric_unscaled_fast(Datum num, int scale, int128_t *v)
 {
 	struct varlena *vl = PG_DETOAST_DATUM_PACKED(num);
-	const uint8 *p = (const uint8 *) VARDATA_ANY(vl);
-	Size		len = VARSIZE_ANY_EXHDR(vl);
-	uint16		head;
-	bool		neg;
-	int			weight;
-	int			ndigits;
+	PfNumericForm f;
 	int			exp10;
 	int128_t	acc = 0;
-	const uint8 *digits;
 
-	if (len < sizeof(uint16))
+	if (!pf_numeric_form((const uint8 *) VARDATA_ANY(vl),
+						 VARSIZE_ANY_EXHDR(vl), &f))
 		return false;
-	memcpy(&head, p, sizeof(uint16));
-	if ((head & 0xC000) == 0xC000)
-		return false;			/* NaN or an infinity */
-	if (head & 0x8000)
-	{
-		/* short form: sign, display scale and weight in the header */
-		neg = (head & 0x2000) != 0;
-		weight = (head & 0x0040) ? (int) (head & 0x003F) - 64 : (int) (head & 0x003F);
-		digits = p + sizeof(uint16);
-		ndigits = (int) ((len - sizeof(uint16)) / sizeof(int16));
-	}
-	else
-	{
-		int16		w;
-
-		if (len < 2 * sizeof(uint16))
-			return false;
-		neg = (head & 0xC000) == 0x4000;
-		memcpy(&w, p + sizeof(uint16), sizeof(int16));
-		weight = w;
-		digits = p + 2 * sizeof(uint16);
-		ndigits = (int) ((len - 2 * sizeof(uint16)) / sizeof(int16));
-	}
-	if (ndigits > 9)
+	if (f.ndigits > 9)
 		return false;			/* up to 36 decimal digits fit */
-	for (int i = 0; i < ndigits; i++)
-	{
-		int16		d;
-
-		memcpy(&d, digits + i * sizeof(int16), sizeof(int16));
-		acc = acc * 10000 + d;
-	}
+	for (int i = 0; i < f.ndigits; i++)
+		acc = acc * 10000 + pf_numeric_digit(&f, i);
 	/* acc counts units of 10000^(weight - ndigits + 1) */
-	exp10 = 4 * (weight - ndigits + 1) + scale;
-	if (ndigits == 0)
+	exp10 = 4 * (f.weight - f.ndigits + 1) + scale;
+	if (f.ndigits == 0)
 		exp10 = 0;
 	if (exp10 > 0)
 	{
-		if (exp10 + 4 * ndigits > 38)
+		if (exp10 + 4 * f.ndigits > 38)
 			return false;
 		acc *= pf_agg_pow10_128(exp10);
 	}
@@ -122,7 +90,7 @@ pf_numeric_unscaled_fast(Datum num, int scale, int128_t *v)
 			return false;
 		acc /= div;
 	}
-	*v = neg ? -acc : acc;
+	*v = f.neg ? -acc : acc;
 	return true;
 }
 

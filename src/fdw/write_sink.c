@@ -41,6 +41,7 @@
 #include "codec/codec.h"
 #include "compress/compress.h"
 #include "fdw/atomic_file.h"
+#include "fdw/numeric_form.h"
 #include "fdw/parquet_fdw.h"
 #include "fdw/write_sink.h"
 #include "parquet/writer.h"
@@ -865,7 +866,7 @@ put_value(SinkColumn *c, Datum d)
 /*
  * A numeric of at most 16 digits times 10^scale, in 64-bit arithmetic from
  * its stored form (base-10000 digits, weight, sign: the on-disk format,
- * as pf_numeric_unscaled_fast reads it for int128).  False: not stored
+ * numeric_form.h, as pf_numeric_unscaled_fast reads it for int128).  False: not stored
  * inline, special, longer, more decimals than scale, or past int64; the
  * general path decides then.
  */
@@ -882,12 +883,8 @@ numeric_unscaled64(Datum d, int scale, int64 *out)
 	};
 	const char *v = DatumGetPointer(d);
 	const uint8 *p;
-	const uint8 *digits;
 	Size		len;
-	uint16		head;
-	bool		neg;
-	int			weight;
-	int			ndigits;
+	PfNumericForm f;
 	int			exp10;
 	int64		acc = 0;
 
@@ -903,50 +900,22 @@ numeric_unscaled64(Datum d, int scale, int64 *out)
 	}
 	else
 		return false;
-	if (len < sizeof(uint16))
+	if (!pf_numeric_form(p, len, &f))
 		return false;
-	memcpy(&head, p, sizeof(uint16));
-	if ((head & 0xC000) == 0xC000)
-		return false;			/* NaN or an infinity */
-	if (head & 0x8000)
-	{
-		/* short form: sign, display scale and weight in the header */
-		neg = (head & 0x2000) != 0;
-		weight = (head & 0x0040) ? (int) (head & 0x003F) - 64 : (int) (head & 0x003F);
-		digits = p + sizeof(uint16);
-		ndigits = (int) ((len - sizeof(uint16)) / sizeof(int16));
-	}
-	else
-	{
-		int16		w;
-
-		if (len < 2 * sizeof(uint16))
-			return false;
-		neg = (head & 0xC000) == 0x4000;
-		memcpy(&w, p + sizeof(uint16), sizeof(int16));
-		weight = w;
-		digits = p + 2 * sizeof(uint16);
-		ndigits = (int) ((len - 2 * sizeof(uint16)) / sizeof(int16));
-	}
-	if (ndigits == 0)
+	if (f.ndigits == 0)
 	{
 		*out = 0;
 		return true;
 	}
-	if (ndigits > 4)
+	if (f.ndigits > 4)
 		return false;
-	for (int i = 0; i < ndigits; i++)
-	{
-		int16		g;
-
-		memcpy(&g, digits + i * sizeof(int16), sizeof(int16));
-		acc = acc * 10000 + g;
-	}
+	for (int i = 0; i < f.ndigits; i++)
+		acc = acc * 10000 + pf_numeric_digit(&f, i);
 	/* acc counts units of 10000^(weight - ndigits + 1) */
-	exp10 = 4 * (weight - ndigits + 1) + scale;
+	exp10 = 4 * (f.weight - f.ndigits + 1) + scale;
 	if (exp10 > 0)
 	{
-		if (exp10 + 4 * ndigits > 18)
+		if (exp10 + 4 * f.ndigits > 18)
 			return false;
 		acc *= pow10[exp10];
 	}
@@ -956,7 +925,7 @@ numeric_unscaled64(Datum d, int scale, int64 *out)
 			return false;
 		acc /= pow10[-exp10];
 	}
-	*out = neg ? -acc : acc;
+	*out = f.neg ? -acc : acc;
 	return true;
 }
 
