@@ -158,3 +158,62 @@ SELECT (SELECT count(*) FROM pgexpr_ft f WHERE f.n + h.x > 990)
   FROM pgexpr_heap h WHERE h.id < 3 ORDER BY 1;
 SELECT (SELECT count(*) FROM pgexpr_heap f WHERE f.n + h.x > 990)
   FROM pgexpr_heap h WHERE h.id < 3 ORDER BY 1;
+
+-- an expression of one column is computed once per distinct input
+-- (byte-equal Datums; NULL and '' are inputs of their own)
+CREATE TABLE memo_heap (id int, v numeric(10,2), s text, u text, w int);
+INSERT INTO memo_heap
+SELECT i,
+       CASE WHEN i % 11 = 0 THEN NULL WHEN i % 3 = 0 THEN 1.0
+            WHEN i % 3 = 1 THEN 1.00 ELSE (i % 7)::numeric / 4 END,
+       CASE WHEN i % 13 = 0 THEN NULL WHEN i % 17 = 0 THEN ''
+            ELSE 'k' || (i % 5) END,
+       md5(i::text),
+       i / 2
+FROM generate_series(1, 200000) i;
+SELECT current_setting('data_directory') || '/pf_pgexpr_memo.parquet' AS memo_file \gset
+COPY memo_heap TO :'memo_file' (FORMAT parquet, row_group_size 50000);
+CREATE FOREIGN TABLE memo_ft (id int, v numeric(10,2), s text, u text, w int)
+  SERVER pgexpr_srv OPTIONS (filename :'memo_file');
+CREATE FUNCTION memo_same(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  pushed boolean := false;
+  ln text;
+  diff bigint;
+  qf text := replace(q, 'TBL', 'memo_ft');
+  qh text := replace(q, 'TBL', 'memo_heap');
+BEGIN
+  FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || qf LOOP
+    IF ln ~ 'Aggregate Pushdown' THEN pushed := true; END IF;
+  END LOOP;
+  EXECUTE 'CREATE TEMP TABLE r_ft AS SELECT t::text AS v FROM (' || qf || ') t';
+  EXECUTE 'CREATE TEMP TABLE r_heap AS SELECT t::text AS v FROM (' || qh || ') t';
+  SELECT count(*) INTO diff FROM
+    ((SELECT * FROM r_ft EXCEPT ALL SELECT * FROM r_heap)
+     UNION ALL (SELECT * FROM r_heap EXCEPT ALL SELECT * FROM r_ft)) x;
+  DROP TABLE r_ft;
+  DROP TABLE r_heap;
+  RETURN CASE WHEN pushed THEN 'pushed' ELSE 'not pushed' END ||
+         ', ' || diff || ' differences';
+END $$;
+-- how many of the computed values PostgreSQL evaluated
+CREATE FUNCTION memo_evaluated(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE ln text; r text := '';
+BEGIN
+  FOR ln IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+    IF ln ~ 'Computed Values' THEN r := trim(ln); END IF;
+  END LOOP;
+  RETURN r;
+END $$;
+SELECT memo_same($$SELECT v::text, count(*) FROM TBL GROUP BY 1$$);
+SELECT memo_evaluated($$SELECT v::text, count(*) FROM memo_ft GROUP BY 1$$);
+SELECT memo_same($$SELECT upper(s) || '!', count(*), min(id) FROM TBL GROUP BY 1$$);
+SELECT memo_evaluated($$SELECT upper(s) || '!', count(*) FROM memo_ft GROUP BY 1$$);
+-- inputs that do not repeat: once full, the memo is dropped
+SELECT memo_same($$SELECT left(u, 1) || 'x', count(*) FROM TBL GROUP BY 1$$);
+SELECT memo_evaluated($$SELECT left(u, 1) || 'x', count(*) FROM memo_ft GROUP BY 1$$);
+-- 100,000 inputs, each twice: the memo fills up and starts over
+SELECT memo_same($$SELECT substr(lpad(w::text, 8, '0'), 1, 5), count(*) FROM TBL GROUP BY 1$$);
+SELECT memo_evaluated($$SELECT substr(lpad(w::text, 8, '0'), 1, 5), count(*) FROM memo_ft GROUP BY 1$$);
+-- a memoized condition and an aggregate argument
+SELECT memo_same($$SELECT count(*), sum(length(s || 'ab')) FROM TBL WHERE upper(s) <> 'K1'$$);

@@ -108,6 +108,16 @@ pf_agg_explain_foreign_scan(ForeignScanState *node, ExplainState *es)
 			ExplainPropertyInteger(ops->index_label, NULL,
 								   st->sscan.rows_skipped_by_index, es);
 		ExplainPropertyInteger("Groups", NULL, st->groups_total, es);
+		if (prog->ncomputed > 0)
+		{
+			uint64		rows;
+			uint64		evaluations;
+
+			pf_agg_pgexpr_counts(st, &rows, &evaluations);
+			ExplainPropertyText("Computed Values",
+								psprintf(UINT64_FORMAT " (" UINT64_FORMAT " evaluated)",
+										 rows, evaluations), es);
+		}
 		if (st->passes > 1)
 			ExplainPropertyInteger("Partition Passes", NULL, st->passes, es);
 		if (ops->counts_io)

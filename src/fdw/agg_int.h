@@ -724,5 +724,11 @@ extern void pf_agg_pgexpr_batch_start(PfAggScanState *st);
 /* Fill computed column c's batch for the n selected rows sel. */
 extern void pf_agg_pgexpr_fill(PfAggScanState *st, int c, uint32 batch_n,
 							   const uint32 *sel, uint32 n);
+/*
+ * Values computed so far and how many of them ExecEvalExpr computed (the
+ * rest came from the memo of an expression of one column).
+ */
+extern void pf_agg_pgexpr_counts(PfAggScanState *st, uint64 *rows,
+								 uint64 *evaluations);
 
 #endif							/* PF_AGG_INT_H */

@@ -14,6 +14,14 @@
  * Memory: the inputs' Datums and the results live in one context reset
  * when the next batch starts (the results' bytes are the batch's values).
  *
+ * An expression of one column is memoized: its value is computed once per
+ * distinct input (byte-equal Datums; the expressions are never volatile,
+ * so a stable or immutable function gives the same value within the
+ * statement), which turns a regexp_replace over a column of repeated URLs
+ * from one call per row into one per distinct URL.  The memo is bounded:
+ * past PF_MEMO_MAX_ENTRIES inputs or PF_MEMO_MAX_BYTES it starts over
+ * between batches, or is dropped when its inputs rarely repeat.
+ *
  * IDENTIFICATION
  *	  src/fdw/agg_pgexpr.c
  *
@@ -21,9 +29,47 @@
  */
 #include "postgres.h"
 
+#include "common/hashfn.h"
 #include "optimizer/clauses.h"
+#include "utils/datum.h"
+#include "utils/lsyscache.h"
 
 #include "fdw/agg_int.h"
+
+/* Bounds of one computed column's memo; past them it starts over. */
+#define PF_MEMO_MAX_ENTRIES 65536
+#define PF_MEMO_MAX_BYTES (16 * 1024 * 1024)
+
+/* One distinct input of a memoized expression and its value. */
+typedef struct PfMemoEntry
+{
+	uint32		hash;
+	bool		used;
+	bool		in_null;
+	bool		out_null;
+	Datum		in;
+	Datum		out;
+} PfMemoEntry;
+
+/*
+ * The values of an expression of one input column by input, in its own
+ * context (the results must outlive the batch's per-tuple memory only
+ * until the next batch starts, when an overfull memo is cleared).
+ */
+typedef struct PfMemo
+{
+	MemoryContext cxt;
+	int16		in_len;			/* typlen of the input, -1 varlena */
+	bool		in_byval;
+	int16		out_len;
+	bool		out_byval;
+	bool		disabled;		/* inputs rarely repeat: evaluate plainly */
+	uint32		mask;			/* table size - 1 */
+	uint32		nentries;
+	PfMemoEntry *table;
+	uint64		lookups;
+	uint64		hits;
+} PfMemo;
 
 typedef struct PfAggPgExprState
 {
@@ -35,6 +81,9 @@ typedef struct PfAggPgExprState
 	bool	  **nulls;
 	uint64	   *converted;		/* batch token of values, 0: none */
 	uint64		token;			/* of the current batch */
+	PfMemo	  **memos;			/* per computed column, NULL: not memoized */
+	uint64		rows;			/* values computed, for EXPLAIN ANALYZE */
+	uint64		evaluations;	/* of them by ExecEvalExpr, not the memo */
 } PfAggPgExprState;
 
 typedef struct EvaluableContext
@@ -146,6 +195,199 @@ pf_agg_pgexpr_kind(Oid type, PfAggCol *col)
 	}
 }
 
+/* ----------------------------------------------------------------
+ * The memo of an expression of one column
+ * ----------------------------------------------------------------
+ */
+
+/* A memo for computed column cm, or NULL when it has not one input. */
+static PfMemo *
+memo_create(PfAggComputed *cm, PfAggProgram *prog, TupleDesc desc)
+{
+	PfMemo	   *m;
+	Form_pg_attribute att;
+
+	if (cm->nargs != 1)
+		return NULL;
+	/* the input is what convert() gives: the column's declared type */
+	att = TupleDescAttr(desc, prog->cols[cm->args[0]].attnum - 1);
+	m = palloc0(sizeof(PfMemo));
+	m->in_len = att->attlen;
+	m->in_byval = att->attbyval;
+	get_typlenbyval(cm->type, &m->out_len, &m->out_byval);
+	if (m->in_len == -2 || m->out_len == -2)
+	{
+		pfree(m);
+		return NULL;			/* cstrings: not worth a path of their own */
+	}
+	m->cxt = AllocSetContextCreate(CurrentMemoryContext,
+								   "parquet_fdw expression memo",
+								   ALLOCSET_DEFAULT_SIZES);
+	m->mask = 1023;
+	m->table = MemoryContextAllocZero(m->cxt, sizeof(PfMemoEntry) * (m->mask + 1));
+	return m;
+}
+
+/* Forget every entry (between batches: no result of them is in use). */
+static void
+memo_clear(PfMemo *m)
+{
+	MemoryContextReset(m->cxt);
+	m->mask = 1023;
+	m->nentries = 0;
+	m->table = MemoryContextAllocZero(m->cxt, sizeof(PfMemoEntry) * (m->mask + 1));
+}
+
+/* The bytes a by-reference Datum of length len covers. */
+static inline const uint8 *
+memo_bytes(Datum d, int16 len, Size *size)
+{
+	if (len == -1)
+	{
+		*size = VARSIZE_ANY_EXHDR(DatumGetPointer(d));
+		return (const uint8 *) VARDATA_ANY(DatumGetPointer(d));
+	}
+	*size = len;
+	return (const uint8 *) DatumGetPointer(d);
+}
+
+static inline uint32
+memo_hash(const PfMemo *m, Datum in, bool in_null)
+{
+	const uint8 *p;
+	Size		size;
+
+	if (in_null)
+		return 0x5bd1e995;
+	if (m->in_byval)
+		return hash_bytes_uint32((uint32) in) ^
+			hash_bytes_uint32((uint32) ((uint64) in >> 32));
+	p = memo_bytes(in, m->in_len, &size);
+	return hash_bytes(p, (int) size);
+}
+
+static inline bool
+memo_equal(const PfMemo *m, const PfMemoEntry *e, uint32 h, Datum in, bool in_null)
+{
+	const uint8 *a;
+	const uint8 *b;
+	Size		alen;
+	Size		blen;
+
+	if (e->hash != h || e->in_null != in_null)
+		return false;
+	if (in_null)
+		return true;
+	if (m->in_byval)
+		return e->in == in;
+	a = memo_bytes(e->in, m->in_len, &alen);
+	b = memo_bytes(in, m->in_len, &blen);
+	return alen == blen && memcmp(a, b, alen) == 0;
+}
+
+/* Double the table (the entries' Datums stay where they are). */
+static void
+memo_grow(PfMemo *m)
+{
+	uint32		mask = m->mask * 2 + 1;
+	PfMemoEntry *table = MemoryContextAllocZero(m->cxt,
+												sizeof(PfMemoEntry) * (mask + 1));
+
+	for (uint32 i = 0; i <= m->mask; i++)
+	{
+		uint32		pos;
+
+		if (!m->table[i].used)
+			continue;
+		pos = m->table[i].hash & mask;
+		while (table[pos].used)
+			pos = (pos + 1) & mask;
+		table[pos] = m->table[i];
+	}
+	pfree(m->table);
+	m->table = table;
+	m->mask = mask;
+}
+
+/*
+ * The entry of input (in, in_null): found, or added with *fresh set for
+ * the caller to fill in out/out_null.
+ */
+static PfMemoEntry *
+memo_slot(PfMemo *m, Datum in, bool in_null, bool *fresh)
+{
+	uint32		h = memo_hash(m, in, in_null);
+	uint32		pos = h & m->mask;
+	PfMemoEntry *e;
+
+	MemoryContext old;
+
+	m->lookups++;
+	while ((e = &m->table[pos])->used)
+	{
+		if (memo_equal(m, e, h, in, in_null))
+		{
+			m->hits++;
+			*fresh = false;
+			return e;
+		}
+		pos = (pos + 1) & m->mask;
+	}
+	if ((m->nentries + 1) * 2 > m->mask)
+	{
+		memo_grow(m);
+		pos = h & m->mask;
+		while (m->table[pos].used)
+			pos = (pos + 1) & m->mask;
+		e = &m->table[pos];
+	}
+	old = MemoryContextSwitchTo(m->cxt);
+	e->used = true;
+	e->hash = h;
+	e->in_null = in_null;
+	e->in = in_null ? (Datum) 0 : datumCopy(in, m->in_byval, m->in_len);
+	MemoryContextSwitchTo(old);
+	m->nentries++;
+	*fresh = true;
+	return e;
+}
+
+/* Can this input be looked up?  Converters never toast; should one... */
+static inline bool
+memoizable(const PfMemo *m, Datum in, bool in_null)
+{
+	return in_null || m->in_len != -1 ||
+		!VARATT_IS_EXTENDED(DatumGetPointer(in)) ||
+		VARATT_IS_SHORT(DatumGetPointer(in));
+}
+
+/*
+ * Called between batches.  A full memo starts over, unless fewer than a
+ * quarter of the lookups since it last started hit it: then inputs rarely
+ * repeat within its reach and it is dropped (what it cost is bounded by
+ * one filling).  Judging only a full memo keeps it for inputs that repeat
+ * in cycles longer than its first rows.
+ */
+static void
+memo_batch_start(PfMemo *m)
+{
+	if (m == NULL || m->disabled)
+		return;
+	if (m->nentries <= PF_MEMO_MAX_ENTRIES &&
+		MemoryContextMemAllocated(m->cxt, true) <= PF_MEMO_MAX_BYTES)
+		return;
+	if (m->hits * 4 < m->lookups)
+	{
+		m->disabled = true;
+		MemoryContextDelete(m->cxt);
+		m->cxt = NULL;
+		m->table = NULL;
+		return;
+	}
+	memo_clear(m);
+	m->lookups = m->hits = 0;
+}
+
 void
 pf_agg_pgexpr_begin(PfAggScanState *st, PlanState *parent)
 {
@@ -199,6 +441,9 @@ pf_agg_pgexpr_begin(PfAggScanState *st, PlanState *parent)
 				px->nulls[c] = palloc(sizeof(bool) * st->batch_rows);
 			}
 		}
+	px->memos = palloc0(sizeof(PfMemo *) * prog->ncomputed);
+	for (int j = 0; j < prog->ncomputed; j++)
+		px->memos[j] = memo_create(&prog->computed[j], prog, desc);
 	px->token = 1;
 	st->pgexpr = px;
 }
@@ -210,6 +455,8 @@ pf_agg_pgexpr_batch_start(PfAggScanState *st)
 		return;
 	st->pgexpr->token++;
 	ResetExprContext(st->pgexpr->econtext);
+	for (int j = 0; j < st->prog->ncomputed; j++)
+		memo_batch_start(st->pgexpr->memos[j]);
 }
 
 /*
@@ -279,6 +526,28 @@ numeric_key_value(PfAggCol *col, PfAggComputed *cm, Datum d)
 	return 0;
 }
 
+/* The expression's value in row r (the inputs converted). */
+static inline Datum
+evaluate_row(PfAggScanState *st, PfAggComputed *cm, ExprState *state,
+			 uint32 r, bool *null)
+{
+	PfAggPgExprState *px = st->pgexpr;
+	TupleTableSlot *slot = px->slot;
+
+	ExecClearTuple(slot);
+	for (int k = 0; k < cm->nargs; k++)
+	{
+		int			a = cm->args[k];
+		int			att = st->prog->cols[a].attnum - 1;
+
+		slot->tts_values[att] = px->values[a][r];
+		slot->tts_isnull[att] = px->nulls[a][r];
+	}
+	ExecStoreVirtualTuple(slot);
+	px->evaluations++;
+	return ExecEvalExpr(state, px->econtext, null);
+}
+
 void
 pf_agg_pgexpr_fill(PfAggScanState *st, int c, uint32 batch_n,
 				   const uint32 *sel, uint32 n)
@@ -294,8 +563,11 @@ pf_agg_pgexpr_fill(PfAggScanState *st, int c, uint32 batch_n,
 	bool	   *isnull = st->conv_nulls[c];
 	void	   *buf = st->conv_buf[c];
 	bool		any_null = false;
+	PfMemo	   *memo = px->memos[c - prog->ncols];
 	MemoryContext old;
 
+	if (memo != NULL && memo->disabled)
+		memo = NULL;
 	old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
 	for (int k = 0; k < cm->nargs; k++)
 		convert_input(st, cm->args[k], batch_n, sel, n);
@@ -307,17 +579,28 @@ pf_agg_pgexpr_fill(PfAggScanState *st, int c, uint32 batch_n,
 		Datum		d;
 		bool		null;
 
-		ExecClearTuple(slot);
-		for (int k = 0; k < cm->nargs; k++)
+		if (memo != NULL && memoizable(memo, px->values[cm->args[0]][r],
+									   px->nulls[cm->args[0]][r]))
 		{
-			int			a = cm->args[k];
-			int			att = prog->cols[a].attnum - 1;
+			int			a = cm->args[0];
+			bool		fresh;
+			PfMemoEntry *e = memo_slot(memo, px->values[a][r], px->nulls[a][r],
+									   &fresh);
 
-			slot->tts_values[att] = px->values[a][r];
-			slot->tts_isnull[att] = px->nulls[a][r];
+			if (fresh)
+			{
+				d = evaluate_row(st, cm, state, r, &null);
+				e->out_null = null;
+				MemoryContextSwitchTo(memo->cxt);
+				e->out = null ? (Datum) 0 :
+					datumCopy(d, memo->out_byval, memo->out_len);
+				MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+			}
+			d = e->out;
+			null = e->out_null;
 		}
-		ExecStoreVirtualTuple(slot);
-		d = ExecEvalExpr(state, econtext, &null);
+		else
+			d = evaluate_row(st, cm, state, r, &null);
 		isnull[r] = null;
 		any_null |= null;
 		switch (col->kind)
@@ -372,10 +655,18 @@ pf_agg_pgexpr_fill(PfAggScanState *st, int c, uint32 batch_n,
 		}
 	}
 	ExecClearTuple(slot);
+	px->rows += n;
 	st->err_column = NULL;
 	MemoryContextSwitchTo(old);
 	memset(b, 0, sizeof(PqColumnBatch));
 	b->num_rows = b->num_levels = batch_n;
 	b->is_null = any_null ? isnull : NULL;
 	b->values = buf;
+}
+
+void
+pf_agg_pgexpr_counts(PfAggScanState *st, uint64 *rows, uint64 *evaluations)
+{
+	*rows = st->pgexpr ? st->pgexpr->rows : 0;
+	*evaluations = st->pgexpr ? st->pgexpr->evaluations : 0;
 }
