@@ -108,4 +108,26 @@ SELECT g, x.rows, x.sum_f, r.rows AS ref_rows, r.sum_f AS ref_sum_f
                  WHERE grp = g AND n > g * 2048 + 1000) r
  ORDER BY g;
 
+-- one column read, compared with a constant: the value is tested before a
+-- slot is formed, also when no other column is converted late
+CREATE FUNCTION lq_diff1(col text, cond text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE got bigint; want bigint; diff bigint;
+BEGIN
+  EXECUTE format('SELECT count(*) FROM (SELECT %s FROM lq WHERE %s) x', col, cond) INTO got;
+  EXECUTE format('SELECT count(*) FROM (SELECT %s FROM ref WHERE %s) x', col, cond) INTO want;
+  EXECUTE format('SELECT count(*) FROM ((SELECT %1$s FROM lq WHERE %2$s EXCEPT ALL SELECT %1$s FROM ref WHERE %2$s)
+                  UNION ALL (SELECT %1$s FROM ref WHERE %2$s EXCEPT ALL SELECT %1$s FROM lq WHERE %2$s)) x',
+                 col, cond) INTO diff;
+  RETURN format('%s rows (reference %s), %s differences', got, want, diff);
+END $$;
+SELECT c, q, lq_diff1(c, q) FROM (VALUES
+  ('n', 'n = 9000'),
+  ('n', 'n <> 9000'),
+  ('n', 'n >= 6000 AND n < 9000'),
+  ('id', '12000 < id'),
+  ('d', 'd <= ''2024-01-03'''),
+  ('ts', 'ts > ''2024-01-14 00:00'''),
+  ('n', 'n % 1000 = 0')) v(c, q);
+SELECT lq_explain('SELECT n FROM lq WHERE n <> 9000');
+
 DROP SERVER lq_srv CASCADE;

@@ -917,7 +917,7 @@ late_qual_setup(ForeignScanState *node, PfScanState *st)
 	ListCell   *lc;
 
 	st->late_decided = true;
-	if (node->ss.ps.qual == NULL || plan->qual == NIL || st->ncolumns < 2 ||
+	if (node->ss.ps.qual == NULL || plan->qual == NIL ||
 		fscan->fsSystemCol || contain_subplans((Node *) plan->qual))
 		return;
 	foreach(lc, plan->qual)
@@ -975,17 +975,23 @@ late_qual_setup(ForeignScanState *node, PfScanState *st)
 	lq->rest_cols[c] = -1;
 	MemoryContextSwitchTo(old);
 
-	if (nlazy == 0)
-	{
-		for (int i = 0; i < st->ncolumns; i++)
-			st->columns[i].lazy = false;
-		return;
-	}
 	/* leading fast conjuncts on columns converted eagerly */
 	while (lq->nleading_fast < lq->nconj &&
 		   lq->fast[lq->nleading_fast].op != PF_FAST_NONE &&
 		   !st->columns[lq->fast[lq->nleading_fast].col].lazy)
 		lq->nleading_fast++;
+
+	/*
+	 * Nothing to convert late and no conjunct to test without the slot
+	 * (one column, say, compared by a function of its own): ExecScan's
+	 * qual does as well.
+	 */
+	if (nlazy == 0 && lq->nleading_fast == 0)
+	{
+		for (int i = 0; i < st->ncolumns; i++)
+			st->columns[i].lazy = false;
+		return;
+	}
 	st->late_qual = lq;
 	node->ss.ps.qual = NULL;	/* evaluated here from now on */
 }
