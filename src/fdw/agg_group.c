@@ -99,7 +99,7 @@ dict_int(PfAggScanState *st, PfKeyDict *d, int64 v, PfColKind kind)
 static uint32
 dict_text(PfAggScanState *st, PfKeyDict *d, const uint8 *p, uint32 len)
 {
-	uint32		h = hash_bytes(p, (int) len);
+	uint32		h = pf_agg_hash_text(p, len);
 	uint32		pos = h & d->mask;
 	uint32		code;
 

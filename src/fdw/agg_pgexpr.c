@@ -263,7 +263,7 @@ memo_hash(const PfMemo *m, Datum in, bool in_null)
 		return hash_bytes_uint32((uint32) in) ^
 			hash_bytes_uint32((uint32) ((uint64) in >> 32));
 	p = memo_bytes(in, m->in_len, &size);
-	return hash_bytes(p, (int) size);
+	return pf_agg_hash_text(p, (uint32) size);
 }
 
 static inline bool

@@ -119,7 +119,7 @@ key_hashes(PfAggScanState *st, const uint32 *sel, uint32 n, int extra_col)
 			{
 				const CdcByteView *v = &((const CdcByteView *) b->values)[r];
 
-				hk = hash_bytes(v->ptr, (int) v->len);
+				hk = pf_agg_hash_text(v->ptr, v->len);
 			}
 			else if (col->kind == PF_COL_BOOL)
 				hk = hash_int64(((const uint8 *) b->values)[r] ? 1 : 0);
