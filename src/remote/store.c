@@ -387,10 +387,34 @@ rmt_store_list(RmtStore *store, const RmtUrl *where, RmtListEmit emit,
 	switch (where->scheme)
 	{
 		case RMT_SCHEME_AZURE:
-			return rmt_azure_list(store, where, emit, arg, err);
+			return rmt_azure_list(store, where, false, emit, NULL, arg, err);
 		case RMT_SCHEME_S3:
 		case RMT_SCHEME_GCS:
-			return rmt_s3_list(store, where, emit, arg, err);
+			return rmt_s3_list(store, where, false, emit, NULL, arg, err);
+		case RMT_SCHEME_HTTP:
+		case RMT_SCHEME_HTTPS:
+			break;
+	}
+	return rmt_fail(err, RMT_UNSUPPORTED_SCHEME, 0,
+					"%s URLs name single objects and cannot be listed",
+					rmt_scheme_name(where->scheme));
+}
+
+RmtStatus
+rmt_store_list_dir(RmtStore *store, const RmtUrl *where,
+				   RmtListEmit emit_object, RmtListPrefixEmit emit_prefix,
+				   void *arg, RmtError *err)
+{
+	memset(err, 0, sizeof(*err));
+	switch (where->scheme)
+	{
+		case RMT_SCHEME_AZURE:
+			return rmt_azure_list(store, where, true, emit_object, emit_prefix,
+								  arg, err);
+		case RMT_SCHEME_S3:
+		case RMT_SCHEME_GCS:
+			return rmt_s3_list(store, where, true, emit_object, emit_prefix,
+							   arg, err);
 		case RMT_SCHEME_HTTP:
 		case RMT_SCHEME_HTTPS:
 			break;
