@@ -392,18 +392,70 @@ pf_virtual_value(const PqFileMeta *meta, const char *path,
  * ----------------------------------------------------------------
  */
 
-/* Does the entry hold a wildcard (* ? [) no backslash escapes? */
-static bool
-has_wildcard(const char *entry)
+/*
+ * The pattern matcher local folders and object-store listings share
+ * (remote_files.c): where a pattern's first wildcard is, its literal
+ * text, its components, and whether one name matches one component.
+ */
+const char *
+pf_first_wildcard(const char *text)
 {
-	for (const char *p = entry; *p; p++)
+	for (const char *p = text; *p; p++)
 	{
 		if (*p == '\\' && p[1] != '\0')
 			p++;
 		else if (*p == '*' || *p == '?' || *p == '[')
-			return true;
+			return p;
 	}
-	return false;
+	return NULL;
+}
+
+char *
+pf_unescape_upto(const char *text, const char *end)
+{
+	char	   *out = palloc(end - text + 1);
+	char	   *o = out;
+
+	for (const char *p = text; p < end; p++)
+	{
+		if (*p == '\\' && p + 1 < end)
+			p++;
+		*o++ = *p;
+	}
+	*o = '\0';
+	return out;
+}
+
+char **
+pf_split_components(const char *text, int *n)
+{
+	char	   *copy = pstrdup(text);
+	char	  **out = palloc(sizeof(char *) * (strlen(text) / 2 + 2));
+	char	   *save = NULL;
+
+	*n = 0;
+	for (char *p = strtok_r(copy, "/", &save); p; p = strtok_r(NULL, "/", &save))
+		out[(*n)++] = p;
+	return out;
+}
+
+bool
+pf_hidden_name(const char *name)
+{
+	return name[0] == '.' || name[0] == '_';
+}
+
+bool
+pf_component_matches(const char *pattern, const char *name)
+{
+	return fnmatch(pattern, name, FNM_PERIOD) == 0;
+}
+
+/* Does the entry hold a wildcard (* ? [) no backslash escapes? */
+static bool
+has_wildcard(const char *entry)
+{
+	return pf_first_wildcard(entry) != NULL;
 }
 
 /*
@@ -413,17 +465,7 @@ has_wildcard(const char *entry)
 static char *
 unescape_path(const char *entry)
 {
-	char	   *out = palloc(strlen(entry) + 1);
-	char	   *o = out;
-
-	for (const char *p = entry; *p; p++)
-	{
-		if (*p == '\\' && p[1] != '\0')
-			p++;
-		*o++ = *p;
-	}
-	*o = '\0';
-	return out;
+	return pf_unescape_upto(entry, entry + strlen(entry));
 }
 
 char *
@@ -838,11 +880,11 @@ expand_components(const char *base, char **parts, int nparts, List **matches,
 		if (strcmp(comp, "**") == 0)
 		{
 			/* one folder deeper, still under "**" */
-			if (de->d_name[0] != '.' && de->d_name[0] != '_' &&
+			if (!pf_hidden_name(de->d_name) &&
 				stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 				expand_components(path, parts, nparts, matches, ex);
 		}
-		else if (fnmatch(comp, de->d_name, FNM_PERIOD) == 0)
+		else if (pf_component_matches(comp, de->d_name))
 			expand_components(path, parts + 1, nparts - 1, matches, ex);
 	}
 	FreeDir(dir);
@@ -852,21 +894,13 @@ expand_components(const char *base, char **parts, int nparts, List **matches,
 static List *
 expand_recursive_pattern(const char *pattern, PfExpansion *ex)
 {
-	List	   *parts = NIL;
 	List	   *matches = NIL;
 	List	   *result = NIL;
-	char	  **comps;
-	char	   *copy = pstrdup(pattern);
-	char	   *p;
+	int			n;
+	char	  **comps = pf_split_components(pattern, &n);
 	const char *base;
 	ListCell   *lc;
-	int			n = 0;
 
-	for (p = strtok(copy, "/"); p != NULL; p = strtok(NULL, "/"))
-		parts = lappend(parts, p);
-	comps = palloc(sizeof(char *) * Max(1, list_length(parts)));
-	foreach(lc, parts)
-		comps[n++] = (char *) lfirst(lc);
 	base = pattern[0] == '/' ? "" : ".";
 	expand_components(base, comps, n, &matches, ex);
 	list_sort(matches, compare_paths);
@@ -1051,7 +1085,8 @@ expand_entries(List *entries, PfExpansion *ex)
 		if (pf_is_url(entry))
 		{
 			List	   *found = pf_remote_expand(entry, ex->serverid, ex->skip,
-												 ex->arg, &ex->nskipped);
+												 ex->arg, &ex->nskipped,
+												 ex->limit > 0 ? Max(1, ex->limit - ex->found) : 0);
 
 			ex->found += list_length(found);
 			files = list_concat(files, found);

@@ -160,6 +160,20 @@ extern List *pf_table_files(const PfTableOptions *opts, PfFolderFilter skip,
 extern char *pf_escape_path(const char *path);
 
 /*
+ * The filename option's pattern syntax, one matcher for local folders and
+ * object-store listings (files.c): the first unescaped wildcard (* ? [)
+ * or NULL; text up to end with its backslash escapes removed; the
+ * components between '/' (empty ones dropped, palloc'd); a hidden name
+ * (".x", "_x": what folder expansion and "**" pass over); one name
+ * against one component, as glob(3) matches it (fnmatch, FNM_PERIOD).
+ */
+extern const char *pf_first_wildcard(const char *text);
+extern char *pf_unescape_upto(const char *text, const char *end);
+extern char **pf_split_components(const char *text, int *n);
+extern bool pf_hidden_name(const char *name);
+extern bool pf_component_matches(const char *pattern, const char *name);
+
+/*
  * EXPLAIN's lines of a scan's files: "Files: N" (or "N of M" when pruning
  * left files out; omitted for one file and nothing pruned), then the one
  * file, or the first under label "First <label>", and under VERBOSE

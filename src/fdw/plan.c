@@ -461,7 +461,8 @@ pfGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 		ps->rowgroups = lappend(ps->rowgroups, rgs);
 	}
 	MemoryContextDelete(tmp_cxt);
-	if (presence.cols != NULL)
+	/* every column found (most tables): no second, unfiltered listing */
+	if (presence.cols != NULL && presence.nfound < presence.ncols)
 	{
 		bool		pruned = ps->files_pruned > 0 || ps->folders_pruned > 0;
 

@@ -22,13 +22,16 @@
  * under it as a folder, or the keys its glob matches ("*", "?", "[...]",
  * "**"), found by listing with the pattern's literal head as the prefix.
  * Hive folders skip (may be NULL) rejects are left out and counted in
- * *folders_skipped (may be NULL).  An empty list when nothing matches; the
- * caller decides whether that is an error.  Errors of the store as
- * pf_remote_report.
+ * *folders_skipped (may be NULL): with a filter the pattern is listed
+ * level by level, so that rejected folders are never listed below.
+ * limit > 0 (and no filter): only the first limit matches in key order
+ * are wanted, and the listing stops where they are found.  An empty list
+ * when nothing matches; the caller decides whether that is an error.
+ * Errors of the store as pf_remote_report.
  */
 extern List *pf_remote_expand(const char *entry, Oid serverid,
 							  PfFolderFilter skip, void *arg,
-							  int *folders_skipped);
+							  int *folders_skipped, int limit);
 
 /* An entry of a bucket "folder": an object, or a prefix with objects. */
 typedef struct PfRemoteEntry

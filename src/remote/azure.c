@@ -279,8 +279,9 @@ azure_prepare(RmtStore *store, const RmtUrl *url, RmtRequest *r, RmtError *err)
 const RmtProtocol rmt_azure_protocol = {azure_prepare, azure_sign};
 
 RmtStatus
-rmt_azure_list(RmtStore *store, const RmtUrl *where, RmtListEmit emit,
-			   void *arg, RmtError *err)
+rmt_azure_list(RmtStore *store, const RmtUrl *where, bool delimited,
+			   RmtListEmit emit, RmtListPrefixEmit emit_prefix, void *arg,
+			   RmtError *err)
 {
 	RmtRequest	r;
 	RmtResponse resp;
@@ -308,6 +309,8 @@ rmt_azure_list(RmtStore *store, const RmtUrl *where, RmtListEmit emit,
 		if ((st = rmt_azure_address(store, where, false, &r, err)) != RMT_OK)
 			break;
 		r.query[r.nquery++] = (RmtNameValue) {"comp", "list"};
+		if (delimited)
+			r.query[r.nquery++] = (RmtNameValue) {"delimiter", "/"};
 		r.query[r.nquery++] = (RmtNameValue) {"prefix", where->key};
 		r.query[r.nquery++] = (RmtNameValue) {"restype", "container"};
 		if (marker[0])
@@ -332,6 +335,10 @@ rmt_azure_list(RmtStore *store, const RmtUrl *where, RmtListEmit emit,
 			st = rmt_xml_emit_entries(body.buf, end, &tags, emit, arg, &more,
 									  (int) resp.status, err);
 		}
+		if (st == RMT_OK && more && delimited)
+			st = rmt_xml_emit_prefixes(body.buf, end, "BlobPrefix", "Name",
+									   emit_prefix, arg, &more,
+									   (int) resp.status, err);
 		if (st != RMT_OK || !more)
 			break;
 		p = rmt_xml_find(body.buf, end, "NextMarker", &len);

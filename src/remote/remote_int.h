@@ -139,6 +139,18 @@ extern RmtStatus rmt_xml_emit_entries(const char *p, const char *end,
 									  RmtError *err);
 
 /*
+ * Call emit(prefix, arg) for the text of every name_tag inside an
+ * entry_tag element of one page (S3's CommonPrefixes/Prefix, Azure's
+ * BlobPrefix/Name), entities decoded; *more as above.
+ */
+extern RmtStatus rmt_xml_emit_prefixes(const char *p, const char *end,
+									   const char *entry_tag,
+									   const char *name_tag,
+									   RmtListPrefixEmit emit, void *arg,
+									   bool *more, int http_status,
+									   RmtError *err);
+
+/*
  * The protocols behind rmt_store_*: s3.c (S3, GCS, http) and azure.c.
  * prepare addresses an object (URL, host, path; a SAS token appended);
  * sign builds each attempt's headers.
@@ -164,12 +176,17 @@ extern RmtStatus rmt_azure_finish_url(const RmtStore *store, RmtRequest *r,
 
 extern RmtStatus rmt_s3_head(RmtStore *store, const RmtUrl *url,
 							 RmtObjectInfo *info, RmtError *err);
+/* delimited: one level (objects and "sub/" prefixes), else every key */
 extern RmtStatus rmt_s3_list(RmtStore *store, const RmtUrl *where,
-							 RmtListEmit emit, void *arg, RmtError *err);
+							 bool delimited, RmtListEmit emit,
+							 RmtListPrefixEmit emit_prefix, void *arg,
+							 RmtError *err);
 extern RmtStatus rmt_azure_head(RmtStore *store, const RmtUrl *url,
 								RmtObjectInfo *info, RmtError *err);
 extern RmtStatus rmt_azure_list(RmtStore *store, const RmtUrl *where,
-								RmtListEmit emit, void *arg, RmtError *err);
+								bool delimited, RmtListEmit emit,
+								RmtListPrefixEmit emit_prefix, void *arg,
+								RmtError *err);
 
 /*
  * One attempt: method (GET or HEAD) on url with the given extra headers.

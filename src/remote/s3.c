@@ -224,7 +224,8 @@ s3_prepare(RmtStore *store, const RmtUrl *url, RmtRequest *r, RmtError *err)
 const RmtProtocol rmt_s3_protocol = {s3_prepare, s3_sign};
 
 RmtStatus
-rmt_s3_list(RmtStore *store, const RmtUrl *where, RmtListEmit emit, void *arg,
+rmt_s3_list(RmtStore *store, const RmtUrl *where, bool delimited,
+			RmtListEmit emit, RmtListPrefixEmit emit_prefix, void *arg,
 			RmtError *err)
 {
 	RmtUrl		url = *where;
@@ -258,6 +259,8 @@ rmt_s3_list(RmtStore *store, const RmtUrl *where, RmtListEmit emit, void *arg,
 			break;
 		r.query[r.nquery++] = (RmtNameValue) {"list-type", "2"};
 		r.query[r.nquery++] = (RmtNameValue) {"prefix", prefix};
+		if (delimited)
+			r.query[r.nquery++] = (RmtNameValue) {"delimiter", "/"};
 		if (token[0])
 			r.query[r.nquery++] = (RmtNameValue) {"continuation-token", token};
 		if (store->config.list_page_size > 0)
@@ -279,6 +282,10 @@ rmt_s3_list(RmtStore *store, const RmtUrl *where, RmtListEmit emit, void *arg,
 			st = rmt_xml_emit_entries(body.buf, end, &tags, emit, arg, &more,
 									  (int) resp.status, err);
 		}
+		if (st == RMT_OK && more && delimited)
+			st = rmt_xml_emit_prefixes(body.buf, end, "CommonPrefixes", "Prefix",
+									   emit_prefix, arg, &more,
+									   (int) resp.status, err);
 		if (st != RMT_OK || !more)
 			break;
 		more = false;

@@ -379,18 +379,22 @@ rmt_store_fetch_cancel(RmtFetch *fetch)
 	fetch_free(fetch);
 }
 
-RmtStatus
-rmt_store_list(RmtStore *store, const RmtUrl *where, RmtListEmit emit,
-			   void *arg, RmtError *err)
+/* A listing by the protocol of where's scheme: flat, or one level. */
+static RmtStatus
+list_by_scheme(RmtStore *store, const RmtUrl *where, bool delimited,
+			   RmtListEmit emit, RmtListPrefixEmit emit_prefix, void *arg,
+			   RmtError *err)
 {
 	memset(err, 0, sizeof(*err));
 	switch (where->scheme)
 	{
 		case RMT_SCHEME_AZURE:
-			return rmt_azure_list(store, where, emit, arg, err);
+			return rmt_azure_list(store, where, delimited, emit, emit_prefix,
+								  arg, err);
 		case RMT_SCHEME_S3:
 		case RMT_SCHEME_GCS:
-			return rmt_s3_list(store, where, emit, arg, err);
+			return rmt_s3_list(store, where, delimited, emit, emit_prefix,
+							   arg, err);
 		case RMT_SCHEME_HTTP:
 		case RMT_SCHEME_HTTPS:
 			break;
@@ -398,4 +402,20 @@ rmt_store_list(RmtStore *store, const RmtUrl *where, RmtListEmit emit,
 	return rmt_fail(err, RMT_UNSUPPORTED_SCHEME, 0,
 					"%s URLs name single objects and cannot be listed",
 					rmt_scheme_name(where->scheme));
+}
+
+RmtStatus
+rmt_store_list(RmtStore *store, const RmtUrl *where, RmtListEmit emit,
+			   void *arg, RmtError *err)
+{
+	return list_by_scheme(store, where, false, emit, NULL, arg, err);
+}
+
+RmtStatus
+rmt_store_list_dir(RmtStore *store, const RmtUrl *where,
+				   RmtListEmit emit_object, RmtListPrefixEmit emit_prefix,
+				   void *arg, RmtError *err)
+{
+	return list_by_scheme(store, where, true, emit_object, emit_prefix, arg,
+						  err);
 }

@@ -176,6 +176,24 @@ extern RmtStatus rmt_store_list(RmtStore *store, const RmtUrl *where,
 								RmtListEmit emit, void *arg, RmtError *err);
 
 /*
+ * One level of a "folder": list with the delimiter '/' (S3's
+ * ListObjectsV2 delimiter=/ with its CommonPrefixes, Azure's List Blobs
+ * with its BlobPrefix elements, every page), so that keys below the next
+ * '/' after where->key are not sent one by one but folded into their
+ * common prefix.  emit_object(key, size, etag, arg) for each object whose
+ * key starts with where->key and has no '/' after it; emit_prefix(prefix,
+ * arg) for each such prefix, ending with '/' (e.g. "t/date=2024-01-01/"
+ * for where->key "t/"), once.  Within a page objects come before
+ * prefixes; callers that need one order sort.  Either emitter returns
+ * false to stop early.
+ */
+typedef bool (*RmtListPrefixEmit) (const char *prefix, void *arg);
+extern RmtStatus rmt_store_list_dir(RmtStore *store, const RmtUrl *where,
+									RmtListEmit emit_object,
+									RmtListPrefixEmit emit_prefix, void *arg,
+									RmtError *err);
+
+/*
  * Uploads: an object written whole or not at all (upload.c).  Bytes are
  * buffered one part at a time (part_size bytes, 0: 8 MiB, at least 5 MiB:
  * the memory an upload holds); an object smaller than a part is sent by

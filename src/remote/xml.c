@@ -197,3 +197,31 @@ rmt_xml_emit_entries(const char *p, const char *end, const RmtListTags *tags,
 		p = entry + elen;
 	}
 }
+
+RmtStatus
+rmt_xml_emit_prefixes(const char *p, const char *end, const char *entry_tag,
+					  const char *name_tag, RmtListPrefixEmit emit, void *arg,
+					  bool *more, int http_status, RmtError *err)
+{
+	for (;;)
+	{
+		size_t		elen;
+		size_t		nlen;
+		const char *entry = rmt_xml_find(p, end, entry_tag, &elen);
+		const char *name;
+		char		prefix[RMT_MAX_KEY];
+
+		if (!entry)
+			return RMT_OK;
+		name = rmt_xml_find(entry, entry + elen, name_tag, &nlen);
+		if (!name || !rmt_xml_text(name, nlen, prefix, sizeof(prefix)))
+			return rmt_fail(err, RMT_BAD_RESPONSE, http_status,
+							"a listing's %s lacks a %s", entry_tag, name_tag);
+		if (!emit(prefix, arg))
+		{
+			*more = false;
+			return RMT_OK;
+		}
+		p = entry + elen;
+	}
+}
