@@ -12,6 +12,8 @@
 #include "postgres.h"
 
 #include "fdw/agg_int.h"
+#include "catalog/pg_opfamily.h"
+#include "fdw/vec_text.h"
 
 /* ----------------------------------------------------------------
  * Compilation (shared by planning and executor start)
@@ -148,6 +150,53 @@ expr_rti(Node *expr)
 	return vars != NIL ? ((Var *) linitial(vars))->varno : 1;
 }
 
+static Node *strip_relabel(Node *node);
+
+/*
+ * length(), char_length(), octet_length() of a stored text column: set cm
+ * to the vector kernel of agg_kernel.c.  The file's bytes are the
+ * database's (set_column_kind: UTF-8 or SQL_ASCII), so characters are
+ * UTF-8 code points, or bytes in SQL_ASCII.
+ */
+static bool
+compile_kernel(PfCompile *c, Expr *expr, PfAggComputed *cm)
+{
+	FuncExpr   *fe = (FuncExpr *) expr;
+	bool		chars;
+	Node	   *arg;
+	int			ci;
+
+	if (!IsA(expr, FuncExpr) || list_length(fe->args) != 1)
+		return false;
+	switch (fe->funcid)
+	{
+		case F_LENGTH_TEXT:
+		case F_CHAR_LENGTH_TEXT:
+		case F_CHARACTER_LENGTH_TEXT:
+			chars = true;
+			break;
+		case F_OCTET_LENGTH_TEXT:
+			chars = false;
+			break;
+		default:
+			return false;
+	}
+	arg = strip_relabel((Node *) linitial(fe->args));
+	if (!IsA(arg, Var))
+		return false;
+	ci = compile_column(c, (Var *) arg);
+	if (ci < 0 || get_col(c, ci)->kind != PF_COL_TEXT)
+		return false;
+	cm->kernel = PF_KERNEL_LENGTH;
+	cm->kernel_col = ci;
+	if (GetDatabaseEncoding() != PG_UTF8)
+		cm->kernel_mode = VT_BYTES;
+	else
+		cm->kernel_mode = chars ? VT_UTF8_CHARS : VT_UTF8_BYTES;
+	cm->memo_unit = -1;
+	return true;
+}
+
 /*
  * The column PostgreSQL computes from expr (agg_pgexpr.c), added when new;
  * -1 when it cannot be evaluated there or its type is not one a computed
@@ -175,17 +224,21 @@ compile_computed(PfCompile *c, Expr *expr)
 	cm->type = exprType((Node *) expr);
 	vars = pull_var_clause((Node *) expr, 0);
 	cm->args = palloc(sizeof(int) * Max(1, list_length(vars)));
-	foreach(lc, vars)
+	/* a kernel reads its stored column itself, no Datum inputs */
+	if (!compile_kernel(c, expr, cm))
 	{
-		int			ci = compile_var(c, (Var *) lfirst(lc), true);
-		bool		seen = false;
+		foreach(lc, vars)
+		{
+			int			ci = compile_var(c, (Var *) lfirst(lc), true);
+			bool		seen = false;
 
-		if (ci < 0)
-			return -1;
-		for (int k = 0; k < cm->nargs; k++)
-			seen |= cm->args[k] == ci;
-		if (!seen)
-			cm->args[cm->nargs++] = ci;
+			if (ci < 0)
+				return -1;
+			for (int k = 0; k < cm->nargs; k++)
+				seen |= cm->args[k] == ci;
+			if (!seen)
+				cm->args[cm->nargs++] = ci;
+		}
 	}
 	col->attname = pf_agg_deparse((Node *) expr,
 								  RelationGetRelid(c->rel), expr_rti((Node *) expr));
@@ -193,6 +246,72 @@ compile_computed(PfCompile *c, Expr *expr)
 	c->computed = lappend(c->computed, cm);
 	c->computed_cols = lappend(c->computed_cols, col);
 	return PF_AGG_COMPUTED_BASE + list_length(c->computed) - 1;
+}
+
+/*
+ * "expression op constant" (either side), the expression an integer that
+ * a computed column holds (length(url) > 10): the expression is computed
+ * (by a kernel when it has one) and compared by the vector filter, not
+ * the whole condition row by row.
+ */
+static bool
+compile_computed_cmp(PfCompile *c, Expr *clause, PfAggFilter *f)
+{
+	OpExpr	   *op = (OpExpr *) clause;
+	Node	   *expr;
+	Const	   *k;
+	Oid			opno;
+	Oid			etype;
+	int			strategy;
+	Oid			lefttype;
+	Oid			righttype;
+
+	if (!IsA(clause, OpExpr) || list_length(op->args) != 2)
+		return false;
+	expr = (Node *) linitial(op->args);
+	k = (Const *) lsecond(op->args);
+	opno = op->opno;
+	if (IsA(expr, Const))
+	{
+		k = (Const *) expr;
+		expr = (Node *) lsecond(op->args);
+		opno = get_commutator(opno);
+	}
+	if (!OidIsValid(opno) || !IsA(k, Const) || k->constisnull ||
+		IsA(expr, Var) || IsA(expr, Const))
+		return false;
+	etype = exprType(expr);
+	if ((etype != INT2OID && etype != INT4OID && etype != INT8OID) ||
+		(k->consttype != INT2OID && k->consttype != INT4OID &&
+		 k->consttype != INT8OID))
+		return false;
+	if (op_in_opfamily(opno, INTEGER_BTREE_FAM_OID))
+		get_op_opfamily_properties(opno, INTEGER_BTREE_FAM_OID, false,
+								   &strategy, &lefttype, &righttype);
+	else if (OidIsValid(get_negator(opno)) &&
+			 op_in_opfamily(get_negator(opno), INTEGER_BTREE_FAM_OID))
+	{
+		get_op_opfamily_properties(get_negator(opno), INTEGER_BTREE_FAM_OID,
+								   false, &strategy, &lefttype, &righttype);
+		if (strategy != BTEqualStrategyNumber)
+			return false;
+		strategy = PF_NOT_EQUAL_STRATEGY;
+	}
+	else
+		return false;
+	memset(f, 0, sizeof(PfAggFilter));
+	f->col = compile_computed(c, (Expr *) expr);
+	if (f->col < 0)
+		return false;
+	f->kind = PF_FILTER_CMP;
+	f->strategy = f->orig_strategy = strategy;
+	f->valtype = k->consttype;
+	f->ival = k->consttype == INT2OID ? DatumGetInt16(k->constvalue) :
+		k->consttype == INT4OID ? DatumGetInt32(k->constvalue) :
+		DatumGetInt64(k->constvalue);
+	f->text = pf_agg_deparse((Node *) clause, RelationGetRelid(c->rel),
+							 expr_rti((Node *) clause));
+	return true;
 }
 
 /*
@@ -210,6 +329,8 @@ compile_computed_filter(PfCompile *c, Expr *clause, PfAggFilter *f)
 		return false;
 	if (exprType((Node *) clause) != BOOLOID)
 		return false;
+	if (compile_computed_cmp(c, clause, f))
+		return true;
 	memset(f, 0, sizeof(PfAggFilter));
 	f->col = compile_computed(c, clause);
 	if (f->col < 0)

@@ -269,6 +269,13 @@ fill_batch(PfAggScanState *st, int c, uint32 n, const uint32 *rows,
 	}
 }
 
+void
+pf_agg_fill_stored(PfAggScanState *st, int c, uint32 batch_n,
+				   const uint32 *sel, uint32 n)
+{
+	fill_batch(st, c, batch_n, sel, n);
+}
+
 /*
  * Answer every aggregate of row group rg from its metadata, if possible
  * (no filters, no groups: the caller checked).  Returns false, changing

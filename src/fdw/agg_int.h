@@ -11,7 +11,8 @@
  * (filters to selection vectors), agg_group.c (key dictionaries, group
  * hashing), agg_spill.c (groups beyond memory: spill partitions),
  * agg_exec.c (executor callbacks, units, statistics shortcuts),
- * agg_explain.c.
+ * agg_explain.c, agg_kernel.c (computed columns by vector kernels:
+ * length() of text, vec_text.c).
  *
  * Planning (GetForeignUpperPaths, UPPERREL_GROUP_AGG) accepts a query over
  * one foreign table (Parquet files or Amudai shards) when every
@@ -707,7 +708,18 @@ typedef struct PfAggComputed
 	int			nargs;			/* its input columns (stored columns) */
 	int		   *args;
 	bool		scale_known;	/* numeric: col->scale set by a value */
+	/* a vector kernel instead of ExecEvalExpr (agg_kernel.c) */
+	int			kernel;			/* PF_KERNEL_* */
+	int			kernel_col;		/* its input, a stored column */
+	int			kernel_mode;	/* PF_KERNEL_LENGTH: a VtLengthKind */
+	int32	   *memo;			/* per dictionary entry of the unit read */
+	uint32		memo_cap;
+	int64		memo_unit;		/* st->rowgroups_read of memo, -1: none */
 } PfAggComputed;
+
+#define PF_KERNEL_NONE		0	/* ExecEvalExpr row by row */
+#define PF_KERNEL_LENGTH	1	/* length(), char_length(), octet_length() of
+								 * a text column (vec_text.c) */
 
 /*
  * Can PostgreSQL evaluate expr row by row inside the scan of relation
@@ -723,6 +735,13 @@ extern void pf_agg_pgexpr_begin(PfAggScanState *st, PlanState *parent);
 extern void pf_agg_pgexpr_batch_start(PfAggScanState *st);
 /* Fill computed column c's batch for the n selected rows sel. */
 extern void pf_agg_pgexpr_fill(PfAggScanState *st, int c, uint32 batch_n,
+							   const uint32 *sel, uint32 n);
+
+/* in agg_kernel.c: computed columns by vector kernels (kernel != NONE) */
+extern void pf_agg_kernel_fill(PfAggScanState *st, int c, uint32 batch_n,
+							   const uint32 *sel, uint32 n);
+/* in agg_exec.c: fill stored column c's batch for the selected rows */
+extern void pf_agg_fill_stored(PfAggScanState *st, int c, uint32 batch_n,
 							   const uint32 *sel, uint32 n);
 
 #endif							/* PF_AGG_INT_H */

@@ -296,6 +296,11 @@ pf_agg_pgexpr_fill(PfAggScanState *st, int c, uint32 batch_n,
 	bool		any_null = false;
 	MemoryContext old;
 
+	if (cm->kernel != PF_KERNEL_NONE)
+	{
+		pf_agg_kernel_fill(st, c, batch_n, sel, n);
+		return;
+	}
 	old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
 	for (int k = 0; k < cm->nargs; k++)
 		convert_input(st, cm->args[k], batch_n, sel, n);

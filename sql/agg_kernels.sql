@@ -1,0 +1,118 @@
+--
+-- agg_kernels: vector kernels of the aggregate pushdown (agg_kernel.c):
+-- length(), char_length(), octet_length() of text columns as aggregate
+-- arguments, group keys and conditions, over dictionary-coded and plain
+-- pages (one file written with dictionaries, one without, row groups
+-- whose dictionaries differ) and over an Amudai shard.
+--
+-- kern_same() runs a query over the foreign table (pushdown on) and over a
+-- heap table holding the same rows, compares the results as multisets of
+-- rows as text, and says whether the foreign query was pushed down.
+--
+LOAD 'parquet_fdw';
+SET extra_float_digits = 3;
+SET max_parallel_workers_per_gather = 0;
+SELECT current_setting('data_directory') || '/pf_kern_dict.parquet' AS dict_file,
+       current_setting('data_directory') || '/pf_kern_plain.parquet' AS plain_file,
+       current_setting('data_directory') || '/pf_kern_*.parquet' AS kern_glob,
+       current_setting('data_directory') || '/pf_kern.amudai.shard' AS kern_shard \gset
+
+CREATE SERVER kern_srv FOREIGN DATA WRAPPER parquet_fdw;
+-- s: a few values per row group, multibyte (2, 3 and 4 bytes), empty and
+-- NULL, different in each row group of 1000 rows; u: almost unique
+CREATE TABLE kern_heap (id int, x int, s text, u text);
+INSERT INTO kern_heap
+SELECT i, i % 7,
+       CASE WHEN i % 13 = 0 THEN NULL
+            WHEN i % 11 = 0 THEN ''
+            ELSE repeat(CASE (i / 1000) % 4 WHEN 0 THEN 'é' WHEN 1 THEN '€'
+                             WHEN 2 THEN '😀' ELSE 'a' END, (i / 1000 + i % 5) % 9)
+                 || CASE WHEN i % 3 = 0 THEN 'x' ELSE '' END END,
+       CASE WHEN i % 17 = 0 THEN NULL
+            ELSE 'ü' || i || repeat('ß', i % 6) END
+FROM generate_series(1, 8000) i;
+COPY (SELECT * FROM kern_heap WHERE id <= 4000) TO :'dict_file'
+  (FORMAT parquet, row_group_size 1000, dictionary true);
+COPY (SELECT * FROM kern_heap WHERE id > 4000) TO :'plain_file'
+  (FORMAT parquet, row_group_size 1000, dictionary false);
+CREATE FOREIGN TABLE kern_ft (id int, x int, s text, u text)
+  SERVER kern_srv OPTIONS (filename :'kern_glob');
+SELECT parquet_fdw_write_amudai('SELECT * FROM kern_heap', :'kern_shard', 1000);
+CREATE FOREIGN TABLE kern_am (id int, x int, s text, u text)
+  SERVER kern_srv OPTIONS (filename :'kern_shard');
+
+CREATE FUNCTION kern_same(q text, ft text DEFAULT 'kern_ft') RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  pushed boolean := false;
+  ln text;
+  diff bigint;
+  nrows bigint;
+  qf text := replace(q, 'TBL', ft);
+  qh text := replace(q, 'TBL', 'kern_heap');
+BEGIN
+  FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || qf LOOP
+    IF ln ~ 'Aggregate Pushdown' THEN pushed := true; END IF;
+  END LOOP;
+  EXECUTE 'CREATE TEMP TABLE r_ft AS SELECT t::text AS v FROM (' || qf || ') t';
+  EXECUTE 'CREATE TEMP TABLE r_heap AS SELECT t::text AS v FROM (' || qh || ') t';
+  SELECT count(*) INTO diff FROM
+    ((SELECT * FROM r_ft EXCEPT ALL SELECT * FROM r_heap)
+     UNION ALL (SELECT * FROM r_heap EXCEPT ALL SELECT * FROM r_ft)) x;
+  SELECT count(*) INTO nrows FROM r_ft;
+  DROP TABLE r_ft;
+  DROP TABLE r_heap;
+  RETURN CASE WHEN pushed THEN 'pushed' ELSE 'not pushed' END ||
+         ', ' || nrows || ' rows, ' || diff || ' differences';
+END $$;
+
+-- the files hold the heap's rows
+SELECT count(*) AS rows_not_in_both FROM
+  ((SELECT * FROM kern_ft EXCEPT ALL SELECT * FROM kern_heap)
+   UNION ALL (SELECT * FROM kern_heap EXCEPT ALL SELECT * FROM kern_ft)) d;
+
+-- aggregate arguments
+SELECT kern_same($$SELECT avg(length(s)), sum(char_length(s)), sum(octet_length(s)),
+  count(length(s)), avg(character_length(u)), sum(octet_length(u)) FROM TBL$$);
+SELECT kern_same($$SELECT x, avg(length(s)), sum(octet_length(s)), count(*),
+  avg(length(u)) FROM TBL GROUP BY x$$);
+-- ClickBench Q27/Q28 shapes: a text key, avg(length()), HAVING
+SELECT kern_same($$SELECT s, avg(length(u)) AS l, count(*) AS c FROM TBL
+  WHERE u <> '' GROUP BY s HAVING count(*) > 100$$);
+SELECT kern_same($$SELECT x, avg(length(s)) AS l, count(*) AS c, min(s) FROM TBL
+  WHERE s <> '' GROUP BY x HAVING count(*) > 10$$);
+-- group keys
+SELECT kern_same($$SELECT length(s), octet_length(s), count(*) FROM TBL GROUP BY 1, 2$$);
+SELECT kern_same($$SELECT length(u) AS k, count(*), min(id) FROM TBL GROUP BY k$$);
+-- conditions: either side, every operator, int2/int8 constants
+SELECT kern_same($$SELECT count(*), sum(id) FROM TBL WHERE length(s) > 3$$);
+SELECT kern_same($$SELECT count(*), sum(id) FROM TBL WHERE 3 >= length(s)$$);
+SELECT kern_same($$SELECT count(*) FROM TBL WHERE length(s) = 0$$);
+SELECT kern_same($$SELECT count(*) FROM TBL WHERE length(s) <> 2$$);
+SELECT kern_same($$SELECT count(*) FROM TBL WHERE octet_length(s) < 9::int2$$);
+SELECT kern_same($$SELECT count(*) FROM TBL WHERE char_length(u) <= 7::int8$$);
+SELECT kern_same($$SELECT x, count(*) FROM TBL WHERE length(u) >= 8 AND x > 2
+  AND octet_length(s) > 4 GROUP BY x$$);
+SELECT kern_same($$SELECT count(*) FROM TBL WHERE length(s) > 100$$);
+-- an integer expression PostgreSQL computes, compared by the vector filter
+SELECT kern_same($$SELECT count(*) FROM TBL WHERE length(s || u) > 12$$);
+SELECT kern_same($$SELECT count(*) FROM TBL WHERE id % 10 = 3$$);
+-- the Amudai shard (values through convert(), no dictionary codes)
+SELECT kern_same($$SELECT x, avg(length(s)), sum(octet_length(u)) FROM TBL
+  WHERE length(s) > 1 GROUP BY x$$, 'kern_am');
+SELECT kern_same($$SELECT length(s), count(*) FROM TBL GROUP BY 1$$, 'kern_am');
+-- a tiny work_mem: length keys spill and are read back
+SET work_mem = '64kB';
+SET hash_mem_multiplier = 1;
+SELECT kern_same($$SELECT u, length(u), count(*) FROM TBL WHERE length(s) >= 1 GROUP BY 1, 2$$);
+RESET work_mem;
+RESET hash_mem_multiplier;
+-- the filter shows as pushed
+CREATE FUNCTION kern_pushed_filters(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+  ln text;
+BEGIN
+  FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+    IF ln ~ 'Pushed Filters' THEN RETURN NEXT ln; END IF;
+  END LOOP;
+END $$;
+SELECT kern_pushed_filters('SELECT count(*) FROM kern_ft WHERE length(s) > 3 AND 2 <> octet_length(u)');
