@@ -3,7 +3,8 @@
 -- length(), char_length(), octet_length() of text columns as aggregate
 -- arguments, group keys and conditions, over dictionary-coded and plain
 -- pages (one file written with dictionaries, one without, row groups
--- whose dictionaries differ) and over an Amudai shard.
+-- whose dictionaries differ) and over an Amudai shard; bool_and, bool_or
+-- and every over boolean columns and conditions.
 --
 -- kern_same() runs a query over the foreign table (pushdown on) and over a
 -- heap table holding the same rows, compares the results as multisets of
@@ -20,7 +21,7 @@ SELECT current_setting('data_directory') || '/pf_kern_dict.parquet' AS dict_file
 CREATE SERVER kern_srv FOREIGN DATA WRAPPER parquet_fdw;
 -- s: a few values per row group, multibyte (2, 3 and 4 bytes), empty and
 -- NULL, different in each row group of 1000 rows; u: almost unique
-CREATE TABLE kern_heap (id int, x int, s text, u text);
+CREATE TABLE kern_heap (id int, x int, s text, u text, b boolean);
 INSERT INTO kern_heap
 SELECT i, i % 7,
        CASE WHEN i % 13 = 0 THEN NULL
@@ -29,16 +30,19 @@ SELECT i, i % 7,
                              WHEN 2 THEN '😀' ELSE 'a' END, (i / 1000 + i % 5) % 9)
                  || CASE WHEN i % 3 = 0 THEN 'x' ELSE '' END END,
        CASE WHEN i % 17 = 0 THEN NULL
-            ELSE 'ü' || i || repeat('ß', i % 6) END
+            ELSE 'ü' || i || repeat('ß', i % 6) END,
+       -- x = 0: NULL or true; x = 1: all NULL; else mixed
+       CASE WHEN i % 7 = 1 OR i % 19 = 0 THEN NULL
+            WHEN i % 7 = 0 THEN true ELSE i % 4 <> 0 END
 FROM generate_series(1, 8000) i;
 COPY (SELECT * FROM kern_heap WHERE id <= 4000) TO :'dict_file'
   (FORMAT parquet, row_group_size 1000, dictionary true);
 COPY (SELECT * FROM kern_heap WHERE id > 4000) TO :'plain_file'
   (FORMAT parquet, row_group_size 1000, dictionary false);
-CREATE FOREIGN TABLE kern_ft (id int, x int, s text, u text)
+CREATE FOREIGN TABLE kern_ft (id int, x int, s text, u text, b boolean)
   SERVER kern_srv OPTIONS (filename :'kern_glob');
 SELECT parquet_fdw_write_amudai('SELECT * FROM kern_heap', :'kern_shard', 1000);
-CREATE FOREIGN TABLE kern_am (id int, x int, s text, u text)
+CREATE FOREIGN TABLE kern_am (id int, x int, s text, u text, b boolean)
   SERVER kern_srv OPTIONS (filename :'kern_shard');
 
 CREATE FUNCTION kern_same(q text, ft text DEFAULT 'kern_ft') RETURNS text LANGUAGE plpgsql AS $$
@@ -100,10 +104,21 @@ SELECT kern_same($$SELECT count(*) FROM TBL WHERE id % 10 = 3$$);
 SELECT kern_same($$SELECT x, avg(length(s)), sum(octet_length(u)) FROM TBL
   WHERE length(s) > 1 GROUP BY x$$, 'kern_am');
 SELECT kern_same($$SELECT length(s), count(*) FROM TBL GROUP BY 1$$, 'kern_am');
+-- bool_and, bool_or, every: columns and conditions, all-NULL groups
+SELECT kern_same($$SELECT bool_and(b), bool_or(b), every(b), count(b) FROM TBL$$);
+SELECT kern_same($$SELECT x, bool_and(b), bool_or(b), every(b) FROM TBL GROUP BY x$$);
+SELECT kern_same($$SELECT x, bool_and(length(s) > 2), bool_or(id % 1000 = 0),
+  bool_or(NOT b) FROM TBL GROUP BY x$$);
+SELECT kern_same($$SELECT bool_and(b), bool_or(b) FROM TBL WHERE x = 1$$);
+SELECT kern_same($$SELECT bool_and(b), bool_or(b) FROM TBL WHERE id < 0$$);
+SELECT kern_same($$SELECT s, bool_or(b) AS any_b, count(*) FROM TBL GROUP BY s
+  HAVING bool_or(b) AND NOT bool_and(b)$$);
+SELECT kern_same($$SELECT x, bool_and(b), bool_or(b) FROM TBL GROUP BY x$$, 'kern_am');
 -- a tiny work_mem: length keys spill and are read back
 SET work_mem = '64kB';
 SET hash_mem_multiplier = 1;
 SELECT kern_same($$SELECT u, length(u), count(*) FROM TBL WHERE length(s) >= 1 GROUP BY 1, 2$$);
+SELECT kern_same($$SELECT u, bool_and(b), bool_or(b) FROM TBL GROUP BY 1$$);
 RESET work_mem;
 RESET hash_mem_multiplier;
 -- the filter shows as pushed

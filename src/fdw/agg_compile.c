@@ -1041,6 +1041,27 @@ compile_computed_arg(PfCompile *c, Expr *arg)
 	return e;
 }
 
+/*
+ * bool_and(x) (every) and bool_or(x): min and max of x's values as 0/1
+ * (false < true), NULLs skipped and no input NULL, as booland_statefunc
+ * and boolor_statefunc give.  x a boolean column or a condition
+ * PostgreSQL computes.
+ */
+static bool
+compile_bool_agg(PfCompile *c, const char *name, Expr *arg, PfAggDef *def)
+{
+	if (exprType((Node *) arg) != BOOLOID || def->restype != BOOLOID)
+		return false;
+	def->kind = strcmp(name, "bool_or") == 0 ? PF_AGG_MAX : PF_AGG_MIN;
+	def->arg = IsA(arg, Var) ? compile_expr(c, arg, false) :
+		compile_computed_arg(c, arg);
+	if (def->arg == NULL || def->arg->op != PF_EXPR_COL ||
+		get_col(c, def->arg->col)->kind != PF_COL_BOOL)
+		return false;
+	def->from_stats = false;
+	return true;
+}
+
 /* Compile one Aggref; NULL when not supported. */
 static bool
 compile_aggref(PfCompile *c, Aggref *agg, PfAggDef *def)
@@ -1101,6 +1122,9 @@ compile_aggref(PfCompile *c, Aggref *agg, PfAggDef *def)
 		def->kind = PF_AGG_MIN;
 	else if (strcmp(name, "max") == 0)
 		def->kind = PF_AGG_MAX;
+	else if (strcmp(name, "bool_and") == 0 || strcmp(name, "every") == 0 ||
+			 strcmp(name, "bool_or") == 0)
+		return compile_bool_agg(c, name, arg, def);
 	else
 		return false;
 

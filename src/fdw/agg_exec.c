@@ -1157,6 +1157,8 @@ agg_result(PfAggScanState *st, uint32 g, int a, bool *isnull)
 				return Int64GetDatum((int64) s->isum);
 			case DATEOID:
 				return DateADTGetDatum((DateADT) s->isum);
+			case BOOLOID:
+				return BoolGetDatum(s->isum != 0);	/* bool_and, bool_or */
 			default:
 				return pf_agg_int128_to_numeric(s->isum, scale);
 		}
