@@ -4,7 +4,8 @@
 -- arguments, group keys and conditions, over dictionary-coded and plain
 -- pages (one file written with dictionaries, one without, row groups
 -- whose dictionaries differ) and over an Amudai shard; bool_and, bool_or
--- and every over boolean columns and conditions.
+-- and every over boolean columns and conditions; min and max of
+-- expressions.
 --
 -- kern_same() runs a query over the foreign table (pushdown on) and over a
 -- heap table holding the same rows, compares the results as multisets of
@@ -114,6 +115,49 @@ SELECT kern_same($$SELECT bool_and(b), bool_or(b) FROM TBL WHERE id < 0$$);
 SELECT kern_same($$SELECT s, bool_or(b) AS any_b, count(*) FROM TBL GROUP BY s
   HAVING bool_or(b) AND NOT bool_and(b)$$);
 SELECT kern_same($$SELECT x, bool_and(b), bool_or(b) FROM TBL GROUP BY x$$, 'kern_am');
+-- min, max of expressions: vector arithmetic (integers, numeric, floats
+-- with NaN) or computed by PostgreSQL (length(), casts, CASE)
+CREATE TABLE kern_num_heap AS
+SELECT i AS id, i % 5 AS g, (i * 37) % 1001 - 500 AS a, i % 13 AS k,
+       CASE WHEN i % 9 = 0 THEN NULL ELSE ((i * 7) % 1000) / 8.0 END::numeric(10,3) AS p,
+       CASE WHEN i % 11 = 0 THEN NULL WHEN i % 97 = 0 THEN 'NaN'::float8
+            ELSE ((i * 13) % 2000) / 3.0 - 300 END AS f,
+       CASE WHEN i % 6 = 0 THEN NULL ELSE 'v' || repeat('é', i % 10) END AS s
+FROM generate_series(1, 6000) i;
+SELECT current_setting('data_directory') || '/pf_kernnum.parquet' AS num_file \gset
+COPY kern_num_heap TO :'num_file' (FORMAT parquet, row_group_size 1500);
+CREATE FOREIGN TABLE kern_num (id int, g int, a int, k int, p numeric(10,3), f float8, s text)
+  SERVER kern_srv OPTIONS (filename :'num_file');
+CREATE FUNCTION kern_num_same(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  pushed boolean := false;
+  ln text;
+  diff bigint;
+  nrows bigint;
+BEGIN
+  FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || replace(q, 'TBL', 'kern_num') LOOP
+    IF ln ~ 'Aggregate Pushdown' THEN pushed := true; END IF;
+  END LOOP;
+  EXECUTE 'SELECT count(*) FROM ((' || replace(q, 'TBL', 'kern_num') || ' EXCEPT ALL '
+    || replace(q, 'TBL', 'kern_num_heap') || ') UNION ALL ('
+    || replace(q, 'TBL', 'kern_num_heap') || ' EXCEPT ALL '
+    || replace(q, 'TBL', 'kern_num') || ')) d' INTO diff;
+  EXECUTE 'SELECT count(*) FROM (' || replace(q, 'TBL', 'kern_num') || ') r' INTO nrows;
+  RETURN CASE WHEN pushed THEN 'pushed' ELSE 'not pushed' END ||
+         ', ' || nrows || ' rows, ' || diff || ' differences';
+END $$;
+SELECT kern_num_same($$SELECT min(a + k), max(a * k), min(-a), max(a - 2 * k) FROM TBL$$);
+SELECT kern_num_same($$SELECT g, min(a * 3 + k), max(a + id), min(p * 2), max(p + 1.5) FROM TBL GROUP BY g$$);
+SELECT kern_num_same($$SELECT g, min(f * 2), max(f + 1), min(f - a), max(f * k) FROM TBL GROUP BY g$$);
+SELECT kern_num_same($$SELECT g, min(length(s)), max(octet_length(s) + 1), min(k::int8 * 1000000000000),
+  max(CASE WHEN a > 0 THEN a ELSE NULL END) FROM TBL GROUP BY g$$);
+SELECT kern_num_same($$SELECT k, max(a / (k + 1)), min(abs(a)) FROM TBL GROUP BY k HAVING max(a + 1) > 0$$);
+SELECT kern_num_same($$SELECT min(a + k), max(f * 2) FROM TBL WHERE id < 0$$);
+-- overflow is PostgreSQL's error
+\set VERBOSITY terse
+SELECT max(a * 2147483647) FROM kern_num;
+SELECT max(a * 2147483647) FROM kern_num_heap;
+\set VERBOSITY default
 -- a tiny work_mem: length keys spill and are read back
 SET work_mem = '64kB';
 SET hash_mem_multiplier = 1;

@@ -1154,22 +1154,28 @@ compile_aggref(PfCompile *c, Aggref *agg, PfAggDef *def)
 				def->collid = agg->inputcollid;
 				break;
 			}
-			/* min, max: a bare column, of a type compared as numbers */
-			if (!IsA(arg, Var) || def->restype != argtype ||
+			/*
+			 * min, max: of a type compared as numbers; a column, or an
+			 * expression of numbers (computed by the vector arithmetic, or
+			 * else by PostgreSQL into a computed column)
+			 */
+			if (def->restype != argtype ||
 				!(argtype == INT2OID || argtype == INT4OID ||
 				  argtype == INT8OID || argtype == FLOAT4OID ||
 				  argtype == FLOAT8OID || argtype == NUMERICOID ||
-				  argtype == DATEOID))
+				  (argtype == DATEOID && IsA(arg, Var))))
 				return false;
 			break;
 	}
 	def->arg = compile_expr(c, arg, def->kind == PF_AGG_SUM ||
-							def->kind == PF_AGG_AVG);
-	if (def->arg == NULL && (def->kind == PF_AGG_SUM || def->kind == PF_AGG_AVG))
+							def->kind == PF_AGG_AVG || !IsA(arg, Var));
+	if (def->arg == NULL)
 		def->arg = compile_computed_arg(c, arg);
 	if (def->arg == NULL)
 		return false;
+	/* a stored column's bounds are in its statistics */
 	if ((def->kind == PF_AGG_MIN || def->kind == PF_AGG_MAX) &&
+		def->arg->op == PF_EXPR_COL && def->arg->col < PF_AGG_COMPUTED_BASE &&
 		(def->arg->num == PF_NUM_INT || def->arg->num == PF_NUM_DATE ||
 		 def->arg->num == PF_NUM_DEC))
 		def->from_stats = true;
