@@ -5,7 +5,7 @@
 -- pages (one file written with dictionaries, one without, row groups
 -- whose dictionaries differ) and over an Amudai shard; bool_and, bool_or
 -- and every over boolean columns and conditions; min and max of
--- expressions.
+-- expressions; ORDER BY ... LIMIT pushed with HAVING.
 --
 -- kern_same() runs a query over the foreign table (pushdown on) and over a
 -- heap table holding the same rows, compares the results as multisets of
@@ -158,6 +158,35 @@ SELECT kern_num_same($$SELECT min(a + k), max(f * 2) FROM TBL WHERE id < 0$$);
 SELECT max(a * 2147483647) FROM kern_num;
 SELECT max(a * 2147483647) FROM kern_num_heap;
 \set VERBOSITY default
+-- top-N with HAVING: the best groups among those HAVING keeps, compared
+-- row by row in order (the sort keys leave no ties)
+CREATE FUNCTION kern_topn(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  topn boolean := false;
+  ln text;
+  diff bigint;
+  nrows bigint;
+BEGIN
+  FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || replace(q, 'TBL', 'kern_ft') LOOP
+    IF ln ~ 'Pushed Top-N' THEN topn := true; END IF;
+  END LOOP;
+  EXECUTE 'SELECT count(*) FROM (SELECT row_number() OVER () AS n, t::text AS v FROM ('
+    || replace(q, 'TBL', 'kern_ft') || ') t) f FULL JOIN (SELECT row_number() OVER () AS n, t::text AS v FROM ('
+    || replace(q, 'TBL', 'kern_heap') || ') t) h USING (n) WHERE f.v IS DISTINCT FROM h.v' INTO diff;
+  EXECUTE 'SELECT count(*) FROM (' || replace(q, 'TBL', 'kern_ft') || ') r' INTO nrows;
+  RETURN CASE WHEN topn THEN 'top-N pushed' ELSE 'top-N not pushed' END ||
+         ', ' || nrows || ' rows, ' || diff || ' differences';
+END $$;
+SELECT kern_topn($$SELECT s, count(*) AS c FROM TBL GROUP BY s
+  HAVING count(*) < 150 ORDER BY c DESC, s LIMIT 5$$);
+SELECT kern_topn($$SELECT s, count(*) AS c FROM TBL GROUP BY s
+  HAVING count(*) < 225 ORDER BY c DESC LIMIT 1$$);
+SELECT kern_topn($$SELECT x, length(s) AS l, avg(length(u)) AS a, count(*) FROM TBL
+  GROUP BY 1, 2 HAVING avg(length(u)) > 6 AND bool_or(b) ORDER BY a DESC, x, l LIMIT 7 OFFSET 2$$);
+SELECT kern_topn($$SELECT u, count(*) AS c FROM TBL GROUP BY u
+  HAVING min(id) % 3 = 0 ORDER BY c DESC, u LIMIT 4$$);
+SELECT kern_topn($$SELECT s, count(*) AS c FROM TBL GROUP BY s
+  HAVING count(*) > 100000 ORDER BY c DESC LIMIT 3$$);
 -- a tiny work_mem: length keys spill and are read back
 SET work_mem = '64kB';
 SET hash_mem_multiplier = 1;

@@ -1318,7 +1318,7 @@ pf_agg_iterate_foreign_scan(ForeignScanState *node)
 	uint32		g;
 
 	if (st->topn != NULL)
-		return pf_agg_topn_next(st->topn, st, slot);
+		return pf_agg_topn_next(st->topn, st, slot, &node->ss.ps);
 	g = pf_agg_next_group(st);
 	if (g == PF_AGG_NO_GROUP)
 		return ExecClearTuple(slot);

@@ -669,7 +669,7 @@ extern void pf_agg_topn_add_path(PlannerInfo *root, RelOptInfo *input_rel,
 								 RelOptInfo *final_rel, FinalPathExtraData *extra);
 extern struct PfAggTopN *pf_agg_topn_begin(List *spec);
 extern TupleTableSlot *pf_agg_topn_next(struct PfAggTopN *t, PfAggScanState *st,
-										TupleTableSlot *slot);
+										TupleTableSlot *slot, PlanState *node);
 extern void pf_agg_topn_reset(struct PfAggTopN *t);
 extern void pf_agg_topn_explain(struct PfAggTopN *t, ExplainState *es);
 /* agg_filter.c: LIKE / ILIKE / NOT LIKE filters over text columns */
