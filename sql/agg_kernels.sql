@@ -5,7 +5,8 @@
 -- pages (one file written with dictionaries, one without, row groups
 -- whose dictionaries differ) and over an Amudai shard; bool_and, bool_or
 -- and every over boolean columns and conditions; min and max of
--- expressions; ORDER BY ... LIMIT pushed with HAVING.
+-- expressions; ORDER BY ... LIMIT pushed with HAVING; float4/float8
+-- GROUP BY keys.
 --
 -- kern_same() runs a query over the foreign table (pushdown on) and over a
 -- heap table holding the same rows, compares the results as multisets of
@@ -187,6 +188,56 @@ SELECT kern_topn($$SELECT u, count(*) AS c FROM TBL GROUP BY u
   HAVING min(id) % 3 = 0 ORDER BY c DESC, u LIMIT 4$$);
 SELECT kern_topn($$SELECT s, count(*) AS c FROM TBL GROUP BY s
   HAVING count(*) > 100000 ORDER BY c DESC LIMIT 3$$);
+-- float4/float8 group keys: -0 and +0 one group, every NaN one group,
+-- NULL its own; infinities; float keys computed by PostgreSQL.  Keys are
+-- shown as k + 0 (-0 + 0 is +0): which zero names the group is the first
+-- row's in PostgreSQL, so it depends on the plan.
+CREATE TABLE kern_flt_heap AS
+SELECT i AS id,
+       (CASE i % 9 WHEN 0 THEN '-0' WHEN 1 THEN '0' WHEN 2 THEN 'NaN'
+                   WHEN 3 THEN '-NaN' WHEN 4 THEN 'Infinity' WHEN 5 THEN '-Infinity'
+                   WHEN 6 THEN NULL ELSE (i % 37)::text || '.25' END)::float8 AS d,
+       (CASE i % 7 WHEN 0 THEN '-0' WHEN 1 THEN '0' WHEN 2 THEN 'NaN'
+                   WHEN 3 THEN NULL ELSE (i % 11)::text || '.5' END)::float4 AS r,
+       i % 3 AS g
+FROM generate_series(1, 5000) i;
+SELECT current_setting('data_directory') || '/pf_kernflt.parquet' AS flt_file \gset
+COPY kern_flt_heap TO :'flt_file' (FORMAT parquet, row_group_size 1200);
+CREATE FOREIGN TABLE kern_flt (id int, d float8, r float4, g int)
+  SERVER kern_srv OPTIONS (filename :'flt_file');
+CREATE FUNCTION kern_flt_same(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  pushed boolean := false;
+  ln text;
+  diff bigint;
+  nrows bigint;
+BEGIN
+  FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || replace(q, 'TBL', 'kern_flt') LOOP
+    IF ln ~ 'Aggregate Pushdown' THEN pushed := true; END IF;
+  END LOOP;
+  EXECUTE 'SELECT count(*) FROM ((' || replace(q, 'TBL', 'kern_flt') || ' EXCEPT ALL '
+    || replace(q, 'TBL', 'kern_flt_heap') || ') UNION ALL ('
+    || replace(q, 'TBL', 'kern_flt_heap') || ' EXCEPT ALL '
+    || replace(q, 'TBL', 'kern_flt') || ')) x' INTO diff;
+  EXECUTE 'SELECT count(*) FROM (' || replace(q, 'TBL', 'kern_flt') || ') x' INTO nrows;
+  RETURN CASE WHEN pushed THEN 'pushed' ELSE 'not pushed' END ||
+         ', ' || nrows || ' rows, ' || diff || ' differences';
+END $$;
+SELECT kern_flt_same($$SELECT d + 0, count(*), sum(id) FROM TBL GROUP BY d$$);
+SELECT kern_flt_same($$SELECT r + 0, count(*), min(id) FROM TBL GROUP BY r$$);
+SELECT kern_flt_same($$SELECT d + 0, r + 0, g, count(*) FROM TBL GROUP BY d, r, g$$);
+SELECT kern_flt_same($$SELECT d * 2 + 0, count(*) FROM TBL GROUP BY d * 2$$);
+SELECT kern_flt_same($$SELECT d + 0, count(*) FROM TBL WHERE g = 1 GROUP BY d HAVING count(*) > 100$$);
+-- the groups of the zeros, the NaNs and NULL, by name
+SELECT d + 0 AS d, count(*) FROM kern_flt WHERE d = 0 OR d = 'NaN' OR d IS NULL
+  GROUP BY d ORDER BY d NULLS FIRST;
+SELECT r + 0 AS r, count(*) FROM kern_flt WHERE r = 0 OR r = 'NaN' OR r IS NULL
+  GROUP BY r ORDER BY r NULLS FIRST;
+SET work_mem = '64kB';
+SET hash_mem_multiplier = 1;
+SELECT kern_flt_same($$SELECT d + 0, r + 0, id % 400, count(*) FROM TBL GROUP BY d, r, id % 400$$);
+RESET work_mem;
+RESET hash_mem_multiplier;
 -- a tiny work_mem: length keys spill and are read back
 SET work_mem = '64kB';
 SET hash_mem_multiplier = 1;

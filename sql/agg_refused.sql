@@ -71,7 +71,7 @@ SELECT refused_why($$SELECT count(*) FROM refused WHERE l_returnflag <> 'A' OR i
 SELECT refused_why($$SELECT extract(year FROM l_shipdate), count(*) FROM refused GROUP BY 1$$);
 SELECT refused_why($$SELECT date_trunc('month', l_shipdate), sum(i2) FROM refused GROUP BY 1$$);
 SELECT refused_why($$SELECT f8 > 100, count(*) FROM refused GROUP BY f8 > 100$$);
-SELECT refused_why($$SELECT f4, count(*) FROM refused GROUP BY f4 HAVING count(*) > 1$$);
+SELECT refused_why($$SELECT wide, count(*) FROM refused GROUP BY wide HAVING count(*) > 1$$);
 SELECT refused_why($$SELECT l_returnflag, count(*) FROM refused GROUP BY ROLLUP (l_returnflag)$$);
 
 -- expressions of group columns only (and constants beside a column key)

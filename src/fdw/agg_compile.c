@@ -1273,7 +1273,8 @@ pf_agg_compile_program(Relation rel, Index relid, List *quals, List *group_vars,
 			return NULL;
 		col = get_col(&c, ci);
 		if (col->kind != PF_COL_INT && col->kind != PF_COL_TEXT &&
-			col->kind != PF_COL_BOOL && col->kind != PF_COL_DATE)
+			col->kind != PF_COL_BOOL && col->kind != PF_COL_DATE &&
+			col->kind != PF_COL_F4 && col->kind != PF_COL_F8)
 			return NULL;
 		/* grouping text by bytes needs a deterministic collation */
 		if (col->kind == PF_COL_TEXT && OidIsValid(collid) &&

@@ -1260,6 +1260,12 @@ pf_agg_group_row(PfAggScanState *st, uint32 g, TupleTableSlot *slot)
 						case DATEOID:
 							v = DateADTGetDatum((DateADT) d->ivalues[code]);
 							break;
+						case FLOAT4OID:
+							v = Float4GetDatum((float4) float_key_value(d->ivalues[code]));
+							break;
+						case FLOAT8OID:
+							v = Float8GetDatum(float_key_value(d->ivalues[code]));
+							break;
 						case NUMERICOID:
 							/* a computed key, at its scan's one scale */
 							v = pf_agg_int128_to_numeric(d->ivalues[code],

@@ -549,6 +549,33 @@ flba_to_int128(const uint8 *p, int len)
 	return (int128_t) u;
 }
 
+/*
+ * A float group key as the int64 its dictionary holds: the double's bits
+ * with -0 made +0 and every NaN one NaN, so the values PostgreSQL's
+ * float4eq/float8eq call equal are one group (float4 widens exactly).
+ */
+static inline int64
+float_key_bits(double x)
+{
+	int64		bits;
+
+	if (isnan(x))
+		return INT64CONST(0x7FF8000000000000);
+	if (x == 0.0)
+		x = 0.0;
+	memcpy(&bits, &x, sizeof(bits));
+	return bits;
+}
+
+static inline double
+float_key_value(int64 bits)
+{
+	double		x;
+
+	memcpy(&x, &bits, sizeof(x));
+	return x;
+}
+
 /* float8 comparison with NaN above everything, as float8_cmp_internal. */
 static inline int
 float_cmp(double a, double b)
