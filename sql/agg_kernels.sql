@@ -6,7 +6,7 @@
 -- whose dictionaries differ) and over an Amudai shard; bool_and, bool_or
 -- and every over boolean columns and conditions; min and max of
 -- expressions; ORDER BY ... LIMIT pushed with HAVING; float4/float8
--- GROUP BY keys.
+-- GROUP BY keys; text filters on dictionary codes.
 --
 -- kern_same() runs a query over the foreign table (pushdown on) and over a
 -- heap table holding the same rows, compares the results as multisets of
@@ -159,6 +159,17 @@ SELECT kern_num_same($$SELECT min(a + k), max(f * 2) FROM TBL WHERE id < 0$$);
 SELECT max(a * 2147483647) FROM kern_num;
 SELECT max(a * 2147483647) FROM kern_num_heap;
 \set VERBOSITY default
+-- text filters over dictionary-coded pages (each entry judged once per
+-- row group) and plain ones: =, <>, ranges (C collation), IN, LIKE, ILIKE
+SELECT kern_same($$SELECT count(*), sum(id) FROM TBL WHERE s = 'éé'$$);
+SELECT kern_same($$SELECT x, count(*) FROM TBL WHERE s <> '' GROUP BY x$$);
+SELECT kern_same($$SELECT count(*) FROM TBL WHERE s > 'aa' COLLATE "C" AND s <= '€€€' COLLATE "C"$$);
+SELECT kern_same($$SELECT count(*) FROM TBL WHERE s < 'b' COLLATE "C"$$);
+SELECT kern_same($$SELECT count(*) FROM TBL WHERE s IN ('aaa', '€€x', '', '😀')$$);
+SELECT kern_same($$SELECT s, count(*) FROM TBL WHERE s LIKE '%x' GROUP BY s$$);
+SELECT kern_same($$SELECT count(*) FROM TBL WHERE s NOT LIKE '_é%'$$);
+SELECT kern_same($$SELECT count(*) FROM TBL WHERE s ILIKE 'AA%' COLLATE "C"$$);
+SELECT kern_same($$SELECT count(*) FROM TBL WHERE s LIKE '%€€%' AND s <> '€€€€'$$);
 -- top-N with HAVING: the best groups among those HAVING keeps, compared
 -- row by row in order (the sort keys leave no ties)
 CREATE FUNCTION kern_topn(q text) RETURNS text LANGUAGE plpgsql AS $$

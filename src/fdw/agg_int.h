@@ -282,6 +282,13 @@ typedef struct PfAggFilter
 	/* for EXPLAIN */
 	char	   *text;
 	struct PfAggLike *like;		/* PF_FILTER_LIKE: the compiled pattern */
+	/*
+	 * TEXT over a dictionary-coded batch: each entry's answer, found once
+	 * per unit (its dictionary), 0 not yet, 1 passes, 2 does not
+	 */
+	uint8	   *dict_memo;
+	uint32		dict_memo_cap;
+	int64		dict_memo_unit; /* st->rowgroups_read of dict_memo */
 } PfAggFilter;
 
 #define PF_FILTER_CMP		0	/* column op value */
