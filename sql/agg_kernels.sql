@@ -116,6 +116,12 @@ SELECT kern_same($$SELECT bool_and(b), bool_or(b) FROM TBL WHERE id < 0$$);
 SELECT kern_same($$SELECT s, bool_or(b) AS any_b, count(*) FROM TBL GROUP BY s
   HAVING bool_or(b) AND NOT bool_and(b)$$);
 SELECT kern_same($$SELECT x, bool_and(b), bool_or(b) FROM TBL GROUP BY x$$, 'kern_am');
+-- conditions a vector filter evaluates, NULL where their column is
+SELECT kern_same($$SELECT x, bool_and(id > 10), bool_or(s = 'éé'), bool_and(s <> ''),
+  bool_or(u LIKE '%ß'), every(NOT b), count(*) FROM TBL GROUP BY x$$);
+SELECT kern_same($$SELECT s > 'b' COLLATE "C" AS k, x > 3, count(*), bool_or(u ILIKE 'Ü1%' COLLATE "C")
+  FROM TBL GROUP BY 1, 2$$);
+SELECT kern_same($$SELECT bool_and(x < 7), bool_or(id = 1234), bool_and(length(s) < 9) FROM TBL$$, 'kern_am');
 -- min, max of expressions: vector arithmetic (integers, numeric, floats
 -- with NaN) or computed by PostgreSQL (length(), casts, CASE)
 CREATE TABLE kern_num_heap AS

@@ -153,6 +153,30 @@ expr_rti(Node *expr)
 static Node *strip_relabel(Node *node);
 
 /*
+ * A boolean condition one vector filter evaluates, whose value is NULL
+ * exactly where its column is: "column op constant" or LIKE, not IS NULL
+ * (never NULL), IN (NULL elements) or a parameter (set per scan on the
+ * program's filters only).
+ */
+static bool
+compile_condition_kernel(PfCompile *c, Expr *expr, PfAggComputed *cm)
+{
+	PfAggFilter *f;
+
+	if (exprType((Node *) expr) != BOOLOID || IsA(expr, Var))
+		return false;
+	f = palloc0(sizeof(PfAggFilter));
+	if (!pf_agg_compile_filter(c, expr, f) || f->param_expr != NULL ||
+		(f->kind != PF_FILTER_CMP && f->kind != PF_FILTER_LIKE) ||
+		f->col >= PF_AGG_COMPUTED_BASE)
+		return false;
+	cm->kernel = PF_KERNEL_CONDITION;
+	cm->kernel_col = f->col;
+	cm->kernel_filter = f;
+	return true;
+}
+
+/*
  * length(), char_length(), octet_length() of a stored text column: set cm
  * to the vector kernel of agg_kernel.c.  The file's bytes are the
  * database's (set_column_kind: UTF-8 or SQL_ASCII), so characters are
@@ -166,6 +190,8 @@ compile_kernel(PfCompile *c, Expr *expr, PfAggComputed *cm)
 	Node	   *arg;
 	int			ci;
 
+	if (compile_condition_kernel(c, expr, cm))
+		return true;
 	if (!IsA(expr, FuncExpr) || list_length(fe->args) != 1)
 		return false;
 	switch (fe->funcid)

@@ -749,11 +749,15 @@ typedef struct PfAggComputed
 	int32	   *memo;			/* per dictionary entry of the unit read */
 	uint32		memo_cap;
 	int64		memo_unit;		/* st->rowgroups_read of memo, -1: none */
+	struct PfAggFilter *kernel_filter;	/* PF_KERNEL_CONDITION */
 } PfAggComputed;
 
 #define PF_KERNEL_NONE		0	/* ExecEvalExpr row by row */
 #define PF_KERNEL_LENGTH	1	/* length(), char_length(), octet_length() of
 								 * a text column (vec_text.c) */
+#define PF_KERNEL_CONDITION	2	/* a condition a vector filter evaluates
+								 * ("column op constant", LIKE): NULL where
+								 * the column is (bool_and(x > 5)) */
 
 /*
  * Can PostgreSQL evaluate expr row by row inside the scan of relation

@@ -12,6 +12,9 @@
  *						stored text column (vec_text.c): an int4 column;
  *						a dictionary-coded batch is measured once per
  *						dictionary entry of the unit.
+ *	PF_KERNEL_CONDITION	a condition one vector filter evaluates
+ *						(agg_filter.c): a bool column, true for the rows
+ *						the filter passes, NULL where its column is.
  *
  * IDENTIFICATION
  *	  src/fdw/agg_kernel.c
@@ -78,6 +81,26 @@ fill_length(PfAggScanState *st, PfAggComputed *cm, PqColumnBatch *out,
 	out->values = buf;
 }
 
+static void
+fill_condition(PfAggScanState *st, PfAggComputed *cm, PqColumnBatch *out,
+			   uint32 batch_n, const uint32 *sel, uint32 n, uint8 *buf)
+{
+	const PqColumnBatch *in = col_batch(st, &st->prog->cols[cm->kernel_col]);
+	uint32	   *pass = palloc(sizeof(uint32) * Max(1, n));
+	uint32		m;
+
+	m = pf_agg_apply_filter(st, cm->kernel_filter, sel, n, pass);
+	for (uint32 i = 0; i < n; i++)
+		buf[sel[i]] = 0;
+	for (uint32 i = 0; i < m; i++)
+		buf[pass[i]] = 1;
+	pfree(pass);
+	memset(out, 0, sizeof(PqColumnBatch));
+	out->num_rows = out->num_levels = batch_n;
+	out->is_null = in->is_null;
+	out->values = buf;
+}
+
 void
 pf_agg_kernel_fill(PfAggScanState *st, int c, uint32 batch_n,
 				   const uint32 *sel, uint32 n)
@@ -99,6 +122,10 @@ pf_agg_kernel_fill(PfAggScanState *st, int c, uint32 batch_n,
 		case PF_KERNEL_LENGTH:
 			fill_length(st, cm, &st->batches[c], batch_n, sel, n,
 						(int32 *) st->conv_buf[c]);
+			break;
+		case PF_KERNEL_CONDITION:
+			fill_condition(st, cm, &st->batches[c], batch_n, sel, n,
+						   (uint8 *) st->conv_buf[c]);
 			break;
 		default:
 			elog(ERROR, "parquet_fdw: unknown kernel %d", cm->kernel);
