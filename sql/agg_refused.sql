@@ -63,7 +63,7 @@ SELECT refused_why($$SELECT string_agg(l_linestatus, '' ORDER BY l_orderkey) FRO
 SELECT refused_why($$SELECT l_linestatus, stddev(i4)::numeric(20,6) FROM refused GROUP BY 1$$);
 SELECT refused_why($$SELECT sum(length(l_returnflag)) FROM refused$$);
 SELECT refused_why($$SELECT min(l_returnflag), max(l_linestatus) FROM refused$$);
-SELECT refused_why($$SELECT max(i4 + 1) FROM refused$$);
+SELECT refused_why($$SELECT max(l_shipdate + 1) FROM refused$$);
 
 -- conditions, group keys and expressions
 SELECT refused_why($$SELECT count(*) FROM refused WHERE l_returnflag LIKE '%N%'$$);
@@ -71,7 +71,7 @@ SELECT refused_why($$SELECT count(*) FROM refused WHERE l_returnflag <> 'A' OR i
 SELECT refused_why($$SELECT extract(year FROM l_shipdate), count(*) FROM refused GROUP BY 1$$);
 SELECT refused_why($$SELECT date_trunc('month', l_shipdate), sum(i2) FROM refused GROUP BY 1$$);
 SELECT refused_why($$SELECT f8 > 100, count(*) FROM refused GROUP BY f8 > 100$$);
-SELECT refused_why($$SELECT f4, count(*) FROM refused GROUP BY f4 HAVING count(*) > 1$$);
+SELECT refused_why($$SELECT wide, count(*) FROM refused GROUP BY wide HAVING count(*) > 1$$);
 SELECT refused_why($$SELECT l_returnflag, count(*) FROM refused GROUP BY ROLLUP (l_returnflag)$$);
 
 -- expressions of group columns only (and constants beside a column key)

@@ -138,9 +138,10 @@ RESET hash_mem_multiplier;
 SELECT topn_same($$SELECT x, s.* FROM (VALUES (100), (400), (650)) v(x),
   LATERAL (SELECT k, count(*) FROM TBL WHERE k > x GROUP BY k ORDER BY count(*) DESC, k LIMIT 2) s$$);
 
--- not pushed as a top-N (the aggregation still is): a LIMIT parameter,
--- HAVING, a sort key the scan does not return, DISTINCT, WITH TIES
+-- HAVING is applied to the groups before the bounded sort
 SELECT topn_same($$SELECT k, count(*) FROM TBL GROUP BY k HAVING count(*) > 10 ORDER BY count(*) DESC, k LIMIT 5$$);
+-- not pushed as a top-N (the aggregation still is): a LIMIT parameter,
+-- a sort key the scan does not return, DISTINCT, WITH TIES
 SELECT topn_same($$SELECT k, count(*) FROM TBL GROUP BY k ORDER BY count(*) + k DESC, k LIMIT 5$$);
 SELECT topn_same($$SELECT DISTINCT count(*) FROM TBL GROUP BY k ORDER BY 1 DESC LIMIT 5$$);
 SELECT topn_same($$SELECT k, count(*) FROM TBL GROUP BY k ORDER BY count(*) DESC, k FETCH FIRST 3 ROWS WITH TIES$$);

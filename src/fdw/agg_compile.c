@@ -12,6 +12,8 @@
 #include "postgres.h"
 
 #include "fdw/agg_int.h"
+#include "catalog/pg_opfamily.h"
+#include "fdw/vec_text.h"
 
 /* ----------------------------------------------------------------
  * Compilation (shared by planning and executor start)
@@ -148,6 +150,79 @@ expr_rti(Node *expr)
 	return vars != NIL ? ((Var *) linitial(vars))->varno : 1;
 }
 
+static Node *strip_relabel(Node *node);
+
+/*
+ * A boolean condition one vector filter evaluates, whose value is NULL
+ * exactly where its column is: "column op constant" or LIKE, not IS NULL
+ * (never NULL), IN (NULL elements) or a parameter (set per scan on the
+ * program's filters only).
+ */
+static bool
+compile_condition_kernel(PfCompile *c, Expr *expr, PfAggComputed *cm)
+{
+	PfAggFilter *f;
+
+	if (exprType((Node *) expr) != BOOLOID || IsA(expr, Var))
+		return false;
+	f = palloc0(sizeof(PfAggFilter));
+	if (!pf_agg_compile_filter(c, expr, f) || f->param_expr != NULL ||
+		(f->kind != PF_FILTER_CMP && f->kind != PF_FILTER_LIKE) ||
+		f->col >= PF_AGG_COMPUTED_BASE)
+		return false;
+	cm->kernel = PF_KERNEL_CONDITION;
+	cm->kernel_col = f->col;
+	cm->kernel_filter = f;
+	return true;
+}
+
+/*
+ * length(), char_length(), octet_length() of a stored text column: set cm
+ * to the vector kernel of agg_kernel.c.  The file's bytes are the
+ * database's (set_column_kind: UTF-8 or SQL_ASCII), so characters are
+ * UTF-8 code points, or bytes in SQL_ASCII.
+ */
+static bool
+compile_kernel(PfCompile *c, Expr *expr, PfAggComputed *cm)
+{
+	FuncExpr   *fe = (FuncExpr *) expr;
+	bool		chars;
+	Node	   *arg;
+	int			ci;
+
+	if (compile_condition_kernel(c, expr, cm))
+		return true;
+	if (!IsA(expr, FuncExpr) || list_length(fe->args) != 1)
+		return false;
+	switch (fe->funcid)
+	{
+		case F_LENGTH_TEXT:
+		case F_CHAR_LENGTH_TEXT:
+		case F_CHARACTER_LENGTH_TEXT:
+			chars = true;
+			break;
+		case F_OCTET_LENGTH_TEXT:
+			chars = false;
+			break;
+		default:
+			return false;
+	}
+	arg = strip_relabel((Node *) linitial(fe->args));
+	if (!IsA(arg, Var))
+		return false;
+	ci = compile_column(c, (Var *) arg);
+	if (ci < 0 || get_col(c, ci)->kind != PF_COL_TEXT)
+		return false;
+	cm->kernel = PF_KERNEL_LENGTH;
+	cm->kernel_col = ci;
+	if (GetDatabaseEncoding() != PG_UTF8)
+		cm->kernel_mode = VT_BYTES;
+	else
+		cm->kernel_mode = chars ? VT_UTF8_CHARS : VT_UTF8_BYTES;
+	cm->memo_unit = -1;
+	return true;
+}
+
 /*
  * The column PostgreSQL computes from expr (agg_pgexpr.c), added when new;
  * -1 when it cannot be evaluated there or its type is not one a computed
@@ -175,17 +250,21 @@ compile_computed(PfCompile *c, Expr *expr)
 	cm->type = exprType((Node *) expr);
 	vars = pull_var_clause((Node *) expr, 0);
 	cm->args = palloc(sizeof(int) * Max(1, list_length(vars)));
-	foreach(lc, vars)
+	/* a kernel reads its stored column itself, no Datum inputs */
+	if (!compile_kernel(c, expr, cm))
 	{
-		int			ci = compile_var(c, (Var *) lfirst(lc), true);
-		bool		seen = false;
+		foreach(lc, vars)
+		{
+			int			ci = compile_var(c, (Var *) lfirst(lc), true);
+			bool		seen = false;
 
-		if (ci < 0)
-			return -1;
-		for (int k = 0; k < cm->nargs; k++)
-			seen |= cm->args[k] == ci;
-		if (!seen)
-			cm->args[cm->nargs++] = ci;
+			if (ci < 0)
+				return -1;
+			for (int k = 0; k < cm->nargs; k++)
+				seen |= cm->args[k] == ci;
+			if (!seen)
+				cm->args[cm->nargs++] = ci;
+		}
 	}
 	col->attname = pf_agg_deparse((Node *) expr,
 								  RelationGetRelid(c->rel), expr_rti((Node *) expr));
@@ -193,6 +272,72 @@ compile_computed(PfCompile *c, Expr *expr)
 	c->computed = lappend(c->computed, cm);
 	c->computed_cols = lappend(c->computed_cols, col);
 	return PF_AGG_COMPUTED_BASE + list_length(c->computed) - 1;
+}
+
+/*
+ * "expression op constant" (either side), the expression an integer that
+ * a computed column holds (length(url) > 10): the expression is computed
+ * (by a kernel when it has one) and compared by the vector filter, not
+ * the whole condition row by row.
+ */
+static bool
+compile_computed_cmp(PfCompile *c, Expr *clause, PfAggFilter *f)
+{
+	OpExpr	   *op = (OpExpr *) clause;
+	Node	   *expr;
+	Const	   *k;
+	Oid			opno;
+	Oid			etype;
+	int			strategy;
+	Oid			lefttype;
+	Oid			righttype;
+
+	if (!IsA(clause, OpExpr) || list_length(op->args) != 2)
+		return false;
+	expr = (Node *) linitial(op->args);
+	k = (Const *) lsecond(op->args);
+	opno = op->opno;
+	if (IsA(expr, Const))
+	{
+		k = (Const *) expr;
+		expr = (Node *) lsecond(op->args);
+		opno = get_commutator(opno);
+	}
+	if (!OidIsValid(opno) || !IsA(k, Const) || k->constisnull ||
+		IsA(expr, Var) || IsA(expr, Const))
+		return false;
+	etype = exprType(expr);
+	if ((etype != INT2OID && etype != INT4OID && etype != INT8OID) ||
+		(k->consttype != INT2OID && k->consttype != INT4OID &&
+		 k->consttype != INT8OID))
+		return false;
+	if (op_in_opfamily(opno, INTEGER_BTREE_FAM_OID))
+		get_op_opfamily_properties(opno, INTEGER_BTREE_FAM_OID, false,
+								   &strategy, &lefttype, &righttype);
+	else if (OidIsValid(get_negator(opno)) &&
+			 op_in_opfamily(get_negator(opno), INTEGER_BTREE_FAM_OID))
+	{
+		get_op_opfamily_properties(get_negator(opno), INTEGER_BTREE_FAM_OID,
+								   false, &strategy, &lefttype, &righttype);
+		if (strategy != BTEqualStrategyNumber)
+			return false;
+		strategy = PF_NOT_EQUAL_STRATEGY;
+	}
+	else
+		return false;
+	memset(f, 0, sizeof(PfAggFilter));
+	f->col = compile_computed(c, (Expr *) expr);
+	if (f->col < 0)
+		return false;
+	f->kind = PF_FILTER_CMP;
+	f->strategy = f->orig_strategy = strategy;
+	f->valtype = k->consttype;
+	f->ival = k->consttype == INT2OID ? DatumGetInt16(k->constvalue) :
+		k->consttype == INT4OID ? DatumGetInt32(k->constvalue) :
+		DatumGetInt64(k->constvalue);
+	f->text = pf_agg_deparse((Node *) clause, RelationGetRelid(c->rel),
+							 expr_rti((Node *) clause));
+	return true;
 }
 
 /*
@@ -210,6 +355,8 @@ compile_computed_filter(PfCompile *c, Expr *clause, PfAggFilter *f)
 		return false;
 	if (exprType((Node *) clause) != BOOLOID)
 		return false;
+	if (compile_computed_cmp(c, clause, f))
+		return true;
 	memset(f, 0, sizeof(PfAggFilter));
 	f->col = compile_computed(c, clause);
 	if (f->col < 0)
@@ -920,6 +1067,27 @@ compile_computed_arg(PfCompile *c, Expr *arg)
 	return e;
 }
 
+/*
+ * bool_and(x) (every) and bool_or(x): min and max of x's values as 0/1
+ * (false < true), NULLs skipped and no input NULL, as booland_statefunc
+ * and boolor_statefunc give.  x a boolean column or a condition
+ * PostgreSQL computes.
+ */
+static bool
+compile_bool_agg(PfCompile *c, const char *name, Expr *arg, PfAggDef *def)
+{
+	if (exprType((Node *) arg) != BOOLOID || def->restype != BOOLOID)
+		return false;
+	def->kind = strcmp(name, "bool_or") == 0 ? PF_AGG_MAX : PF_AGG_MIN;
+	def->arg = IsA(arg, Var) ? compile_expr(c, arg, false) :
+		compile_computed_arg(c, arg);
+	if (def->arg == NULL || def->arg->op != PF_EXPR_COL ||
+		get_col(c, def->arg->col)->kind != PF_COL_BOOL)
+		return false;
+	def->from_stats = false;
+	return true;
+}
+
 /* Compile one Aggref; NULL when not supported. */
 static bool
 compile_aggref(PfCompile *c, Aggref *agg, PfAggDef *def)
@@ -980,6 +1148,9 @@ compile_aggref(PfCompile *c, Aggref *agg, PfAggDef *def)
 		def->kind = PF_AGG_MIN;
 	else if (strcmp(name, "max") == 0)
 		def->kind = PF_AGG_MAX;
+	else if (strcmp(name, "bool_and") == 0 || strcmp(name, "every") == 0 ||
+			 strcmp(name, "bool_or") == 0)
+		return compile_bool_agg(c, name, arg, def);
 	else
 		return false;
 
@@ -1009,22 +1180,28 @@ compile_aggref(PfCompile *c, Aggref *agg, PfAggDef *def)
 				def->collid = agg->inputcollid;
 				break;
 			}
-			/* min, max: a bare column, of a type compared as numbers */
-			if (!IsA(arg, Var) || def->restype != argtype ||
+			/*
+			 * min, max: of a type compared as numbers; a column, or an
+			 * expression of numbers (computed by the vector arithmetic, or
+			 * else by PostgreSQL into a computed column)
+			 */
+			if (def->restype != argtype ||
 				!(argtype == INT2OID || argtype == INT4OID ||
 				  argtype == INT8OID || argtype == FLOAT4OID ||
 				  argtype == FLOAT8OID || argtype == NUMERICOID ||
-				  argtype == DATEOID))
+				  (argtype == DATEOID && IsA(arg, Var))))
 				return false;
 			break;
 	}
 	def->arg = compile_expr(c, arg, def->kind == PF_AGG_SUM ||
-							def->kind == PF_AGG_AVG);
-	if (def->arg == NULL && (def->kind == PF_AGG_SUM || def->kind == PF_AGG_AVG))
+							def->kind == PF_AGG_AVG || !IsA(arg, Var));
+	if (def->arg == NULL)
 		def->arg = compile_computed_arg(c, arg);
 	if (def->arg == NULL)
 		return false;
+	/* a stored column's bounds are in its statistics */
 	if ((def->kind == PF_AGG_MIN || def->kind == PF_AGG_MAX) &&
+		def->arg->op == PF_EXPR_COL && def->arg->col < PF_AGG_COMPUTED_BASE &&
 		(def->arg->num == PF_NUM_INT || def->arg->num == PF_NUM_DATE ||
 		 def->arg->num == PF_NUM_DEC))
 		def->from_stats = true;
@@ -1122,7 +1299,8 @@ pf_agg_compile_program(Relation rel, Index relid, List *quals, List *group_vars,
 			return NULL;
 		col = get_col(&c, ci);
 		if (col->kind != PF_COL_INT && col->kind != PF_COL_TEXT &&
-			col->kind != PF_COL_BOOL && col->kind != PF_COL_DATE)
+			col->kind != PF_COL_BOOL && col->kind != PF_COL_DATE &&
+			col->kind != PF_COL_F4 && col->kind != PF_COL_F8)
 			return NULL;
 		/* grouping text by bytes needs a deterministic collation */
 		if (col->kind == PF_COL_TEXT && OidIsValid(collid) &&

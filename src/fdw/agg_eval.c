@@ -370,6 +370,14 @@ eval_expr_batch(PfAggScanState *st, PfAggExpr *e, const uint32 *sel, uint32 n)
 					break;
 				}
 			case PF_NUM_OTHER:
+				/* booleans as 0/1 (bool_and, bool_or: min, max) */
+				if (col->kind == PF_COL_BOOL)
+				{
+					const uint8 *v = (const uint8 *) b->values;
+
+					for (uint32 i = 0; i < n; i++)
+						e->i64[i] = v[sel[i]] != 0;
+				}
 				break;
 		}
 		return true;

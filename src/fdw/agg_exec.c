@@ -269,6 +269,13 @@ fill_batch(PfAggScanState *st, int c, uint32 n, const uint32 *rows,
 	}
 }
 
+void
+pf_agg_fill_stored(PfAggScanState *st, int c, uint32 batch_n,
+				   const uint32 *sel, uint32 n)
+{
+	fill_batch(st, c, batch_n, sel, n);
+}
+
 /*
  * Answer every aggregate of row group rg from its metadata, if possible
  * (no filters, no groups: the caller checked).  Returns false, changing
@@ -1150,6 +1157,8 @@ agg_result(PfAggScanState *st, uint32 g, int a, bool *isnull)
 				return Int64GetDatum((int64) s->isum);
 			case DATEOID:
 				return DateADTGetDatum((DateADT) s->isum);
+			case BOOLOID:
+				return BoolGetDatum(s->isum != 0);	/* bool_and, bool_or */
 			default:
 				return pf_agg_int128_to_numeric(s->isum, scale);
 		}
@@ -1251,6 +1260,12 @@ pf_agg_group_row(PfAggScanState *st, uint32 g, TupleTableSlot *slot)
 						case DATEOID:
 							v = DateADTGetDatum((DateADT) d->ivalues[code]);
 							break;
+						case FLOAT4OID:
+							v = Float4GetDatum((float4) float_key_value(d->ivalues[code]));
+							break;
+						case FLOAT8OID:
+							v = Float8GetDatum(float_key_value(d->ivalues[code]));
+							break;
 						case NUMERICOID:
 							/* a computed key, at its scan's one scale */
 							v = pf_agg_int128_to_numeric(d->ivalues[code],
@@ -1309,7 +1324,7 @@ pf_agg_iterate_foreign_scan(ForeignScanState *node)
 	uint32		g;
 
 	if (st->topn != NULL)
-		return pf_agg_topn_next(st->topn, st, slot);
+		return pf_agg_topn_next(st->topn, st, slot, &node->ss.ps);
 	g = pf_agg_next_group(st);
 	if (g == PF_AGG_NO_GROUP)
 		return ExecClearTuple(slot);

@@ -78,6 +78,52 @@ struct PfAggLike
 		} \
 	} while (0)
 
+/*
+ * f's memo of dictionary entries for batch b, zeroed when the unit (and so
+ * the dictionary) changed; NULL when b is not dictionary-coded.
+ */
+static uint8 *
+dict_memo(PfAggScanState *st, const PfAggFilter *cf, const PqColumnBatch *b)
+{
+	PfAggFilter *f = (PfAggFilter *) cf;	/* the memo is run-time state */
+
+	if (b->dict_index == NULL || b->dictionary_count == 0)
+		return NULL;
+	if (f->dict_memo_cap < b->dictionary_count)
+	{
+		if (f->dict_memo != NULL)
+			pfree(f->dict_memo);
+		f->dict_memo = MemoryContextAlloc(st->cxt, b->dictionary_count);
+		f->dict_memo_cap = b->dictionary_count;
+		f->dict_memo_unit = -1;
+	}
+	if (f->dict_memo_unit != st->rowgroups_read)
+	{
+		memset(f->dict_memo, 0, f->dict_memo_cap);
+		f->dict_memo_unit = st->rowgroups_read;
+	}
+	return f->dict_memo;
+}
+
+/* Does text value v satisfy "column strategy f's value" (C order)? */
+static inline bool
+text_holds(const PfAggFilter *f, int strategy, const CdcByteView *v)
+{
+	int			cmp;
+
+	if (strategy == BTEqualStrategyNumber || strategy == PF_NOT_EQUAL_STRATEGY)
+		cmp = (v->len == (uint32) f->len &&
+			   memcmp(v->ptr, f->bytes, f->len) == 0) ? 0 : 1;
+	else
+	{
+		/* C collation: bytes, then length */
+		cmp = memcmp(v->ptr, f->bytes, Min(v->len, (uint32) f->len));
+		if (cmp == 0)
+			cmp = (v->len > (uint32) f->len) - (v->len < (uint32) f->len);
+	}
+	return PF_STRATEGY_HOLDS(strategy, cmp);
+}
+
 /* Apply filter f to the n rows in; returns the number written to out. */
 uint32
 pf_agg_apply_filter(PfAggScanState *st, const PfAggFilter *f, const uint32 *in,
@@ -107,8 +153,17 @@ pf_agg_apply_filter(PfAggScanState *st, const PfAggFilter *f, const uint32 *in,
 		return m;
 	}
 	if (f->kind == PF_FILTER_LIKE)
+	{
+		uint8	   *memo = dict_memo(st, f, b);
+
+		/* dictionary-coded: each entry matched once per unit */
+		if (memo != NULL)
+			return vl_select_dict(&f->like->matcher, f->like->negate,
+								  (const CdcByteView *) b->values, isnull,
+								  b->dict_index, memo, in, n, out);
 		return vl_select(&f->like->matcher, f->like->negate,
 						 (const CdcByteView *) b->values, isnull, in, n, out);
+	}
 	if (f->kind == PF_FILTER_IN)
 	{
 		/* a row passes when some element's equality filter passes it */
@@ -231,27 +286,41 @@ pf_agg_apply_filter(PfAggScanState *st, const PfAggFilter *f, const uint32 *in,
 		case PF_COL_TEXT:
 			{
 				const CdcByteView *vals = (const CdcByteView *) b->values;
+				uint8	   *memo = dict_memo(st, f, b);
 
+				if (memo != NULL)
+				{
+					/* each dictionary entry compared once per unit */
+					const uint32 *dict_index = b->dict_index;
+
+					for (uint32 i = 0; i < n; i++)
+					{
+						uint32		r = in[i];
+						uint32		e = dict_index[r];
+						bool		pass;
+
+						if (isnull && isnull[r])
+							continue;
+						if (e == PQ_NOT_FROM_DICTIONARY)
+							pass = text_holds(f, strategy, &vals[r]);
+						else
+						{
+							if (memo[e] == 0)
+								memo[e] = text_holds(f, strategy, &vals[r]) ? 1 : 2;
+							pass = memo[e] == 1;
+						}
+						out[m] = r;
+						m += pass;
+					}
+					return m;
+				}
 				for (uint32 i = 0; i < n; i++)
 				{
 					uint32		r = in[i];
-					const CdcByteView *v = &vals[r];
-					int			cmp;
 
 					if (isnull && isnull[r])
 						continue;
-					if (strategy == BTEqualStrategyNumber ||
-						strategy == PF_NOT_EQUAL_STRATEGY)
-						cmp = (v->len == (uint32) f->len &&
-							   memcmp(v->ptr, f->bytes, f->len) == 0) ? 0 : 1;
-					else
-					{
-						/* C collation: bytes, then length */
-						cmp = memcmp(v->ptr, f->bytes, Min(v->len, (uint32) f->len));
-						if (cmp == 0)
-							cmp = (v->len > (uint32) f->len) - (v->len < (uint32) f->len);
-					}
-					if (PF_STRATEGY_HOLDS(strategy, cmp))
+					if (text_holds(f, strategy, &vals[r]))
 						out[m++] = r;
 				}
 				return m;

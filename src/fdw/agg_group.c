@@ -194,6 +194,26 @@ pf_agg_key_codes(PfAggScanState *st, PfKeyDict *d, const uint32 *sel, uint32 n, 
 				}
 				break;
 			}
+		case PF_COL_F4:
+		case PF_COL_F8:
+			{
+				/* equal as float4eq/float8eq: -0 = +0, NaN = NaN */
+				for (uint32 i = 0; i < n; i++)
+				{
+					uint32		r = sel[i];
+					double		x;
+
+					if (isnull && isnull[r])
+					{
+						codes[i] = 0;
+						continue;
+					}
+					x = col->kind == PF_COL_F4 ? ((const float4 *) b->values)[r] :
+						((const float8 *) b->values)[r];
+					codes[i] = dict_int(st, d, float_key_bits(x), col->kind);
+				}
+				break;
+			}
 		default:
 			{
 				int64		last_v = 0;

@@ -11,7 +11,8 @@
  * (filters to selection vectors), agg_group.c (key dictionaries, group
  * hashing), agg_spill.c (groups beyond memory: spill partitions),
  * agg_exec.c (executor callbacks, units, statistics shortcuts),
- * agg_explain.c.
+ * agg_explain.c, agg_kernel.c (computed columns by vector kernels:
+ * length() of text, vec_text.c).
  *
  * Planning (GetForeignUpperPaths, UPPERREL_GROUP_AGG) accepts a query over
  * one foreign table (Parquet files or Amudai shards) when every
@@ -282,6 +283,13 @@ typedef struct PfAggFilter
 	/* for EXPLAIN */
 	char	   *text;
 	struct PfAggLike *like;		/* PF_FILTER_LIKE: the compiled pattern */
+	/*
+	 * TEXT over a dictionary-coded batch: each entry's answer, found once
+	 * per unit (its dictionary), 0 not yet, 1 passes, 2 does not
+	 */
+	uint8	   *dict_memo;
+	uint32		dict_memo_cap;
+	int64		dict_memo_unit; /* st->rowgroups_read of dict_memo */
 } PfAggFilter;
 
 #define PF_FILTER_CMP		0	/* column op value */
@@ -549,6 +557,33 @@ flba_to_int128(const uint8 *p, int len)
 	return (int128_t) u;
 }
 
+/*
+ * A float group key as the int64 its dictionary holds: the double's bits
+ * with -0 made +0 and every NaN one NaN, so the values PostgreSQL's
+ * float4eq/float8eq call equal are one group (float4 widens exactly).
+ */
+static inline int64
+float_key_bits(double x)
+{
+	int64		bits;
+
+	if (isnan(x))
+		return INT64CONST(0x7FF8000000000000);
+	if (x == 0.0)
+		x = 0.0;
+	memcpy(&bits, &x, sizeof(bits));
+	return bits;
+}
+
+static inline double
+float_key_value(int64 bits)
+{
+	double		x;
+
+	memcpy(&x, &bits, sizeof(x));
+	return x;
+}
+
 /* float8 comparison with NaN above everything, as float8_cmp_internal. */
 static inline int
 float_cmp(double a, double b)
@@ -680,7 +715,7 @@ extern void pf_agg_topn_add_path(PlannerInfo *root, RelOptInfo *input_rel,
 								 RelOptInfo *final_rel, FinalPathExtraData *extra);
 extern struct PfAggTopN *pf_agg_topn_begin(List *spec);
 extern TupleTableSlot *pf_agg_topn_next(struct PfAggTopN *t, PfAggScanState *st,
-										TupleTableSlot *slot);
+										TupleTableSlot *slot, PlanState *node);
 extern void pf_agg_topn_reset(struct PfAggTopN *t);
 extern void pf_agg_topn_explain(struct PfAggTopN *t, ExplainState *es);
 /* agg_filter.c: LIKE / ILIKE / NOT LIKE filters over text columns */
@@ -719,7 +754,22 @@ typedef struct PfAggComputed
 	int			nargs;			/* its input columns (stored columns) */
 	int		   *args;
 	bool		scale_known;	/* numeric: col->scale set by a value */
+	/* a vector kernel instead of ExecEvalExpr (agg_kernel.c) */
+	int			kernel;			/* PF_KERNEL_* */
+	int			kernel_col;		/* its input, a stored column */
+	int			kernel_mode;	/* PF_KERNEL_LENGTH: a VtLengthKind */
+	int32	   *memo;			/* per dictionary entry of the unit read */
+	uint32		memo_cap;
+	int64		memo_unit;		/* st->rowgroups_read of memo, -1: none */
+	struct PfAggFilter *kernel_filter;	/* PF_KERNEL_CONDITION */
 } PfAggComputed;
+
+#define PF_KERNEL_NONE		0	/* ExecEvalExpr row by row */
+#define PF_KERNEL_LENGTH	1	/* length(), char_length(), octet_length() of
+								 * a text column (vec_text.c) */
+#define PF_KERNEL_CONDITION	2	/* a condition a vector filter evaluates
+								 * ("column op constant", LIKE): NULL where
+								 * the column is (bool_and(x > 5)) */
 
 /*
  * Can PostgreSQL evaluate expr row by row inside the scan of relation
@@ -742,5 +792,12 @@ extern void pf_agg_pgexpr_fill(PfAggScanState *st, int c, uint32 batch_n,
  */
 extern void pf_agg_pgexpr_counts(PfAggScanState *st, uint64 *rows,
 								 uint64 *evaluations);
+
+/* in agg_kernel.c: computed columns by vector kernels (kernel != NONE) */
+extern void pf_agg_kernel_fill(PfAggScanState *st, int c, uint32 batch_n,
+							   const uint32 *sel, uint32 n);
+/* in agg_exec.c: fill stored column c's batch for the selected rows */
+extern void pf_agg_fill_stored(PfAggScanState *st, int c, uint32 batch_n,
+							   const uint32 *sel, uint32 n);
 
 #endif							/* PF_AGG_INT_H */

@@ -207,8 +207,8 @@ memo_create(PfAggComputed *cm, PfAggProgram *prog, TupleDesc desc)
 	PfMemo	   *m;
 	Form_pg_attribute att;
 
-	if (cm->nargs != 1)
-		return NULL;
+	if (cm->nargs != 1 || cm->kernel != PF_KERNEL_NONE)
+		return NULL;			/* a vector kernel computes it, not ExecEvalExpr */
 	/* the input is what convert() gives: the column's declared type */
 	att = TupleDescAttr(desc, prog->cols[cm->args[0]].attnum - 1);
 	m = palloc0(sizeof(PfMemo));
@@ -566,6 +566,11 @@ pf_agg_pgexpr_fill(PfAggScanState *st, int c, uint32 batch_n,
 	PfMemo	   *memo = px->memos[c - prog->ncols];
 	MemoryContext old;
 
+	if (cm->kernel != PF_KERNEL_NONE)
+	{
+		pf_agg_kernel_fill(st, c, batch_n, sel, n);
+		return;
+	}
 	if (memo != NULL && memo->disabled)
 		memo = NULL;
 	old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);

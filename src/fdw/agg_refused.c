@@ -100,7 +100,8 @@ aggref_refusal(Relation rel, Index rti, Aggref *agg)
 		name == NULL ||
 		(strcmp(name, "count") != 0 && strcmp(name, "sum") != 0 &&
 		 strcmp(name, "avg") != 0 && strcmp(name, "min") != 0 &&
-		 strcmp(name, "max") != 0) ||
+		 strcmp(name, "max") != 0 && strcmp(name, "bool_and") != 0 &&
+		 strcmp(name, "bool_or") != 0 && strcmp(name, "every") != 0) ||
 		list_length(agg->args) != 1)
 		return psprintf("aggregate function %s",
 						format_procedure(agg->aggfnoid));

@@ -123,6 +123,10 @@ key_hashes(PfAggScanState *st, const uint32 *sel, uint32 n, int extra_col)
 			}
 			else if (col->kind == PF_COL_BOOL)
 				hk = hash_int64(((const uint8 *) b->values)[r] ? 1 : 0);
+			else if (col->kind == PF_COL_F4)
+				hk = hash_int64(float_key_bits(((const float4 *) b->values)[r]));
+			else if (col->kind == PF_COL_F8)
+				hk = hash_int64(float_key_bits(((const float8 *) b->values)[r]));
 			else if (col->phys == PQ_INT32)
 				hk = hash_int64(((const int32 *) b->values)[r]);
 			else

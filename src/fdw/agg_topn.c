@@ -17,9 +17,11 @@
  * Sort would give (ties may come in another order, as SQL allows).
  *
  * Only a constant LIMIT (and OFFSET) is pushed: a parameter's value is
- * not known when the path is chosen.  No HAVING, DISTINCT, window
- * functions, set-returning functions, FOR UPDATE or WITH TIES: those sit
- * between the groups and the LIMIT.
+ * not known when the path is chosen.  No DISTINCT, window functions,
+ * set-returning functions, FOR UPDATE or WITH TIES: those sit between the
+ * groups and the LIMIT.  HAVING (the plan's qual, over the scan's rows)
+ * is applied to each group before it may enter the sort, so the rows
+ * returned are the best of those that pass it.
  *
  * Most groups of a high-cardinality GROUP BY cannot make the top rows:
  * when the first sort key is a count or an integer key, a heap of its
@@ -150,7 +152,7 @@ pf_agg_topn_add_path(PlannerInfo *root, RelOptInfo *input_rel,
 		return;
 	if (parse->sortClause == NIL || parse->distinctClause != NIL ||
 		parse->hasWindowFuncs || parse->hasTargetSRFs || parse->rowMarks != NIL ||
-		parse->setOperations != NULL || root->hasHavingQual ||
+		parse->setOperations != NULL ||
 		parse->limitOption != LIMIT_OPTION_COUNT)
 		return;
 	if (!const_count(parse->limitCount, &count, true) ||
@@ -349,8 +351,12 @@ prefilter_keeps(PfAggTopN *t, int64 v)
  * call sorts the groups, keeping the best offset + count.
  */
 TupleTableSlot *
-pf_agg_topn_next(PfAggTopN *t, PfAggScanState *st, TupleTableSlot *slot)
+pf_agg_topn_next(PfAggTopN *t, PfAggScanState *st, TupleTableSlot *slot,
+				 PlanState *node)
 {
+	ExprState  *having = node->qual;
+	ExprContext *econtext = node->ps_ExprContext;
+
 	if (t->count == 0 || t->returned >= t->count)
 		return ExecClearTuple(slot);	/* LIMIT 0 reads nothing */
 	if (t->sort == NULL)
@@ -376,6 +382,25 @@ pf_agg_topn_next(PfAggTopN *t, PfAggScanState *st, TupleTableSlot *slot)
 			bool		isnull;
 
 			CHECK_FOR_INTERRUPTS();
+			if (having != NULL)
+			{
+				/*
+				 * A group HAVING drops must neither take a place in the
+				 * sort nor be a best value of the prefilter.
+				 */
+				pf_agg_group_row(st, g, slot);
+				ResetExprContext(econtext);
+				econtext->ecxt_scantuple = slot;
+				if (!ExecQual(having, econtext))
+					continue;
+				if (t->prefilter &&
+					pf_agg_group_int(st, g, t->attnos[0] - 1, &v, &isnull) &&
+					!isnull && !prefilter_keeps(t, v))
+					continue;
+				tuplesort_puttupleslot(t->sort, slot);
+				t->groups_sorted++;
+				continue;
+			}
 			/* a NULL first key is always sorted: NULLS FIRST may take it */
 			if (t->prefilter &&
 				pf_agg_group_int(st, g, t->attnos[0] - 1, &v, &isnull) &&
