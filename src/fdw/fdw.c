@@ -176,7 +176,49 @@ dispatchReScanForeignScan(ForeignScanState *node)
 		pfReScanForeignScan(node);
 }
 
-/* Only table scans have parallel state (aggregates are not parallel-aware). */
+/*
+ * Parallel state: a table scan's, or a partial aggregate's units counter
+ * (agg_partial.c).
+ */
+static Size
+dispatchEstimateDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt)
+{
+	if (is_aggregate(node))
+		return pf_agg_partial_estimate_dsm(node);
+	return pfEstimateDSMForeignScan(node, pcxt);
+}
+
+static void
+dispatchInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
+								 void *coordinate)
+{
+	if (is_aggregate(node))
+		pf_agg_partial_init_dsm(node, coordinate);
+	else
+		pfInitializeDSMForeignScan(node, pcxt, coordinate);
+}
+
+static void
+dispatchReInitializeDSMForeignScan(ForeignScanState *node,
+								   ParallelContext *pcxt, void *coordinate)
+{
+	if (is_aggregate(node))
+		pf_agg_partial_reinit_dsm(node, coordinate);
+	else
+		pfReInitializeDSMForeignScan(node, pcxt, coordinate);
+}
+
+static void
+dispatchInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc,
+									void *coordinate)
+{
+	if (is_aggregate(node))
+		pf_agg_partial_init_worker(node, coordinate);
+	else
+		pfInitializeWorkerForeignScan(node, toc, coordinate);
+}
+
+/* An aggregate has no counters to hand over before the DSM goes away. */
 static void
 dispatchShutdownForeignScan(ForeignScanState *node)
 {
@@ -228,10 +270,10 @@ parquet_fdw_handler(PG_FUNCTION_ARGS)
 
 	/* parallel query */
 	routine->IsForeignScanParallelSafe = pfIsForeignScanParallelSafe;
-	routine->EstimateDSMForeignScan = pfEstimateDSMForeignScan;
-	routine->InitializeDSMForeignScan = pfInitializeDSMForeignScan;
-	routine->ReInitializeDSMForeignScan = pfReInitializeDSMForeignScan;
-	routine->InitializeWorkerForeignScan = pfInitializeWorkerForeignScan;
+	routine->EstimateDSMForeignScan = dispatchEstimateDSMForeignScan;
+	routine->InitializeDSMForeignScan = dispatchInitializeDSMForeignScan;
+	routine->ReInitializeDSMForeignScan = dispatchReInitializeDSMForeignScan;
+	routine->InitializeWorkerForeignScan = dispatchInitializeWorkerForeignScan;
 	routine->ShutdownForeignScan = dispatchShutdownForeignScan;
 
 	/* INSERT (modify.c); UPDATE and DELETE are not offered */

@@ -711,4 +711,13 @@ extern PfLikeFilter *pf_like_filter_compile(Expr *clause, Index relid,
 											AttrNumber *attnum);
 extern bool pf_like_filter_datum(const PfLikeFilter *like, Datum text);
 
+/*
+ * agg_partial.c: a partial aggregate plan's units counter in the DSM, for
+ * its participants to share the units.
+ */
+extern Size pf_agg_partial_estimate_dsm(ForeignScanState *node);
+extern void pf_agg_partial_init_dsm(ForeignScanState *node, void *coordinate);
+extern void pf_agg_partial_reinit_dsm(ForeignScanState *node, void *coordinate);
+extern void pf_agg_partial_init_worker(ForeignScanState *node, void *coordinate);
+
 #endif							/* PARQUET_FDW_H */
