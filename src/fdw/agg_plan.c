@@ -16,6 +16,8 @@
 
 /* GUC parquet_fdw.enable_aggregate_pushdown */
 bool		pf_enable_aggregate_pushdown = true;
+/* GUC parquet_fdw.enable_partial_aggregate */
+bool		pf_enable_partial_aggregate = true;
 
 /* ----------------------------------------------------------------
  * Planning
@@ -153,6 +155,9 @@ serial_scan_cost(RelOptInfo *input_rel)
 	{
 		Path	   *path = (Path *) lfirst(lc);
 
+		/* computed group keys put a projection on the scan: its input */
+		if (IsA(path, ProjectionPath))
+			path = ((ProjectionPath *) path)->subpath;
 		if (path->pathtype != T_ForeignScan || path->parallel_workers > 0 ||
 			path->param_info != NULL)
 			continue;
@@ -218,7 +223,8 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	if (gextra == NULL || (!parse->hasAggs && parse->groupClause == NIL))
 		return;
 	if (partial &&
-		(input_rel->partial_pathlist == NIL || !output_rel->consider_parallel))
+		(input_rel->partial_pathlist == NIL || !output_rel->consider_parallel ||
+		 !pf_enable_partial_aggregate))
 		return;
 	ps = (PfPlanState *) input_rel->fdw_private;
 	/* the partial target holds the partial Aggrefs (transition types) */

@@ -102,6 +102,15 @@ _PG_init(void)
 							 0,
 							 NULL, NULL, NULL);
 
+	DefineCustomBoolVariable("parquet_fdw.enable_partial_aggregate",
+							 "Computes pushed-down aggregates in parallel workers.",
+							 "Each participant of a parallel plan returns its groups' transition states, which Finalize Aggregate combines (see agg_partial.c).",
+							 &pf_enable_partial_aggregate,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+
 	MarkGUCPrefixReserved("parquet_fdw");
 
 	pf_copy_hook_install();

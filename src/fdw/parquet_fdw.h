@@ -672,7 +672,9 @@ extern Datum pf_variant_converter_next(PfVariantConverter *vc,
 									   PfLeafPosition *leaves, bool *isnull);
 
 /* in agg_plan.c and agg_exec.c: aggregate pushdown (UPPERREL_GROUP_AGG) */
-extern PGDLLIMPORT bool pf_enable_aggregate_pushdown;	/* GUC */
+extern PGDLLIMPORT bool pf_enable_aggregate_pushdown;
+/* GUC parquet_fdw.enable_partial_aggregate (agg_plan.c) */
+extern PGDLLIMPORT bool pf_enable_partial_aggregate;	/* GUC */
 extern void parquetGetForeignUpperPaths(PlannerInfo *root,
 										UpperRelationKind stage,
 										RelOptInfo *input_rel,
