@@ -1377,7 +1377,7 @@ pf_agg_rescan_foreign_scan(ForeignScanState *node)
 	if (st->param_states != NIL || st->spilled)
 		st->computed = false;
 	/* a parallel plan's participants share the units anew */
-	if (st->shared != NULL)
+	if (node->ss.ps.plan->parallel_aware)
 		st->computed = false;
 	pf_agg_topn_reset(st->topn);
 }

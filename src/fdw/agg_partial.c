@@ -26,14 +26,29 @@
  */
 #include "postgres.h"
 
+#include "access/parallel.h"
 #include "port/atomics.h"
+#include "storage/spin.h"
 
 #include "fdw/agg_int.h"
 
-/* The units' counter, in the DSM of a parallel-aware aggregate plan. */
+/*
+ * In the DSM of a parallel-aware aggregate plan: the units' counter, and
+ * the EXPLAIN ANALYZE counters the workers add when they shut down, which
+ * the leader folds into its own.
+ */
 typedef struct PfAggParallel
 {
 	pg_atomic_uint64 next_work;
+	slock_t		mutex;			/* protects the counters below */
+	int64		rowgroups_read;
+	int64		rowgroups_stats;
+	int64		rowgroups_skipped;
+	int64		groups_total;
+	int64		bytes_read;
+	int64		rows_skipped_by_index;
+	instr_time	decode_time;
+	Size		peak_memory;	/* the largest of the participants' */
 } PfAggParallel;
 
 /* ----------------------------------------------------------------
@@ -202,9 +217,69 @@ pf_agg_partial_init_dsm(ForeignScanState *node, void *coordinate)
 	PfAggScanState *st = (PfAggScanState *) node->fdw_state;
 	PfAggParallel *shared = (PfAggParallel *) coordinate;
 
+	memset(shared, 0, sizeof(PfAggParallel));
 	pg_atomic_init_u64(&shared->next_work, 0);
+	SpinLockInit(&shared->mutex);
 	st->shared = shared;
 	build_work_list(st);
+}
+
+/*
+ * In a worker, add this participant's EXPLAIN ANALYZE counters to the
+ * shared ones; in the leader, move the workers' totals into its own.
+ */
+static void
+fold_counters(PfAggScanState *st)
+{
+	PfAggParallel *sh = st->shared;
+	bool		worker = IsParallelWorker();
+
+#define PF_FOLD(to, from) \
+	do { (to) += (from); (from) = 0; } while (0)
+
+	SpinLockAcquire(&sh->mutex);
+	if (worker)
+	{
+		PF_FOLD(sh->rowgroups_read, st->rowgroups_read);
+		PF_FOLD(sh->rowgroups_stats, st->rowgroups_stats);
+		PF_FOLD(sh->rowgroups_skipped, st->rowgroups_skipped);
+		PF_FOLD(sh->groups_total, st->groups_total);
+		PF_FOLD(sh->bytes_read, st->sscan.bytes_read);
+		PF_FOLD(sh->rows_skipped_by_index, st->sscan.rows_skipped_by_index);
+		INSTR_TIME_ADD(sh->decode_time, st->sscan.decode_time);
+		INSTR_TIME_SET_ZERO(st->sscan.decode_time);
+		sh->peak_memory = Max(sh->peak_memory, st->peak_memory);
+	}
+	else
+	{
+		PF_FOLD(st->rowgroups_read, sh->rowgroups_read);
+		PF_FOLD(st->rowgroups_stats, sh->rowgroups_stats);
+		PF_FOLD(st->rowgroups_skipped, sh->rowgroups_skipped);
+		PF_FOLD(st->groups_total, sh->groups_total);
+		PF_FOLD(st->sscan.bytes_read, sh->bytes_read);
+		PF_FOLD(st->sscan.rows_skipped_by_index, sh->rows_skipped_by_index);
+		INSTR_TIME_ADD(st->sscan.decode_time, sh->decode_time);
+		INSTR_TIME_SET_ZERO(sh->decode_time);
+		st->peak_memory = Max(st->peak_memory, sh->peak_memory);
+	}
+	SpinLockRelease(&sh->mutex);
+#undef PF_FOLD
+}
+
+/*
+ * Before the DSM goes away (a Limit may shut the subtree down early, and
+ * the executor shuts the plan down again at the end): report once, and
+ * never touch the DSM afterwards; a rescan hands over the new one.
+ */
+void
+pf_agg_partial_shutdown(ForeignScanState *node)
+{
+	PfAggScanState *st = (PfAggScanState *) node->fdw_state;
+
+	if (st == NULL || st->shared == NULL)
+		return;
+	fold_counters(st);
+	st->shared = NULL;
 }
 
 /* Before a rescan of the Gather: every unit is to be read again. */
@@ -214,7 +289,9 @@ pf_agg_partial_reinit_dsm(ForeignScanState *node, void *coordinate)
 	PfAggScanState *st = (PfAggScanState *) node->fdw_state;
 	PfAggParallel *shared = (PfAggParallel *) coordinate;
 
+	/* the previous round's workers have finished: keep what they counted */
 	st->shared = shared;
+	fold_counters(st);
 	pg_atomic_write_u64(&shared->next_work, 0);
 }
 

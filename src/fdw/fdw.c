@@ -227,11 +227,13 @@ dispatchInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc,
 		pfInitializeWorkerForeignScan(node, toc, coordinate);
 }
 
-/* An aggregate has no counters to hand over before the DSM goes away. */
+/* Before the DSM goes away: the workers' EXPLAIN ANALYZE counters. */
 static void
 dispatchShutdownForeignScan(ForeignScanState *node)
 {
-	if (!is_aggregate(node))
+	if (is_aggregate(node))
+		pf_agg_partial_shutdown(node);
+	else
 		pfShutdownForeignScan(node);
 }
 

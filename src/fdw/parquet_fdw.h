@@ -721,5 +721,6 @@ extern Size pf_agg_partial_estimate_dsm(ForeignScanState *node);
 extern void pf_agg_partial_init_dsm(ForeignScanState *node, void *coordinate);
 extern void pf_agg_partial_reinit_dsm(ForeignScanState *node, void *coordinate);
 extern void pf_agg_partial_init_worker(ForeignScanState *node, void *coordinate);
+extern void pf_agg_partial_shutdown(ForeignScanState *node);
 
 #endif							/* PARQUET_FDW_H */
