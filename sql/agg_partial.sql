@@ -164,6 +164,16 @@ SELECT part_same('SELECT count(*), sum(i4), avg(i2), avg(f8), min(t), max(n) FRO
 SELECT part_same('SELECT g, count(*), sum(e), avg(e) FROM TBL GROUP BY g',
                  'part_ft2', 'part_heap2');
 
+-- ===== an Amudai shard: the participants share its stripes
+SELECT current_setting('data_directory') || '/pf_partial.amudai.shard' AS part_shard \gset
+SELECT parquet_fdw_write_amudai('SELECT i, g, k, i2, i4, e, f8, t, d FROM part_heap2',
+                                :'part_shard', 500);
+CREATE FOREIGN TABLE part_am (i int, g int, k text, i2 smallint, i4 int, e int,
+    f8 float8, t text, d date)
+  SERVER part_srv OPTIONS (filename :'part_shard');
+SELECT part_same('SELECT g, k, count(*), sum(i4), avg(i2), avg(f8), min(t), max(d),
+    sum(e) FROM TBL GROUP BY g, k', 'part_am', 'part_heap2');
+
 -- ===== groups beyond work_mem: each worker spills its own
 SET work_mem = '64kB';
 SELECT part_same('SELECT t, count(*), sum(i4), min(d), avg(f8) FROM TBL GROUP BY t');
@@ -191,6 +201,7 @@ DROP FUNCTION part_same(text, text, text);
 DROP FUNCTION part_plan(text);
 DROP FOREIGN TABLE part_ft;
 DROP FOREIGN TABLE part_ft2;
+DROP FOREIGN TABLE part_am;
 DROP TABLE part_heap;
 DROP TABLE part_heap2;
 DROP SERVER part_srv;
