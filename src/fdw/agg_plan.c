@@ -469,6 +469,21 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	if (partial)
 	{
 		workers = ((Path *) linitial(input_rel->partial_pathlist))->parallel_workers;
+
+		/*
+		 * Expressions PostgreSQL evaluates row by row (agg_pgexpr.c) make
+		 * the work CPU-bound, which the scan's worker count, sized by the
+		 * bytes to read, does not see: as many workers as allowed, one unit
+		 * each at least.
+		 */
+		if (prog->ncomputed > 0)
+		{
+			int			nunits = 0;
+
+			foreach(lc, ps->rowgroups)
+				nunits += list_length((List *) lfirst(lc));
+			workers = Max(workers, Min(max_parallel_workers_per_gather, nunits));
+		}
 		divisor = workers;
 		if (parallel_leader_participation && 1.0 - 0.3 * workers > 0)
 			divisor += 1.0 - 0.3 * workers;
