@@ -11,7 +11,8 @@
  * (filters to selection vectors), agg_group.c (key dictionaries, group
  * hashing), agg_spill.c (groups beyond memory: spill partitions),
  * agg_exec.c (executor callbacks, units, statistics shortcuts),
- * agg_explain.c.
+ * agg_explain.c, agg_partial.c (parallel workers: transition states and
+ * the units' claim).
  *
  * Planning (GetForeignUpperPaths, UPPERREL_GROUP_AGG) accepts a query over
  * one foreign table (Parquet files or Amudai shards) when every
