@@ -691,6 +691,51 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 	st->rowgroup = -1;
 }
 
+/* Is unit rg of the open file one it has?  Else the file changed. */
+static void
+check_planned_unit(PfAggScanState *st, int rg)
+{
+	if (rg < 0 || rg >= st->src->nunits)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("%s \"%s\" changed since the query was planned",
+						st->ops->file_noun, st->path),
+				 errdetail("%c%s %d was planned, the file now has %d.",
+						   pg_toupper((unsigned char) st->ops->unit_noun[0]),
+						   st->ops->unit_noun + 1, rg, st->src->nunits)));
+}
+
+/*
+ * A participant of a parallel plan: aggregate the units it claims, one
+ * at a time from the counter all share, keeping a file open while the
+ * claimed units are its.
+ */
+static void
+compute_claimed(PfAggScanState *st)
+{
+	int64		work;
+
+	while ((work = pf_agg_partial_claim(st)) >= 0)
+	{
+		int			fi = st->work_file[work];
+		int			rg = st->work_unit[work];
+
+		CHECK_FOR_INTERRUPTS();
+		if (st->src != NULL && st->file_index != fi)
+			close_file(st);
+		if (st->src == NULL)
+			open_file(st, fi);
+		st->src->next_units = NULL;
+		st->src->nnext_units = 0;
+		check_planned_unit(st, rg);
+		if (st->ops->unit_rows(st->src, rg) <= 0)
+			continue;
+		aggregate_rowgroup(st, rg);
+	}
+	if (st->src != NULL)
+		close_file(st);
+}
+
 /* Run the whole aggregation. */
 static void
 compute(PfAggScanState *st)
@@ -702,6 +747,14 @@ compute(PfAggScanState *st)
 	errcb.previous = error_context_stack;
 	error_context_stack = &errcb;
 
+	if (st->shared != NULL)
+	{
+		compute_claimed(st);
+		st->path = NULL;
+		error_context_stack = errcb.previous;
+		st->passes++;
+		return;
+	}
 	for (int fi = 0; fi < list_length(st->filenames); fi++)
 	{
 		List	   *rgs = (List *) list_nth(st->rowgroups, fi);
@@ -723,15 +776,7 @@ compute(PfAggScanState *st)
 
 			st->src->next_units = planned + foreach_current_index(lr) + 1;
 			st->src->nnext_units = nplanned - foreach_current_index(lr) - 1;
-
-			if (rg < 0 || rg >= st->src->nunits)
-				ereport(ERROR,
-						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-						 errmsg("%s \"%s\" changed since the query was planned",
-								st->ops->file_noun, st->path),
-						 errdetail("%c%s %d was planned, the file now has %d.",
-								   pg_toupper((unsigned char) st->ops->unit_noun[0]),
-								   st->ops->unit_noun + 1, rg, st->src->nunits)));
+			check_planned_unit(st, rg);
 			if (st->ops->unit_rows(st->src, rg) <= 0)
 				continue;
 			aggregate_rowgroup(st, rg);
@@ -934,7 +979,8 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 	prog = pf_agg_compile_program(st->rel, 0,
 						   (List *) list_nth(priv, PfAggPrivateQuals),
 						   (List *) list_nth(priv, PfAggPrivateGroupVars),
-						   plan->fdw_scan_tlist);
+						   pf_agg_partial_whole_tlist(plan->fdw_scan_tlist,
+													  &st->partial));
 	if (prog == NULL)
 		elog(ERROR, "parquet_fdw: a pushed-down aggregate plan no longer compiles");
 	st->prog = prog;
@@ -1276,7 +1322,8 @@ pf_agg_group_row(PfAggScanState *st, uint32 g, TupleTableSlot *slot)
 							break;
 					}
 			}
-			else
+			else if (!st->partial ||
+					 !pf_agg_partial_state(st, g, out->index, &v, &isnull))
 				v = agg_result(st, g, out->index, &isnull);
 			slot->tts_values[o] = v;
 			slot->tts_isnull[o] = isnull;
@@ -1343,6 +1390,9 @@ pf_agg_rescan_foreign_scan(ForeignScanState *node)
 	 */
 	st->next_out = 0;
 	if (st->param_states != NIL || st->spilled)
+		st->computed = false;
+	/* a parallel plan's participants share the units anew */
+	if (node->ss.ps.plan->parallel_aware)
 		st->computed = false;
 	pf_agg_topn_reset(st->topn);
 }

@@ -12,7 +12,8 @@
  * hashing), agg_spill.c (groups beyond memory: spill partitions),
  * agg_exec.c (executor callbacks, units, statistics shortcuts),
  * agg_explain.c, agg_kernel.c (computed columns by vector kernels:
- * length() of text, vec_text.c).
+ * length() of text, vec_text.c), agg_partial.c (parallel workers:
+ * transition states and the units' claim).
  *
  * Planning (GetForeignUpperPaths, UPPERREL_GROUP_AGG) accepts a query over
  * one foreign table (Parquet files or Amudai shards) when every
@@ -524,6 +525,17 @@ typedef struct PfAggScanState
 
 	/* computed columns: their expression states (agg_pgexpr.c) */
 	struct PfAggPgExprState *pgexpr;
+
+	/*
+	 * Partial aggregation in a parallel plan (agg_partial.c): the outputs
+	 * are transition states, and the units are claimed from the counter
+	 * all participants share (in the DSM) instead of read in plan order.
+	 */
+	bool		partial;		/* output transition states */
+	struct PfAggParallel *shared;	/* parallel-aware plan, else NULL */
+	int64		nwork;			/* entries of the flat unit list */
+	int		   *work_file;		/* per entry: its file index */
+	int		   *work_unit;		/* per entry: its unit in that file */
 } PfAggScanState;
 
 
@@ -799,5 +811,37 @@ extern void pf_agg_kernel_fill(PfAggScanState *st, int c, uint32 batch_n,
 /* in agg_exec.c: fill stored column c's batch for the selected rows */
 extern void pf_agg_fill_stored(PfAggScanState *st, int c, uint32 batch_n,
 							   const uint32 *sel, uint32 n);
+
+/* ----------------------------------------------------------------
+ * in agg_partial.c: partial aggregates computed in parallel workers
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * The scan target list with each partial Aggref (aggsplit
+ * AGGSPLIT_INITIAL_SERIAL, aggtype its transition type) replaced by its
+ * whole form, which pf_agg_compile_program compiles; *partial tells
+ * whether there was one.  The other entries are shared with scan_tlist.
+ */
+extern List *pf_agg_partial_whole_tlist(List *scan_tlist, bool *partial);
+/*
+ * Can every aggregate of prog hand out its transition state as the
+ * partial Aggref of scan_tlist expects it?  Else *why says which cannot.
+ */
+extern bool pf_agg_partial_supported(PfAggProgram *prog, List *scan_tlist,
+									 const char **why);
+/*
+ * Aggregate a's transition state in group g into *v, *isnull when it
+ * differs from the aggregate's final value (avg: the arrays of
+ * int4_avg_accum and float8_accum); false when it is the final value.
+ */
+extern bool pf_agg_partial_state(PfAggScanState *st, uint32 g, int a,
+								 Datum *v, bool *isnull);
+/* The DSM callbacks of parallel-aware plans: parquet_fdw.h. */
+/*
+ * The next entry of the flat unit list this participant reads (each entry
+ * goes to exactly one participant), or -1 when all are claimed.
+ */
+extern int64 pf_agg_partial_claim(PfAggScanState *st);
 
 #endif							/* PF_AGG_INT_H */

@@ -16,6 +16,8 @@
 
 /* GUC parquet_fdw.enable_aggregate_pushdown */
 bool		pf_enable_aggregate_pushdown = true;
+/* GUC parquet_fdw.enable_partial_aggregate */
+bool		pf_enable_partial_aggregate = true;
 
 /* ----------------------------------------------------------------
  * Planning
@@ -136,6 +138,36 @@ derived_from_keys(Node *expr, List *group_vars)
 	return true;
 }
 
+/*
+ * The cheapest total cost of the base relation's own scan in one process.
+ * Its cheapest path may be a Gather over the parallel scan, whose cost is
+ * already divided between workers: the aggregate's cost starts from the
+ * undivided one, which the partial path divides itself.
+ */
+static Cost
+serial_scan_cost(RelOptInfo *input_rel)
+{
+	Cost		best = input_rel->cheapest_total_path->total_cost;
+	bool		found = false;
+	ListCell   *lc;
+
+	foreach(lc, input_rel->pathlist)
+	{
+		Path	   *path = (Path *) lfirst(lc);
+
+		/* computed group keys put a projection on the scan: its input */
+		if (IsA(path, ProjectionPath))
+			path = ((ProjectionPath *) path)->subpath;
+		if (path->pathtype != T_ForeignScan || path->parallel_workers > 0 ||
+			path->param_info != NULL)
+			continue;
+		if (!found || path->total_cost < best)
+			best = path->total_cost;
+		found = true;
+	}
+	return best;
+}
+
 /* Is the relation one scan.c planned (a Parquet table, not a shard)? */
 static bool
 is_parquet_baserel(RelOptInfo *rel)
@@ -173,6 +205,10 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	int			virtual_col;
 	int			misfit = -1;
 	const char *misfit_file = NULL;
+	/* UPPERREL_PARTIAL_GROUP_AGG: transition states, per worker */
+	bool		partial = stage == UPPERREL_PARTIAL_GROUP_AGG;
+	int			workers = 0;
+	double		divisor = 1.0;
 
 	if (stage == UPPERREL_FINAL)
 	{
@@ -181,13 +217,19 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 							 (FinalPathExtraData *) extra);
 		return;
 	}
-	if (stage != UPPERREL_GROUP_AGG ||
+	if ((stage != UPPERREL_GROUP_AGG && !partial) ||
 		output_rel->fdw_private != NULL || !is_parquet_baserel(input_rel))
 		return;
 	if (gextra == NULL || (!parse->hasAggs && parse->groupClause == NIL))
 		return;
+	if (partial &&
+		(input_rel->partial_pathlist == NIL || !output_rel->consider_parallel ||
+		 !pf_enable_partial_aggregate))
+		return;
 	ps = (PfPlanState *) input_rel->fdw_private;
-	target = root->upper_targets[UPPERREL_GROUP_AGG];
+	/* the partial target holds the partial Aggrefs (transition types) */
+	target = partial ? output_rel->reltarget :
+		root->upper_targets[UPPERREL_GROUP_AGG];
 	rte = planner_rt_fetch(input_rel->relid, root);
 	if (rte->inh || (ps->kind != PF_SCAN_PARQUET && ps->kind != PF_SCAN_AMUDAI))
 		return;
@@ -297,8 +339,11 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 			return;
 		}
 
-	/* HAVING: evaluated by the ForeignScan over its output rows */
-	if (root->hasHavingQual)
+	/*
+	 * HAVING: evaluated by the ForeignScan over its output rows; above a
+	 * partial path, by the Finalize Aggregate.
+	 */
+	if (root->hasHavingQual && !partial)
 	{
 		having = (List *) gextra->havingQual;
 		foreach(lc, having)
@@ -313,11 +358,22 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	}
 
 	rel = table_open(rte->relid, NoLock);
-	prog = pf_agg_compile_program(rel, input_rel->relid, quals, group_vars, scan_tlist);
-	if (prog == NULL)
 	{
-		ps->agg_refused = pf_agg_refusal_of_program(rel, input_rel->relid, quals,
-													group_vars, scan_tlist);
+		bool		has_partial;
+		List	   *whole = pf_agg_partial_whole_tlist(scan_tlist, &has_partial);
+
+		prog = pf_agg_compile_program(rel, input_rel->relid, quals, group_vars, whole);
+		if (prog == NULL)
+		{
+			ps->agg_refused = pf_agg_refusal_of_program(rel, input_rel->relid, quals,
+														group_vars, whole);
+			table_close(rel, NoLock);
+			return;
+		}
+	}
+	if (partial && !pf_agg_partial_supported(prog, scan_tlist, &why))
+	{
+		ps->agg_refused = psprintf("no partial aggregate in workers: %s", why);
 		table_close(rel, NoLock);
 		return;
 	}
@@ -404,11 +460,43 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	}
 	table_close(rel, NoLock);
 
+	/*
+	 * A partial path runs in as many workers as the base relation's
+	 * partial scan; each aggregates its share of the rows, so the work
+	 * divides as PostgreSQL divides a parallel scan's (its
+	 * get_parallel_divisor), and each returns up to all the groups.
+	 */
+	if (partial)
+	{
+		workers = ((Path *) linitial(input_rel->partial_pathlist))->parallel_workers;
+
+		/*
+		 * Expressions PostgreSQL evaluates row by row (agg_pgexpr.c) make
+		 * the work CPU-bound, which the scan's worker count, sized by the
+		 * bytes to read, does not see: as many workers as allowed, one unit
+		 * each at least.
+		 */
+		if (prog->ncomputed > 0)
+		{
+			int			nunits = 0;
+
+			foreach(lc, ps->rowgroups)
+				nunits += list_length((List *) lfirst(lc));
+			workers = Max(workers, Min(max_parallel_workers_per_gather, nunits));
+		}
+		divisor = workers;
+		if (parallel_leader_participation && 1.0 - 0.3 * workers > 0)
+			divisor += 1.0 - 0.3 * workers;
+		if (workers <= 0)
+			return;
+	}
+
 	/* few groups only: their states stay in memory */
 	rows = Max(ps->total_rows, 1);
 	if (group_exprs != NIL)
 	{
-		ngroups = estimate_num_groups(root, group_exprs, input_rel->rows,
+		ngroups = estimate_num_groups(root, group_exprs,
+									  clamp_row_est(input_rel->rows / divisor),
 									  NULL, NULL);
 		if (ngroups > PF_AGG_MAX_GROUPS)
 		{
@@ -426,7 +514,7 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	if (prog->all_from_stats)
 		cost = seq_page_cost * list_length(ps->filenames);
 	else
-		cost = input_rel->cheapest_total_path->total_cost -
+		cost = serial_scan_cost(input_rel) -
 			cpu_tuple_cost * rows +
 			cpu_operator_cost * 0.25 *
 			(prog->nfilters + prog->nkeys + prog->naggs) * rows;
@@ -442,20 +530,35 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		cost_qual_eval_node(&qc, (Node *) prog->computed[j].expr, root);
 		cost += qc.startup + qc.per_tuple * rows;
 	}
-	cost = Max(cost, 0) + cpu_tuple_cost * ngroups;
+	cost = Max(cost, 0) / divisor + cpu_tuple_cost * ngroups;
 	if (having != NIL)
 		ngroups = clamp_row_est(ngroups *
 								clauselist_selectivity(root, having, 0,
 													   JOIN_INNER, NULL));
 
 	output_rel->fdw_private = ps;	/* done for this rel */
-	/* seen only when the scan is planned after all: the path lost */
-	ps->agg_refused = pstrdup("a cheaper plan was chosen");
 	path = pf_create_foreign_upper_path(root, output_rel, target, ngroups,
 									 cost, cost, NIL, NULL,
 									 list_make5(scan_tlist, quals, group_vars,
 												makeInteger((int) input_rel->relid),
 												having));
+	if (partial)
+	{
+		/* PostgreSQL adds the Gather and the Finalize Aggregate above */
+		path->path.parallel_aware = true;
+		path->path.parallel_safe = true;
+		path->path.parallel_workers = workers;
+		add_partial_path(output_rel, (Path *) path);
+		return;
+	}
+
+	/*
+	 * Seen only when the scan is planned after all: the path lost (and a
+	 * partial one was refused, for the reason the partial rel left).
+	 */
+	ps->agg_refused = ps->agg_refused == NULL ?
+		pstrdup("a cheaper plan was chosen") :
+		psprintf("a cheaper plan was chosen (%s)", ps->agg_refused);
 	add_path(output_rel, (Path *) path);
 }
 

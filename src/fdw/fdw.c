@@ -102,6 +102,15 @@ _PG_init(void)
 							 0,
 							 NULL, NULL, NULL);
 
+	DefineCustomBoolVariable("parquet_fdw.enable_partial_aggregate",
+							 "Computes pushed-down aggregates in parallel workers.",
+							 "Each participant of a parallel plan returns its groups' transition states, which Finalize Aggregate combines (see agg_partial.c).",
+							 &pf_enable_partial_aggregate,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+
 	MarkGUCPrefixReserved("parquet_fdw");
 
 	pf_copy_hook_install();
@@ -176,11 +185,55 @@ dispatchReScanForeignScan(ForeignScanState *node)
 		pfReScanForeignScan(node);
 }
 
-/* Only table scans have parallel state (aggregates are not parallel-aware). */
+/*
+ * Parallel state: a table scan's, or a partial aggregate's units counter
+ * (agg_partial.c).
+ */
+static Size
+dispatchEstimateDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt)
+{
+	if (is_aggregate(node))
+		return pf_agg_partial_estimate_dsm(node);
+	return pfEstimateDSMForeignScan(node, pcxt);
+}
+
+static void
+dispatchInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
+								 void *coordinate)
+{
+	if (is_aggregate(node))
+		pf_agg_partial_init_dsm(node, coordinate);
+	else
+		pfInitializeDSMForeignScan(node, pcxt, coordinate);
+}
+
+static void
+dispatchReInitializeDSMForeignScan(ForeignScanState *node,
+								   ParallelContext *pcxt, void *coordinate)
+{
+	if (is_aggregate(node))
+		pf_agg_partial_reinit_dsm(node, coordinate);
+	else
+		pfReInitializeDSMForeignScan(node, pcxt, coordinate);
+}
+
+static void
+dispatchInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc,
+									void *coordinate)
+{
+	if (is_aggregate(node))
+		pf_agg_partial_init_worker(node, coordinate);
+	else
+		pfInitializeWorkerForeignScan(node, toc, coordinate);
+}
+
+/* Before the DSM goes away: the workers' EXPLAIN ANALYZE counters. */
 static void
 dispatchShutdownForeignScan(ForeignScanState *node)
 {
-	if (!is_aggregate(node))
+	if (is_aggregate(node))
+		pf_agg_partial_shutdown(node);
+	else
 		pfShutdownForeignScan(node);
 }
 
@@ -228,10 +281,10 @@ parquet_fdw_handler(PG_FUNCTION_ARGS)
 
 	/* parallel query */
 	routine->IsForeignScanParallelSafe = pfIsForeignScanParallelSafe;
-	routine->EstimateDSMForeignScan = pfEstimateDSMForeignScan;
-	routine->InitializeDSMForeignScan = pfInitializeDSMForeignScan;
-	routine->ReInitializeDSMForeignScan = pfReInitializeDSMForeignScan;
-	routine->InitializeWorkerForeignScan = pfInitializeWorkerForeignScan;
+	routine->EstimateDSMForeignScan = dispatchEstimateDSMForeignScan;
+	routine->InitializeDSMForeignScan = dispatchInitializeDSMForeignScan;
+	routine->ReInitializeDSMForeignScan = dispatchReInitializeDSMForeignScan;
+	routine->InitializeWorkerForeignScan = dispatchInitializeWorkerForeignScan;
 	routine->ShutdownForeignScan = dispatchShutdownForeignScan;
 
 	/* INSERT (modify.c); UPDATE and DELETE are not offered */

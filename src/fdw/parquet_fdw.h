@@ -686,7 +686,9 @@ extern Datum pf_variant_converter_next(PfVariantConverter *vc,
 									   PfLeafPosition *leaves, bool *isnull);
 
 /* in agg_plan.c and agg_exec.c: aggregate pushdown (UPPERREL_GROUP_AGG) */
-extern PGDLLIMPORT bool pf_enable_aggregate_pushdown;	/* GUC */
+extern PGDLLIMPORT bool pf_enable_aggregate_pushdown;
+/* GUC parquet_fdw.enable_partial_aggregate (agg_plan.c) */
+extern PGDLLIMPORT bool pf_enable_partial_aggregate;	/* GUC */
 extern void parquetGetForeignUpperPaths(PlannerInfo *root,
 										UpperRelationKind stage,
 										RelOptInfo *input_rel,
@@ -724,5 +726,15 @@ typedef struct PfLikeFilter PfLikeFilter;
 extern PfLikeFilter *pf_like_filter_compile(Expr *clause, Index relid,
 											AttrNumber *attnum);
 extern bool pf_like_filter_datum(const PfLikeFilter *like, Datum text);
+
+/*
+ * agg_partial.c: a partial aggregate plan's units counter in the DSM, for
+ * its participants to share the units.
+ */
+extern Size pf_agg_partial_estimate_dsm(ForeignScanState *node);
+extern void pf_agg_partial_init_dsm(ForeignScanState *node, void *coordinate);
+extern void pf_agg_partial_reinit_dsm(ForeignScanState *node, void *coordinate);
+extern void pf_agg_partial_init_worker(ForeignScanState *node, void *coordinate);
+extern void pf_agg_partial_shutdown(ForeignScanState *node);
 
 #endif							/* PARQUET_FDW_H */
