@@ -54,3 +54,4 @@ FDW_OBJS += src/fdw/remote_files.o
 FDW_OBJS += src/fdw/distinct_stats.o
 FDW_OBJS += src/fdw/remote_upload.o
 FDW_OBJS += src/fdw/vec_like.o
+FDW_OBJS += src/fdw/scan_topn.o

@@ -247,6 +247,11 @@ typedef struct PfScanState
 	int			ncopy_nulls;
 	int		   *lazy_atts;		/* lazy columns: null until late_convert */
 	int			nlazy_atts;
+
+	/* ORDER BY ... LIMIT: the first key's threshold (scan_topn.c) */
+	List	   *topn_spec;		/* from the plan, or NIL */
+	PfTopN	   *topn;			/* in use, or NULL */
+	int			topn_col;		/* the key's column */
 } PfScanState;
 
 /* ----------------------------------------------------------------
@@ -441,13 +446,16 @@ pfBeginForeignScan(ForeignScanState *node, int eflags)
 	foreach(lc, (List *) list_nth(plan->fdw_private, PfScanPrivateIdentities))
 		st->identities = lappend(st->identities, strVal(lfirst(lc)));
 	node->fdw_state = st;
+	if (list_length(plan->fdw_private) > PfScanPrivateTopN)
+		st->topn_spec = (List *) list_nth(plan->fdw_private, PfScanPrivateTopN);
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
 	/* the node's own instrumentation is set up only after this callback */
 	st->io.time_decoding = (estate->es_instrument & INSTRUMENT_TIMER) != 0;
 
 	/* a path in the files' declared order: their rows merged */
-	if (list_length(plan->fdw_private) > PfScanPrivateSorted)
+	if (list_length(plan->fdw_private) > PfScanPrivateSorted &&
+		strVal(list_nth(plan->fdw_private, PfScanPrivateSorted))[0] != '\0')
 	{
 		const char *spec = strVal(list_nth(plan->fdw_private, PfScanPrivateSorted));
 
@@ -495,6 +503,18 @@ pfBeginForeignScan(ForeignScanState *node, int eflags)
 	 */
 	st->param_econtext = node->ss.ps.ps_ExprContext;
 	st->params_pending = true;
+
+	/* top-N: the key column's threshold, if the scan fills that column */
+	if (st->topn_spec != NIL)
+	{
+		st->topn = pf_topn_begin(st->topn_spec, st->rel, st->scan_cxt);
+		st->topn_col = -1;
+		for (int i = 0; i < st->ncolumns; i++)
+			if (st->columns[i].attnum == pf_topn_attnum(st->topn))
+				st->topn_col = i;
+		if (st->topn_col < 0)
+			st->topn = NULL;
+	}
 }
 
 /* Close the open unit's readers and free their memory. */
@@ -903,6 +923,8 @@ fast_conjunct_true(const PfFastConj *fc, const PfScanColumn *col, uint32 r)
  * reads system columns (ForeignNext sets tableoid only after this callback)
  * or holds subplans.
  */
+static bool late_qual_possible(ForeignScanState *node, PfScanState *st);
+
 static void
 late_qual_setup(ForeignScanState *node, PfScanState *st)
 {
@@ -917,18 +939,19 @@ late_qual_setup(ForeignScanState *node, PfScanState *st)
 	ListCell   *lc;
 
 	st->late_decided = true;
-	if (node->ss.ps.qual == NULL || plan->qual == NIL || st->ncolumns < 2 ||
-		fscan->fsSystemCol || contain_subplans((Node *) plan->qual))
-		return;
-	foreach(lc, plan->qual)
+	if (!late_qual_possible(node, st))
 	{
-		Bitmapset  *attrs = NULL;
-
-		pull_varattnos((Node *) lfirst(lc), scanrelid, &attrs);
-		if (bms_next_member(attrs, -1) >= 0 &&
-			bms_next_member(attrs, -1) <= 0 - FirstLowInvalidHeapAttributeNumber)
-			return;				/* system column or whole row */
+		/* rows the executor may still reject must not feed the threshold */
+		if (node->ss.ps.qual != NULL)
+			st->topn = NULL;
+		return;
 	}
+	if (st->topn == NULL &&
+		(node->ss.ps.qual == NULL || plan->qual == NIL || st->ncolumns < 2))
+		return;
+	/* the top-N key is read for every row: converted eagerly */
+	if (st->topn != NULL)
+		seen = bms_make_singleton(st->topn_col);
 
 	old = MemoryContextSwitchTo(st->scan_cxt);
 	lq = palloc0(sizeof(PfLateQual));
@@ -975,7 +998,7 @@ late_qual_setup(ForeignScanState *node, PfScanState *st)
 	lq->rest_cols[c] = -1;
 	MemoryContextSwitchTo(old);
 
-	if (nlazy == 0)
+	if (nlazy == 0 && st->topn == NULL)
 	{
 		for (int i = 0; i < st->ncolumns; i++)
 			st->columns[i].lazy = false;
@@ -988,6 +1011,31 @@ late_qual_setup(ForeignScanState *node, PfScanState *st)
 		lq->nleading_fast++;
 	st->late_qual = lq;
 	node->ss.ps.qual = NULL;	/* evaluated here from now on */
+}
+
+/*
+ * Can the scan evaluate the plan's quals itself?  Not when a qual reads
+ * system columns (ForeignNext sets tableoid only after the scan returns
+ * the row) or holds subplans.
+ */
+static bool
+late_qual_possible(ForeignScanState *node, PfScanState *st)
+{
+	ForeignScan *fscan = (ForeignScan *) node->ss.ps.plan;
+	ListCell   *lc;
+
+	if (fscan->fsSystemCol || contain_subplans((Node *) fscan->scan.plan.qual))
+		return false;
+	foreach(lc, fscan->scan.plan.qual)
+	{
+		Bitmapset  *attrs = NULL;
+
+		pull_varattnos((Node *) lfirst(lc), fscan->scan.scanrelid, &attrs);
+		if (bms_next_member(attrs, -1) >= 0 &&
+			bms_next_member(attrs, -1) <= 0 - FirstLowInvalidHeapAttributeNumber)
+			return false;		/* system column or whole row */
+	}
+	return true;
 }
 /*
  * Make lazy column col's value of row r ready and put it into the slot.
@@ -1108,7 +1156,7 @@ pfIterateForeignScan(ForeignScanState *node)
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
 
 	if (likely(st->late_decided && st->late_qual == NULL &&
-			   st->next_row < st->batch_size))
+			   st->topn == NULL && st->next_row < st->batch_size))
 	{
 		ExecClearTuple(slot);
 		fill_slot_row(st, slot, st->next_row++);
@@ -1124,6 +1172,8 @@ iterate_slow(ForeignScanState *node)
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
 	ExprContext *econtext = node->ss.ps.ps_ExprContext;
 	PfLateQual *lq;
+	PfTopN	   *topn;
+	const PfScanColumn *topn_col;
 	uint32		r;
 
 	if (st->merge != NULL)
@@ -1131,6 +1181,8 @@ iterate_slow(ForeignScanState *node)
 	if (unlikely(!st->late_decided))
 		late_qual_setup(node, st);
 	lq = st->late_qual;
+	topn = st->topn;
+	topn_col = topn != NULL ? &st->columns[st->topn_col] : NULL;
 
 	for (;;)
 	{
@@ -1162,6 +1214,15 @@ iterate_slow(ForeignScanState *node)
 
 		r = st->next_row++;
 
+		/* a row after the top-N threshold cannot be among the first n */
+		if (topn != NULL &&
+			pf_topn_rejects(topn, topn_col->values[r], topn_col->nulls[r]))
+		{
+			if (lq != NULL)
+				lq->rows_seen++;
+			continue;
+		}
+
 		/* leading fast conjuncts reject rows before the slot is touched */
 		if (lq != NULL && lq->nleading_fast > 0)
 		{
@@ -1185,7 +1246,11 @@ iterate_slow(ForeignScanState *node)
 		fill_slot_row(st, slot, r);
 		ExecStoreVirtualTuple(slot);
 		if (lq == NULL)
+		{
+			if (topn != NULL)
+				pf_topn_add(topn, topn_col->values[r], topn_col->nulls[r]);
 			return slot;
+		}
 
 		/* the quals, conjunct by conjunct, converting what each reads */
 		lq->rows_seen++;
@@ -1207,6 +1272,8 @@ iterate_slow(ForeignScanState *node)
 			ResetExprContext(econtext);
 			continue;
 		}
+		if (topn != NULL)
+			pf_topn_add(topn, topn_col->values[r], topn_col->nulls[r]);
 		for (const int *c = lq->rest_cols; *c >= 0; c++)
 			if (st->columns[*c].lazy_now)
 				late_convert(st, &st->columns[*c], r, slot);
@@ -1228,6 +1295,8 @@ pfReScanForeignScan(ForeignScanState *node)
 	st->batch_size = 0;
 	st->next_row = 0;
 	st->params_pending = true;
+	if (st->topn != NULL)
+		pf_topn_reset(st->topn);
 }
 
 void
@@ -1292,13 +1361,16 @@ pfExplainForeignScan(ForeignScanState *node, ExplainState *es)
 										 list_nth_int(pruned, PF_PRUNE_BLOOM),
 										 list_nth_int(pruned, PF_PRUNE_DICTIONARY)),
 								es);
-		if (list_length(plan->fdw_private) > PfScanPrivateSorted)
+		if (list_length(plan->fdw_private) > PfScanPrivateSorted &&
+			strVal(list_nth(plan->fdw_private, PfScanPrivateSorted))[0] != '\0')
 			ExplainPropertyText("Sorted",
 								psprintf("%s (merging %d files)",
 										 strVal(list_nth(plan->fdw_private,
 														 PfScanPrivateSorted)),
 										 list_length(st->filenames)), es);
 	}
+	if (st->topn_spec != NIL && (es->verbose || es->analyze))
+		pf_topn_explain(st->topn_spec, st->topn, st->rel, es);
 	if (es->analyze && st->merge != NULL)
 	{
 		int			opened;
