@@ -429,7 +429,13 @@ extern void pf_topn_add(PfTopN *t, Datum value, bool isnull);
 extern bool pf_topn_threshold(const PfTopN *t, Datum *value, bool *isnull);
 extern void pf_topn_reset(PfTopN *t);
 extern void pf_topn_explain(List *spec, const PfTopN *t, Relation rel,
-							struct ExplainState *es);
+							const char *units_label, struct ExplainState *es);
+/*
+ * The units a scan may skip: NIL, or prune quals (qual.h) that hold for no
+ * row of a unit that cannot beat the threshold; valid until the next add.
+ */
+extern List *pf_topn_unit_quals(PfTopN *t);
+extern void pf_topn_unit_skipped(PfTopN *t);
 
 /* parallel query: participants share the units through the DSM */
 extern bool pfIsForeignScanParallelSafe(PlannerInfo *root, RelOptInfo *rel,

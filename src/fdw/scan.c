@@ -718,6 +718,18 @@ next_rowgroup(PfScanState *st)
 			}
 		}
 
+		/* a unit none of whose rows can beat the top-N threshold */
+		if (st->topn != NULL)
+		{
+			List	   *tq = pf_topn_unit_quals(st->topn);
+
+			if (tq != NIL && st->ops->unit_prune(st->src, rg, tq) != PF_PRUNE_NONE)
+			{
+				pf_topn_unit_skipped(st->topn);
+				continue;
+			}
+		}
+
 		st->rowgroups_read++;
 		hint_next_units(st, work);
 		st->ops->unit_open(st->src, rg, st->page_quals, st->rowgroup_row_limit);
@@ -1370,7 +1382,7 @@ pfExplainForeignScan(ForeignScanState *node, ExplainState *es)
 										 list_length(st->filenames)), es);
 	}
 	if (st->topn_spec != NIL && (es->verbose || es->analyze))
-		pf_topn_explain(st->topn_spec, st->topn, st->rel, es);
+		pf_topn_explain(st->topn_spec, st->topn, st->rel, ops->units_label, es);
 	if (es->analyze && st->merge != NULL)
 	{
 		int			opened;

@@ -59,6 +59,7 @@
 
 #include "fdw/parquet_fdw.h"
 #include "fdw/pg_compat.h"
+#include "fdw/qual.h"
 
 /*
  * Beyond so many rows the heap would cost more than the Sort saves: the
@@ -91,8 +92,16 @@ struct PfTopN
 	int			count;
 	Datum	   *values;
 	bool	   *nulls;
+	/*
+	 * Unit skipping: "key <= threshold" (">=" descending) as a prune qual,
+	 * its value set to the current threshold; NULL when statistics cannot
+	 * judge (nulls sort first: a unit of nulls would beat any threshold).
+	 */
+	PfPruneQual *unit_qual;
+	List	   *unit_quals;
 	/* for EXPLAIN ANALYZE */
 	int64		rows_dropped;
+	int64		units_skipped;
 };
 
 /* ----------------------------------------------------------------
@@ -216,7 +225,65 @@ pf_topn_begin(List *spec, Relation rel, MemoryContext parent)
 	get_typlenbyval(typid, &t->typlen, &t->typbyval);
 	t->values = MemoryContextAlloc(cxt, sizeof(Datum) * t->rows);
 	t->nulls = MemoryContextAlloc(cxt, sizeof(bool) * t->rows);
+
+	/*
+	 * Statistics hold the non-null values' bounds: with nulls last a unit
+	 * whose least value (greatest, descending) sorts after the threshold
+	 * has no row that can be returned.  Only for a key compared as its own
+	 * type, the bounds' type.
+	 */
+	if (!t->ssup.ssup_nulls_first)
+	{
+		Oid			opfamily;
+		Oid			opcintype;
+		PfOrderingDirection direction;
+		Oid			sortop = (Oid) intVal(list_nth(spec, TOPN_SORTOP));
+
+		if (get_ordering_op_properties(sortop, &opfamily, &opcintype, &direction) &&
+			opcintype == typid)
+		{
+			Oid			cmpproc = get_opfamily_proc(opfamily, typid, typid,
+													BTORDER_PROC);
+			bool		descending = boolVal(list_nth(spec, TOPN_DESCENDING));
+
+			if (OidIsValid(cmpproc))
+			{
+				PfPruneQual *q = MemoryContextAllocZero(cxt, sizeof(PfPruneQual));
+
+				q->attnum = t->attnum;
+				q->strategy = descending ? BTGreaterEqualStrategyNumber :
+					BTLessEqualStrategyNumber;
+				q->cmpproc = cmpproc;
+				fmgr_info_cxt(cmpproc, &q->cmp, cxt);
+				q->collation = t->ssup.ssup_collation;
+				q->order_not_bytes = OidIsValid(q->collation) &&
+					!pf_collate_is_c(q->collation);
+				q->coltype = q->valtype = q->exprtype = typid;
+				t->unit_qual = q;
+				t->unit_quals = lappend(NIL, q);
+			}
+		}
+	}
 	return t;
+}
+
+List *
+pf_topn_unit_quals(PfTopN *t)
+{
+	MemoryContext old;
+
+	if (t->unit_qual == NULL || t->count < t->rows || t->nulls[0])
+		return NIL;
+	old = MemoryContextSwitchTo(t->cxt);
+	pf_prune_qual_set_value(t->unit_qual, t->values[0], false);
+	MemoryContextSwitchTo(old);
+	return t->unit_quals;
+}
+
+void
+pf_topn_unit_skipped(PfTopN *t)
+{
+	t->units_skipped++;
 }
 
 AttrNumber
@@ -328,7 +395,8 @@ pf_topn_threshold(const PfTopN *t, Datum *value, bool *isnull)
 }
 
 void
-pf_topn_explain(List *spec, const PfTopN *t, Relation rel, ExplainState *es)
+pf_topn_explain(List *spec, const PfTopN *t, Relation rel,
+				const char *units_label, ExplainState *es)
 {
 	AttrNumber	attnum = (AttrNumber) intVal(list_nth(spec, TOPN_ATTNUM));
 	bool		descending = boolVal(list_nth(spec, TOPN_DESCENDING));
@@ -347,6 +415,11 @@ pf_topn_explain(List *spec, const PfTopN *t, Relation rel, ExplainState *es)
 								 ", first of keys" : ""),
 						es);
 	if (es->analyze && t != NULL)
+	{
 		ExplainPropertyInteger("Rows Removed by Top-N Filter", NULL,
 							   t->rows_dropped, es);
+		if (t->unit_qual != NULL)
+			ExplainPropertyInteger(psprintf("%s Skipped by Top-N Filter", units_label),
+								   NULL, t->units_skipped, es);
+	}
 }
