@@ -131,11 +131,15 @@ SELECT * FROM topn_pq ORDER BY id LIMIT 3;
 SELECT * FROM topn_am ORDER BY id DESC NULLS LAST LIMIT 3;
 
 -- no top-N: a qual the scan leaves to the executor (a subplan), a system
--- column, an expression key, a Param LIMIT in a generic plan, grouping
+-- column, an expression key, grouping, the setting off, a Param LIMIT in
+-- a generic plan
 SELECT topn_explain('SELECT id FROM topn_pq WHERE id NOT IN (SELECT id FROM topn_ref WHERE id < 5) ORDER BY k LIMIT 3');
 SELECT topn_explain('SELECT id FROM topn_pq WHERE tableoid > 0 ORDER BY k LIMIT 3');
 SELECT topn_explain('SELECT id FROM topn_pq ORDER BY k + 1 LIMIT 3');
 SELECT topn_explain('SELECT DISTINCT k FROM topn_pq ORDER BY k LIMIT 3');
+SET parquet_fdw.enable_scan_topn = off;
+SELECT topn_explain('SELECT id FROM topn_pq ORDER BY k LIMIT 3');
+RESET parquet_fdw.enable_scan_topn;
 SET plan_cache_mode = force_generic_plan;
 PREPARE topn_param(int) AS SELECT id FROM topn_pq ORDER BY k, id LIMIT $1;
 SELECT topn_explain('EXECUTE topn_param(3)');

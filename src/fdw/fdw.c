@@ -102,6 +102,8 @@ _PG_init(void)
 							 0,
 							 NULL, NULL, NULL);
 
+	pf_topn_define_guc();
+
 	MarkGUCPrefixReserved("parquet_fdw");
 
 	pf_copy_hook_install();

@@ -419,12 +419,16 @@ extern void pf_scan_close(PfScanState *st);
  * rows were returned.
  */
 typedef struct PfTopN PfTopN;
+extern void pf_topn_define_guc(void);	/* parquet_fdw.enable_scan_topn */
 extern List *pf_topn_plan(PlannerInfo *root, RelOptInfo *baserel,
 						  List *clauses, List *attnos);
 extern List *pf_topn_plan_rows(List *spec, PlannerInfo *root);
 extern PfTopN *pf_topn_begin(List *spec, Relation rel, MemoryContext parent);
 extern AttrNumber pf_topn_attnum(const PfTopN *t);
 extern bool pf_topn_rejects(PfTopN *t, Datum value, bool isnull);
+/* Does the threshold reject every one of nrows values (counted as dropped)? */
+extern bool pf_topn_rejects_all(PfTopN *t, const Datum *values,
+								const bool *nulls, uint32 nrows);
 extern void pf_topn_add(PfTopN *t, Datum value, bool isnull);
 extern bool pf_topn_threshold(const PfTopN *t, Datum *value, bool *isnull);
 extern void pf_topn_reset(PfTopN *t);

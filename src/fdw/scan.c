@@ -738,8 +738,43 @@ next_rowgroup(PfScanState *st)
 }
 
 /*
+ * Convert column i of the batch's first want rows, unless it is lazy now
+ * (then late_convert() converts the rows that need it).
+ */
+static void
+convert_batch_column(PfScanState *st, int i, uint32 want)
+{
+	PfScanColumn *col = &st->columns[i];
+
+	if (!col->present)
+	{
+		for (uint32 r = 0; r < want; r++)
+		{
+			col->values[r] = col->virt_value;
+			col->nulls[r] = col->virt_null;
+		}
+		return;
+	}
+
+	/* a lazy column waits for the rows that need it (late_convert) */
+	col->lazy_now = col->lazy && st->ops->column_lazy(st->src, i);
+	col->ready = 0;
+	if (col->lazy_now)
+		return;
+	st->err_column = col->attname;
+	st->err_row_base = st->src->batch_row;
+	st->converting = true;
+	st->ops->convert(st->src, i, 0, want, col->values, col->nulls);
+	st->converting = false;
+	col->ready = want;
+}
+
+/*
  * Position the next batch and convert its eager columns into the columns'
- * Datum arrays.  Returns false at the end of the scan.
+ * Datum arrays.  Returns false at the end of the scan.  Under a top-N
+ * threshold the key is converted first: a batch none of whose rows can
+ * beat it is passed over before its other columns are converted (the
+ * columns no flat leaf holds, which convert a whole batch at once).
  */
 static bool
 read_batch(PfScanState *st)
@@ -747,48 +782,41 @@ read_batch(PfScanState *st)
 	uint32		want = 0;
 	MemoryContext old;
 
-	CHECK_FOR_INTERRUPTS();
-	MemoryContextReset(st->batch_cxt);
-	st->batch_size = 0;
-	st->next_row = 0;
-
-	while (st->src == NULL || st->src->unit < 0 ||
-		   (want = st->ops->read(st->src, st->batch_rows)) == 0)
+	for (;;)
 	{
-		close_rowgroup(st);
-		if (!next_rowgroup(st))
-			return false;
-	}
+		CHECK_FOR_INTERRUPTS();
+		MemoryContextReset(st->batch_cxt);
+		st->batch_size = 0;
+		st->next_row = 0;
 
-	old = MemoryContextSwitchTo(st->batch_cxt);
-	for (int i = 0; i < st->ncolumns; i++)
-	{
-		PfScanColumn *col = &st->columns[i];
-
-		if (!col->present)
+		while (st->src == NULL || st->src->unit < 0 ||
+			   (want = st->ops->read(st->src, st->batch_rows)) == 0)
 		{
-			for (uint32 r = 0; r < want; r++)
-			{
-				col->values[r] = col->virt_value;
-				col->nulls[r] = col->virt_null;
-			}
-			continue;
+			close_rowgroup(st);
+			if (!next_rowgroup(st))
+				return false;
 		}
 
-		/* a lazy column waits for the rows that need it (late_convert) */
-		col->lazy_now = col->lazy && st->ops->column_lazy(st->src, i);
-		col->ready = 0;
-		if (col->lazy_now)
-			continue;
-		st->err_column = col->attname;
-		st->err_row_base = st->src->batch_row;
-		st->converting = true;
-		st->ops->convert(st->src, i, 0, want, col->values, col->nulls);
-		st->converting = false;
-		col->ready = want;
+		old = MemoryContextSwitchTo(st->batch_cxt);
+		if (st->topn != NULL)
+		{
+			const PfScanColumn *key = &st->columns[st->topn_col];
+
+			convert_batch_column(st, st->topn_col, want);
+			if (pf_topn_rejects_all(st->topn, key->values, key->nulls, want))
+			{
+				MemoryContextSwitchTo(old);
+				st->err_column = NULL;
+				continue;
+			}
+		}
+		for (int i = 0; i < st->ncolumns; i++)
+			if (st->topn == NULL || i != st->topn_col)
+				convert_batch_column(st, i, want);
+		MemoryContextSwitchTo(old);
+		st->err_column = NULL;
+		break;
 	}
-	MemoryContextSwitchTo(old);
-	st->err_column = NULL;
 
 	/* cheap: a walk over the scan's few contexts */
 	st->peak_memory = Max(st->peak_memory,

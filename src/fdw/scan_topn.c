@@ -52,6 +52,7 @@
 #include "parser/parse_coerce.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -66,6 +67,22 @@
  * Sort's own bounded heap is as large, and few rows would be dropped.
  */
 #define PF_TOPN_MAX_ROWS	100000
+
+/* parquet_fdw.enable_scan_topn */
+static bool pf_enable_scan_topn = true;
+
+void
+pf_topn_define_guc(void)
+{
+	DefineCustomBoolVariable("parquet_fdw.enable_scan_topn",
+							 "Lets plain scans under ORDER BY ... LIMIT drop rows that cannot be among the first ones.",
+							 "The scan keeps the n best values of the first sort key and skips rows and row groups that sort after them (see scan_topn.c).",
+							 &pf_enable_scan_topn,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+}
 
 /* Positions in the plan's list (fdw_private member PfScanPrivateTopN). */
 enum
@@ -133,7 +150,7 @@ pf_topn_plan(PlannerInfo *root, RelOptInfo *baserel, List *clauses,
 	bool		descending;
 	ListCell   *lc;
 
-	if (root->limit_tuples <= 0 || root->limit_tuples > PF_TOPN_MAX_ROWS ||
+	if (!pf_enable_scan_topn || root->limit_tuples <= 0 || root->limit_tuples > PF_TOPN_MAX_ROWS ||
 		root->query_pathkeys == NIL)
 		return NIL;
 	if (parse->commandType != CMD_SELECT || parse->setOperations != NULL ||
@@ -324,6 +341,20 @@ pf_topn_rejects(PfTopN *t, Datum value, bool isnull)
 		return true;
 	}
 	return false;
+}
+
+bool
+pf_topn_rejects_all(PfTopN *t, const Datum *values, const bool *nulls,
+					uint32 nrows)
+{
+	if (t->count < t->rows)
+		return false;
+	for (uint32 r = 0; r < nrows; r++)
+		if (ApplySortComparator(values[r], nulls[r], t->values[0], t->nulls[0],
+								&t->ssup) <= 0)
+			return false;
+	t->rows_dropped += nrows;
+	return true;
 }
 
 void
