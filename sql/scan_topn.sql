@@ -131,24 +131,39 @@ SELECT * FROM topn_pq ORDER BY id LIMIT 3;
 SELECT * FROM topn_am ORDER BY id DESC NULLS LAST LIMIT 3;
 
 -- no top-N: a qual the scan leaves to the executor (a subplan), a system
--- column, an expression key, grouping, the setting off, a Param LIMIT in
--- a generic plan
-SELECT topn_explain('SELECT id FROM topn_pq WHERE id NOT IN (SELECT id FROM topn_ref WHERE id < 5) ORDER BY k LIMIT 3');
-SELECT topn_explain('SELECT id FROM topn_pq WHERE tableoid > 0 ORDER BY k LIMIT 3');
-SELECT topn_explain('SELECT id FROM topn_pq ORDER BY k + 1 LIMIT 3');
-SELECT topn_explain('SELECT DISTINCT k FROM topn_pq ORDER BY k LIMIT 3');
+-- column, an expression key, grouping, a join, no LIMIT, the setting off,
+-- a Param LIMIT in a generic plan
+CREATE FUNCTION topn_used(query text) RETURNS bool LANGUAGE sql
+  AS $$ SELECT bool_or(ln ~ 'Top-N Filter') FROM topn_explain(query) ln $$;
+SELECT label, topn_used(query) FROM (VALUES
+  ('subplan qual', 'SELECT id FROM topn_pq WHERE id NOT IN (SELECT id FROM topn_ref WHERE id < 5) ORDER BY k LIMIT 3'),
+  ('system column', 'SELECT id FROM topn_pq WHERE tableoid > 0 ORDER BY k LIMIT 3'),
+  ('expression key', 'SELECT id FROM topn_pq ORDER BY k + 1 LIMIT 3'),
+  ('distinct', 'SELECT DISTINCT k FROM topn_pq ORDER BY k LIMIT 3'),
+  ('aggregate', 'SELECT k, count(*) FROM topn_pq GROUP BY k ORDER BY k LIMIT 3'),
+  ('join', 'SELECT a.id FROM topn_pq a JOIN topn_ref b USING (id) ORDER BY a.k LIMIT 3'),
+  ('no limit', 'SELECT id FROM topn_pq ORDER BY k'),
+  ('plain key', 'SELECT id FROM topn_pq ORDER BY k LIMIT 3')) q(label, query);
 SET parquet_fdw.enable_scan_topn = off;
-SELECT topn_explain('SELECT id FROM topn_pq ORDER BY k LIMIT 3');
+SELECT topn_used('SELECT id FROM topn_pq ORDER BY k LIMIT 3') AS used_when_off;
 RESET parquet_fdw.enable_scan_topn;
 SET plan_cache_mode = force_generic_plan;
 PREPARE topn_param(int) AS SELECT id FROM topn_pq ORDER BY k, id LIMIT $1;
-SELECT topn_explain('EXECUTE topn_param(3)');
+SELECT topn_used('EXECUTE topn_param(3)') AS used_with_param_limit;
 EXECUTE topn_param(3);
 RESET plan_cache_mode;
 SELECT id FROM topn_pq WHERE id NOT IN (SELECT id FROM topn_ref WHERE id < 500)
  ORDER BY k, id LIMIT 3;
 SELECT id FROM topn_ref WHERE id NOT IN (SELECT id FROM topn_ref WHERE id < 500)
  ORDER BY k, id LIMIT 3;
+
+-- rescans (a correlated subquery): the threshold starts over each time
+SELECT r.id,
+       (SELECT array_agg(id) FROM (SELECT p.id FROM topn_pq p WHERE p.k = r.k
+                                    ORDER BY p.i8 DESC NULLS LAST, p.id LIMIT 2) s) AS pq,
+       (SELECT array_agg(id) FROM (SELECT h.id FROM topn_ref h WHERE h.k = r.k
+                                    ORDER BY h.i8 DESC NULLS LAST, h.id LIMIT 2) s) AS heap
+  FROM topn_ref r WHERE r.id <= 4 ORDER BY r.id;
 
 -- LIMIT 0 (planned as 1) and LIMIT beyond the table
 SELECT * FROM topn_pq ORDER BY k LIMIT 0;
@@ -189,6 +204,6 @@ SELECT * FROM topn_bad_pq ORDER BY id LIMIT 3;
 SELECT * FROM topn_bad_pq ORDER BY id + 0 LIMIT 3;
 \set VERBOSITY default
 
-DROP FUNCTION topn_check, topn_explain;
+DROP FUNCTION topn_check, topn_used, topn_explain;
 DROP SERVER topn_srv CASCADE;
 DROP TABLE topn_ref, topn_bad;
