@@ -124,8 +124,14 @@ SELECT topn_explain('SELECT * FROM topn_pq ORDER BY id LIMIT 3',
                     'ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF');
 SELECT topn_explain('SELECT * FROM topn_am ORDER BY id LIMIT 3',
                     'ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF');
--- the opposite order is the worst case: every row beats the ones before
+-- the opposite order: the stripe whose statistics promise the greatest ids
+-- is read first (every row of it beats the ones before), the rest skipped
 SELECT topn_explain('SELECT * FROM topn_am ORDER BY id DESC NULLS LAST LIMIT 3',
+                    'ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF');
+-- nulls first: a unit is skipped only when it has no null
+SELECT topn_explain('SELECT * FROM topn_pq ORDER BY id DESC LIMIT 3',
+                    'ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF');
+SELECT topn_explain('SELECT * FROM topn_pq ORDER BY i2 NULLS FIRST LIMIT 3',
                     'ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF');
 SELECT * FROM topn_pq ORDER BY id LIMIT 3;
 SELECT * FROM topn_am ORDER BY id DESC NULLS LAST LIMIT 3;

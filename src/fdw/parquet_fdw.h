@@ -435,11 +435,23 @@ extern void pf_topn_reset(PfTopN *t);
 extern void pf_topn_explain(List *spec, const PfTopN *t, Relation rel,
 							const char *units_label, struct ExplainState *es);
 /*
- * The units a scan may skip: NIL, or prune quals (qual.h) that hold for no
- * row of a unit that cannot beat the threshold; valid until the next add.
+ * Do unit's statistics (column col of src, of type typid) show none of its
+ * rows can beat the threshold?  Counted as skipped when they do.
  */
-extern List *pf_topn_unit_quals(PfTopN *t);
-extern void pf_topn_unit_skipped(PfTopN *t);
+struct PfSource;
+extern bool pf_topn_unit_excluded(PfTopN *t, const struct PfSourceOps *ops,
+								  struct PfSource *src, int unit, int col,
+								  Oid typid);
+/*
+ * Reorder a file's units (the serial scan's remaining ones) so those whose
+ * statistics promise the best keys come first and the threshold tightens
+ * early; units without usable bounds first.  col: the key's bound column
+ * (of type typid) in src.
+ */
+struct PfSource;
+extern void pf_topn_order_units(PfTopN *t, const struct PfSourceOps *ops,
+								struct PfSource *src, int col, Oid typid,
+								int *units, int nunits);
 
 /* parallel query: participants share the units through the DSM */
 extern bool pfIsForeignScanParallelSafe(PlannerInfo *root, RelOptInfo *rel,

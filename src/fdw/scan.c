@@ -686,6 +686,21 @@ next_rowgroup(PfScanState *st)
 			if (st->src)
 				close_file(st);
 			open_file(st, st->work_file[work]);
+
+			/*
+			 * A serial top-N scan reads the file's most promising units
+			 * first (parallel participants share one order: kept).
+			 */
+			if (st->topn != NULL && st->shared == NULL)
+			{
+				int			end = (int) work;
+
+				while (end < st->nwork && st->work_file[end] == st->file_index)
+					end++;
+				pf_topn_order_units(st->topn, st->ops, st->src, st->topn_col,
+									st->columns[st->topn_col].typid,
+									st->work_rg + work, end - (int) work);
+			}
 		}
 
 		rg = st->work_rg[work];
@@ -719,16 +734,10 @@ next_rowgroup(PfScanState *st)
 		}
 
 		/* a unit none of whose rows can beat the top-N threshold */
-		if (st->topn != NULL)
-		{
-			List	   *tq = pf_topn_unit_quals(st->topn);
-
-			if (tq != NIL && st->ops->unit_prune(st->src, rg, tq) != PF_PRUNE_NONE)
-			{
-				pf_topn_unit_skipped(st->topn);
-				continue;
-			}
-		}
+		if (st->topn != NULL &&
+			pf_topn_unit_excluded(st->topn, st->ops, st->src, rg, st->topn_col,
+								  st->columns[st->topn_col].typid))
+			continue;
 
 		st->rowgroups_read++;
 		hint_next_units(st, work);

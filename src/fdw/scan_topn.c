@@ -61,6 +61,7 @@
 #include "fdw/parquet_fdw.h"
 #include "fdw/pg_compat.h"
 #include "fdw/qual.h"
+#include "fdw/source.h"
 
 /*
  * Beyond so many rows the heap would cost more than the Sort saves: the
@@ -112,7 +113,8 @@ struct PfTopN
 	/*
 	 * Unit skipping: "key <= threshold" (">=" descending) as a prune qual,
 	 * its value set to the current threshold; NULL when statistics cannot
-	 * judge (nulls sort first: a unit of nulls would beat any threshold).
+	 * judge.  It holds for no non-null value of a unit it excludes; when
+	 * nulls sort first, the unit must have no null either.
 	 */
 	PfPruneQual *unit_qual;
 	List	   *unit_quals;
@@ -244,12 +246,11 @@ pf_topn_begin(List *spec, Relation rel, MemoryContext parent)
 	t->nulls = MemoryContextAlloc(cxt, sizeof(bool) * t->rows);
 
 	/*
-	 * Statistics hold the non-null values' bounds: with nulls last a unit
-	 * whose least value (greatest, descending) sorts after the threshold
-	 * has no row that can be returned.  Only for a key compared as its own
-	 * type, the bounds' type.
+	 * Statistics hold the non-null values' bounds: a unit whose least
+	 * value (greatest, descending) sorts after the threshold has no
+	 * non-null row that can be returned.  Only for a key compared as its
+	 * own type, the bounds' type.
 	 */
-	if (!t->ssup.ssup_nulls_first)
 	{
 		Oid			opfamily;
 		Oid			opcintype;
@@ -284,23 +285,32 @@ pf_topn_begin(List *spec, Relation rel, MemoryContext parent)
 	return t;
 }
 
-List *
-pf_topn_unit_quals(PfTopN *t)
+bool
+pf_topn_unit_excluded(PfTopN *t, const PfSourceOps *ops, PfSource *src,
+					  int unit, int col, Oid typid)
 {
 	MemoryContext old;
 
-	if (t->unit_qual == NULL || t->count < t->rows || t->nulls[0])
-		return NIL;
+	if (t->unit_qual == NULL || t->count < t->rows || t->nulls[0] ||
+		!src->present[col])
+		return false;
+	if (t->ssup.ssup_nulls_first)
+	{
+		Datum		min;
+		Datum		max;
+		int64		nulls;
+
+		if (!ops->column_bounds(src, unit, col, typid, &min, &max, &nulls) ||
+			nulls != 0)
+			return false;
+	}
 	old = MemoryContextSwitchTo(t->cxt);
 	pf_prune_qual_set_value(t->unit_qual, t->values[0], false);
 	MemoryContextSwitchTo(old);
-	return t->unit_quals;
-}
-
-void
-pf_topn_unit_skipped(PfTopN *t)
-{
+	if (ops->unit_prune(src, unit, t->unit_quals) == PF_PRUNE_NONE)
+		return false;
 	t->units_skipped++;
+	return true;
 }
 
 AttrNumber
@@ -404,6 +414,70 @@ pf_topn_add(PfTopN *t, Datum value, bool isnull)
 		entry_swap(t, i, (i - 1) / 2);
 		i = (i - 1) / 2;
 	}
+}
+
+/* A unit and the best key its statistics promise. */
+typedef struct UnitPromise
+{
+	int			unit;
+	int			pos;			/* in the planned order */
+	bool		known;			/* false: no usable bound, read first */
+	Datum		best;
+} UnitPromise;
+
+static int
+compare_promises(const void *a, const void *b, void *arg)
+{
+	const UnitPromise *pa = (const UnitPromise *) a;
+	const UnitPromise *pb = (const UnitPromise *) b;
+	int			c;
+
+	if (pa->known != pb->known)
+		return pa->known ? 1 : -1;
+	if (pa->known)
+	{
+		c = ApplySortComparator(pa->best, false, pb->best, false,
+								(SortSupport) arg);
+		if (c != 0)
+			return c;
+	}
+	/* the planned order among equals */
+	return (pa->pos > pb->pos) - (pa->pos < pb->pos);
+}
+
+void
+pf_topn_order_units(PfTopN *t, const PfSourceOps *ops, PfSource *src,
+					int col, Oid typid, int *units, int nunits)
+{
+	MemoryContext tmp;
+	MemoryContext old;
+	UnitPromise *p;
+	bool		descending = t->ssup.ssup_reverse;
+
+	if (nunits < 2 || !src->present[col])
+		return;
+	tmp = AllocSetContextCreate(CurrentMemoryContext, "parquet_fdw top-n order",
+								ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(tmp);
+	p = palloc(sizeof(UnitPromise) * nunits);
+	for (int i = 0; i < nunits; i++)
+	{
+		Datum		min;
+		Datum		max;
+		int64		nulls;
+
+		p[i].unit = units[i];
+		p[i].pos = i;
+		p[i].known = ops->column_bounds(src, units[i], col, typid, &min, &max,
+										&nulls) &&
+			nulls >= 0 && (nulls == 0 || !t->ssup.ssup_nulls_first);
+		p[i].best = descending ? max : min;
+	}
+	qsort_arg(p, nunits, sizeof(UnitPromise), compare_promises, &t->ssup);
+	for (int i = 0; i < nunits; i++)
+		units[i] = p[i].unit;
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(tmp);
 }
 
 void
