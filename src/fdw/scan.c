@@ -965,15 +965,17 @@ fast_conjunct_true(const PfFastConj *fc, const PfScanColumn *col, uint32 r)
 	}
 }
 
+static bool late_qual_possible(ForeignScanState *node, PfScanState *st);
+
 /*
  * Set up late conversion at the scan's first row (the executor has built
  * the quals by now): worthwhile when the plan has quals and some column is
- * read only by later conjuncts or by the output.  Not done when a qual
+ * read only by later conjuncts or by the output, and needed under a top-N
+ * threshold (its key converted eagerly, rows it drops never reaching the
+ * quals or the other columns).  Not done when a qual
  * reads system columns (ForeignNext sets tableoid only after this callback)
  * or holds subplans.
  */
-static bool late_qual_possible(ForeignScanState *node, PfScanState *st);
-
 static void
 late_qual_setup(ForeignScanState *node, PfScanState *st)
 {
@@ -1086,6 +1088,7 @@ late_qual_possible(ForeignScanState *node, PfScanState *st)
 	}
 	return true;
 }
+
 /*
  * Make lazy column col's value of row r ready and put it into the slot.
  * A column more than the source's lazy_rest_percent of the rows need is
