@@ -111,6 +111,8 @@ _PG_init(void)
 							 0,
 							 NULL, NULL, NULL);
 
+	pf_topn_define_guc();
+
 	MarkGUCPrefixReserved("parquet_fdw");
 
 	pf_copy_hook_install();

@@ -376,9 +376,11 @@ enum PfScanPrivateIndex
 								 * when planned (pf_file_identity) */
 	PfScanPrivateAggRefused,	/* String: why aggregate pushdown was not
 								 * used (agg_refused.c), or "" */
-	PfScanPrivateSorted			/* String: the "sorted" option when the
-								 * path returns rows in its order, else
-								 * absent */
+	PfScanPrivateSorted,		/* String: the "sorted" option when the
+								 * path returns rows in its order, else ""
+								 * or absent */
+	PfScanPrivateTopN			/* List: the top-N threshold's key
+								 * (scan_topn.c), else absent */
 };
 
 
@@ -415,6 +417,55 @@ extern PfScanState *pf_scan_open(Relation rel, const struct PfSourceOps *source,
 								 MemoryContext parent);
 extern bool pf_scan_next(PfScanState *st, Datum *values, bool *isnull, int natts);
 extern void pf_scan_close(PfScanState *st);
+
+/*
+ * in scan_topn.c: top-N of a plain scan (ORDER BY ... LIMIT n), a
+ * threshold on the first sort key that drops rows which cannot be among the
+ * first n before their other columns are converted.
+ *
+ * pf_topn_plan: the key as a List for fdw_private, or NIL when the query is
+ * not a single-table ORDER BY with a known LIMIT whose quals the scan
+ * evaluates itself (clauses: the scan's quals; attnos: the columns it
+ * fills); pf_topn_plan_rows completes it with n and the number of keys.
+ * pf_topn_rejects: does a value sort strictly after the n-th best value of
+ * the rows returned so far (counted as dropped)?  pf_topn_add: note the
+ * key of a returned row.  pf_topn_threshold: the n-th best value once n
+ * rows were returned.
+ */
+typedef struct PfTopN PfTopN;
+extern void pf_topn_define_guc(void);	/* parquet_fdw.enable_scan_topn */
+extern List *pf_topn_plan(PlannerInfo *root, RelOptInfo *baserel,
+						  List *clauses, List *attnos);
+extern List *pf_topn_plan_rows(List *spec, PlannerInfo *root);
+extern PfTopN *pf_topn_begin(List *spec, Relation rel, MemoryContext parent);
+extern AttrNumber pf_topn_attnum(const PfTopN *t);
+extern bool pf_topn_rejects(PfTopN *t, Datum value, bool isnull);
+/* Does the threshold reject every one of nrows values (counted as dropped)? */
+extern bool pf_topn_rejects_all(PfTopN *t, const Datum *values,
+								const bool *nulls, uint32 nrows);
+extern void pf_topn_add(PfTopN *t, Datum value, bool isnull);
+extern bool pf_topn_threshold(const PfTopN *t, Datum *value, bool *isnull);
+extern void pf_topn_reset(PfTopN *t);
+extern void pf_topn_explain(List *spec, const PfTopN *t, Relation rel,
+							const char *units_label, struct ExplainState *es);
+/*
+ * Do unit's statistics (column col of src, of type typid) show none of its
+ * rows can beat the threshold?  Counted as skipped when they do.
+ */
+struct PfSource;
+extern bool pf_topn_unit_excluded(PfTopN *t, const struct PfSourceOps *ops,
+								  struct PfSource *src, int unit, int col,
+								  Oid typid);
+/*
+ * Reorder a file's units (the serial scan's remaining ones) so those whose
+ * statistics promise the best keys come first and the threshold tightens
+ * early; units without usable bounds first.  col: the key's bound column
+ * (of type typid) in src.
+ */
+struct PfSource;
+extern void pf_topn_order_units(PfTopN *t, const struct PfSourceOps *ops,
+								struct PfSource *src, int col, Oid typid,
+								int *units, int nunits);
 
 /* parallel query: participants share the units through the DSM */
 extern bool pfIsForeignScanParallelSafe(PlannerInfo *root, RelOptInfo *rel,

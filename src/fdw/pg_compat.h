@@ -195,4 +195,12 @@ pf_analyze_delay_point(void)
 #define pf_executor_run_all(qd) ExecutorRun((qd), ForwardScanDirection, 0, true)
 #endif
 
+/* A pathkey's btree strategy: 18 keeps a CompareType (same numbering). */
+#if PG_VERSION_NUM >= 180000
+#define PF_PATHKEY_STRATEGY(pk) \
+	((pk)->pk_cmptype == COMPARE_GT ? BTGreaterStrategyNumber : BTLessStrategyNumber)
+#else
+#define PF_PATHKEY_STRATEGY(pk) ((pk)->pk_strategy)
+#endif
+
 #endif							/* PF_PG_COMPAT_H */

@@ -627,6 +627,17 @@ pfGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 						  makeString(pstrdup(ps->agg_refused ? ps->agg_refused : "")));
 	if (best_path->path.pathkeys != NIL)
 		fdw_private = lappend(fdw_private, makeString(pstrdup(ps->sorted)));
+	else
+	{
+		/* a Sort above: the scan may drop rows it would discard */
+		List	   *topn = pf_topn_plan(root, baserel, scan_clauses, ps->attnos);
+
+		if (topn != NIL)
+		{
+			fdw_private = lappend(fdw_private, makeString(pstrdup("")));
+			fdw_private = lappend(fdw_private, pf_topn_plan_rows(topn, root));
+		}
+	}
 
 	/* the parameter expressions go in fdw_exprs, so setrefs sees them */
 	return make_foreignscan(tlist, scan_clauses, baserel->relid,

@@ -247,6 +247,11 @@ typedef struct PfScanState
 	int			ncopy_nulls;
 	int		   *lazy_atts;		/* lazy columns: null until late_convert */
 	int			nlazy_atts;
+
+	/* ORDER BY ... LIMIT: the first key's threshold (scan_topn.c) */
+	List	   *topn_spec;		/* from the plan, or NIL */
+	PfTopN	   *topn;			/* in use, or NULL */
+	int			topn_col;		/* the key's column */
 } PfScanState;
 
 /* ----------------------------------------------------------------
@@ -441,13 +446,16 @@ pfBeginForeignScan(ForeignScanState *node, int eflags)
 	foreach(lc, (List *) list_nth(plan->fdw_private, PfScanPrivateIdentities))
 		st->identities = lappend(st->identities, strVal(lfirst(lc)));
 	node->fdw_state = st;
+	if (list_length(plan->fdw_private) > PfScanPrivateTopN)
+		st->topn_spec = (List *) list_nth(plan->fdw_private, PfScanPrivateTopN);
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
 	/* the node's own instrumentation is set up only after this callback */
 	st->io.time_decoding = (estate->es_instrument & INSTRUMENT_TIMER) != 0;
 
 	/* a path in the files' declared order: their rows merged */
-	if (list_length(plan->fdw_private) > PfScanPrivateSorted)
+	if (list_length(plan->fdw_private) > PfScanPrivateSorted &&
+		strVal(list_nth(plan->fdw_private, PfScanPrivateSorted))[0] != '\0')
 	{
 		const char *spec = strVal(list_nth(plan->fdw_private, PfScanPrivateSorted));
 
@@ -495,6 +503,18 @@ pfBeginForeignScan(ForeignScanState *node, int eflags)
 	 */
 	st->param_econtext = node->ss.ps.ps_ExprContext;
 	st->params_pending = true;
+
+	/* top-N: the key column's threshold, if the scan fills that column */
+	if (st->topn_spec != NIL)
+	{
+		st->topn = pf_topn_begin(st->topn_spec, st->rel, st->scan_cxt);
+		st->topn_col = -1;
+		for (int i = 0; i < st->ncolumns; i++)
+			if (st->columns[i].attnum == pf_topn_attnum(st->topn))
+				st->topn_col = i;
+		if (st->topn_col < 0)
+			st->topn = NULL;
+	}
 }
 
 /* Close the open unit's readers and free their memory. */
@@ -666,6 +686,21 @@ next_rowgroup(PfScanState *st)
 			if (st->src)
 				close_file(st);
 			open_file(st, st->work_file[work]);
+
+			/*
+			 * A serial top-N scan reads the file's most promising units
+			 * first (parallel participants share one order: kept).
+			 */
+			if (st->topn != NULL && st->shared == NULL)
+			{
+				int			end = (int) work;
+
+				while (end < st->nwork && st->work_file[end] == st->file_index)
+					end++;
+				pf_topn_order_units(st->topn, st->ops, st->src, st->topn_col,
+									st->columns[st->topn_col].typid,
+									st->work_rg + work, end - (int) work);
+			}
 		}
 
 		rg = st->work_rg[work];
@@ -698,6 +733,12 @@ next_rowgroup(PfScanState *st)
 			}
 		}
 
+		/* a unit none of whose rows can beat the top-N threshold */
+		if (st->topn != NULL &&
+			pf_topn_unit_excluded(st->topn, st->ops, st->src, rg, st->topn_col,
+								  st->columns[st->topn_col].typid))
+			continue;
+
 		st->rowgroups_read++;
 		hint_next_units(st, work);
 		st->ops->unit_open(st->src, rg, st->page_quals, st->rowgroup_row_limit);
@@ -706,8 +747,43 @@ next_rowgroup(PfScanState *st)
 }
 
 /*
+ * Convert column i of the batch's first want rows, unless it is lazy now
+ * (then late_convert() converts the rows that need it).
+ */
+static void
+convert_batch_column(PfScanState *st, int i, uint32 want)
+{
+	PfScanColumn *col = &st->columns[i];
+
+	if (!col->present)
+	{
+		for (uint32 r = 0; r < want; r++)
+		{
+			col->values[r] = col->virt_value;
+			col->nulls[r] = col->virt_null;
+		}
+		return;
+	}
+
+	/* a lazy column waits for the rows that need it (late_convert) */
+	col->lazy_now = col->lazy && st->ops->column_lazy(st->src, i);
+	col->ready = 0;
+	if (col->lazy_now)
+		return;
+	st->err_column = col->attname;
+	st->err_row_base = st->src->batch_row;
+	st->converting = true;
+	st->ops->convert(st->src, i, 0, want, col->values, col->nulls);
+	st->converting = false;
+	col->ready = want;
+}
+
+/*
  * Position the next batch and convert its eager columns into the columns'
- * Datum arrays.  Returns false at the end of the scan.
+ * Datum arrays.  Returns false at the end of the scan.  Under a top-N
+ * threshold the key is converted first: a batch none of whose rows can
+ * beat it is passed over before its other columns are converted (the
+ * columns no flat leaf holds, which convert a whole batch at once).
  */
 static bool
 read_batch(PfScanState *st)
@@ -715,48 +791,41 @@ read_batch(PfScanState *st)
 	uint32		want = 0;
 	MemoryContext old;
 
-	CHECK_FOR_INTERRUPTS();
-	MemoryContextReset(st->batch_cxt);
-	st->batch_size = 0;
-	st->next_row = 0;
-
-	while (st->src == NULL || st->src->unit < 0 ||
-		   (want = st->ops->read(st->src, st->batch_rows)) == 0)
+	for (;;)
 	{
-		close_rowgroup(st);
-		if (!next_rowgroup(st))
-			return false;
-	}
+		CHECK_FOR_INTERRUPTS();
+		MemoryContextReset(st->batch_cxt);
+		st->batch_size = 0;
+		st->next_row = 0;
 
-	old = MemoryContextSwitchTo(st->batch_cxt);
-	for (int i = 0; i < st->ncolumns; i++)
-	{
-		PfScanColumn *col = &st->columns[i];
-
-		if (!col->present)
+		while (st->src == NULL || st->src->unit < 0 ||
+			   (want = st->ops->read(st->src, st->batch_rows)) == 0)
 		{
-			for (uint32 r = 0; r < want; r++)
-			{
-				col->values[r] = col->virt_value;
-				col->nulls[r] = col->virt_null;
-			}
-			continue;
+			close_rowgroup(st);
+			if (!next_rowgroup(st))
+				return false;
 		}
 
-		/* a lazy column waits for the rows that need it (late_convert) */
-		col->lazy_now = col->lazy && st->ops->column_lazy(st->src, i);
-		col->ready = 0;
-		if (col->lazy_now)
-			continue;
-		st->err_column = col->attname;
-		st->err_row_base = st->src->batch_row;
-		st->converting = true;
-		st->ops->convert(st->src, i, 0, want, col->values, col->nulls);
-		st->converting = false;
-		col->ready = want;
+		old = MemoryContextSwitchTo(st->batch_cxt);
+		if (st->topn != NULL)
+		{
+			const PfScanColumn *key = &st->columns[st->topn_col];
+
+			convert_batch_column(st, st->topn_col, want);
+			if (pf_topn_rejects_all(st->topn, key->values, key->nulls, want))
+			{
+				MemoryContextSwitchTo(old);
+				st->err_column = NULL;
+				continue;
+			}
+		}
+		for (int i = 0; i < st->ncolumns; i++)
+			if (st->topn == NULL || i != st->topn_col)
+				convert_batch_column(st, i, want);
+		MemoryContextSwitchTo(old);
+		st->err_column = NULL;
+		break;
 	}
-	MemoryContextSwitchTo(old);
-	st->err_column = NULL;
 
 	/* cheap: a walk over the scan's few contexts */
 	st->peak_memory = Max(st->peak_memory,
@@ -896,10 +965,14 @@ fast_conjunct_true(const PfFastConj *fc, const PfScanColumn *col, uint32 r)
 	}
 }
 
+static bool late_qual_possible(ForeignScanState *node, PfScanState *st);
+
 /*
  * Set up late conversion at the scan's first row (the executor has built
  * the quals by now): worthwhile when the plan has quals and some column is
- * read only by later conjuncts or by the output.  Not done when a qual
+ * read only by later conjuncts or by the output, and needed under a top-N
+ * threshold (its key converted eagerly, rows it drops never reaching the
+ * quals or the other columns).  Not done when a qual
  * reads system columns (ForeignNext sets tableoid only after this callback)
  * or holds subplans.
  */
@@ -917,18 +990,18 @@ late_qual_setup(ForeignScanState *node, PfScanState *st)
 	ListCell   *lc;
 
 	st->late_decided = true;
-	if (node->ss.ps.qual == NULL || plan->qual == NIL ||
-		fscan->fsSystemCol || contain_subplans((Node *) plan->qual))
-		return;
-	foreach(lc, plan->qual)
+	if (!late_qual_possible(node, st))
 	{
-		Bitmapset  *attrs = NULL;
-
-		pull_varattnos((Node *) lfirst(lc), scanrelid, &attrs);
-		if (bms_next_member(attrs, -1) >= 0 &&
-			bms_next_member(attrs, -1) <= 0 - FirstLowInvalidHeapAttributeNumber)
-			return;				/* system column or whole row */
+		/* rows the executor may still reject must not feed the threshold */
+		if (node->ss.ps.qual != NULL)
+			st->topn = NULL;
+		return;
 	}
+	if (st->topn == NULL && (node->ss.ps.qual == NULL || plan->qual == NIL))
+		return;
+	/* the top-N key is read for every row: converted eagerly */
+	if (st->topn != NULL)
+		seen = bms_make_singleton(st->topn_col);
 
 	old = MemoryContextSwitchTo(st->scan_cxt);
 	lq = palloc0(sizeof(PfLateQual));
@@ -982,11 +1055,11 @@ late_qual_setup(ForeignScanState *node, PfScanState *st)
 		lq->nleading_fast++;
 
 	/*
-	 * Nothing to convert late and no conjunct to test without the slot
-	 * (one column, say, compared by a function of its own): ExecScan's
-	 * qual does as well.
+	 * Nothing to convert late, no top-N and no conjunct to test without
+	 * the slot (one column, say, compared by a function of its own):
+	 * ExecScan's qual does as well.
 	 */
-	if (nlazy == 0 && lq->nleading_fast == 0)
+	if (nlazy == 0 && st->topn == NULL && lq->nleading_fast == 0)
 	{
 		for (int i = 0; i < st->ncolumns; i++)
 			st->columns[i].lazy = false;
@@ -995,6 +1068,32 @@ late_qual_setup(ForeignScanState *node, PfScanState *st)
 	st->late_qual = lq;
 	node->ss.ps.qual = NULL;	/* evaluated here from now on */
 }
+
+/*
+ * Can the scan evaluate the plan's quals itself?  Not when a qual reads
+ * system columns (ForeignNext sets tableoid only after the scan returns
+ * the row) or holds subplans.
+ */
+static bool
+late_qual_possible(ForeignScanState *node, PfScanState *st)
+{
+	ForeignScan *fscan = (ForeignScan *) node->ss.ps.plan;
+	ListCell   *lc;
+
+	if (fscan->fsSystemCol || contain_subplans((Node *) fscan->scan.plan.qual))
+		return false;
+	foreach(lc, fscan->scan.plan.qual)
+	{
+		Bitmapset  *attrs = NULL;
+
+		pull_varattnos((Node *) lfirst(lc), fscan->scan.scanrelid, &attrs);
+		if (bms_next_member(attrs, -1) >= 0 &&
+			bms_next_member(attrs, -1) <= 0 - FirstLowInvalidHeapAttributeNumber)
+			return false;		/* system column or whole row */
+	}
+	return true;
+}
+
 /*
  * Make lazy column col's value of row r ready and put it into the slot.
  * A column more than the source's lazy_rest_percent of the rows need is
@@ -1114,7 +1213,7 @@ pfIterateForeignScan(ForeignScanState *node)
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
 
 	if (likely(st->late_decided && st->late_qual == NULL &&
-			   st->next_row < st->batch_size))
+			   st->topn == NULL && st->next_row < st->batch_size))
 	{
 		ExecClearTuple(slot);
 		fill_slot_row(st, slot, st->next_row++);
@@ -1130,6 +1229,8 @@ iterate_slow(ForeignScanState *node)
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
 	ExprContext *econtext = node->ss.ps.ps_ExprContext;
 	PfLateQual *lq;
+	PfTopN	   *topn;
+	const PfScanColumn *topn_col;
 	uint32		r;
 
 	if (st->merge != NULL)
@@ -1137,6 +1238,8 @@ iterate_slow(ForeignScanState *node)
 	if (unlikely(!st->late_decided))
 		late_qual_setup(node, st);
 	lq = st->late_qual;
+	topn = st->topn;
+	topn_col = topn != NULL ? &st->columns[st->topn_col] : NULL;
 
 	for (;;)
 	{
@@ -1168,6 +1271,15 @@ iterate_slow(ForeignScanState *node)
 
 		r = st->next_row++;
 
+		/* a row after the top-N threshold cannot be among the first n */
+		if (topn != NULL &&
+			pf_topn_rejects(topn, topn_col->values[r], topn_col->nulls[r]))
+		{
+			if (lq != NULL)
+				lq->rows_seen++;
+			continue;
+		}
+
 		/* leading fast conjuncts reject rows before the slot is touched */
 		if (lq != NULL && lq->nleading_fast > 0)
 		{
@@ -1191,7 +1303,11 @@ iterate_slow(ForeignScanState *node)
 		fill_slot_row(st, slot, r);
 		ExecStoreVirtualTuple(slot);
 		if (lq == NULL)
+		{
+			if (topn != NULL)
+				pf_topn_add(topn, topn_col->values[r], topn_col->nulls[r]);
 			return slot;
+		}
 
 		/* the quals, conjunct by conjunct, converting what each reads */
 		lq->rows_seen++;
@@ -1213,6 +1329,8 @@ iterate_slow(ForeignScanState *node)
 			ResetExprContext(econtext);
 			continue;
 		}
+		if (topn != NULL)
+			pf_topn_add(topn, topn_col->values[r], topn_col->nulls[r]);
 		for (const int *c = lq->rest_cols; *c >= 0; c++)
 			if (st->columns[*c].lazy_now)
 				late_convert(st, &st->columns[*c], r, slot);
@@ -1234,6 +1352,8 @@ pfReScanForeignScan(ForeignScanState *node)
 	st->batch_size = 0;
 	st->next_row = 0;
 	st->params_pending = true;
+	if (st->topn != NULL)
+		pf_topn_reset(st->topn);
 }
 
 void
@@ -1298,13 +1418,16 @@ pfExplainForeignScan(ForeignScanState *node, ExplainState *es)
 										 list_nth_int(pruned, PF_PRUNE_BLOOM),
 										 list_nth_int(pruned, PF_PRUNE_DICTIONARY)),
 								es);
-		if (list_length(plan->fdw_private) > PfScanPrivateSorted)
+		if (list_length(plan->fdw_private) > PfScanPrivateSorted &&
+			strVal(list_nth(plan->fdw_private, PfScanPrivateSorted))[0] != '\0')
 			ExplainPropertyText("Sorted",
 								psprintf("%s (merging %d files)",
 										 strVal(list_nth(plan->fdw_private,
 														 PfScanPrivateSorted)),
 										 list_length(st->filenames)), es);
 	}
+	if (st->topn_spec != NIL && (es->verbose || es->analyze))
+		pf_topn_explain(st->topn_spec, st->topn, st->rel, ops->units_label, es);
 	if (es->analyze && st->merge != NULL)
 	{
 		int			opened;
