@@ -24,6 +24,14 @@
 /* A footer, and the page indexes before it, in one request. */
 #define PF_REMOTE_TAIL_BYTES	((uint64) 64 * 1024)
 
+/*
+ * A small read no buffer holds fetches this much from its offset, kept
+ * until the next such read: metadata read piece by piece (an Amudai
+ * stripe's field descriptors, lists) lies close together, and a round
+ * trip costs far more than the bytes.
+ */
+#define PF_REMOTE_AROUND_BYTES	((uint64) 256 * 1024)
+
 /* A fetched range of the object. */
 typedef struct RemoteBuffer
 {
@@ -60,6 +68,7 @@ struct PfRemoteObject
 	uint64		size;
 	char		etag[128];
 	RemoteBuffer tail;			/* data NULL until the tail is read */
+	RemoteBuffer around;		/* the last small read's neighbourhood */
 	PfRemoteStats *stats;
 
 	/* taken sets serve reads; the others are being fetched, oldest first */
@@ -363,6 +372,21 @@ remote_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
 		memcpy(buf, obj->tail.data + (offset - tail_start), len);
 		return 0;
 	}
+	if (serve_from(&obj->around, offset, buf, len))
+		return 0;
+	if (len < PF_REMOTE_AROUND_BYTES / 4)
+	{
+		uint64		around_len = Min(PF_REMOTE_AROUND_BYTES, obj->size - offset);
+
+		if (obj->around.data == NULL)
+			obj->around.data = MemoryContextAlloc(obj->cxt, PF_REMOTE_AROUND_BYTES);
+		obj->around.len = 0;	/* empty while it is fetched */
+		fetch(obj, offset, obj->around.data, around_len);
+		obj->around.offset = offset;
+		obj->around.len = around_len;
+		memcpy(buf, obj->around.data, len);
+		return 0;
+	}
 	fetch(obj, offset, buf, len);
 	return 0;
 }
@@ -400,6 +424,12 @@ pf_remote_object_source(PfRemoteObject *obj)
 	source.size = obj->size;
 	source.ctx = obj;
 	return source;
+}
+
+PfRemoteObject *
+pf_remote_object_of(const PfcSource *source)
+{
+	return source->read_at == remote_read_at ? (PfRemoteObject *) source->ctx : NULL;
 }
 
 uint64
@@ -654,4 +684,8 @@ pf_remote_object_drop_buffers(PfRemoteObject *obj)
 {
 	while (obj->nsets > 0)
 		drop_set(obj, obj->nsets - 1);
+	if (obj->around.data != NULL)
+		pfree(obj->around.data);
+	obj->around.data = NULL;
+	obj->around.len = 0;
 }

@@ -21,7 +21,10 @@
  *    Later reads inside those ranges are copied from the buffers; taking
  *    the next row group's drops them, so memory stays at the row groups
  *    in flight (the caller's budget) and the one being read;
- *  - any other read is one ranged GET of exactly what was asked.
+ *  - any other read under 64 KiB fetches the 256 KiB from its offset and
+ *    keeps them until the next such read (metadata read piece by piece
+ *    lies close together); a larger one is one ranged GET of exactly
+ *    what was asked.
  *
  * read_at raises failed requests as PostgreSQL errors (pf_remote_report:
  * 58P01, 42501, 55000, 58030, or the pending cancel) instead of returning
@@ -74,6 +77,8 @@ extern void pf_remote_object_close(PfRemoteObject *obj);
 
 /* A PfcSource reading the object (valid until close). */
 extern PfcSource pf_remote_object_source(PfRemoteObject *obj);
+/* The object a source of pf_remote_object_source() reads; NULL: not one. */
+extern PfRemoteObject *pf_remote_object_of(const PfcSource *source);
 extern uint64 pf_remote_object_size(const PfRemoteObject *obj);
 extern const char *pf_remote_object_etag(const PfRemoteObject *obj);
 extern const char *pf_remote_object_url(const PfRemoteObject *obj);
