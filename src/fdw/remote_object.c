@@ -49,6 +49,7 @@ typedef struct RemoteBuffer
 typedef struct RemoteSet
 {
 	int			tag;			/* the caller's name for it (-1: none) */
+	uint64		generation;		/* of the statement that asked for it */
 	bool		taken;
 	MemoryContext cxt;
 	RmtFetch   *fetch;
@@ -269,6 +270,23 @@ drop_set(PfRemoteObject *obj, int i)
 	if (set.fetch != NULL)
 		rmt_store_fetch_cancel(set.fetch);
 	MemoryContextDelete(set.cxt);
+}
+
+/*
+ * Drop the sets an earlier statement asked for: a scan ended by an error
+ * never took or cancelled them, and the footer cache keeps the object
+ * (with its transfers running) for the next statement, whose scan must
+ * neither take their buffers for its own nor count them in its budget.
+ */
+static void
+drop_stale(PfRemoteObject *obj)
+{
+	uint64		generation;
+
+	(void) pf_remote_statement_cxt(&generation);
+	for (int i = obj->nsets - 1; i >= 0; i--)
+		if (obj->sets[i].generation != generation)
+			drop_set(obj, i);
 }
 
 static void
@@ -537,6 +555,7 @@ new_set(PfRemoteObject *obj, int tag, const PfRemoteRange *ranges,
 	set = &obj->sets[obj->nsets++];
 	memset(set, 0, sizeof(RemoteSet));
 	set->tag = tag;
+	(void) pf_remote_statement_cxt(&set->generation);
 	set->cxt = cxt;
 	set->bufs = MemoryContextAllocZero(cxt, sizeof(RemoteBuffer) * n);
 	set->nbufs = n;
@@ -564,6 +583,7 @@ pf_remote_object_prefetch(PfRemoteObject *obj, const PfRemoteRange *ranges,
 	RmtError	err;
 	RmtStatus	st;
 
+	drop_stale(obj);
 	drop_taken(obj);
 	set = new_set(obj, -1, ranges, nranges, &pieces);
 	if (set == NULL)
@@ -592,6 +612,7 @@ pf_remote_object_fetch_tagged(PfRemoteObject *obj, int tag,
 	RmtStatus	st;
 	RmtFetch   *f;
 
+	drop_stale(obj);
 	/* room for one more, and for a synchronous prefetch after it */
 	if (obj->nsets >= PF_REMOTE_MAX_SETS - 1)
 		return false;
@@ -602,6 +623,7 @@ pf_remote_object_fetch_tagged(PfRemoteObject *obj, int tag,
 		set = &obj->sets[obj->nsets++];
 		memset(set, 0, sizeof(RemoteSet));
 		set->tag = tag;
+		(void) pf_remote_statement_cxt(&set->generation);
 		set->cxt = AllocSetContextCreate(obj->cxt, "parquet_fdw prefetch",
 										 ALLOCSET_SMALL_SIZES);
 		return true;
@@ -625,6 +647,7 @@ pf_remote_object_take_tagged(PfRemoteObject *obj, int tag)
 {
 	int			i;
 
+	drop_stale(obj);
 	for (i = 0; i < obj->nsets; i++)
 		if (!obj->sets[i].taken && obj->sets[i].tag == tag)
 			break;
