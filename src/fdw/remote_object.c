@@ -24,6 +24,14 @@
 /* A footer, and the page indexes before it, in one request. */
 #define PF_REMOTE_TAIL_BYTES	((uint64) 64 * 1024)
 
+/*
+ * A small read no buffer holds fetches this much from its offset, kept
+ * until the next such read: metadata read piece by piece (an Amudai
+ * stripe's field descriptors, lists) lies close together, and a round
+ * trip costs far more than the bytes.
+ */
+#define PF_REMOTE_AROUND_BYTES	((uint64) 256 * 1024)
+
 /* A fetched range of the object. */
 typedef struct RemoteBuffer
 {
@@ -32,29 +40,42 @@ typedef struct RemoteBuffer
 	char	   *data;
 } RemoteBuffer;
 
+/*
+ * One set of ranges fetched together (a row group's column chunks): its
+ * buffers live in a context of their own, so each set is freed alone.
+ * While fetch is set the requests are still running; a taken set's
+ * buffers serve reads.
+ */
+typedef struct RemoteSet
+{
+	int			tag;			/* the caller's name for it (-1: none) */
+	uint64		generation;		/* of the statement that asked for it */
+	bool		taken;
+	MemoryContext cxt;
+	RmtFetch   *fetch;
+	RemoteBuffer *bufs;
+	int			nbufs;
+	uint64		bytes;
+} RemoteSet;
+
+#define PF_REMOTE_MAX_SETS	32
+
 struct PfRemoteObject
 {
 	MemoryContext cxt;			/* the object and its tail */
-	MemoryContext prefetch_cxt; /* the current prefetch's buffers */
 	char	   *url;
 	RmtUrl		parsed;
 	RmtStore   *store;
 	uint64		size;
 	char		etag[128];
 	RemoteBuffer tail;			/* data NULL until the tail is read */
-	RemoteBuffer *prefetched;
-	int			nprefetched;
+	RemoteBuffer around;		/* the last small read's neighbourhood */
 	PfRemoteStats *stats;
 
-	/*
-	 * The next ranges, fetched in the background (pf_remote_object_fetch_next)
-	 * into buffers of pending_cxt that become the prefetched ones when taken.
-	 */
-	MemoryContext pending_cxt;
-	RmtFetch   *pending;
-	RemoteBuffer *pending_bufs;
-	int			npending;
-	MemoryContextCallback cancel_cb;	/* cancels pending when obj goes */
+	/* taken sets serve reads; the others are being fetched, oldest first */
+	RemoteSet	sets[PF_REMOTE_MAX_SETS];
+	int			nsets;
+	MemoryContextCallback cancel_cb;	/* cancels fetches when obj goes */
 };
 
 /* ----------------------------------------------------------------
@@ -222,36 +243,85 @@ serve_from(const RemoteBuffer *b, uint64 offset, void *buf, size_t len)
 	return true;
 }
 
+static bool
+set_covers(const RemoteSet *set, uint64 offset, size_t len)
+{
+	for (int i = 0; i < set->nbufs; i++)
+		if (offset >= set->bufs[i].offset &&
+			offset + len <= set->bufs[i].offset + set->bufs[i].len)
+			return true;
+	return false;
+}
+
 /* Sort ranges, clip them to the object and merge overlaps; returns the count. */
 static int
 merge_ranges(const PfRemoteObject *obj, PfRemoteRange *sorted,
 			 const PfRemoteRange *ranges, int nranges);
 
-/* Whether the background fetch holds [offset, offset + len). */
-static bool
-pending_covers(const PfRemoteObject *obj, uint64 offset, size_t len)
+/* Stop set i's requests, free its buffers and forget it. */
+static void
+drop_set(PfRemoteObject *obj, int i)
 {
-	for (int i = 0; i < obj->npending; i++)
-		if (offset >= obj->pending_bufs[i].offset &&
-			offset + len <= obj->pending_bufs[i].offset + obj->pending_bufs[i].len)
-			return true;
-	return false;
+	RemoteSet	set = obj->sets[i];
+
+	memmove(&obj->sets[i], &obj->sets[i + 1],
+			sizeof(RemoteSet) * (obj->nsets - i - 1));
+	obj->nsets--;
+	if (set.fetch != NULL)
+		rmt_store_fetch_cancel(set.fetch);
+	MemoryContextDelete(set.cxt);
 }
 
-/* Drop the background fetch and its buffers. */
+/*
+ * Drop the sets an earlier statement asked for: a scan ended by an error
+ * never took or cancelled them, and the footer cache keeps the object
+ * (with its transfers running) for the next statement, whose scan must
+ * neither take their buffers for its own nor count them in its budget.
+ */
 static void
-cancel_pending(PfRemoteObject *obj)
+drop_stale(PfRemoteObject *obj)
 {
-	if (obj->pending != NULL)
-	{
-		RmtFetch   *f = obj->pending;
+	uint64		generation;
 
-		obj->pending = NULL;
-		rmt_store_fetch_cancel(f);
+	(void) pf_remote_statement_cxt(&generation);
+	for (int i = obj->nsets - 1; i >= 0; i--)
+		if (obj->sets[i].generation != generation)
+			drop_set(obj, i);
+}
+
+static void
+drop_taken(PfRemoteObject *obj)
+{
+	for (int i = obj->nsets - 1; i >= 0; i--)
+		if (obj->sets[i].taken)
+			drop_set(obj, i);
+}
+
+/*
+ * Wait (interruptibly) for set i's requests and let its buffers serve
+ * reads; a failed fetch drops the set and is raised.
+ */
+static void
+take_set(PfRemoteObject *obj, int i)
+{
+	RemoteSet  *set = &obj->sets[i];
+	RmtFetch   *f = set->fetch;
+	RmtStoreStats before;
+	RmtError	err;
+	RmtStatus	st;
+
+	set->taken = true;
+	if (f == NULL)
+		return;
+	set->fetch = NULL;			/* wait frees it, whatever it returns */
+	before = *rmt_store_stats(obj->store);
+	st = rmt_store_fetch_wait(f, &err);
+	charge(obj->stats, obj->store, &before);
+	if (st != RMT_OK)
+	{
+		drop_set(obj, i);
+		pf_remote_report(obj->url, &err);
 	}
-	obj->pending_bufs = NULL;
-	obj->npending = 0;
-	MemoryContextReset(obj->pending_cxt);
 }
 
 /* The object's memory goes (statement end, error): stop its transfers. */
@@ -260,13 +330,15 @@ cancel_pending_cb(void *arg)
 {
 	PfRemoteObject *obj = (PfRemoteObject *) arg;
 
-	if (obj->pending != NULL)
+	for (int i = 0; i < obj->nsets; i++)
 	{
-		RmtFetch   *f = obj->pending;
+		RmtFetch   *f = obj->sets[i].fetch;
 
-		obj->pending = NULL;
-		rmt_store_fetch_cancel(f);
+		obj->sets[i].fetch = NULL;
+		if (f != NULL)
+			rmt_store_fetch_cancel(f);
 	}
+	obj->nsets = 0;
 }
 
 /* PfcSource.read_at: buffers first, then the tail, then one GET. */
@@ -280,18 +352,22 @@ remote_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
 		return EIO;
 	if (len == 0)
 		return 0;
-	for (int i = 0; i < obj->nprefetched; i++)
-		if (serve_from(&obj->prefetched[i], offset, buf, len))
-			return 0;
+	for (int i = 0; i < obj->nsets; i++)
+		if (obj->sets[i].taken)
+			for (int j = 0; j < obj->sets[i].nbufs; j++)
+				if (serve_from(&obj->sets[i].bufs[j], offset, buf, len))
+					return 0;
 	if (serve_from(&obj->tail, offset, buf, len))
 		return 0;
-	if (obj->pending != NULL && pending_covers(obj, offset, len))
-	{
-		pf_remote_object_take_next(obj);
-		for (int i = 0; i < obj->nprefetched; i++)
-			if (serve_from(&obj->prefetched[i], offset, buf, len))
-				return 0;
-	}
+	/* a set still being fetched has it: wait for that set, keep the rest */
+	for (int i = 0; i < obj->nsets; i++)
+		if (!obj->sets[i].taken && set_covers(&obj->sets[i], offset, len))
+		{
+			take_set(obj, i);
+			for (int j = 0; j < obj->sets[i].nbufs; j++)
+				if (serve_from(&obj->sets[i].bufs[j], offset, buf, len))
+					return 0;
+		}
 
 	tail_start = obj->size > PF_REMOTE_TAIL_BYTES ?
 		obj->size - PF_REMOTE_TAIL_BYTES : 0;
@@ -314,6 +390,21 @@ remote_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
 		memcpy(buf, obj->tail.data + (offset - tail_start), len);
 		return 0;
 	}
+	if (serve_from(&obj->around, offset, buf, len))
+		return 0;
+	if (len < PF_REMOTE_AROUND_BYTES / 4)
+	{
+		uint64		around_len = Min(PF_REMOTE_AROUND_BYTES, obj->size - offset);
+
+		if (obj->around.data == NULL)
+			obj->around.data = MemoryContextAlloc(obj->cxt, PF_REMOTE_AROUND_BYTES);
+		obj->around.len = 0;	/* empty while it is fetched */
+		fetch(obj, offset, obj->around.data, around_len);
+		obj->around.offset = offset;
+		obj->around.len = around_len;
+		memcpy(buf, obj->around.data, len);
+		return 0;
+	}
 	fetch(obj, offset, buf, len);
 	return 0;
 }
@@ -326,10 +417,6 @@ pf_remote_object_open(const char *url, Oid serverid, MemoryContext cxt)
 	PfRemoteObject *obj = MemoryContextAllocZero(ocxt, sizeof(PfRemoteObject));
 
 	obj->cxt = ocxt;
-	obj->prefetch_cxt = AllocSetContextCreate(ocxt, "parquet_fdw prefetch",
-											  ALLOCSET_DEFAULT_SIZES);
-	obj->pending_cxt = AllocSetContextCreate(ocxt, "parquet_fdw prefetch ahead",
-											 ALLOCSET_DEFAULT_SIZES);
 	obj->cancel_cb.func = cancel_pending_cb;
 	obj->cancel_cb.arg = obj;
 	MemoryContextRegisterResetCallback(ocxt, &obj->cancel_cb);
@@ -355,6 +442,12 @@ pf_remote_object_source(PfRemoteObject *obj)
 	source.size = obj->size;
 	source.ctx = obj;
 	return source;
+}
+
+PfRemoteObject *
+pf_remote_object_of(const PfcSource *source)
+{
+	return source->read_at == remote_read_at ? (PfRemoteObject *) source->ctx : NULL;
 }
 
 uint64
@@ -432,96 +525,163 @@ merge_ranges(const PfRemoteObject *obj, PfRemoteRange *sorted,
 }
 
 /*
- * Buffers for ranges (merged, every byte once) in cxt, and the store's
- * pieces pointing into them.
+ * A new set for ranges (merged, every byte once) in a context of its own,
+ * and the store's pieces pointing into its buffers; NULL when nothing is
+ * left to fetch.
  */
-static int
-make_buffers(const PfRemoteObject *obj, MemoryContext cxt,
-			 const PfRemoteRange *ranges, int nranges,
-			 RemoteBuffer **bufs, RmtRange **pieces)
+static RemoteSet *
+new_set(PfRemoteObject *obj, int tag, const PfRemoteRange *ranges,
+		int nranges, RmtRange **pieces)
 {
+	RemoteSet  *set;
 	PfRemoteRange *sorted;
+	MemoryContext cxt;
 	int			n;
 
-	*bufs = NULL;
 	*pieces = NULL;
+	if (obj->nsets >= PF_REMOTE_MAX_SETS)
+		elog(ERROR, "too many prefetched sets of remote object \"%s\"", obj->url);
 	if (nranges <= 0)
-		return 0;
+		return NULL;
+	cxt = AllocSetContextCreate(obj->cxt, "parquet_fdw prefetch",
+								ALLOCSET_DEFAULT_SIZES);
 	sorted = MemoryContextAlloc(cxt, sizeof(PfRemoteRange) * nranges);
 	n = merge_ranges(obj, sorted, ranges, nranges);
 	if (n == 0)
-		return 0;
-	*bufs = MemoryContextAllocZero(cxt, sizeof(RemoteBuffer) * n);
+	{
+		MemoryContextDelete(cxt);
+		return NULL;
+	}
+	set = &obj->sets[obj->nsets++];
+	memset(set, 0, sizeof(RemoteSet));
+	set->tag = tag;
+	(void) pf_remote_statement_cxt(&set->generation);
+	set->cxt = cxt;
+	set->bufs = MemoryContextAllocZero(cxt, sizeof(RemoteBuffer) * n);
+	set->nbufs = n;
 	*pieces = MemoryContextAlloc(cxt, sizeof(RmtRange) * n);
 	for (int i = 0; i < n; i++)
 	{
-		(*bufs)[i].offset = sorted[i].offset;
-		(*bufs)[i].len = sorted[i].len;
-		(*bufs)[i].data = MemoryContextAllocHuge(cxt, sorted[i].len);
+		set->bufs[i].offset = sorted[i].offset;
+		set->bufs[i].len = sorted[i].len;
+		set->bufs[i].data = MemoryContextAllocHuge(cxt, sorted[i].len);
+		set->bytes += sorted[i].len;
 		(*pieces)[i].offset = sorted[i].offset;
 		(*pieces)[i].len = sorted[i].len;
-		(*pieces)[i].buf = (*bufs)[i].data;
+		(*pieces)[i].buf = set->bufs[i].data;
 	}
-	return n;
+	return set;
 }
 
 void
 pf_remote_object_prefetch(PfRemoteObject *obj, const PfRemoteRange *ranges,
 						  int nranges)
 {
-	RemoteBuffer *bufs;
+	RemoteSet  *set;
 	RmtRange   *pieces;
-	int			n;
 	RmtStoreStats before;
 	RmtError	err;
 	RmtStatus	st;
 
-	MemoryContextReset(obj->prefetch_cxt);
-	obj->prefetched = NULL;
-	obj->nprefetched = 0;
-	n = make_buffers(obj, obj->prefetch_cxt, ranges, nranges, &bufs, &pieces);
-	if (n == 0)
+	drop_stale(obj);
+	drop_taken(obj);
+	set = new_set(obj, -1, ranges, nranges, &pieces);
+	if (set == NULL)
 		return;
-
+	set->taken = true;
 	before = *rmt_store_stats(obj->store);
 	memset(&err, 0, sizeof(err));
-	st = rmt_store_read_many(obj->store, &obj->parsed, pieces, n, obj->etag, &err);
+	st = rmt_store_read_many(obj->store, &obj->parsed, pieces, set->nbufs,
+							 obj->etag, &err);
 	charge(obj->stats, obj->store, &before);
 	if (st != RMT_OK)
 	{
-		MemoryContextReset(obj->prefetch_cxt);
+		drop_set(obj, obj->nsets - 1);
 		pf_remote_report(obj->url, &err);
 	}
-	obj->prefetched = bufs;
-	obj->nprefetched = n;
 }
 
-void
-pf_remote_object_fetch_next(PfRemoteObject *obj, const PfRemoteRange *ranges,
-							int nranges)
+bool
+pf_remote_object_fetch_tagged(PfRemoteObject *obj, int tag,
+							  const PfRemoteRange *ranges, int nranges)
 {
+	RemoteSet  *set;
 	RmtRange   *pieces;
 	RmtStoreStats before;
 	RmtError	err;
 	RmtStatus	st;
 	RmtFetch   *f;
 
-	cancel_pending(obj);
-	obj->npending = make_buffers(obj, obj->pending_cxt, ranges, nranges,
-								 &obj->pending_bufs, &pieces);
-	if (obj->npending == 0)
-		return;
+	drop_stale(obj);
+	/* room for one more, and for a synchronous prefetch after it */
+	if (obj->nsets >= PF_REMOTE_MAX_SETS - 1)
+		return false;
+	set = new_set(obj, tag, ranges, nranges, &pieces);
+	if (set == NULL)
+	{
+		/* nothing to fetch (the tail has it): an empty set to take */
+		set = &obj->sets[obj->nsets++];
+		memset(set, 0, sizeof(RemoteSet));
+		set->tag = tag;
+		(void) pf_remote_statement_cxt(&set->generation);
+		set->cxt = AllocSetContextCreate(obj->cxt, "parquet_fdw prefetch",
+										 ALLOCSET_SMALL_SIZES);
+		return true;
+	}
 	before = *rmt_store_stats(obj->store);
 	memset(&err, 0, sizeof(err));
-	st = rmt_store_fetch_begin(obj->store, &obj->parsed, pieces, obj->npending,
+	st = rmt_store_fetch_begin(obj->store, &obj->parsed, pieces, set->nbufs,
 							   obj->etag, &f, &err);
 	charge(obj->stats, obj->store, &before);
 	if (st != RMT_OK)
 	{
-		cancel_pending(obj);
+		drop_set(obj, obj->nsets - 1);
 		pf_remote_report(obj->url, &err);
 	}
-	obj->pending = f;
+	obj->sets[obj->nsets - 1].fetch = f;
+	return true;
+}
+
+bool
+pf_remote_object_take_tagged(PfRemoteObject *obj, int tag)
+{
+	int			i;
+
+	drop_stale(obj);
+	for (i = 0; i < obj->nsets; i++)
+		if (!obj->sets[i].taken && obj->sets[i].tag == tag)
+			break;
+	if (i == obj->nsets)
+		return false;
+	/* the taken sets before it go: their indexes shift */
+	for (int j = obj->nsets - 1; j >= 0; j--)
+		if (obj->sets[j].taken)
+		{
+			drop_set(obj, j);
+			if (j < i)
+				i--;
+		}
+	take_set(obj, i);
+	return true;
+}
+
+void
+pf_remote_object_cancel_tagged(PfRemoteObject *obj, int tag)
+{
+	for (int i = obj->nsets - 1; i >= 0; i--)
+		if (!obj->sets[i].taken && obj->sets[i].tag == tag)
+			drop_set(obj, i);
+}
+
+uint64
+pf_remote_object_pending_bytes(const PfRemoteObject *obj)
+{
+	uint64		bytes = 0;
+
+	for (int i = 0; i < obj->nsets; i++)
+		if (!obj->sets[i].taken)
+			bytes += obj->sets[i].bytes;
+	return bytes;
 }
 
 void
@@ -529,51 +689,26 @@ pf_remote_object_poll(PfRemoteObject *obj)
 {
 	RmtStoreStats before;
 
-	if (obj == NULL || obj->pending == NULL)
+	if (obj == NULL)
 		return;
-	before = *rmt_store_stats(obj->store);
-	(void) rmt_store_fetch_poll(obj->pending);
-	charge(obj->stats, obj->store, &before);
-}
-
-bool
-pf_remote_object_take_next(PfRemoteObject *obj)
-{
-	RmtStoreStats before;
-	RmtError	err;
-	RmtStatus	st;
-	RmtFetch   *f = obj->pending;
-	MemoryContext swap;
-
-	if (f == NULL)
-		return false;
-	before = *rmt_store_stats(obj->store);
-	obj->pending = NULL;		/* wait frees it, whatever it returns */
-	st = rmt_store_fetch_wait(f, &err);
-	charge(obj->stats, obj->store, &before);
-	if (st != RMT_OK)
-	{
-		cancel_pending(obj);
-		pf_remote_report(obj->url, &err);
-	}
-
-	/* the fetched buffers become the prefetched ones */
-	MemoryContextReset(obj->prefetch_cxt);
-	swap = obj->prefetch_cxt;
-	obj->prefetch_cxt = obj->pending_cxt;
-	obj->pending_cxt = swap;
-	obj->prefetched = obj->pending_bufs;
-	obj->nprefetched = obj->npending;
-	obj->pending_bufs = NULL;
-	obj->npending = 0;
-	return true;
+	/* polling one fetch moves all of the store's */
+	for (int i = 0; i < obj->nsets; i++)
+		if (obj->sets[i].fetch != NULL)
+		{
+			before = *rmt_store_stats(obj->store);
+			(void) rmt_store_fetch_poll(obj->sets[i].fetch);
+			charge(obj->stats, obj->store, &before);
+			return;
+		}
 }
 
 void
 pf_remote_object_drop_buffers(PfRemoteObject *obj)
 {
-	cancel_pending(obj);
-	MemoryContextReset(obj->prefetch_cxt);
-	obj->prefetched = NULL;
-	obj->nprefetched = 0;
+	while (obj->nsets > 0)
+		drop_set(obj, obj->nsets - 1);
+	if (obj->around.data != NULL)
+		pfree(obj->around.data);
+	obj->around.data = NULL;
+	obj->around.len = 0;
 }

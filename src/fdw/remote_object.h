@@ -16,10 +16,15 @@
  *    a second one;
  *  - pf_remote_object_prefetch() fetches the byte ranges a row group will
  *    read (its projected column chunks) in one rmt_store_read_many call:
- *    near ranges coalesced, requests concurrent.  Later reads inside those
- *    ranges are copied from the buffers; the next prefetch drops them, so
- *    memory stays at one row group's projected chunks;
- *  - any other read is one ranged GET of exactly what was asked.
+ *    near ranges coalesced, requests concurrent; fetch_tagged() does the
+ *    same in the background for the row groups ahead, several at once.
+ *    Later reads inside those ranges are copied from the buffers; taking
+ *    the next row group's drops them, so memory stays at the row groups
+ *    in flight (the caller's budget) and the one being read;
+ *  - any other read under 64 KiB fetches the 256 KiB from its offset and
+ *    keeps them until the next such read (metadata read piece by piece
+ *    lies close together); a larger one is one ranged GET of exactly
+ *    what was asked.
  *
  * read_at raises failed requests as PostgreSQL errors (pf_remote_report:
  * 58P01, 42501, 55000, 58030, or the pending cancel) instead of returning
@@ -72,6 +77,8 @@ extern void pf_remote_object_close(PfRemoteObject *obj);
 
 /* A PfcSource reading the object (valid until close). */
 extern PfcSource pf_remote_object_source(PfRemoteObject *obj);
+/* The object a source of pf_remote_object_source() reads; NULL: not one. */
+extern PfRemoteObject *pf_remote_object_of(const PfcSource *source);
 extern uint64 pf_remote_object_size(const PfRemoteObject *obj);
 extern const char *pf_remote_object_etag(const PfRemoteObject *obj);
 extern const char *pf_remote_object_url(const PfRemoteObject *obj);
@@ -88,27 +95,35 @@ extern void pf_remote_object_uncharge(PfRemoteObject *obj, PfRemoteStats *stats)
 
 /*
  * Fetch ranges (any order, may overlap) into buffers later reads are
- * served from, dropping the previous prefetch's buffers.  Ranges past the
- * end are an error of the file (read_at would give EIO); empty ones are
+ * served from, dropping the buffers taken before.  Ranges past the end
+ * are an error of the file (read_at would give EIO); empty ones are
  * ignored.
  */
 extern void pf_remote_object_prefetch(PfRemoteObject *obj,
 									  const PfRemoteRange *ranges, int nranges);
 
 /*
- * The same ranges fetched in the background, so the store's latency
- * overlaps decoding: fetch_next() starts the requests (dropping an earlier
- * background fetch) and returns; poll() lets them move without waiting
- * (call it between batches); take_next() waits for them (interruptibly)
- * and makes their buffers the prefetched ones, dropping the previous
- * prefetch's: false when nothing was fetching.  A read inside those ranges
- * takes them itself.  Memory: the prefetched ranges plus the next ones.
- * Errors as pf_remote_report, raised when the ranges are taken.
+ * Sets of ranges fetched in the background, several at once, so the
+ * store's latency overlaps decoding: each set is what one row group will
+ * read, named by the caller's tag.  fetch_tagged() starts a set's requests
+ * and returns (all sets share the store's connections); poll() lets every
+ * set move without waiting (call it between batches); take_tagged() waits
+ * (interruptibly) for that set alone and makes its buffers the ones reads
+ * are served from, dropping those taken before: false when no set of that
+ * tag is being fetched.  cancel_tagged() stops and frees a set the scan
+ * will not read.  A read inside a set still being fetched takes it
+ * itself.  pending_bytes(): the bytes of the sets not taken yet, the
+ * caller's memory budget.  fetch_tagged() returns false, fetching
+ * nothing, when 31 sets are held already.  Errors as pf_remote_report,
+ * raised when a set is taken.
  */
-extern void pf_remote_object_fetch_next(PfRemoteObject *obj,
-										const PfRemoteRange *ranges, int nranges);
+extern bool pf_remote_object_fetch_tagged(PfRemoteObject *obj, int tag,
+										  const PfRemoteRange *ranges,
+										  int nranges);
 extern void pf_remote_object_poll(PfRemoteObject *obj);
-extern bool pf_remote_object_take_next(PfRemoteObject *obj);
+extern bool pf_remote_object_take_tagged(PfRemoteObject *obj, int tag);
+extern void pf_remote_object_cancel_tagged(PfRemoteObject *obj, int tag);
+extern uint64 pf_remote_object_pending_bytes(const PfRemoteObject *obj);
 
 /*
  * A scan is done with the object: stop its background fetch and free the

@@ -37,10 +37,20 @@
 #include "fdw/amudai_fdw.h"
 #include "fdw/parquet_fdw.h"
 #include "fdw/remote_fdw.h"
+#include "fdw/remote_object.h"
 #include "fdw/source.h"
 
 /* Rows per block of RANGE_INDEX buffers this source uses (format notes 3.9). */
 #define AM_RANGE_BLOCK_ROWS	256
+
+/*
+ * A shard in an object store: a stripe's bound fields' buffers in the root
+ * file are fetched in one batch of concurrent requests when the stripe
+ * opens, instead of one GET per buffer as the field readers ask, and the
+ * next stripe's are fetched in the background while this one decodes.
+ * Buffers of stripe files (and of nested fields) are read as asked.
+ */
+#define AM_PREFETCH_MAX_RANGES	1024
 
 typedef struct AmSourceFile
 {
@@ -55,6 +65,7 @@ typedef struct AmSourceFile
 
 	/* the open stripe */
 	uint64		stripe_rows;
+	int			ahead;			/* the stripe fetched in the background (-1) */
 	uint64	   *ranges;			/* [2 i], [2 i + 1]: rows [start, end) */
 	int			nranges;
 	int			next_range;
@@ -782,6 +793,7 @@ am_source_open(const char *path, Relation rel, PfSourceScan *scan,
 	f->shard = pf_open_shard_counted(path, pf_rel_serverid(rel),
 									 &scan->remote_stats, cxt);
 	f->base.nunits = (int) am_shard_stripe_count(f->shard->shard);
+	f->ahead = -1;
 	f->unit_cxt = AllocSetContextCreate(cxt, "parquet_fdw amudai stripe",
 										ALLOCSET_DEFAULT_SIZES);
 	return &f->base;
@@ -972,6 +984,83 @@ am_source_file_excluded(PfSource *src, List *quals)
 	return pf_file_excluded(NULL, src->path, quals, src->rel);
 }
 
+/*
+ * Append the root file's buffers of stripe's bound fields to ranges (at
+ * most AM_PREFETCH_MAX_RANGES in all); returns the count.
+ */
+static int
+stripe_root_ranges(AmSourceFile *f, uint32 stripe, PfRemoteRange *ranges)
+{
+	int			n = 0;
+
+	for (int i = 0; i < f->base.ncolumns; i++)
+	{
+		AmStripeFieldDescriptor sfd;
+		bool		present;
+		int			anchor;
+		AmError		err;
+
+		if (f->field_ids[i] < 0)
+			continue;
+		am_error_clear(&err);
+		if (am_shard_stripe_field(f->shard->shard, stripe, (uint32) f->field_ids[i],
+								  &present, &sfd, &anchor, &err) != AM_OK)
+			pf_report_amudai_error(f->shard->path, &err);
+		for (uint32 b = 0; present && b < sfd.num_buffers; b++)
+		{
+			const AmDataRef *ref = &sfd.buffers[b].buffer;
+			int			file;
+
+			if (ref->end <= ref->start || n >= AM_PREFETCH_MAX_RANGES)
+				continue;
+			if (am_shard_resolve(f->shard->shard, anchor, ref, &file, &err) != AM_OK)
+				pf_report_amudai_error(f->shard->path, &err);
+			if (file > 0)
+				continue;
+			ranges[n].offset = ref->start;
+			ranges[n].len = ref->end - ref->start;
+			n++;
+		}
+	}
+	return n;
+}
+
+/*
+ * A remote shard's stripe: its buffers from the background fetch when it
+ * holds them, else fetched now, and the next stripe's fetch started.
+ */
+static void
+prefetch_stripe(AmSourceFile *f, int unit)
+{
+	PfRemoteObject *obj = pf_remote_object_of(&f->shard->source);
+	PfRemoteRange *ranges;
+	int			next = -1;
+
+	if (obj == NULL)
+		return;
+	ranges = palloc(sizeof(PfRemoteRange) * AM_PREFETCH_MAX_RANGES);
+	if (f->ahead != unit || !pf_remote_object_take_tagged(obj, unit))
+	{
+		if (f->ahead >= 0)
+			pf_remote_object_cancel_tagged(obj, f->ahead);
+		pf_remote_object_prefetch(obj, ranges,
+								  stripe_root_ranges(f, (uint32) unit, ranges));
+	}
+	f->ahead = -1;
+	if (f->base.next_units != NULL)
+	{
+		if (f->base.nnext_units > 0)
+			next = f->base.next_units[0];
+	}
+	else
+		next = unit + 1;
+	if (next >= 0 && next < f->base.nunits && next != unit &&
+		pf_remote_object_fetch_tagged(obj, next, ranges,
+									  stripe_root_ranges(f, (uint32) next, ranges)))
+		f->ahead = next;
+	pfree(ranges);
+}
+
 static void
 am_source_unit_open(PfSource *src, int unit, List *row_quals, int64 row_limit)
 {
@@ -984,6 +1073,7 @@ am_source_unit_open(PfSource *src, int unit, List *row_quals, int64 row_limit)
 	src->batch_row = 0;
 	f->batch_rows = stripe_batch_rows(f, (uint32) unit);
 	f->stripe_rows = am_shard_stripe(f->shard->shard, unit)->total_record_count;
+	prefetch_stripe(f, unit);
 	old = MemoryContextSwitchTo(f->unit_cxt);
 	stripe_row_ranges(f, (uint32) unit, row_quals);
 	if (row_limit > 0 && row_quals == NIL && f->nranges == 1)

@@ -35,11 +35,16 @@
 /*
  * Readahead of a remote file: the next row groups the scan will open, at
  * most this many and this many bytes of their read columns, are fetched in
- * the background (concurrent requests) while the open ones decode, so the
- * store's latency is paid once per batch of row groups and hidden behind
- * decoding.  Memory: the batch being read and the one being fetched.
+ * the background, each row group its own set of concurrent requests, while
+ * the open one decodes.  Opening a row group waits for its own set alone
+ * and tops the window up behind it, so the store's latency is hidden
+ * behind decoding all along, not paid at every batch's boundary.  The
+ * window starts at PQ_AHEAD_FIRST_UNITS and grows by as many with every
+ * row group taken, so the first row group does not share the bandwidth
+ * with a whole window.  Memory: the window and the open row group.
  */
 #define PQ_AHEAD_MAX_UNITS	16
+#define PQ_AHEAD_FIRST_UNITS 2
 #define PQ_AHEAD_MAX_BYTES	((uint64) 32 * 1024 * 1024)
 #define PQ_RANGES_PER_SLOT	3	/* chunk, column index, offset index */
 
@@ -95,15 +100,14 @@ typedef struct PqSourceFile
 	uint32		batch_size;
 
 	/*
-	 * A remote file's row groups ahead[] are in the object's prefetch
-	 * buffers, and pending[] are being fetched in the background;
-	 * last_unit is the row group opened before (-1), to guess the next
-	 * ones of a scan that names none.
+	 * A remote file's row groups pending[] are being fetched in the
+	 * background, in the order the scan should open them; window is how
+	 * many may be; last_unit is the row group opened before (-1), to guess
+	 * the next ones of a scan that names none.
 	 */
-	int			ahead[PQ_AHEAD_MAX_UNITS];
-	int			nahead;
 	int			pending[PQ_AHEAD_MAX_UNITS];
 	int			npending;
+	int			window;
 	int			last_unit;
 } PqSourceFile;
 
@@ -183,7 +187,13 @@ pq_source_bind(PfSource *src, const PfSourceColumn *cols, int ncols,
 	f->slot_deferred = NULL;
 	f->slot_row = NULL;
 	f->slot_rows = NULL;
-	f->nahead = f->npending = 0;	/* other columns: fetch anew */
+	/* other columns: fetch anew */
+	if (f->npending > 0 && f->pf != NULL && f->pf->entry != NULL &&
+		pf_footer_entry_remote(f->pf->entry) != NULL)
+		for (int i = 0; i < f->npending; i++)
+			pf_remote_object_cancel_tagged(pf_footer_entry_remote(f->pf->entry),
+										   f->pending[i]);
+	f->npending = 0;
 	if (converters)
 	{
 		f->convs = palloc0(sizeof(PfConverter *) * Max(1, ncols));
@@ -390,102 +400,103 @@ unit_in(const int *units, int n, int unit)
 	return false;
 }
 
+/* Start fetching row group unit's read chunks in the background. */
+static void
+fetch_unit(PqSourceFile *f, PfRemoteObject *obj, int unit)
+{
+	PfRemoteRange *ranges = palloc(sizeof(PfRemoteRange) *
+								   Max(f->nslots, 1) * PQ_RANGES_PER_SLOT);
+
+	if (pf_remote_object_fetch_tagged(obj, unit, ranges,
+									  add_unit_ranges(f, unit, ranges, 0)))
+		f->pending[f->npending++] = unit;
+	pfree(ranges);
+}
+
 /*
- * Start fetching, in the background, the row groups the scan opens after
+ * Top the background fetches up with the row groups the scan opens after
  * unit (those it named, or in a scan that names none and reads in order,
- * the following ones) that are not in the buffers already: as many as fit
- * PQ_AHEAD_MAX_UNITS and PQ_AHEAD_MAX_BYTES.
+ * the following ones) that are not fetching already: as many as the
+ * window and PQ_AHEAD_MAX_BYTES allow, at least one.
  */
 static void
 fetch_ahead(PqSourceFile *f, PfRemoteObject *obj, int unit)
 {
 	const PfSource *src = &f->base;
-	PfRemoteRange ranges[PQ_AHEAD_MAX_UNITS * 16 * PQ_RANGES_PER_SLOT];
-	PfRemoteRange *rp = ranges;
-	int			nranges = 0;
-	int			candidates[PQ_AHEAD_MAX_UNITS * 2];
-	int			ncand = 0;
-	uint64		bytes = 0;
+	uint64		bytes = pf_remote_object_pending_bytes(obj);
+	int			limit = Min(f->window, PQ_AHEAD_MAX_UNITS);
+	int			n;
 
 	if (src->next_units != NULL)
-	{
-		for (int i = 0; i < src->nnext_units && ncand < lengthof(candidates); i++)
-			if (!unit_in(f->ahead, f->nahead, src->next_units[i]))
-				candidates[ncand++] = src->next_units[i];
-	}
+		n = src->nnext_units;
 	else if (unit == f->last_unit + 1)
-	{
-		for (int u = unit + 1; u < f->meta->num_row_groups && ncand < lengthof(candidates); u++)
-			if (!unit_in(f->ahead, f->nahead, u))
-				candidates[ncand++] = u;
-	}
-	if (ncand == 0)
+		n = f->meta->num_row_groups - unit - 1;
+	else
 		return;
-	if (f->nslots > 16)
-		rp = palloc(sizeof(PfRemoteRange) * f->nslots * PQ_AHEAD_MAX_UNITS * PQ_RANGES_PER_SLOT);
-	f->npending = 0;
-	for (int i = 0; i < ncand && f->npending < PQ_AHEAD_MAX_UNITS; i++)
+	for (int i = 0; i < n && f->npending < limit; i++)
 	{
-		int			u = candidates[i];
+		int			u = src->next_units != NULL ? src->next_units[i] : unit + 1 + i;
 		uint64		b;
 
-		if (u < 0 || u >= f->meta->num_row_groups)
+		if (u < 0 || u >= f->meta->num_row_groups || u == unit ||
+			unit_in(f->pending, f->npending, u))
 			continue;
 		b = unit_bytes(f, u);
 		if (f->npending > 0 && bytes + b > PQ_AHEAD_MAX_BYTES)
 			break;
 		bytes += b;
-		nranges = add_unit_ranges(f, u, rp, nranges);
-		f->pending[f->npending++] = u;
+		fetch_unit(f, obj, u);
 	}
-	if (f->npending > 0)
-		pf_remote_object_fetch_next(obj, rp, nranges);
-	if (rp != ranges)
-		pfree(rp);
 }
 
 /*
  * A remote file's row group: its read columns' chunks in the object's
- * buffers before the readers ask for them one by one (from the background
- * fetch when it holds them, else in one batch of concurrent requests now),
- * and the next row groups' fetch started behind it.
+ * buffers before the readers ask for them one by one (from its background
+ * fetch, else fetched now together with the window behind it).  Row
+ * groups fetched ahead of it were skipped by the scan: they are dropped.
  */
 static void
 prefetch_unit(PqSourceFile *f, int unit)
 {
 	PfRemoteObject *obj = pf_footer_entry_remote(f->pf->entry);
+	int			at = -1;
 
 	if (obj == NULL)
 		return;
 	pf_remote_object_charge(obj, &f->base.scan->remote_stats);
-	if (!unit_in(f->ahead, f->nahead, unit))
+	for (int i = 0; i < f->npending; i++)
+		if (f->pending[i] == unit)
+		{
+			at = i;
+			break;
+		}
+	/* at -1: a guess that missed, every fetch ahead is dropped */
+	for (int i = 0; i < (at < 0 ? f->npending : at); i++)
+		pf_remote_object_cancel_tagged(obj, f->pending[i]);
+	if (at < 0)
 	{
-		bool		taken = false;
-
-		/* empty while it fetches: an error leaves no window behind */
-		f->nahead = 0;
-		if (unit_in(f->pending, f->npending, unit))
-			taken = pf_remote_object_take_next(obj);
-		if (taken)
-		{
-			memcpy(f->ahead, f->pending, sizeof(int) * f->npending);
-			f->nahead = f->npending;
-		}
-		else
-		{
-			PfRemoteRange *ranges = palloc(sizeof(PfRemoteRange) *
-										   Max(f->nslots, 1) * PQ_RANGES_PER_SLOT);
-
-			pf_remote_object_prefetch(obj, ranges, add_unit_ranges(f, unit, ranges, 0));
-			pfree(ranges);
-			f->ahead[0] = unit;
-			f->nahead = 1;
-		}
 		f->npending = 0;
+		f->window = PQ_AHEAD_FIRST_UNITS;
+		fetch_unit(f, obj, unit);
+		at = f->npending - 1;	/* 0, or -1 when there was no room */
 	}
-	/* one background fetch at a time: the next once this one is taken */
-	if (f->npending == 0)
-		fetch_ahead(f, obj, unit);
+	else
+		f->window = Min(f->window + PQ_AHEAD_FIRST_UNITS, PQ_AHEAD_MAX_UNITS);
+	/* unit itself leaves the list; its fetch is taken below */
+	f->npending -= at + 1;
+	memmove(f->pending, f->pending + at + 1, sizeof(int) * f->npending);
+
+	/* the window's next requests go out before this one is waited for */
+	fetch_ahead(f, obj, unit);
+	if (!pf_remote_object_take_tagged(obj, unit))
+	{
+		/* another scan of the object took it, or no room was left */
+		PfRemoteRange *ranges = palloc(sizeof(PfRemoteRange) *
+									   Max(f->nslots, 1) * PQ_RANGES_PER_SLOT);
+
+		pf_remote_object_prefetch(obj, ranges, add_unit_ranges(f, unit, ranges, 0));
+		pfree(ranges);
+	}
 	f->last_unit = unit;
 }
 

@@ -22,8 +22,8 @@ struct RmtStore
 	PfcAllocator alloc;
 	CURL	   *curl;			/* one handle: connections are reused */
 	CURLM	   *multi;			/* for rmt_perform_many, made on first use */
-	CURLM	   *multi_async;	/* for the outstanding fetch (rmt_store_fetch_begin) */
-	RmtFetch   *fetch;			/* outstanding fetches (the first on multi_async) */
+	CURLM	   *multi_async;	/* shared by the outstanding fetches */
+	RmtFetch   *fetch;			/* outstanding fetches (rmt_store_fetch_begin) */
 	RmtStoreStats stats;
 	char	   *strings;		/* the copied config strings */
 	size_t		strings_len;

@@ -128,7 +128,6 @@ struct RmtFetch
 	int			ntransfers;
 	const char *etag;
 	RmtMultiRun *run;			/* NULL: not started on a multi handle */
-	CURLM	   *own_multi;		/* when the store's was taken by another */
 	bool		done;			/* every transfer of run has finished */
 	RmtFetch   *next_outstanding;	/* the store's list */
 };
@@ -142,8 +141,6 @@ fetch_free(RmtFetch *f)
 		return;
 	store = f->store;
 	rmt_multi_finish(f->run);
-	if (f->own_multi)
-		curl_multi_cleanup(f->own_multi);
 	for (RmtFetch **p = &store->fetch; *p; p = &(*p)->next_outstanding)
 		if (*p == f)
 		{
@@ -310,29 +307,24 @@ rmt_store_fetch_begin(RmtStore *store, const RmtUrl *url,
 {
 	const RmtStoreConfig *cfg = &store->config;
 	RmtFetch   *f;
-	CURLM	   *multi;
 	RmtStatus	st;
 
 	*fetch = NULL;
 	if ((st = fetch_plan(store, url, pieces, npieces, etag, &f, err)) != RMT_OK)
 		return st;
-	/* the store's own multi handle keeps its connections between fetches */
-	if (store->fetch == NULL)
-	{
-		if (!store->multi_async)
-			store->multi_async = curl_multi_init();
-		multi = store->multi_async;
-	}
-	else
-		multi = f->own_multi = curl_multi_init();
-	if (multi == NULL)
+
+	/*
+	 * Every outstanding fetch shares the store's multi handle: one
+	 * connection cache, and one curl_multi_perform moves them all.
+	 */
+	if (!store->multi_async && !(store->multi_async = curl_multi_init()))
 	{
 		fetch_free(f);
 		return rmt_fail(err, RMT_NETWORK_ERROR, 0, "could not create a libcurl multi handle");
 	}
 	f->next_outstanding = store->fetch;
 	store->fetch = f;
-	if ((st = rmt_multi_start(store, multi, f->t, f->ntransfers,
+	if ((st = rmt_multi_start(store, store->multi_async, f->t, f->ntransfers,
 							  cfg->max_parallel > 0 ? cfg->max_parallel : 8,
 							  &f->run, err)) != RMT_OK)
 	{
@@ -344,11 +336,25 @@ rmt_store_fetch_begin(RmtStore *store, const RmtUrl *url,
 	return RMT_OK;
 }
 
+/*
+ * Step the store's other outstanding fetches without waiting: the shared
+ * multi handle moves their bytes already, but only a run's own step
+ * starts its queued transfers as others finish.
+ */
+static void
+step_others(RmtFetch *fetch)
+{
+	for (RmtFetch *o = fetch->store->fetch; o != NULL; o = o->next_outstanding)
+		if (o != fetch && o->run != NULL && !o->done)
+			o->done = rmt_multi_step(o->run, 0);
+}
+
 bool
 rmt_store_fetch_poll(RmtFetch *fetch)
 {
 	if (fetch == NULL)
 		return true;
+	step_others(fetch);
 	if (!fetch->done)
 		fetch->done = rmt_multi_step(fetch->run, 0);
 	return fetch->done;
@@ -362,8 +368,17 @@ rmt_store_fetch_wait(RmtFetch *fetch, RmtError *err)
 	memset(err, 0, sizeof(*err));
 	if (fetch == NULL)
 		return RMT_OK;
-	if (!fetch->done)
-		st = rmt_multi_wait(fetch->run, err);
+	/* as rmt_multi_wait, keeping the fetches behind this one moving */
+	while (!fetch->done)
+	{
+		step_others(fetch);
+		fetch->done = rmt_multi_step(fetch->run, 100);
+		if (!fetch->done && rmt_interrupted(fetch->store))
+		{
+			st = rmt_fail(err, RMT_CANCELLED, 0, "canceled by the user");
+			break;
+		}
+	}
 	if (st == RMT_OK)
 	{
 		fetch->done = true;

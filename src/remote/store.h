@@ -152,8 +152,10 @@ extern RmtStatus rmt_store_read_many(RmtStore *store, const RmtUrl *url,
  * the fetch: on RMT_OK every piece's buffer is filled.  cancel() stops
  * the transfers and frees the fetch (NULL: nothing).  The pieces' buffers,
  * url and etag must stay valid until wait() or cancel(); the pieces array
- * is copied.  Several fetches may be outstanding (each but the first on
- * its own connections).  Closing the store cancels those still there.
+ * is copied.  Several fetches may be outstanding: they share the store's
+ * connections, and polling or waiting for one moves the others too (a
+ * scan keeps several row groups in flight).  Closing the store cancels
+ * those still there.
  */
 typedef struct RmtFetch RmtFetch;
 extern RmtStatus rmt_store_fetch_begin(RmtStore *store, const RmtUrl *url,

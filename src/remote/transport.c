@@ -201,6 +201,7 @@ typedef struct Exchange
 	const char *payload;		/* PUT/POST body and how much is sent */
 	size_t		payload_len;
 	size_t		payload_sent;
+	RmtMultiRun *run;			/* the run it belongs to (multi transfers) */
 } Exchange;
 
 bool
@@ -615,6 +616,7 @@ rmt_multi_step(RmtMultiRun *r, int wait_ms)
 		if (tr->status != RMT_OK)
 			continue;
 		r->xs[i] = (Exchange) {store, r->handles[i], &tr->body, &tr->resp, false, false};
+		r->xs[i].run = r;
 		setup_handle(store, r->handles[i], &r->xs[i], "GET", tr->request->url,
 					 r->headers[i]);
 		curl_easy_setopt(r->handles[i], CURLOPT_PRIVATE, (void *) &r->xs[i]);
@@ -630,18 +632,21 @@ rmt_multi_step(RmtMultiRun *r, int wait_ms)
 	while ((msg = curl_multi_info_read(r->multi, &left)))
 	{
 		Exchange   *x = NULL;
+		RmtMultiRun *owner;
 		RmtTransfer *tr;
 
 		if (msg->msg != CURLMSG_DONE)
 			continue;
+		/* several runs may share the multi handle: finish the owner's */
 		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **) &x);
-		tr = &r->t[x - r->xs];
+		owner = x->run;
+		tr = &owner->t[x - owner->xs];
 		tr->status = transfer_result(x, msg->data.result, &tr->err);
-		curl_multi_remove_handle(r->multi, msg->easy_handle);
+		curl_multi_remove_handle(owner->multi, msg->easy_handle);
 		/* done: its connection stays in the multi handle's cache */
 		curl_easy_cleanup(msg->easy_handle);
-		r->handles[x - r->xs] = NULL;
-		r->in_flight--;
+		owner->handles[x - owner->xs] = NULL;
+		owner->in_flight--;
 	}
 	if (r->in_flight == 0 && r->next == r->n)
 		return true;
