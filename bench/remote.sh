@@ -33,11 +33,7 @@ chmod 755 "$WORK"
 cleanup() { pg_cluster_stop; rs_stop; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-PORT=$(rs_free_port)
-PROXY_PORT=$(rs_free_port)
-# nothing listens on PORT yet, so the kernel may name it twice: a proxy
-# forwarding to itself hangs the run
-while [ "$PROXY_PORT" = "$PORT" ]; do PROXY_PORT=$(rs_free_port); done
+read -r PORT PROXY_PORT <<<"$(rs_free_ports 2)"
 rs_start_s3rver "$PORT" "$WORK/s3"
 rs_start_proxy "$PROXY_PORT" "$PORT"
 rs_wait_port "$PORT" && rs_wait_port "$PROXY_PORT" || { echo "bench-remote: servers did not start"; exit 1; }

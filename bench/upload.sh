@@ -24,8 +24,7 @@ chmod 777 "$WORK"
 cleanup() { pg_cluster_stop; rs_stop; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-PORT=$(rs_free_port)
-PROXY_PORT=$(rs_free_port)
+read -r PORT PROXY_PORT <<<"$(rs_free_ports 2)"
 rs_start_s3rver "$PORT" "$WORK/s3"
 rs_start_proxy "$PROXY_PORT" "$PORT"
 rs_wait_port "$PORT" && rs_wait_port "$PROXY_PORT" || { echo "$STAGE: servers did not start"; exit 1; }

@@ -43,10 +43,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-PORT=$(rs_free_port)
-PROXY_PORT=$(rs_free_port)
-AZ_PORT=$(rs_free_port)
-AZ_PROXY_PORT=$(rs_free_port)
+read -r PORT PROXY_PORT AZ_PORT AZ_PROXY_PORT <<<"$(rs_free_ports 4)"
 rs_start_s3rver "$PORT" "$WORK/s3"
 rs_start_proxy "$PROXY_PORT" "$PORT"
 rs_start_azurite "$AZ_PORT" "$WORK/azurite"

@@ -35,9 +35,7 @@ trap cleanup EXIT
 
 make -s -C "$ROOT/test" remote/bin/store_check || fail_all "build of store_check failed"
 
-PORT=$(rs_free_port)
-AZ_PORT=$(rs_free_port)
-PROXY_PORT=$(rs_free_port)
+read -r PORT AZ_PORT PROXY_PORT <<<"$(rs_free_ports 3)"
 rs_start_s3rver "$PORT" "$WORK/data"
 rs_start_azurite "$AZ_PORT" "$WORK/azurite"
 rs_start_proxy "$PROXY_PORT" "$PORT"

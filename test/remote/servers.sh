@@ -2,7 +2,7 @@
 # The live servers of the remote stages (test/remote/run.sh, fdw_run.sh,
 # bench/remote.sh), sourced, on 127.0.0.1 ports the kernel picks:
 #   rs_install                   s3rver and Azurite from npm into the node cache
-#   rs_free_port                 a free TCP port
+#   rs_free_ports N              N distinct free TCP ports, on one line
 #   rs_wait_port PORT            until something answers HTTP there
 #   rs_start_s3rver PORT DIR     s3rver with the bucket "test", data in DIR
 #   rs_start_azurite PORT DIR    Azurite's blob service, data in DIR
@@ -38,8 +38,12 @@ rs_install() {
 	fi
 }
 
-rs_free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+rs_free_ports() {
+	# every socket stays bound until all are chosen: the ports differ
+	python3 -c 'import socket, sys
+socks = [socket.socket() for _ in range(int(sys.argv[1]))]
+for s in socks: s.bind(("127.0.0.1", 0))
+print(" ".join(str(s.getsockname()[1]) for s in socks))' "$1"
 }
 
 rs_wait_port() {
