@@ -260,8 +260,7 @@ memo_hash(const PfMemo *m, Datum in, bool in_null)
 	if (in_null)
 		return 0x5bd1e995;
 	if (m->in_byval)
-		return hash_bytes_uint32((uint32) in) ^
-			hash_bytes_uint32((uint32) ((uint64) in >> 32));
+		return hash_int64((int64) in);
 	p = memo_bytes(in, m->in_len, &size);
 	return pf_agg_hash_text(p, (uint32) size);
 }
