@@ -1106,6 +1106,7 @@ compile_aggref(PfCompile *c, Aggref *agg, PfAggDef *def)
 	name = get_func_name(agg->aggfnoid);
 	if (name == NULL)
 		return false;
+	def->sql_name = name;
 	def->restype = agg->aggtype;
 	if (agg->aggstar)
 	{

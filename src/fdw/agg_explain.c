@@ -16,6 +16,11 @@
 static const char *
 agg_kind_name(const PfAggDef *def)
 {
+	if (def->distinct)
+		return "count(DISTINCT)";
+	/* bool_and, every and bool_or run as min and max of 0/1 */
+	if (def->sql_name != NULL && def->kind != PF_AGG_COUNT_STAR)
+		return def->sql_name;
 	switch (def->kind)
 	{
 		case PF_AGG_COUNT_STAR:

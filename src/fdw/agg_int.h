@@ -258,6 +258,8 @@ typedef struct PfAggDef
 	bool		distinct;		/* count(DISTINCT column): PF_AGG_COUNT of
 								 * the (group, value) pairs, see
 								 * PfAggDistinct */
+	const char *sql_name;		/* the aggregate as the query named it, for
+								 * EXPLAIN (bool_and is computed as min) */
 } PfAggDef;
 
 /* A filter "column op constant", normalized to the column's raw domain. */
