@@ -47,28 +47,17 @@ SELECT parquet_fdw_write_amudai('SELECT * FROM kern_heap', :'kern_shard', 1000);
 CREATE FOREIGN TABLE kern_am (id int, x int, s text, u text, b boolean)
   SERVER kern_srv OPTIONS (filename :'kern_shard');
 
+\set ECHO none
+\i sql/include/compare.sql
+\set ECHO all
 CREATE FUNCTION kern_same(q text, ft text DEFAULT 'kern_ft') RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
-  pushed boolean := false;
-  ln text;
-  diff bigint;
-  nrows bigint;
   qf text := replace(q, 'TBL', ft);
-  qh text := replace(q, 'TBL', 'kern_heap');
+  d record;
 BEGIN
-  FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || qf LOOP
-    IF ln ~ 'Aggregate Pushdown' THEN pushed := true; END IF;
-  END LOOP;
-  EXECUTE 'CREATE TEMP TABLE r_ft AS SELECT t::text AS v FROM (' || qf || ') t';
-  EXECUTE 'CREATE TEMP TABLE r_heap AS SELECT t::text AS v FROM (' || qh || ') t';
-  SELECT count(*) INTO diff FROM
-    ((SELECT * FROM r_ft EXCEPT ALL SELECT * FROM r_heap)
-     UNION ALL (SELECT * FROM r_heap EXCEPT ALL SELECT * FROM r_ft)) x;
-  SELECT count(*) INTO nrows FROM r_ft;
-  DROP TABLE r_ft;
-  DROP TABLE r_heap;
-  RETURN CASE WHEN pushed THEN 'pushed' ELSE 'not pushed' END ||
-         ', ' || nrows || ' rows, ' || diff || ' differences';
+  SELECT * INTO d FROM pf_diff(qf, replace(q, 'TBL', 'kern_heap'));
+  RETURN CASE WHEN pf_plan_has(qf, 'Aggregate Pushdown') THEN 'pushed' ELSE 'not pushed' END ||
+         ', ' || d.rows_a || ' rows, ' || d.differences || ' differences';
 END $$;
 
 -- the files hold the heap's rows
@@ -137,21 +126,12 @@ CREATE FOREIGN TABLE kern_num (id int, g int, a int, k int, p numeric(10,3), f f
   SERVER kern_srv OPTIONS (filename :'num_file');
 CREATE FUNCTION kern_num_same(q text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
-  pushed boolean := false;
-  ln text;
-  diff bigint;
-  nrows bigint;
+  qf text := replace(q, 'TBL', 'kern_num');
+  d record;
 BEGIN
-  FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || replace(q, 'TBL', 'kern_num') LOOP
-    IF ln ~ 'Aggregate Pushdown' THEN pushed := true; END IF;
-  END LOOP;
-  EXECUTE 'SELECT count(*) FROM ((' || replace(q, 'TBL', 'kern_num') || ' EXCEPT ALL '
-    || replace(q, 'TBL', 'kern_num_heap') || ') UNION ALL ('
-    || replace(q, 'TBL', 'kern_num_heap') || ' EXCEPT ALL '
-    || replace(q, 'TBL', 'kern_num') || ')) d' INTO diff;
-  EXECUTE 'SELECT count(*) FROM (' || replace(q, 'TBL', 'kern_num') || ') r' INTO nrows;
-  RETURN CASE WHEN pushed THEN 'pushed' ELSE 'not pushed' END ||
-         ', ' || nrows || ' rows, ' || diff || ' differences';
+  SELECT * INTO d FROM pf_diff(qf, replace(q, 'TBL', 'kern_num_heap'));
+  RETURN CASE WHEN pf_plan_has(qf, 'Aggregate Pushdown') THEN 'pushed' ELSE 'not pushed' END ||
+         ', ' || d.rows_a || ' rows, ' || d.differences || ' differences';
 END $$;
 SELECT kern_num_same($$SELECT min(a + k), max(a * k), min(-a), max(a - 2 * k) FROM TBL$$);
 SELECT kern_num_same($$SELECT g, min(a * 3 + k), max(a + id), min(p * 2), max(p + 1.5) FROM TBL GROUP BY g$$);
@@ -180,20 +160,12 @@ SELECT kern_same($$SELECT count(*) FROM TBL WHERE s LIKE '%€€%' AND s <> '�
 -- row by row in order (the sort keys leave no ties)
 CREATE FUNCTION kern_topn(q text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
-  topn boolean := false;
-  ln text;
-  diff bigint;
-  nrows bigint;
+  qf text := replace(q, 'TBL', 'kern_ft');
+  d record;
 BEGIN
-  FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || replace(q, 'TBL', 'kern_ft') LOOP
-    IF ln ~ 'Pushed Top-N' THEN topn := true; END IF;
-  END LOOP;
-  EXECUTE 'SELECT count(*) FROM (SELECT row_number() OVER () AS n, t::text AS v FROM ('
-    || replace(q, 'TBL', 'kern_ft') || ') t) f FULL JOIN (SELECT row_number() OVER () AS n, t::text AS v FROM ('
-    || replace(q, 'TBL', 'kern_heap') || ') t) h USING (n) WHERE f.v IS DISTINCT FROM h.v' INTO diff;
-  EXECUTE 'SELECT count(*) FROM (' || replace(q, 'TBL', 'kern_ft') || ') r' INTO nrows;
-  RETURN CASE WHEN topn THEN 'top-N pushed' ELSE 'top-N not pushed' END ||
-         ', ' || nrows || ' rows, ' || diff || ' differences';
+  SELECT * INTO d FROM pf_diff(qf, replace(q, 'TBL', 'kern_heap'), true);
+  RETURN CASE WHEN pf_plan_has(qf, 'Pushed Top-N') THEN 'top-N pushed' ELSE 'top-N not pushed' END ||
+         ', ' || d.rows_a || ' rows, ' || d.differences || ' differences';
 END $$;
 SELECT kern_topn($$SELECT s, count(*) AS c FROM TBL GROUP BY s
   HAVING count(*) < 150 ORDER BY c DESC, s LIMIT 5$$);
@@ -224,21 +196,12 @@ CREATE FOREIGN TABLE kern_flt (id int, d float8, r float4, g int)
   SERVER kern_srv OPTIONS (filename :'flt_file');
 CREATE FUNCTION kern_flt_same(q text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
-  pushed boolean := false;
-  ln text;
-  diff bigint;
-  nrows bigint;
+  qf text := replace(q, 'TBL', 'kern_flt');
+  d record;
 BEGIN
-  FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || replace(q, 'TBL', 'kern_flt') LOOP
-    IF ln ~ 'Aggregate Pushdown' THEN pushed := true; END IF;
-  END LOOP;
-  EXECUTE 'SELECT count(*) FROM ((' || replace(q, 'TBL', 'kern_flt') || ' EXCEPT ALL '
-    || replace(q, 'TBL', 'kern_flt_heap') || ') UNION ALL ('
-    || replace(q, 'TBL', 'kern_flt_heap') || ' EXCEPT ALL '
-    || replace(q, 'TBL', 'kern_flt') || ')) x' INTO diff;
-  EXECUTE 'SELECT count(*) FROM (' || replace(q, 'TBL', 'kern_flt') || ') x' INTO nrows;
-  RETURN CASE WHEN pushed THEN 'pushed' ELSE 'not pushed' END ||
-         ', ' || nrows || ' rows, ' || diff || ' differences';
+  SELECT * INTO d FROM pf_diff(qf, replace(q, 'TBL', 'kern_flt_heap'));
+  RETURN CASE WHEN pf_plan_has(qf, 'Aggregate Pushdown') THEN 'pushed' ELSE 'not pushed' END ||
+         ', ' || d.rows_a || ' rows, ' || d.differences || ' differences';
 END $$;
 SELECT kern_flt_same($$SELECT d + 0, count(*), sum(id) FROM TBL GROUP BY d$$);
 SELECT kern_flt_same($$SELECT r + 0, count(*), min(id) FROM TBL GROUP BY r$$);
@@ -263,12 +226,8 @@ SELECT kern_same($$SELECT u, bool_and(b), bool_or(b) FROM TBL GROUP BY 1$$);
 RESET work_mem;
 RESET hash_mem_multiplier;
 -- the filter shows as pushed
-CREATE FUNCTION kern_pushed_filters(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
-DECLARE
-  ln text;
-BEGIN
-  FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-    IF ln ~ 'Pushed Filters' THEN RETURN NEXT ln; END IF;
-  END LOOP;
-END $$;
-SELECT kern_pushed_filters('SELECT count(*) FROM kern_ft WHERE length(s) > 3 AND 2 <> octet_length(u)');
+SELECT pf_plan_lines('SELECT count(*) FROM kern_ft WHERE length(s) > 3 AND 2 <> octet_length(u)',
+                     'Pushed Filters');
+-- EXPLAIN names the aggregates as the query does, not as they are computed
+SELECT pf_plan_lines('SELECT bool_and(b), every(b), bool_or(b), min(x), count(DISTINCT x) FROM kern_ft',
+                     'Aggregate Pushdown');

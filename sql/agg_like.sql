@@ -32,29 +32,18 @@ COPY like_heap TO :'like_file' (FORMAT parquet, row_group_size 700);
 CREATE FOREIGN TABLE like_ft (i int, s text, v varchar(40), g int)
   SERVER like_srv OPTIONS (filename :'like_file');
 
+\set ECHO none
+\i sql/include/compare.sql
+\set ECHO all
 CREATE FUNCTION like_same(q text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
-  pushed boolean := false;
-  ln text;
-  diff bigint;
-  nrows bigint;
   qf text := replace(q, 'TBL', 'like_ft');
-  qh text := replace(q, 'TBL', 'like_heap');
+  d record;
 BEGIN
   PERFORM set_config('parquet_fdw.enable_aggregate_pushdown', 'on', true);
-  FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || qf LOOP
-    IF ln ~ 'Aggregate Pushdown' THEN pushed := true; END IF;
-  END LOOP;
-  EXECUTE 'CREATE TEMP TABLE r_ft AS SELECT t::text AS v FROM (' || qf || ') t';
-  EXECUTE 'CREATE TEMP TABLE r_heap AS SELECT t::text AS v FROM (' || qh || ') t';
-  SELECT count(*) INTO diff FROM
-    ((SELECT * FROM r_ft EXCEPT ALL SELECT * FROM r_heap)
-     UNION ALL (SELECT * FROM r_heap EXCEPT ALL SELECT * FROM r_ft)) x;
-  SELECT count(*) INTO nrows FROM r_heap;
-  DROP TABLE r_ft;
-  DROP TABLE r_heap;
-  RETURN CASE WHEN pushed THEN 'pushed' ELSE 'not pushed' END ||
-         ', ' || nrows || ' rows, ' || diff || ' differences';
+  SELECT * INTO d FROM pf_diff(qf, replace(q, 'TBL', 'like_heap'));
+  RETURN CASE WHEN pf_plan_has(qf, 'Aggregate Pushdown') THEN 'pushed' ELSE 'not pushed' END ||
+         ', ' || d.rows_b || ' rows, ' || d.differences || ' differences';
 END $$;
 
 -- one pattern per kind: the count and a sum over the rows that pass, so a

@@ -42,30 +42,17 @@ CREATE FOREIGN TABLE pgexpr_ft (id int, t timestamp, tz timestamptz, url text,
     ref text, n int, x int, d date, f float8, p numeric(10,2))
   SERVER pgexpr_srv OPTIONS (filename :'pgexpr_file');
 
+\set ECHO none
+\i sql/include/compare.sql
+\set ECHO all
 CREATE FUNCTION pg_same(q text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
-  pushed boolean := false;
-  ln text;
-  diff bigint;
-  nrows bigint;
   qf text := replace(q, 'TBL', 'pgexpr_ft');
-  qh text := replace(q, 'TBL', 'pgexpr_heap');
+  d record;
 BEGIN
-  FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || qf LOOP
-    IF ln ~ 'Aggregate Pushdown' THEN pushed := true; END IF;
-  END LOOP;
-  EXECUTE 'CREATE TEMP TABLE r_ft AS SELECT t::text AS v FROM (' || qf || ') t';
-  PERFORM set_config('enable_sort', 'off', true);
-  EXECUTE 'CREATE TEMP TABLE r_heap AS SELECT t::text AS v FROM (' || qh || ') t';
-  PERFORM set_config('enable_sort', 'on', true);
-  SELECT count(*) INTO diff FROM
-    ((SELECT * FROM r_ft EXCEPT ALL SELECT * FROM r_heap)
-     UNION ALL (SELECT * FROM r_heap EXCEPT ALL SELECT * FROM r_ft)) x;
-  SELECT count(*) INTO nrows FROM r_ft;
-  DROP TABLE r_ft;
-  DROP TABLE r_heap;
-  RETURN CASE WHEN pushed THEN 'pushed' ELSE 'not pushed' END ||
-         ', ' || nrows || ' rows, ' || diff || ' differences';
+  SELECT * INTO d FROM pf_diff(qf, replace(q, 'TBL', 'pgexpr_heap'), false, '{enable_sort=off}');
+  RETURN CASE WHEN pf_plan_has(qf, 'Aggregate Pushdown') THEN 'pushed' ELSE 'not pushed' END ||
+         ', ' || d.rows_a || ' rows, ' || d.differences || ' differences';
 END $$;
 
 -- GROUP BY extract / date_trunc of a timestamp (numeric and timestamp keys)
@@ -177,24 +164,12 @@ CREATE FOREIGN TABLE memo_ft (id int, v numeric(10,2), s text, u text, w int)
   SERVER pgexpr_srv OPTIONS (filename :'memo_file');
 CREATE FUNCTION memo_same(q text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
-  pushed boolean := false;
-  ln text;
-  diff bigint;
   qf text := replace(q, 'TBL', 'memo_ft');
-  qh text := replace(q, 'TBL', 'memo_heap');
+  d record;
 BEGIN
-  FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || qf LOOP
-    IF ln ~ 'Aggregate Pushdown' THEN pushed := true; END IF;
-  END LOOP;
-  EXECUTE 'CREATE TEMP TABLE r_ft AS SELECT t::text AS v FROM (' || qf || ') t';
-  EXECUTE 'CREATE TEMP TABLE r_heap AS SELECT t::text AS v FROM (' || qh || ') t';
-  SELECT count(*) INTO diff FROM
-    ((SELECT * FROM r_ft EXCEPT ALL SELECT * FROM r_heap)
-     UNION ALL (SELECT * FROM r_heap EXCEPT ALL SELECT * FROM r_ft)) x;
-  DROP TABLE r_ft;
-  DROP TABLE r_heap;
-  RETURN CASE WHEN pushed THEN 'pushed' ELSE 'not pushed' END ||
-         ', ' || diff || ' differences';
+  SELECT * INTO d FROM pf_diff(qf, replace(q, 'TBL', 'memo_heap'));
+  RETURN CASE WHEN pf_plan_has(qf, 'Aggregate Pushdown') THEN 'pushed' ELSE 'not pushed' END ||
+         ', ' || d.differences || ' differences';
 END $$;
 -- how many of the computed values PostgreSQL evaluated
 CREATE FUNCTION memo_evaluated(q text) RETURNS text LANGUAGE plpgsql AS $$

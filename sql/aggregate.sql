@@ -52,27 +52,20 @@ CREATE FOREIGN TABLE rg (id bigint, grp int, n int, d date, ts timestamp,
 -- are discouraged: float sums depend on the order of the additions, and a
 -- hash aggregate adds in scan order, as the pushdown does, where a sort
 -- (not stable) may reorder the rows of a group.
+\set ECHO none
+\i sql/include/compare.sql
+\set ECHO all
 CREATE FUNCTION agg_same(q text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
-  pushed boolean := false;
-  ln text;
+  pushed bool;
   diff bigint;
 BEGIN
   PERFORM set_config('parquet_fdw.enable_aggregate_pushdown', 'on', true);
   PERFORM set_config('enable_sort', 'off', true);
-  FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-    IF ln ~ 'Aggregate Pushdown' THEN pushed := true; END IF;
-  END LOOP;
-  EXECUTE 'CREATE TEMP TABLE r_on AS SELECT row_number() OVER () AS rn, t::text AS v FROM (' || q || ') t';
-  PERFORM set_config('parquet_fdw.enable_aggregate_pushdown', 'off', true);
-  EXECUTE 'CREATE TEMP TABLE r_off AS SELECT row_number() OVER () AS rn, t::text AS v FROM (' || q || ') t';
+  pushed := pf_plan_has(q, 'Aggregate Pushdown');
+  SELECT differences INTO diff
+    FROM pf_diff(q, q, true, '{parquet_fdw.enable_aggregate_pushdown=off}');
   PERFORM set_config('enable_sort', 'on', true);
-  PERFORM set_config('parquet_fdw.enable_aggregate_pushdown', 'on', true);
-  SELECT count(*) INTO diff FROM
-    ((SELECT * FROM r_on EXCEPT ALL SELECT * FROM r_off)
-     UNION ALL (SELECT * FROM r_off EXCEPT ALL SELECT * FROM r_on)) d;
-  DROP TABLE r_on;
-  DROP TABLE r_off;
   RETURN CASE WHEN pushed THEN 'pushed' ELSE 'not pushed' END ||
          ', ' || diff || ' differences';
 END $$;

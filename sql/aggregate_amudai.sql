@@ -49,36 +49,24 @@ SELECT count(*) AS rows_not_in_both FROM
 -- the rows that differ (as text) from the heap's and from the Parquet
 -- table's results.  Sorts are off: float sums depend on the order of the
 -- additions, and a hash aggregate adds in scan order, as the pushdown does.
+\set ECHO none
+\i sql/include/compare.sql
+\set ECHO all
 CREATE FUNCTION agg_am_same(q text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
-  pushed boolean := false;
-  ln text;
+  qa text := replace(q, 'TBL', 'agg_am');
+  pushed bool;
   d_heap bigint;
   d_pq text := 'n/a';
 BEGIN
   PERFORM set_config('parquet_fdw.enable_aggregate_pushdown', 'on', true);
   PERFORM set_config('enable_sort', 'off', true);
-  FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || replace(q, 'TBL', 'agg_am') LOOP
-    IF ln ~ 'Aggregate Pushdown' THEN pushed := true; END IF;
-  END LOOP;
-  EXECUTE 'CREATE TEMP TABLE r_am AS SELECT row_number() OVER () AS rn, t::text AS v FROM ('
-          || replace(q, 'TBL', 'agg_am') || ') t';
-  EXECUTE 'CREATE TEMP TABLE r_heap AS SELECT row_number() OVER () AS rn, t::text AS v FROM ('
-          || replace(q, 'TBL', 'agg_heap') || ') t';
+  pushed := pf_plan_has(qa, 'Aggregate Pushdown');
+  SELECT differences INTO d_heap FROM pf_diff(qa, replace(q, 'TBL', 'agg_heap'), true);
   IF q !~ 'wide' THEN
-    EXECUTE 'CREATE TEMP TABLE r_pq AS SELECT row_number() OVER () AS rn, t::text AS v FROM ('
-            || replace(q, 'TBL', 'agg_pq') || ') t';
-    SELECT count(*)::text INTO d_pq FROM
-      ((SELECT * FROM r_am EXCEPT ALL SELECT * FROM r_pq)
-       UNION ALL (SELECT * FROM r_pq EXCEPT ALL SELECT * FROM r_am)) d;
-    DROP TABLE r_pq;
+    SELECT differences::text INTO d_pq FROM pf_diff(qa, replace(q, 'TBL', 'agg_pq'), true);
   END IF;
   PERFORM set_config('enable_sort', 'on', true);
-  SELECT count(*) INTO d_heap FROM
-    ((SELECT * FROM r_am EXCEPT ALL SELECT * FROM r_heap)
-     UNION ALL (SELECT * FROM r_heap EXCEPT ALL SELECT * FROM r_am)) d;
-  DROP TABLE r_am;
-  DROP TABLE r_heap;
   RETURN CASE WHEN pushed THEN 'pushed' ELSE 'not pushed' END ||
          ', ' || d_heap || ' differences from heap, ' || d_pq || ' from Parquet';
 END $$;

@@ -22,20 +22,16 @@ COPY shifted_heap TO :'shifted_file' (FORMAT parquet, row_group_size 3000);
 CREATE FOREIGN TABLE shifted_ft (g int, i4 int, i2 smallint, i8 bigint)
   SERVER shifted_srv OPTIONS (filename :'shifted_file');
 
+\set ECHO none
+\i sql/include/compare.sql
+\set ECHO all
 CREATE FUNCTION shifted_same(q text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
-  pushed boolean := false;
-  ln text;
+  qf text := replace(q, 'TBL', 'shifted_ft');
   diff bigint;
 BEGIN
-  FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || replace(q, 'TBL', 'shifted_ft') LOOP
-    IF ln ~ 'Aggregate Pushdown' THEN pushed := true; END IF;
-  END LOOP;
-  EXECUTE format('SELECT count(*) FROM ((%s EXCEPT ALL %s) UNION ALL (%s EXCEPT ALL %s)) d',
-                 replace(q, 'TBL', 'shifted_ft'), replace(q, 'TBL', 'shifted_heap'),
-                 replace(q, 'TBL', 'shifted_heap'), replace(q, 'TBL', 'shifted_ft'))
-    INTO diff;
-  RETURN CASE WHEN pushed THEN 'pushed' ELSE 'not pushed' END ||
+  SELECT differences INTO diff FROM pf_diff(qf, replace(q, 'TBL', 'shifted_heap'));
+  RETURN CASE WHEN pf_plan_has(qf, 'Aggregate Pushdown') THEN 'pushed' ELSE 'not pushed' END ||
          CASE WHEN diff = 0 THEN ', same rows' ELSE ', ' || diff || ' rows differ' END;
 END $$;
 

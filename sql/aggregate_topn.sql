@@ -34,28 +34,18 @@ COPY topn_heap TO :'topn_file' (FORMAT parquet, row_group_size 3000);
 CREATE FOREIGN TABLE topn_ft (k int, t text, b bigint, v int, f float8, d date)
   SERVER topn_srv OPTIONS (filename :'topn_file');
 
+\set ECHO none
+\i sql/include/compare.sql
+\set ECHO all
 CREATE FUNCTION topn_same(q text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
-  topn boolean := false;
-  ln text;
-  diff bigint;
-  n bigint;
   qf text := replace(q, 'TBL', 'topn_ft');
-  qh text := replace(q, 'TBL', 'topn_heap');
+  d record;
 BEGIN
-  FOR ln IN EXECUTE 'EXPLAIN (VERBOSE, COSTS OFF) ' || qf LOOP
-    IF ln ~ 'Pushed Top-N' THEN topn := true; END IF;
-  END LOOP;
-  EXECUTE 'CREATE TEMP TABLE r_ft AS SELECT row_number() OVER () AS rn, t::text AS v FROM (' || qf || ') t';
-  EXECUTE 'CREATE TEMP TABLE r_heap AS SELECT row_number() OVER () AS rn, t::text AS v FROM (' || qh || ') t';
-  SELECT count(*) INTO diff FROM
-    ((SELECT * FROM r_ft EXCEPT ALL SELECT * FROM r_heap)
-     UNION ALL (SELECT * FROM r_heap EXCEPT ALL SELECT * FROM r_ft)) x;
-  SELECT count(*) INTO n FROM r_ft;
-  DROP TABLE r_ft;
-  DROP TABLE r_heap;
-  RETURN CASE WHEN topn THEN 'top-n pushed' ELSE 'top-n not pushed' END ||
-         ', ' || n || ' rows, ' || diff || ' differences';
+  SELECT * INTO d FROM pf_diff(qf, replace(q, 'TBL', 'topn_heap'), true);
+  RETURN CASE WHEN pf_plan_has(qf, 'Pushed Top-N', 'VERBOSE, COSTS OFF')
+              THEN 'top-n pushed' ELSE 'top-n not pushed' END ||
+         ', ' || d.rows_a || ' rows, ' || d.differences || ' differences';
 END $$;
 
 -- EXPLAIN with paths reduced to file names

@@ -40,22 +40,17 @@ CREATE TABLE q_rgv_heap AS SELECT * FROM q_rgv;
 RESET parquet_fdw.enable_aggregate_pushdown;
 
 -- q with $T replaced by the foreign table, then by the heap table
+\set ECHO none
+\i sql/include/compare.sql
+\set ECHO all
 CREATE FUNCTION qual_same(q text, ft text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE n bigint; diff bigint; pushed boolean := false; ln text;
+DECLARE
+  qf text := replace(q, '$T', ft);
+  d record;
 BEGIN
-  FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || replace(q, '$T', ft) LOOP
-    IF ln ~ 'Aggregate Pushdown' THEN pushed := true; END IF;
-  END LOOP;
-  EXECUTE 'CREATE TEMP TABLE r_f AS SELECT t::text AS v FROM (' || replace(q, '$T', ft) || ') t';
-  EXECUTE 'CREATE TEMP TABLE r_h AS SELECT t::text AS v FROM (' || replace(q, '$T', ft || '_heap') || ') t';
-  SELECT count(*) INTO n FROM r_h;
-  SELECT count(*) INTO diff FROM
-    ((SELECT * FROM r_f EXCEPT ALL SELECT * FROM r_h)
-     UNION ALL (SELECT * FROM r_h EXCEPT ALL SELECT * FROM r_f)) d;
-  DROP TABLE r_f;
-  DROP TABLE r_h;
-  RETURN format('%s rows, %s differences%s', n, diff,
-                CASE WHEN pushed THEN ', pushed' ELSE '' END);
+  SELECT * INTO d FROM pf_diff(qf, replace(q, '$T', ft || '_heap'));
+  RETURN format('%s rows, %s differences%s', d.rows_b, d.differences,
+                CASE WHEN pf_plan_has(qf, 'Aggregate Pushdown') THEN ', pushed' ELSE '' END);
 END $$;
 
 -- what was pruned (at plan or run time) and pushed

@@ -79,18 +79,14 @@ RESET parquet_fdw.enable_aggregate_pushdown;
 
 -- q with $T replaced by the foreign table, then by its heap table; for the
 -- tables with a date column, also their timestamptz twin
+\set ECHO none
+\i sql/include/compare.sql
+\set ECHO all
 CREATE FUNCTION qa_same1(q text, ft text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE n bigint; diff bigint;
+DECLARE d record;
 BEGIN
-  EXECUTE 'CREATE TEMP TABLE r_f AS SELECT t::text AS v FROM (' || replace(q, '$T', ft) || ') t';
-  EXECUTE 'CREATE TEMP TABLE r_h AS SELECT t::text AS v FROM (' || replace(q, '$T', ft || '_heap') || ') t';
-  SELECT count(*) INTO n FROM r_h;
-  SELECT count(*) INTO diff FROM
-    ((SELECT * FROM r_f EXCEPT ALL SELECT * FROM r_h)
-     UNION ALL (SELECT * FROM r_h EXCEPT ALL SELECT * FROM r_f)) d;
-  DROP TABLE r_f;
-  DROP TABLE r_h;
-  RETURN format('%s rows, %s differences', n, diff);
+  SELECT * INTO d FROM pf_diff(replace(q, '$T', ft), replace(q, '$T', ft || '_heap'));
+  RETURN format('%s rows, %s differences', d.rows_b, d.differences);
 END $$;
 CREATE FUNCTION qa_same(q text, ft text) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
