@@ -10,10 +10,14 @@
  * each the field a column reads; the key columns are not written into the
  * files (their values are in the folder names) and neither is a
  * filename_column.  Files are written through the sink (write_sink.h):
- * a temporary name, renamed when the statement ends.
+ * a temporary name, renamed when the statement ends.  A table whose
+ * filename is an s3://, gs://, az:// or abfss:// URL gets objects the same
+ * way: uploaded, and made whole when the statement ends (remote_upload.h).
  *
  * The transaction remembers the files its statements renamed into place
- * and removes them if it, or the subtransaction that wrote them, aborts.
+ * and removes them if it, or the subtransaction that wrote them, aborts
+ * (objects by a DELETE request, with the settings looked up when the
+ * statement ended: an aborting transaction may not read the catalogs).
  * Committed files stay; a transaction that wrote files cannot be
  * prepared, since nothing would remove them on ROLLBACK PREPARED.
  *
@@ -53,6 +57,8 @@
 
 #include "fdw/modify.h"
 #include "fdw/parquet_fdw.h"
+#include "fdw/remote_fdw.h"
+#include "fdw/remote_upload.h"
 #include "fdw/source.h"
 #include "fdw/write_sink.h"
 
@@ -68,8 +74,10 @@ typedef struct PfOpenFile
 typedef struct PfModifyState
 {
 	Relation	rel;
+	Oid			serverid;
 	MemoryContext cxt;			/* the statement's; sinks live below it */
 	char	   *folder;			/* the table's folder, no trailing '/' */
+	bool		remote;			/* folder is a URL */
 	char	   *name_prefix;	/* "<table>-<time>-<pid>" */
 	PfWriteOptions wopts;
 
@@ -96,6 +104,7 @@ typedef struct PfModifyState
 typedef struct PfWrittenFile
 {
 	char	   *path;
+	PfRemoteWritten *remote;	/* an object's, else NULL */
 	SubTransactionId subid;		/* the subtransaction that wrote it */
 } PfWrittenFile;
 
@@ -106,7 +115,12 @@ static uint32 file_counter = 0;
 static void
 remove_written(PfWrittenFile *wf)
 {
-	if (unlink(wf->path) != 0 && errno != ENOENT)
+	if (wf->remote != NULL)
+	{
+		pf_remote_written_remove(wf->remote);
+		wf->remote = NULL;
+	}
+	else if (unlink(wf->path) != 0 && errno != ENOENT)
 		ereport(WARNING,
 				(errcode_for_file_access(),
 				 errmsg("could not remove file \"%s\" of an aborted INSERT: %m",
@@ -135,6 +149,13 @@ xact_callback(XactEvent event, void *arg)
 		case XACT_EVENT_COMMIT:
 		case XACT_EVENT_PARALLEL_COMMIT:
 		case XACT_EVENT_PREPARE:
+			foreach(lc, written_files)
+			{
+				PfWrittenFile *wf = lfirst(lc);
+
+				if (wf->remote != NULL)
+					pf_remote_written_forget(wf->remote);
+			}
 			written_files = NIL;
 			break;
 		default:
@@ -175,9 +196,12 @@ subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 	}
 }
 
-/* Remember path before it is renamed into place (removing none is fine). */
+/*
+ * Remember path (a file, or an object of server serverid) before it is
+ * renamed into place or made whole (removing none is fine).
+ */
 static void
-remember_written(const char *path)
+remember_written(const char *path, Oid serverid)
 {
 	MemoryContext old = MemoryContextSwitchTo(TopTransactionContext);
 	PfWrittenFile *wf = palloc(sizeof(PfWrittenFile));
@@ -189,6 +213,7 @@ remember_written(const char *path)
 		callbacks_registered = true;
 	}
 	wf->path = pstrdup(path);
+	wf->remote = pf_is_url(path) ? pf_remote_written_remember(path, serverid) : NULL;
 	wf->subid = GetCurrentSubTransactionId();
 	written_files = lappend(written_files, wf);
 	MemoryContextSwitchTo(old);
@@ -203,6 +228,30 @@ static bool
 has_wildcard(const char *s)
 {
 	return strpbrk(s, "*?[") != NULL;
+}
+
+/*
+ * The folder of a URL: an object store has no folders to stat, so a URL
+ * ending in ".parquet" names an object, whose prefix up to the last '/' is
+ * the folder, and any other names the folder itself.
+ */
+static char *
+url_folder(char *url)
+{
+	size_t		len = strlen(url);
+	char	   *scheme_end = strstr(url, "://");
+
+	if (len > 8 && pg_strcasecmp(url + len - 8, ".parquet") == 0)
+	{
+		char	   *slash = strrchr(url, '/');
+
+		if (slash != NULL && scheme_end != NULL && slash > scheme_end + 2)
+			*slash = '\0';
+	}
+	len = strlen(url);
+	while (len > 0 && url[len - 1] == '/')
+		url[--len] = '\0';
+	return url;
 }
 
 /* The table's folder: its filename option must name one folder or file. */
@@ -223,13 +272,14 @@ table_folder(Relation rel, PfTableOptions *opts)
 						   list_length(opts->filenames)),
 				 errhint("Name one folder or one file in option \"filename\".")));
 	entry = pstrdup(linitial(opts->filenames));
-	pf_refuse_url(entry);
 	if (has_wildcard(entry))
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
 				 errmsg("cannot insert into foreign table \"%s\"", name),
 				 errdetail("Its option \"filename\" is a pattern; INSERT writes into one folder."),
 				 errhint("Name one folder or one file in option \"filename\".")));
+	if (pf_is_url(entry))
+		return url_folder(entry);
 	if (stat(entry, &st) != 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
@@ -292,7 +342,7 @@ find_partition_keys(PfModifyState *st, List *entries)
 	ListCell   *lc;
 	size_t		flen = strlen(st->folder);
 
-	first = pf_expand_first_filename(entries);
+	first = pf_expand_first_filename_at(entries, st->serverid);
 	if (first == NULL || strncmp(first, st->folder, flen) != 0 ||
 		first[flen] != '/')
 		return;
@@ -422,6 +472,15 @@ file_for_row(PfModifyState *st, TupleTableSlot *slot)
 	of->path = NULL;
 	of->sink = NULL;
 	old = MemoryContextSwitchTo(st->cxt);
+	if (st->remote)
+	{
+		/* the time, pid and counter make the name; no folder to create */
+		of->path = psprintf("%s/%s-%u.parquet", st->folder_buf.data,
+							st->name_prefix, file_counter++);
+		of->sink = pf_sink_begin(st->file_desc, &st->wopts, of->path);
+		MemoryContextSwitchTo(old);
+		return of;
+	}
 	if (st->nkeys > 0 && pg_mkdir_p(st->folder_buf.data, pg_dir_create_mode) != 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
@@ -504,9 +563,15 @@ begin_insert(Relation rel, EState *estate)
 	char		stamp[32];
 	StringInfoData prefix;
 	const char *name;
+	bool		remote;
 
-	if (!superuser() &&
-		!has_privs_of_role(GetUserId(), ROLE_PG_WRITE_SERVER_FILES))
+	opts = pf_get_table_options(RelationGetRelid(rel));
+	remote = opts->filenames != NIL && pf_is_url(linitial(opts->filenames));
+	/* objects: the rule of COPY TO a URL (a role may write, not read files) */
+	if (remote)
+		pf_remote_check_write(linitial(opts->filenames));
+	else if (!superuser() &&
+			 !has_privs_of_role(GetUserId(), ROLE_PG_WRITE_SERVER_FILES))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to insert into foreign table \"%s\"",
@@ -526,11 +591,14 @@ begin_insert(Relation rel, EState *estate)
 	st->cxt = AllocSetContextCreate(estate->es_query_cxt, "parquet_fdw insert",
 									ALLOCSET_DEFAULT_SIZES);
 	MemoryContextSwitchTo(st->cxt);
-	opts = pf_get_table_options(RelationGetRelid(rel));
+	st->serverid = GetForeignTable(RelationGetRelid(rel))->serverid;
+	st->remote = remote;
 	st->folder = table_folder(rel, opts);
 	find_partition_keys(st, list_make1(st->folder));
 	build_file_desc(st);
 	pf_write_options_init(&st->wopts);
+	if (remote)
+		st->wopts.remote_server = st->serverid;
 
 	/* <table>-<UTC time to the microsecond>-<pid>: the table's name kept to [A-Za-z0-9_] */
 	initStringInfo(&prefix);
@@ -639,7 +707,7 @@ pfEndForeignModify(EState *estate, ResultRelInfo *rinfo)
 	hash_seq_init(&seq, st->files);
 	while ((of = hash_seq_search(&seq)) != NULL)
 	{
-		remember_written(of->path);
+		remember_written(of->path, st->serverid);
 		(void) pf_sink_finish(of->sink);
 		of->sink = NULL;
 	}

@@ -92,3 +92,51 @@ pf_remote_upload_abort(PfRemoteUpload *u)
 	pfree(u->url_text);
 	pfree(u);
 }
+
+struct PfRemoteWritten
+{
+	RmtStore   *store;			/* cached for the backend's life */
+	RmtUrl		url;
+	char	   *url_text;
+};
+
+PfRemoteWritten *
+pf_remote_written_remember(const char *url_text, Oid serverid)
+{
+	RmtUrl		url;
+	RmtStore   *store = pf_remote_store_for_write(url_text, serverid, &url);
+	PfRemoteWritten *w = MemoryContextAllocZero(TopMemoryContext,
+												sizeof(PfRemoteWritten));
+
+	w->store = store;
+	w->url = url;
+	w->url_text = MemoryContextStrdup(TopMemoryContext, url_text);
+	return w;
+}
+
+void
+pf_remote_written_remove(PfRemoteWritten *w)
+{
+	RmtError	err;
+
+	if (rmt_store_delete_once(w->store, &w->url, &err) != RMT_OK)
+	{
+		/* the query string may hold a SAS token */
+		char	   *q = strchr(w->url_text, '?');
+
+		if (q != NULL)
+			*q = '\0';
+		ereport(WARNING,
+				(errcode(ERRCODE_IO_ERROR),
+				 errmsg("could not remove object \"%s\" of an aborted INSERT", w->url_text),
+				 errdetail("%s%s%s.", err.message, err.code[0] ? ": " : "", err.code)));
+	}
+	pf_remote_written_forget(w);
+}
+
+void
+pf_remote_written_forget(PfRemoteWritten *w)
+{
+	pfree(w->url_text);
+	pfree(w);
+}

@@ -56,4 +56,19 @@ extern void pf_remote_upload_commit(PfRemoteUpload *upload);
 /* Drop the parts sent, free.  Never errors. */
 extern void pf_remote_upload_abort(PfRemoteUpload *upload);
 
+/*
+ * An object a statement wrote and committed, to remove if its transaction
+ * aborts (modify.c).  pf_remote_written_remember() opens the store while
+ * catalog lookups are still allowed (settings, credentials); so
+ * pf_remote_written_remove(), called from the abort callbacks, needs none,
+ * makes one attempt and never errors: a failure is a WARNING naming the
+ * object left behind.  Both free w; pf_remote_written_forget() only frees
+ * it (the transaction committed).  w lives in TopMemoryContext.
+ */
+typedef struct PfRemoteWritten PfRemoteWritten;
+
+extern PfRemoteWritten *pf_remote_written_remember(const char *url_text, Oid serverid);
+extern void pf_remote_written_remove(PfRemoteWritten *w);
+extern void pf_remote_written_forget(PfRemoteWritten *w);
+
 #endif							/* PF_REMOTE_UPLOAD_H */

@@ -220,6 +220,15 @@ extern uint64_t rmt_upload_bytes(const RmtUpload *upload);
 extern RmtStatus rmt_upload_commit(RmtUpload *upload, RmtError *err);
 extern void rmt_upload_abort(RmtUpload *upload);
 
+/*
+ * Remove the object url names (S3 DeleteObject, Azure Delete Blob), for
+ * undoing a write whose transaction aborted: one attempt, not stopped by
+ * the interrupt check (it runs on the way out of a failure).  An object
+ * already gone is no failure.
+ */
+extern RmtStatus rmt_store_delete_once(RmtStore *store, const RmtUrl *url,
+									   RmtError *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -467,3 +467,38 @@ rmt_upload_abort(RmtUpload *up)
 	}
 	free_upload(up);
 }
+
+RmtStatus
+rmt_store_delete_once(RmtStore *store, const RmtUrl *url, RmtError *err)
+{
+	RmtUpload	target;
+	RmtRequest	r;
+	RmtResponse resp;
+	RmtStatus	st;
+	int			retries = store->config.max_retries;
+	int			(*interrupted) (void *) = store->config.interrupted;
+
+	memset(err, 0, sizeof(*err));
+	if (url->scheme == RMT_SCHEME_HTTP || url->scheme == RMT_SCHEME_HTTPS)
+		return rmt_fail(err, RMT_UNSUPPORTED_SCHEME, 0,
+						"%s URLs are read only", rmt_scheme_name(url->scheme));
+	/* addressed and signed as an upload of the same object would be */
+	memset(&target, 0, sizeof(target));
+	target.store = store;
+	target.url = *url;
+	target.azure = url->scheme == RMT_SCHEME_AZURE;
+	store->config.max_retries = 0;
+	store->config.interrupted = NULL;
+	if ((st = prepare(&target, true, &r, err)) == RMT_OK &&
+		(st = finish(&target, &r, NULL, 0, err)) == RMT_OK)
+		st = send_simple(&target, &r, "DELETE", &resp,
+						 target.azure ? "Delete Blob" : "DeleteObject", err);
+	store->config.max_retries = retries;
+	store->config.interrupted = interrupted;
+	if (st != RMT_OK && err->http_status == 404)
+	{
+		memset(err, 0, sizeof(*err));
+		st = RMT_OK;
+	}
+	return st;
+}

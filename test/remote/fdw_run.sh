@@ -17,6 +17,10 @@
 #     copy tests write, read back equal; a multipart object; numbered
 #     objects; no object after an error, a cancel or a refused key; the
 #     privileges of writing; parquet_fdw_write_amudai to s3://.
+#   - INSERT into s3:// and az:// tables (test/remote/insert_fdw.sh):
+#     rows equal to a heap table's, an object per statement, objects
+#     removed by ROLLBACK and ROLLBACK TO SAVEPOINT, hive folders, the
+#     privilege of writing.
 # Last line "remote-fdw: N passed, N failed".
 #
 #   test/remote/fdw_run.sh      (after make install with PG_CONFIG set)
@@ -500,6 +504,8 @@ fi
 # COPY TO object-store URLs (uploads); counts into pass/fail
 # shellcheck source=test/remote/upload_fdw.sh
 . "$HERE/upload_fdw.sh"
+# shellcheck source=test/remote/insert_fdw.sh
+. "$HERE/insert_fdw.sh"
 
 pg_cluster_stop
 echo "$STAGE: $pass passed, $fail failed"
