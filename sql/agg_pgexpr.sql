@@ -192,3 +192,19 @@ SELECT memo_same($$SELECT substr(lpad(w::text, 8, '0'), 1, 5), count(*) FROM TBL
 SELECT memo_evaluated($$SELECT substr(lpad(w::text, 8, '0'), 1, 5), count(*) FROM memo_ft GROUP BY 1$$);
 -- a memoized condition and an aggregate argument
 SELECT memo_same($$SELECT count(*), sum(length(s || 'ab')) FROM TBL WHERE upper(s) <> 'K1'$$);
+-- with parallel workers, EXPLAIN ANALYZE adds up every participant's values
+-- (the leader not reading, it would count none itself)
+SET parallel_leader_participation = off;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SELECT pf_plan_has($$SELECT v::text, count(*) FROM memo_ft GROUP BY 1$$,
+                   'Parallel Foreign Scan') AS parallel,
+       substring(memo_evaluated($$SELECT v::text, count(*) FROM memo_ft GROUP BY 1$$)
+                 from '^Computed Values: [0-9]+') AS computed;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+RESET parallel_leader_participation;

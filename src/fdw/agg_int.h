@@ -806,6 +806,12 @@ extern void pf_agg_pgexpr_fill(PfAggScanState *st, int c, uint32 batch_n,
  */
 extern void pf_agg_pgexpr_counts(PfAggScanState *st, uint64 *rows,
 								 uint64 *evaluations);
+/*
+ * For parallel EXPLAIN ANALYZE: out, add this participant's counts to
+ * *rows and *evaluations and zero its own; else move those into its own.
+ */
+extern void pf_agg_pgexpr_move_counts(PfAggScanState *st, uint64 *rows,
+									  uint64 *evaluations, bool out);
 
 /* in agg_kernel.c: computed columns by vector kernels (kernel != NONE) */
 extern void pf_agg_kernel_fill(PfAggScanState *st, int c, uint32 batch_n,

@@ -49,6 +49,8 @@ typedef struct PfAggParallel
 	int64		rows_skipped_by_index;
 	instr_time	decode_time;
 	Size		peak_memory;	/* the largest of the participants' */
+	uint64		computed_values;	/* of expressions PostgreSQL computes */
+	uint64		computed_evaluations;
 } PfAggParallel;
 
 /* ----------------------------------------------------------------
@@ -249,6 +251,8 @@ fold_counters(PfAggScanState *st)
 		INSTR_TIME_ADD(sh->decode_time, st->sscan.decode_time);
 		INSTR_TIME_SET_ZERO(st->sscan.decode_time);
 		sh->peak_memory = Max(sh->peak_memory, st->peak_memory);
+		pf_agg_pgexpr_move_counts(st, &sh->computed_values,
+								  &sh->computed_evaluations, true);
 	}
 	else
 	{
@@ -261,6 +265,8 @@ fold_counters(PfAggScanState *st)
 		INSTR_TIME_ADD(st->sscan.decode_time, sh->decode_time);
 		INSTR_TIME_SET_ZERO(sh->decode_time);
 		st->peak_memory = Max(st->peak_memory, sh->peak_memory);
+		pf_agg_pgexpr_move_counts(st, &sh->computed_values,
+								  &sh->computed_evaluations, false);
 	}
 	SpinLockRelease(&sh->mutex);
 #undef PF_FOLD

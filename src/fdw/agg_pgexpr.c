@@ -674,3 +674,23 @@ pf_agg_pgexpr_counts(PfAggScanState *st, uint64 *rows, uint64 *evaluations)
 	*rows = st->pgexpr ? st->pgexpr->rows : 0;
 	*evaluations = st->pgexpr ? st->pgexpr->evaluations : 0;
 }
+
+void
+pf_agg_pgexpr_move_counts(PfAggScanState *st, uint64 *rows, uint64 *evaluations,
+						  bool out)
+{
+	if (st->pgexpr == NULL)
+		return;
+	if (out)
+	{
+		*rows += st->pgexpr->rows;
+		*evaluations += st->pgexpr->evaluations;
+		st->pgexpr->rows = st->pgexpr->evaluations = 0;
+	}
+	else
+	{
+		st->pgexpr->rows += *rows;
+		st->pgexpr->evaluations += *evaluations;
+		*rows = *evaluations = 0;
+	}
+}
