@@ -429,6 +429,8 @@ pf_agg_distinct_reset(PfAggScanState *st, PfAggDistinct *dd)
 	dd->mask = 255;
 	dd->pairs = MemoryContextAllocZero(st->distinct_cxt, sizeof(uint64) * (dd->mask + 1));
 	dd->npairs = 0;
+	if (pf_agg_distinct_fixed_kind(st->prog->cols[dd->col].kind))
+		pf_agg_distinct_fixed_reset(st, dd);
 }
 
 static inline uint64
