@@ -462,3 +462,106 @@ pf_agg_distinct_fixed_discard(PfAggScanState *st, PfAggDistinct *dd)
 	s->pending = NIL;
 	s->spilling = false;
 }
+
+/* ----------------------------------------------------------------
+ * Text: the codes of a dictionary-coded batch
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * Per dictionary entry of the current unit, its code in the distinct's
+ * dictionary (0 = not known yet), so that each entry is hashed and
+ * compared once per unit instead of once per row.
+ */
+typedef struct PfDistinctMemo
+{
+	uint32	   *code_of;		/* per dictionary entry */
+	uint32		cap;
+	int64		unit;			/* st->rowgroups_read it is of, -1 = none */
+	uint32	   *need;			/* per batch: rows to look up */
+	uint32	   *need_at;		/* their positions in sel */
+	uint32	   *need_codes;
+} PfDistinctMemo;
+
+/* The dictionary was reset: its codes are no longer the memo's. */
+void
+pf_agg_distinct_codes_forget(PfAggDistinct *dd)
+{
+	if (dd->memo != NULL)
+		dd->memo->unit = -1;
+}
+
+/*
+ * Codes of x's values for the n selected rows, as pf_agg_key_codes gives
+ * them, looking each dictionary entry up once per unit when the batch is
+ * dictionary-coded.
+ */
+void
+pf_agg_distinct_codes(PfAggScanState *st, PfAggDistinct *dd, const uint32 *sel,
+					  uint32 n, uint32 *codes)
+{
+	const PfAggCol *col = &st->prog->cols[dd->col];
+	const PqColumnBatch *b = col_batch(st, col);
+	const uint32 *dict_index = b->dict_index;
+	const bool *isnull = b->is_null;
+	PfDistinctMemo *m = dd->memo;
+	uint32		nneed = 0;
+
+	if (col->kind != PF_COL_TEXT || dict_index == NULL || b->dictionary_count == 0)
+	{
+		pf_agg_key_codes(st, dd->dict, sel, n, codes);
+		return;
+	}
+	if (m == NULL)
+	{
+		m = MemoryContextAllocZero(st->cxt, sizeof(PfDistinctMemo));
+		m->unit = -1;
+		m->need = MemoryContextAlloc(st->cxt, sizeof(uint32) * st->batch_rows);
+		m->need_at = MemoryContextAlloc(st->cxt, sizeof(uint32) * st->batch_rows);
+		m->need_codes = MemoryContextAlloc(st->cxt, sizeof(uint32) * st->batch_rows);
+		dd->memo = m;
+	}
+	if (m->cap < b->dictionary_count)
+	{
+		if (m->code_of != NULL)
+			pfree(m->code_of);
+		m->cap = Max(b->dictionary_count, m->cap * 2);
+		m->code_of = MemoryContextAlloc(st->cxt, sizeof(uint32) * m->cap);
+		m->unit = -1;
+	}
+	if (m->unit != st->rowgroups_read)
+	{
+		memset(m->code_of, 0, sizeof(uint32) * m->cap);
+		m->unit = st->rowgroups_read;
+	}
+	for (uint32 i = 0; i < n; i++)
+	{
+		uint32		r = sel[i];
+		uint32		e = dict_index[r];
+
+		if (isnull && isnull[r])
+			codes[i] = 0;
+		else if (e != PQ_NOT_FROM_DICTIONARY && e < b->dictionary_count &&
+				 m->code_of[e] != 0)
+			codes[i] = m->code_of[e];
+		else
+		{
+			m->need[nneed] = r;
+			m->need_at[nneed++] = i;
+		}
+	}
+	if (nneed == 0)
+		return;
+	pf_agg_key_codes(st, dd->dict, m->need, nneed, m->need_codes);
+	for (uint32 j = 0; j < nneed; j++)
+	{
+		uint32		code = m->need_codes[j];
+		uint32		e = dict_index[m->need[j]];
+
+		codes[m->need_at[j]] = code;
+		/* a value not coded (the dictionary is frozen) is asked again */
+		if (e != PQ_NOT_FROM_DICTIONARY && e < b->dictionary_count &&
+			code != PF_AGG_NO_CODE)
+			m->code_of[e] = code;
+	}
+}

@@ -540,7 +540,7 @@ add_distinct_pairs(PfAggScanState *st, const uint32 *sel, uint32 n)
 			continue;
 		}
 		st->err_column = st->prog->cols[dd->col].attname;
-		pf_agg_key_codes(st, dd->dict, sel, n, st->xcodes);
+		pf_agg_distinct_codes(st, dd, sel, n, st->xcodes);
 		st->err_column = NULL;
 		nspill = pf_agg_distinct_add(st, dd, sel, n, st->gid, st->spill_sel);
 		if (nspill > 0)

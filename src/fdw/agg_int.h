@@ -342,6 +342,10 @@ typedef struct PfAggDistinct
 	struct PfDistinctSet *fixed;	/* fixed-width x: the raw pairs
 									 * (agg_distinct.c) instead of dict,
 									 * pairs and spill_out; else NULL */
+	uint8	   *seen;			/* no group keys: per code, counted (instead
+								 * of pairs) */
+	uint32		seen_cap;
+	struct PfDistinctMemo *memo;	/* text: codes of dictionary entries */
 } PfAggDistinct;
 
 /* One output column (fdw_scan_tlist entry). */
@@ -855,5 +859,8 @@ extern void pf_agg_distinct_fixed_add(PfAggScanState *st, PfAggDistinct *dd,
 extern void pf_agg_distinct_fixed_freeze(PfAggScanState *st, PfAggDistinct *dd);
 extern void pf_agg_distinct_fixed_finish(PfAggScanState *st, PfAggDistinct *dd);
 extern void pf_agg_distinct_fixed_discard(PfAggScanState *st, PfAggDistinct *dd);
+extern void pf_agg_distinct_codes(PfAggScanState *st, PfAggDistinct *dd, const uint32 *sel,
+								  uint32 n, uint32 *codes);
+extern void pf_agg_distinct_codes_forget(PfAggDistinct *dd);
 
 #endif							/* PF_AGG_INT_H */
