@@ -171,12 +171,18 @@ set_grow(PfAggScanState *st, PfDistinctSet *s)
 
 /* Write partition p's staged records. */
 static void
-flush_stage(PfDistinctSet *s, int p)
+flush_stage(PfAggScanState *st, PfDistinctSet *s, int p)
 {
 	if (s->nstaged[p] == 0)
 		return;
 	if (s->files[p] == NULL)
+	{
+		/* the file lives past the batch's memory */
+		MemoryContext old = MemoryContextSwitchTo(st->cxt);
+
 		s->files[p] = BufFileCreateTemp(false);
+		MemoryContextSwitchTo(old);
+	}
 	BufFileWrite(s->files[p], (void *) (s->stage + (Size) p * PF_DISTINCT_STAGE),
 				 sizeof(PfDistinctRecord) * s->nstaged[p]);
 	s->nstaged[p] = 0;
@@ -195,7 +201,7 @@ spill_pair(PfAggScanState *st, PfDistinctSet *s, int64 value, uint32 gid, uint64
 		st->spilled = true;
 	}
 	if (s->nstaged[p] == PF_DISTINCT_STAGE)
-		flush_stage(s, p);
+		flush_stage(st, s, p);
 	r = &s->stage[(Size) p * PF_DISTINCT_STAGE + s->nstaged[p]++];
 	r->w[0] = (uint32) (uint64) value;
 	r->w[1] = (uint32) ((uint64) value >> 32);
@@ -362,7 +368,7 @@ finish_level(PfAggScanState *st, PfDistinctSet *s)
 	{
 		PfDistinctPart *part;
 
-		flush_stage(s, p);
+		flush_stage(st, s, p);
 		if (s->files[p] == NULL)
 			continue;
 		if (BufFileSeek(s->files[p], 0, 0, SEEK_SET) != 0)
@@ -373,7 +379,8 @@ finish_level(PfAggScanState *st, PfDistinctSet *s)
 		part->file = s->files[p];
 		part->records = s->records[p];
 		part->shift = s->shift + PF_DISTINCT_FANOUT_BITS;
-		s->pending = lappend(s->pending, part);
+		/* depth first: few files wait at a time */
+		s->pending = lcons(part, s->pending);
 		st->spill_partitions++;
 		s->files[p] = NULL;
 		s->records[p] = 0;
