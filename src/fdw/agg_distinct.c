@@ -8,7 +8,8 @@
  * keeps (group, code) pairs: two random memory accesses per row and, past
  * memory, spilled rows that are grouped and coded again when read back.
  * A fixed-width value needs neither: the set here is one open-addressing
- * table of (value, group + 1) slots, probed once per row.  A new pair is
+ * table of (value, group + 1) slots (of values only without group keys),
+ * probed once per run of equal rows.  A new pair is
  * counted in its group's state when inserted.  Once the table may not grow
  * (its memory limit), a pair not in it is written as a raw 12-byte record
  * to one of PF_DISTINCT_FANOUT temporary files chosen by bits of its hash;
@@ -36,6 +37,8 @@
 #define PF_DISTINCT_MAX_SHIFT	(PF_DISTINCT_FANOUT_BITS * 5)
 /* Records staged per partition before a write. */
 #define PF_DISTINCT_STAGE		256
+/* Rows ahead whose slot is fetched while one is probed. */
+#define PF_DISTINCT_PREFETCH	16
 /* Records read back at a time. */
 #define PF_DISTINCT_READ		1024
 
@@ -45,7 +48,7 @@ typedef struct PfDistinctRecord
 	uint32		w[3];			/* value's low, high 32 bits; group id */
 } PfDistinctRecord;
 
-/* One slot of the table; gid1 == 0 is empty. */
+/* One slot of the table with group keys; gid1 == 0 is empty. */
 typedef struct PfDistinctSlot
 {
 	int64		value;
@@ -61,9 +64,19 @@ typedef struct PfDistinctPart
 	int			shift;			/* hash bits used to choose it and above */
 } PfDistinctPart;
 
+/*
+ * Without group keys the table holds values only (twice as many in the
+ * same memory): a slot is the value with its sign bit flipped, 0 empty;
+ * the one value that flips to 0, INT64_MIN, is a flag of its own.
+ */
+#define PF_DISTINCT_FLIP	UINT64CONST(0x8000000000000000)
+
 typedef struct PfDistinctSet
 {
+	bool		narrow;			/* one group: uint64 slots (flipped values) */
 	PfDistinctSlot *slots;		/* in st->distinct_cxt */
+	uint64	   *keys;			/* narrow: the slots */
+	bool		has_min;		/* narrow: INT64_MIN is in the set */
 	uint64		mask;
 	uint64		n;
 	bool		no_grow;		/* at its memory limit: fills to 3/4 */
@@ -110,9 +123,9 @@ part_of(uint64 h, int shift)
 }
 
 static Size
-slots_bytes(uint64 nslots)
+slots_bytes(PfDistinctSet *s, uint64 nslots)
 {
-	return (Size) nslots * sizeof(PfDistinctSlot);
+	return (Size) nslots * (s->narrow ? sizeof(uint64) : sizeof(PfDistinctSlot));
 }
 
 /* Bytes the groups and every distinct aggregate hold now. */
@@ -127,8 +140,12 @@ entries_memory(PfAggScanState *st)
 static void
 set_alloc(PfAggScanState *st, PfDistinctSet *s, uint64 nslots)
 {
-	s->slots = MemoryContextAllocExtended(st->distinct_cxt, slots_bytes(nslots),
-										  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	void	   *t = MemoryContextAllocExtended(st->distinct_cxt, slots_bytes(s, nslots),
+												   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+
+	s->slots = s->narrow ? NULL : t;
+	s->keys = s->narrow ? t : NULL;
+	s->has_min = false;
 	s->mask = nslots - 1;
 	s->n = 0;
 	s->no_grow = false;
@@ -147,12 +164,33 @@ set_grow(PfAggScanState *st, PfDistinctSet *s)
 	uint64		oldmask = s->mask;
 
 	if (s->shift + PF_DISTINCT_FANOUT_BITS <= PF_DISTINCT_MAX_SHIFT &&
-		entries_memory(st) + slots_bytes(nslots) > st->group_limit)
+		entries_memory(st) + slots_bytes(s, nslots) > st->group_limit)
 	{
 		s->no_grow = true;
 		return;
 	}
-	s->slots = MemoryContextAllocExtended(st->distinct_cxt, slots_bytes(nslots),
+	if (s->narrow)
+	{
+		uint64	   *oldkeys = s->keys;
+
+		s->keys = MemoryContextAllocExtended(st->distinct_cxt, slots_bytes(s, nslots),
+											 MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+		s->mask = nslots - 1;
+		for (uint64 j = 0; j <= oldmask; j++)
+		{
+			uint64		pos;
+
+			if (oldkeys[j] == 0)
+				continue;
+			pos = pair_hash((int64) (oldkeys[j] ^ PF_DISTINCT_FLIP), 0) & s->mask;
+			while (s->keys[pos] != 0)
+				pos = (pos + 1) & s->mask;
+			s->keys[pos] = oldkeys[j];
+		}
+		pfree(oldkeys);
+		return;
+	}
+	s->slots = MemoryContextAllocExtended(st->distinct_cxt, slots_bytes(s, nslots),
 										  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	s->mask = nslots - 1;
 	for (uint64 j = 0; j <= oldmask; j++)
@@ -221,23 +259,57 @@ add_pair(PfAggScanState *st, PfAggDistinct *dd, PfDistinctSet *s,
 	uint64		pos = h & s->mask;
 	uint32		gid1 = gid + 1;
 
-	for (;;)
+	if (s->narrow)
 	{
-		PfDistinctSlot *slot = &s->slots[pos];
+		uint64		key = (uint64) value ^ PF_DISTINCT_FLIP;
+		uint64		k;
 
-		if (slot->gid1 == 0)
-			break;
-		if (slot->value == value && slot->gid1 == gid1)
-			return;				/* seen */
-		pos = (pos + 1) & s->mask;
+		if (unlikely(key == 0))
+		{
+			if (s->has_min)
+				return;
+			if (s->full)
+				spill_pair(st, s, value, gid, h);
+			else
+			{
+				s->has_min = true;
+				st->states[dd->agg].count++;
+			}
+			return;
+		}
+		while ((k = s->keys[pos]) != 0)
+		{
+			if (k == key)
+				return;			/* seen */
+			pos = (pos + 1) & s->mask;
+		}
+		if (s->full)
+		{
+			spill_pair(st, s, value, gid, h);
+			return;
+		}
+		s->keys[pos] = key;
 	}
-	if (s->full)
+	else
 	{
-		spill_pair(st, s, value, gid, h);
-		return;
+		for (;;)
+		{
+			PfDistinctSlot *slot = &s->slots[pos];
+
+			if (slot->gid1 == 0)
+				break;
+			if (slot->value == value && slot->gid1 == gid1)
+				return;			/* seen */
+			pos = (pos + 1) & s->mask;
+		}
+		if (s->full)
+		{
+			spill_pair(st, s, value, gid, h);
+			return;
+		}
+		s->slots[pos].value = value;
+		s->slots[pos].gid1 = gid1;
 	}
-	s->slots[pos].value = value;
-	s->slots[pos].gid1 = gid1;
 	st->states[(size_t) gid * st->prog->naggs + dd->agg].count++;
 	/* grow at half load; one that may not grow fills to 3/4 */
 	s->n++;
@@ -263,6 +335,7 @@ pf_agg_distinct_fixed_reset(PfAggScanState *st, PfAggDistinct *dd)
 		s->rows = MemoryContextAlloc(st->cxt, sizeof(uint32) * st->batch_rows);
 		dd->fixed = s;
 	}
+	s->narrow = st->prog->nkeys == 0;
 	pf_agg_distinct_fixed_discard(st, dd);
 	s->shift = 0;
 	set_alloc(st, s, 256);
@@ -344,13 +417,33 @@ pf_agg_distinct_fixed_add(PfAggScanState *st, PfAggDistinct *dd, const uint32 *s
 			}
 			break;
 	}
+	/* a run of one pair (files sorted by x) needs one probe */
+	if (m > 1)
+	{
+		uint32		k = 1;
+
+		for (uint32 i = 1; i < m; i++)
+		{
+			values[k] = values[i];
+			rows[k] = rows[i];
+			k += values[i] != values[k - 1] || gid[rows[i]] != gid[rows[k - 1]];
+		}
+		m = k;
+	}
 	for (uint32 i = 0; i < m; i++)
 		hashes[i] = pair_hash(values[i], gid[rows[i]]);
 	for (uint32 i = 0; i < m; i++)
 	{
 		/* the slot a few rows ahead is fetched while this one is probed */
-		if (i + 8 < m)
-			__builtin_prefetch(&s->slots[hashes[i + 8] & s->mask]);
+		if (i + PF_DISTINCT_PREFETCH < m)
+		{
+			uint64		ahead = hashes[i + PF_DISTINCT_PREFETCH] & s->mask;
+
+			if (s->narrow)
+				__builtin_prefetch(&s->keys[ahead]);
+			else
+				__builtin_prefetch(&s->slots[ahead]);
+		}
 		add_pair(st, dd, s, values[i], gid[rows[i]], hashes[i]);
 	}
 }
@@ -412,10 +505,11 @@ pf_agg_distinct_fixed_finish(PfAggScanState *st, PfAggDistinct *dd)
 
 		s->pending = list_delete_first(s->pending);
 		/* room for every record at half load, as far as memory allows */
-		pfree(s->slots);
+		pfree(s->narrow ? (void *) s->keys : (void *) s->slots);
 		s->slots = NULL;
+		s->keys = NULL;
 		while ((double) nslots < (double) part->records * 2 &&
-			   entries_memory(st) + slots_bytes(nslots * 2) <= st->group_limit)
+			   entries_memory(st) + slots_bytes(s, nslots * 2) <= st->group_limit)
 			nslots *= 2;
 		set_alloc(st, s, nslots);
 		s->shift = part->shift;
