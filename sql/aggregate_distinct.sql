@@ -109,6 +109,34 @@ SELECT distinct_same($$SELECT count(DISTINCT t), count(DISTINCT t), count(t) FRO
 SELECT count(DISTINCT i8), count(DISTINCT b), count(DISTINCT t) FROM distinct_dict;
 SELECT count(DISTINCT i8), count(DISTINCT b), count(DISTINCT t) FROM distinct_heap;
 
+-- the smallest bigint (the one value the one-group table flags apart),
+-- with and without spilling
+SELECT current_setting('data_directory') || '/pf_distinct_min.parquet' AS min_file \gset
+CREATE TABLE distinct_min_heap AS
+SELECT CASE WHEN i % 5 = 0 THEN -9223372036854775808 WHEN i % 5 = 1 THEN 0
+            WHEN i % 5 = 2 THEN NULL ELSE i END::bigint AS x
+FROM generate_series(1, 30000) i;
+COPY distinct_min_heap TO :'min_file' (FORMAT parquet, row_group_size 7000);
+CREATE FOREIGN TABLE distinct_min (x bigint) SERVER distinct_srv OPTIONS (filename :'min_file');
+SELECT (SELECT count(DISTINCT x) FROM distinct_min) AS pushed,
+       (SELECT count(DISTINCT x) FROM distinct_min_heap) AS heap;
+SET work_mem = '64MB';
+SELECT (SELECT count(DISTINCT x) FROM distinct_min) AS pushed,
+       (SELECT count(DISTINCT x) FROM distinct_min_heap) AS heap;
+SET work_mem = '64kB';
+DO $$
+DECLARE
+  ln text;
+  pushed boolean := false;
+BEGIN
+  FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) SELECT count(DISTINCT x) FROM distinct_min' LOOP
+    IF ln ~ 'Aggregate Pushdown' THEN pushed := true; END IF;
+  END LOOP;
+  RAISE NOTICE 'pushed: %', pushed;
+END $$;
+DROP FOREIGN TABLE distinct_min;
+DROP TABLE distinct_min_heap;
+
 -- a rescan counts again (its spill files from the start)
 SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_material = off;
 SELECT distinct_same($$SELECT x, c FROM generate_series(1, 3) x,
