@@ -57,7 +57,7 @@ SELECT refused_why($$SELECT l_returnflag, count(*), sum(l_quantity) FROM refused
 SELECT refused_why($$SELECT l_returnflag FROM refused WHERE l_orderkey < 3$$);
 
 -- aggregates the scan does not compute
-SELECT refused_why($$SELECT count(DISTINCT f8) FROM refused$$);
+SELECT refused_why($$SELECT count(DISTINCT wide) FROM refused$$);
 SELECT refused_why($$SELECT count(*) FILTER (WHERE i4 > 0) FROM refused$$);
 SELECT refused_why($$SELECT string_agg(l_linestatus, '' ORDER BY l_orderkey) FROM refused WHERE l_orderkey < 20$$);
 SELECT refused_why($$SELECT l_linestatus, stddev(i4)::numeric(20,6) FROM refused GROUP BY 1$$);
@@ -117,7 +117,7 @@ BEGIN
   END LOOP;
   RETURN n;
 END $$;
-SELECT refused_lines($$EXPLAIN (COSTS OFF) SELECT count(DISTINCT f8) FROM refused$$) AS plain,
-       refused_lines($$EXPLAIN (VERBOSE, COSTS OFF) SELECT count(DISTINCT f8) FROM refused$$) AS verbose;
+SELECT refused_lines($$EXPLAIN (COSTS OFF) SELECT count(DISTINCT wide) FROM refused$$) AS plain,
+       refused_lines($$EXPLAIN (VERBOSE, COSTS OFF) SELECT count(DISTINCT wide) FROM refused$$) AS verbose;
 
 DROP SERVER refused_srv CASCADE;

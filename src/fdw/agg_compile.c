@@ -1004,8 +1004,10 @@ pf_agg_compile_filter(PfCompile *c, Expr *clause, PfAggFilter *f)
 
 /*
  * count(DISTINCT col) of a column whose values the group dictionaries
- * code (integers, dates, booleans, text): values are distinct when their
- * codes are, so text needs a deterministic collation (equal = same bytes).
+ * code (integers, dates, booleans, text) or agg_distinct.c keeps raw
+ * (floats too, -0 = 0 and NaN = NaN as float8eq): values are distinct when
+ * their codes are, so text needs a deterministic collation (equal = same
+ * bytes).
  */
 static bool
 compile_count_distinct(PfCompile *c, Aggref *agg, const char *name, Expr *arg,
@@ -1023,7 +1025,8 @@ compile_count_distinct(PfCompile *c, Aggref *agg, const char *name, Expr *arg,
 		return false;
 	col = get_col(c, def->arg->col);
 	if (col->kind != PF_COL_INT && col->kind != PF_COL_TEXT &&
-		col->kind != PF_COL_BOOL && col->kind != PF_COL_DATE)
+		col->kind != PF_COL_BOOL && col->kind != PF_COL_DATE &&
+		col->kind != PF_COL_F4 && col->kind != PF_COL_F8)
 		return false;
 	if (col->kind == PF_COL_TEXT &&
 		(!OidIsValid(agg->inputcollid) ||

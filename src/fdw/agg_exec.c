@@ -512,6 +512,11 @@ start_spilling(PfAggScanState *st)
 		{
 			PfAggDistinct *dd = &st->distincts[j];
 
+			if (dd->fixed)
+			{
+				pf_agg_distinct_fixed_freeze(st, dd);
+				continue;
+			}
 			dd->spill_out = pf_agg_spill_begin(st, 0, left,
 											   (double) Max(dd->npairs, 1), j);
 			dd->dict->frozen = dd->spill_out != NULL;
@@ -529,8 +534,13 @@ add_distinct_pairs(PfAggScanState *st, const uint32 *sel, uint32 n)
 		PfAggDistinct *dd = &st->distincts[j];
 		uint32		nspill;
 
+		if (dd->fixed)
+		{
+			pf_agg_distinct_fixed_add(st, dd, sel, n, st->gid);
+			continue;
+		}
 		st->err_column = st->prog->cols[dd->col].attname;
-		pf_agg_key_codes(st, dd->dict, sel, n, st->xcodes);
+		pf_agg_distinct_codes(st, dd, sel, n, st->xcodes);
 		st->err_column = NULL;
 		nspill = pf_agg_distinct_add(st, dd, sel, n, st->gid, st->spill_sel);
 		if (nspill > 0)
@@ -805,6 +815,8 @@ count_spilled_pairs(PfAggScanState *st)
 
 	for (int j = 0; j < st->ndistinct; j++)
 	{
+		if (st->distincts[j].fixed)
+			pf_agg_distinct_fixed_finish(st, &st->distincts[j]);
 		st->pair_pending = pf_agg_spill_finish(st, st->distincts[j].spill_out,
 											   st->pair_pending);
 		st->distincts[j].spill_out = NULL;

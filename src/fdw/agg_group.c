@@ -429,6 +429,11 @@ pf_agg_distinct_reset(PfAggScanState *st, PfAggDistinct *dd)
 	dd->mask = 255;
 	dd->pairs = MemoryContextAllocZero(st->distinct_cxt, sizeof(uint64) * (dd->mask + 1));
 	dd->npairs = 0;
+	dd->seen = NULL;
+	dd->seen_cap = 0;
+	pf_agg_distinct_codes_forget(dd);
+	if (pf_agg_distinct_fixed_kind(st->prog->cols[dd->col].kind))
+		pf_agg_distinct_fixed_reset(st, dd);
 }
 
 static inline uint64
@@ -478,6 +483,41 @@ pf_agg_distinct_add(PfAggScanState *st, PfAggDistinct *dd, const uint32 *sel,
 	const uint32 *codes = st->xcodes;
 	uint32		nspill = 0;
 
+	if (st->prog->nkeys == 0)
+	{
+		/* one group: a code is a pair, the codes are dense */
+		for (uint32 i = 0; i < n; i++)
+		{
+			uint32		code = codes[i];
+
+			if (code == 0)
+				continue;		/* NULL */
+			if (code != PF_AGG_NO_CODE && code >= dd->seen_cap)
+			{
+				uint32		cap = Max(code + 1, dd->seen_cap * 2);
+				uint8	   *seen = MemoryContextAllocZero(st->distinct_cxt, cap);
+
+				if (dd->seen != NULL)
+				{
+					memcpy(seen, dd->seen, dd->seen_cap);
+					pfree(dd->seen);
+				}
+				dd->seen = seen;
+				dd->seen_cap = cap;
+			}
+			if (code != PF_AGG_NO_CODE && dd->seen[code])
+				continue;
+			if (code == PF_AGG_NO_CODE || st->no_new_pairs)
+			{
+				spill[nspill++] = sel[i];
+				continue;
+			}
+			dd->seen[code] = 1;
+			dd->npairs++;
+			states[0].count++;
+		}
+		return nspill;
+	}
 	for (uint32 i = 0; i < n; i++)
 	{
 		uint32		code = codes[i];

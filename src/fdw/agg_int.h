@@ -341,6 +341,13 @@ typedef struct PfAggDistinct
 	uint64		mask;
 	uint64		npairs;
 	struct PfAggSpill *spill_out;	/* new pairs past memory, or NULL */
+	struct PfDistinctSet *fixed;	/* fixed-width x: the raw pairs
+									 * (agg_distinct.c) instead of dict,
+									 * pairs and spill_out; else NULL */
+	uint8	   *seen;			/* no group keys: per code, counted (instead
+								 * of pairs) */
+	uint32		seen_cap;
+	struct PfDistinctMemo *memo;	/* text: codes of dictionary entries */
 } PfAggDistinct;
 
 /* One output column (fdw_scan_tlist entry). */
@@ -851,5 +858,17 @@ extern bool pf_agg_partial_state(PfAggScanState *st, uint32 g, int a,
  * goes to exactly one participant), or -1 when all are claimed.
  */
 extern int64 pf_agg_partial_claim(PfAggScanState *st);
+
+/* in agg_distinct.c: count(DISTINCT) of a fixed-width column */
+extern bool pf_agg_distinct_fixed_kind(PfColKind kind);
+extern void pf_agg_distinct_fixed_reset(PfAggScanState *st, PfAggDistinct *dd);
+extern void pf_agg_distinct_fixed_add(PfAggScanState *st, PfAggDistinct *dd,
+									  const uint32 *sel, uint32 n, const uint32 *gid);
+extern void pf_agg_distinct_fixed_freeze(PfAggScanState *st, PfAggDistinct *dd);
+extern void pf_agg_distinct_fixed_finish(PfAggScanState *st, PfAggDistinct *dd);
+extern void pf_agg_distinct_fixed_discard(PfAggScanState *st, PfAggDistinct *dd);
+extern void pf_agg_distinct_codes(PfAggScanState *st, PfAggDistinct *dd, const uint32 *sel,
+								  uint32 n, uint32 *codes);
+extern void pf_agg_distinct_codes_forget(PfAggDistinct *dd);
 
 #endif							/* PF_AGG_INT_H */

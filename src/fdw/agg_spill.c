@@ -513,6 +513,7 @@ pf_agg_spill_discard(PfAggScanState *st)
 	{
 		close_written(st->distincts[j].spill_out);
 		st->distincts[j].spill_out = NULL;
+		pf_agg_distinct_fixed_discard(st, &st->distincts[j]);
 	}
 	foreach(lc, st->spill_pending)
 		BufFileClose(((PfAggSpillPart *) lfirst(lc))->file);

@@ -33,6 +33,7 @@ FDW_OBJS += src/fdw/agg_plan.o
 FDW_OBJS += src/fdw/agg_eval.o
 FDW_OBJS += src/fdw/agg_filter.o
 FDW_OBJS += src/fdw/agg_group.o
+FDW_OBJS += src/fdw/agg_distinct.o
 FDW_OBJS += src/fdw/agg_exec.o
 FDW_OBJS += src/fdw/agg_explain.o
 FDW_OBJS += src/fdw/agg_refused.o
