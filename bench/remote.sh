@@ -14,6 +14,10 @@
 # form alike), where readahead alone hides the latency; BENCH_QUERIES the
 # queries to run (scan q1 q6).  "peak MB" is the backend's VmHWM after
 # the timed run (the leader's; a parallel worker's is its own).
+#
+# BENCH_GAP=BYTES adds a row per query read through a server whose
+# coalesce_gap option pins the gap (1048576: the fixed gap before the
+# adaptive one), side by side with the default (adaptive) row in one run.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 STAGE=bench-remote
@@ -33,10 +37,8 @@ chmod 755 "$WORK"
 cleanup() { pg_cluster_stop; rs_stop; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-read -r PORT PROXY_PORT <<<"$(rs_free_ports 2)"
-rs_start_s3rver "$PORT" "$WORK/s3"
-rs_start_proxy "$PROXY_PORT" "$PORT"
-rs_wait_port "$PORT" && rs_wait_port "$PROXY_PORT" || { echo "bench-remote: servers did not start"; exit 1; }
+rs_start_s3_behind_proxy "$WORK/s3" || { echo "bench-remote: servers did not start"; exit 1; }
+PORT=$S3_PORT
 rs_s3_put "$PORT" lineitem.parquet "$LINEITEM" || { echo "bench-remote: upload failed"; exit 1; }
 
 export AWS_ENDPOINT_URL=http://127.0.0.1:$PROXY_PORT AWS_ACCESS_KEY_ID=S3RVER \
@@ -54,6 +56,14 @@ CREATE SERVER pq FOREIGN DATA WRAPPER parquet_fdw;
 CREATE FOREIGN TABLE li_local ($COLS) SERVER pq OPTIONS (filename '$LINEITEM');
 CREATE FOREIGN TABLE li_s3 ($COLS) SERVER pq OPTIONS (filename 's3://test/lineitem.parquet');
 SQL
+FORMS=li_s3
+if [ -n "${BENCH_GAP:-}" ]; then
+	psql -X -q -v ON_ERROR_STOP=1 <<SQL || exit 1
+CREATE SERVER pq_gap FOREIGN DATA WRAPPER parquet_fdw OPTIONS (coalesce_gap '$BENCH_GAP');
+CREATE FOREIGN TABLE li_s3_gap ($COLS) SERVER pq_gap OPTIONS (filename 's3://test/lineitem.parquet');
+SQL
+	FORMS="li_s3 li_s3_gap"
+fi
 
 declare -A SQLS
 # every column of every row: the whole-row test keeps pushdown away
@@ -93,26 +103,30 @@ SQL
 	echo "$(sed -n 's/^s|//p' <<<"$out" | sort -n | head -n 1) $(sed -n 's/^m|//p' <<<"$out")"
 }
 
-printf '%-5s | %9s | %9s | %6s | %9s | %6s | %9s | %12s | %s\n' query "local s" "s3 s" ratio \
+printf '%-5s | %-10s | %9s | %9s | %6s | %9s | %6s | %9s | %12s | %s\n' query form "local s" "s3 s" ratio \
 	"s3+${DELAY}ms" ratio requests "bytes" "peak MB local/s3/s3+${DELAY}ms"
 for qid in ${BENCH_QUERIES:-scan q1 q6}; do
 	set_delay 0
 	read -r tl ml <<<"$(run "$qid" li_local)" || exit 1
 	md5l=$(md5sum <"$WORK/out.txt")
-	read -r tr mr <<<"$(run "$qid" li_s3)" || exit 1
-	md5r=$(md5sum <"$WORK/out.txt")
-	# requests and bytes of one cold-connection run (a new session, footer
-	# from the store): the proxy's count, EXPLAIN's for the scan
-	before=$(proxy_count)
-	psql -X -qAt -c "${SQLS[$qid]//\{t\}/li_s3}" >/dev/null
-	reqs=$(( $(proxy_count) - before ))
-	bytes=$(psql -X -qAt -c "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY OFF) ${SQLS[$qid]//\{t\}/li_s3}" |
-		sed -nE 's/.*Bytes Fetched: ([0-9]+).*/\1/p' | head -1)
-	set_delay "$DELAY"
-	read -r td md <<<"$(run "$qid" li_s3)" || exit 1
-	set_delay 0
-	[ "$md5l" = "$md5r" ] || echo "bench-remote: $qid: s3 result differs from the local file's" >&2
-	printf '%-5s | %9s | %9s | %6.2f | %9s | %6.2f | %9s | %12s | %s\n' "$qid" "$tl" "$tr" \
-		"$(echo "$tr / $tl" | bc -l)" "$td" "$(echo "$td / $tl" | bc -l)" "$reqs" "${bytes:-n/a}" \
-		"$ml/$mr/$md"
+	for form in $FORMS; do
+		set_delay 0
+		read -r tr mr <<<"$(run "$qid" "$form")" || exit 1
+		md5r=$(md5sum <"$WORK/out.txt")
+		# requests and bytes of one cold-connection run (a new session,
+		# footer from the store): the proxy's count, EXPLAIN's for the scan
+		before=$(proxy_count)
+		psql -X -qAt -c "${SQLS[$qid]//\{t\}/$form}" >/dev/null
+		reqs=$(( $(proxy_count) - before ))
+		bytes=$(psql -X -qAt -c "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY OFF) ${SQLS[$qid]//\{t\}/$form}" |
+			sed -nE 's/.*Bytes Fetched: ([0-9]+).*/\1/p' | head -1)
+		set_delay "$DELAY"
+		read -r td md <<<"$(run "$qid" "$form")" || exit 1
+		set_delay 0
+		[ "$md5l" = "$md5r" ] || echo "bench-remote: $qid: $form result differs from the local file's" >&2
+		[ "$form" = li_s3 ] && label=adaptive || label="gap $BENCH_GAP"
+		printf '%-5s | %-10s | %9s | %9s | %6.2f | %9s | %6.2f | %9s | %12s | %s\n' "$qid" "$label" "$tl" "$tr" \
+			"$(echo "$tr / $tl" | bc -l)" "$td" "$(echo "$td / $tl" | bc -l)" "$reqs" "${bytes:-n/a}" \
+			"$ml/$mr/$md"
+	done
 done

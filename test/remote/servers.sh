@@ -7,6 +7,9 @@
 #   rs_start_s3rver PORT DIR     s3rver with the bucket "test", data in DIR
 #   rs_start_azurite PORT DIR    Azurite's blob service, data in DIR
 #   rs_start_proxy PORT TPORT    test/remote/fault_proxy.mjs in front of TPORT
+#   rs_start_s3_behind_proxy DIR s3rver (data in DIR) and the fault proxy in
+#                                front of it, both answering: sets S3_PORT and
+#                                PROXY_PORT; non-zero when one did not start
 #   rs_s3_put PORT KEY FILE      upload FILE as test/KEY (curl's own SigV4)
 #   rs_stop                      stop every server started (call from a trap)
 # Before sourcing: STAGE (the name failures are printed under).
@@ -72,6 +75,13 @@ rs_start_azurite() {
 rs_start_proxy() {
 	node "$RS_HERE/fault_proxy.mjs" "$1" 127.0.0.1 "$2" >/dev/null 2>&1 &
 	RS_PIDS+=($!)
+}
+
+rs_start_s3_behind_proxy() {
+	read -r S3_PORT PROXY_PORT <<<"$(rs_free_ports 2)"
+	rs_start_s3rver "$S3_PORT" "$1"
+	rs_start_proxy "$PROXY_PORT" "$S3_PORT"
+	rs_wait_port "$S3_PORT" && rs_wait_port "$PROXY_PORT"
 }
 
 rs_s3_put() {
