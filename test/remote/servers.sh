@@ -10,6 +10,8 @@
 #   rs_start_s3_behind_proxy DIR s3rver (data in DIR) and the fault proxy in
 #                                front of it, both answering: sets S3_PORT and
 #                                PROXY_PORT; non-zero when one did not start
+#   rs_start_nginx PORT DIR      nginx over plain http serving DIR/www (GET,
+#                                HEAD, ranges): a fast server for http:// URLs
 #   rs_s3_put PORT KEY FILE      upload FILE as test/KEY (curl's own SigV4)
 #   rs_stop                      stop every server started (call from a trap)
 # Before sourcing: STAGE (the name failures are printed under).
@@ -82,6 +84,31 @@ rs_start_s3_behind_proxy() {
 	rs_start_s3rver "$S3_PORT" "$1"
 	rs_start_proxy "$PROXY_PORT" "$S3_PORT"
 	rs_wait_port "$S3_PORT" && rs_wait_port "$PROXY_PORT"
+}
+
+rs_start_nginx() {
+	local nginx
+	nginx=$(command -v nginx || echo /usr/sbin/nginx)
+	mkdir -p "$2/www" "$2/logs" "$2/tmp"
+	cat >"$2/nginx.conf" <<CONF
+daemon off;
+worker_processes 1;
+pid $2/nginx.pid;
+error_log $2/logs/error.log warn;
+events { worker_connections 256; }
+http {
+	access_log off;
+	client_body_temp_path $2/tmp/body;
+	proxy_temp_path $2/tmp/proxy;
+	fastcgi_temp_path $2/tmp/fastcgi;
+	uwsgi_temp_path $2/tmp/uwsgi;
+	scgi_temp_path $2/tmp/scgi;
+	default_type application/octet-stream;
+	server { listen 127.0.0.1:$1; root $2/www; }
+}
+CONF
+	"$nginx" -e "$2/logs/error.log" -p "$2" -c "$2/nginx.conf" >"$2/logs/stdout.log" 2>&1 &
+	RS_PIDS+=($!)
 }
 
 rs_s3_put() {
