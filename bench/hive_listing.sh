@@ -36,10 +36,8 @@ chmod 755 "$WORK"
 cleanup() { pg_cluster_stop; rs_stop; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-read -r PORT PROXY_PORT <<<"$(rs_free_ports 2)"
-rs_start_s3rver "$PORT" "$WORK/s3"
-rs_start_proxy "$PROXY_PORT" "$PORT"
-rs_wait_port "$PORT" && rs_wait_port "$PROXY_PORT" || { echo "bench-hive: servers did not start"; exit 1; }
+rs_start_s3_behind_proxy "$WORK/s3" || { echo "bench-hive: servers did not start"; exit 1; }
+PORT=$S3_PORT
 
 # The keys: every day of YEARS years from 2021, 2 files each.  s3rver 3.7
 # misses a common prefix holding only folders (S3 does not): the year=

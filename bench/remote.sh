@@ -14,6 +14,13 @@
 # form alike), where readahead alone hides the latency; BENCH_QUERIES the
 # queries to run (scan q1 q6).  "peak MB" is the backend's VmHWM after
 # the timed run (the leader's; a parallel worker's is its own).
+#
+# BENCH_GAP=BYTES adds a row per query read through a server whose
+# coalesce_gap option pins the gap (1048576: the fixed gap before the
+# adaptive one), side by side with the default (adaptive) row in one run.
+# BENCH_NGINX=1 adds the same file as an http:// URL served by nginx
+# (a fast server: curl alone takes a third of s3rver's time), directly,
+# and through its own fault proxy for the delayed column and the count.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 STAGE=bench-remote
@@ -33,10 +40,8 @@ chmod 755 "$WORK"
 cleanup() { pg_cluster_stop; rs_stop; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-read -r PORT PROXY_PORT <<<"$(rs_free_ports 2)"
-rs_start_s3rver "$PORT" "$WORK/s3"
-rs_start_proxy "$PROXY_PORT" "$PORT"
-rs_wait_port "$PORT" && rs_wait_port "$PROXY_PORT" || { echo "bench-remote: servers did not start"; exit 1; }
+rs_start_s3_behind_proxy "$WORK/s3" || { echo "bench-remote: servers did not start"; exit 1; }
+PORT=$S3_PORT
 rs_s3_put "$PORT" lineitem.parquet "$LINEITEM" || { echo "bench-remote: upload failed"; exit 1; }
 
 export AWS_ENDPOINT_URL=http://127.0.0.1:$PROXY_PORT AWS_ACCESS_KEY_ID=S3RVER \
@@ -54,6 +59,41 @@ CREATE SERVER pq FOREIGN DATA WRAPPER parquet_fdw;
 CREATE FOREIGN TABLE li_local ($COLS) SERVER pq OPTIONS (filename '$LINEITEM');
 CREATE FOREIGN TABLE li_s3 ($COLS) SERVER pq OPTIONS (filename 's3://test/lineitem.parquet');
 SQL
+# a form: LABEL:TABLE:TABLE_BEHIND_THE_PROXY:PROXY_PORT
+FORMS="s3:li_s3:li_s3:$PROXY_PORT"
+DELAY_PORTS=$PROXY_PORT
+if [ -n "${BENCH_GAP:-}" ]; then
+	psql -X -q -v ON_ERROR_STOP=1 <<SQL || exit 1
+CREATE SERVER pq_gap FOREIGN DATA WRAPPER parquet_fdw OPTIONS (coalesce_gap '$BENCH_GAP');
+CREATE FOREIGN TABLE li_s3_gap ($COLS) SERVER pq_gap OPTIONS (filename 's3://test/lineitem.parquet');
+SQL
+	FORMS="$FORMS s3-gap:li_s3_gap:li_s3_gap:$PROXY_PORT"
+fi
+if [ "${BENCH_NGINX:-0}" = 1 ]; then
+	read -r NGINX_PORT NGINX_PROXY_PORT <<<"$(rs_free_ports 2)"
+	mkdir -p "$WORK/nginx/www/test"
+	cp "$LINEITEM" "$WORK/nginx/www/test/lineitem.parquet"
+	chmod -R a+rX "$WORK/nginx"
+	rs_start_nginx "$NGINX_PORT" "$WORK/nginx"
+	rs_start_proxy "$NGINX_PROXY_PORT" "$NGINX_PORT"
+	rs_wait_port "$NGINX_PORT" && rs_wait_port "$NGINX_PROXY_PORT" ||
+		{ echo "bench-remote: nginx did not start"; exit 1; }
+	near=http://127.0.0.1:$NGINX_PORT/test/lineitem.parquet
+	far=http://127.0.0.1:$NGINX_PROXY_PORT/test/lineitem.parquet
+	psql -X -q -v ON_ERROR_STOP=1 <<SQL || exit 1
+CREATE FOREIGN TABLE li_http ($COLS) SERVER pq OPTIONS (filename '$near');
+CREATE FOREIGN TABLE li_http_far ($COLS) SERVER pq OPTIONS (filename '$far');
+SQL
+	FORMS="$FORMS nginx:li_http:li_http_far:$NGINX_PROXY_PORT"
+	DELAY_PORTS="$DELAY_PORTS $NGINX_PROXY_PORT"
+	if [ -n "${BENCH_GAP:-}" ]; then
+		psql -X -q -v ON_ERROR_STOP=1 <<SQL || exit 1
+CREATE FOREIGN TABLE li_http_gap ($COLS) SERVER pq_gap OPTIONS (filename '$near');
+CREATE FOREIGN TABLE li_http_far_gap ($COLS) SERVER pq_gap OPTIONS (filename '$far');
+SQL
+		FORMS="$FORMS nginx-gap:li_http_gap:li_http_far_gap:$NGINX_PROXY_PORT"
+	fi
+fi
 
 declare -A SQLS
 # every column of every row: the whole-row test keeps pushdown away
@@ -67,8 +107,10 @@ SQLS[q6]="SELECT sum(l_extendedprice * l_discount) FROM {t}
 	WHERE l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1995-01-01'
 	AND l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24"
 
-proxy_count() { curl -s "http://127.0.0.1:$PROXY_PORT/__faults"; }
-set_delay() { curl -s -X POST "http://127.0.0.1:$PROXY_PORT/__faults?delay=$1" -o /dev/null; }
+proxy_count() { curl -s "http://127.0.0.1:$1/__faults"; }
+set_delay() {
+	for p in $DELAY_PORTS; do curl -s -X POST "http://127.0.0.1:$p/__faults?delay=$1" -o /dev/null; done
+}
 # run QUERY TABLE: the best seconds of three runs in one session after a
 # warm-up run there (footer cache, connections), and the backend's peak
 # resident memory in MB (VmHWM), on one line
@@ -93,26 +135,33 @@ SQL
 	echo "$(sed -n 's/^s|//p' <<<"$out" | sort -n | head -n 1) $(sed -n 's/^m|//p' <<<"$out")"
 }
 
-printf '%-5s | %9s | %9s | %6s | %9s | %6s | %9s | %12s | %s\n' query "local s" "s3 s" ratio \
-	"s3+${DELAY}ms" ratio requests "bytes" "peak MB local/s3/s3+${DELAY}ms"
+printf '%-5s | %-10s | %9s | %9s | %6s | %9s | %6s | %9s | %12s | %s\n' query form "local s" "remote s" ratio \
+	"+${DELAY}ms" ratio requests "bytes" "peak MB local/remote/+${DELAY}ms"
 for qid in ${BENCH_QUERIES:-scan q1 q6}; do
 	set_delay 0
 	read -r tl ml <<<"$(run "$qid" li_local)" || exit 1
 	md5l=$(md5sum <"$WORK/out.txt")
-	read -r tr mr <<<"$(run "$qid" li_s3)" || exit 1
-	md5r=$(md5sum <"$WORK/out.txt")
-	# requests and bytes of one cold-connection run (a new session, footer
-	# from the store): the proxy's count, EXPLAIN's for the scan
-	before=$(proxy_count)
-	psql -X -qAt -c "${SQLS[$qid]//\{t\}/li_s3}" >/dev/null
-	reqs=$(( $(proxy_count) - before ))
-	bytes=$(psql -X -qAt -c "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY OFF) ${SQLS[$qid]//\{t\}/li_s3}" |
-		sed -nE 's/.*Bytes Fetched: ([0-9]+).*/\1/p' | head -1)
-	set_delay "$DELAY"
-	read -r td md <<<"$(run "$qid" li_s3)" || exit 1
-	set_delay 0
-	[ "$md5l" = "$md5r" ] || echo "bench-remote: $qid: s3 result differs from the local file's" >&2
-	printf '%-5s | %9s | %9s | %6.2f | %9s | %6.2f | %9s | %12s | %s\n' "$qid" "$tl" "$tr" \
-		"$(echo "$tr / $tl" | bc -l)" "$td" "$(echo "$td / $tl" | bc -l)" "$reqs" "${bytes:-n/a}" \
-		"$ml/$mr/$md"
+	for form in $FORMS; do
+		IFS=: read -r label near far port <<<"$form"
+		set_delay 0
+		read -r tr mr <<<"$(run "$qid" "$near")" || exit 1
+		md5r=$(md5sum <"$WORK/out.txt")
+		# requests and bytes of one cold-connection run (a new session,
+		# footer from the store) of the undelayed form: the proxy's count
+		# behind it, then EXPLAIN's (with workers: the leader's share) as the
+		# direct nginx form has no proxy; the gap adapts to what it measures
+		before=$(proxy_count "$port")
+		psql -X -qAt -c "${SQLS[$qid]//\{t\}/$far}" >/dev/null
+		reqs=$(( $(proxy_count "$port") - before ))
+		read -r ereqs bytes <<<"$(psql -X -qAt -c "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY OFF) ${SQLS[$qid]//\{t\}/$near}" |
+			sed -nE 's/.*Requests: ([0-9]+)  Bytes Fetched: ([0-9]+).*/\1 \2/p' | head -1)"
+		[ "$near" != "$far" ] && reqs=$ereqs
+		set_delay "$DELAY"
+		read -r td md <<<"$(run "$qid" "$far")" || exit 1
+		set_delay 0
+		[ "$md5l" = "$md5r" ] || echo "bench-remote: $qid: $label result differs from the local file's" >&2
+		printf '%-5s | %-10s | %9s | %9s | %6.2f | %9s | %6.2f | %9s | %12s | %s\n' "$qid" "$label" "$tl" "$tr" \
+			"$(echo "$tr / $tl" | bc -l)" "$td" "$(echo "$td / $tl" | bc -l)" "$reqs" "${bytes:-n/a}" \
+			"$ml/$mr/$md"
+	done
 done

@@ -24,10 +24,8 @@ chmod 777 "$WORK"
 cleanup() { pg_cluster_stop; rs_stop; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-read -r PORT PROXY_PORT <<<"$(rs_free_ports 2)"
-rs_start_s3rver "$PORT" "$WORK/s3"
-rs_start_proxy "$PROXY_PORT" "$PORT"
-rs_wait_port "$PORT" && rs_wait_port "$PROXY_PORT" || { echo "$STAGE: servers did not start"; exit 1; }
+rs_start_s3_behind_proxy "$WORK/s3" || { echo "$STAGE: servers did not start"; exit 1; }
+PORT=$S3_PORT
 curl -s -X POST "http://127.0.0.1:$PROXY_PORT/__faults?delay=$DELAY" -o /dev/null
 export AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER AWS_REGION=us-east-1
 unset AWS_ENDPOINT_URL AWS_PROFILE AWS_SESSION_TOKEN

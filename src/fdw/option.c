@@ -34,6 +34,12 @@
  *	region, url_style ('vhost' | 'path'), use_ssl, verify_tls (booleans),
  *	ca_file			a PEM file of trusted CAs (a server file: superuser or
  *					pg_read_server_files, as filename).
+ *	list_page_size	keys per listing page (1..1000; default: the store's).
+ *	coalesce_gap	bytes a read bridges between two column chunks rather
+ *					than send another request (default 0: adaptive, from
+ *					the measured latency and bytes/s).
+ *	max_connections	connections one backend keeps open to the store
+ *					(default 16), across the row groups read ahead.
  *	batch_size		rows per batched INSERT.
  *
  * User mapping options (credentials; never printed back in errors):
@@ -97,6 +103,9 @@ static const PfOption valid_options[] = {
 	{"use_ssl", ForeignServerRelationId},
 	{"verify_tls", ForeignServerRelationId},
 	{"ca_file", ForeignServerRelationId},
+	{"list_page_size", ForeignServerRelationId},
+	{"coalesce_gap", ForeignServerRelationId},
+	{"max_connections", ForeignServerRelationId},
 	/* object-store URLs: who (S3 / GCS HMAC, then Azure) */
 	{"key_id", UserMappingRelationId},
 	{"secret", UserMappingRelationId},
@@ -323,6 +332,25 @@ option_value(List *options, const char *name)
  * A foreign server's object-store options.  ALTER SERVER passes the
  * resulting list, so the checks across options hold after it too.
  */
+/* A server option that is a whole number in [min, max]. */
+static void
+check_count_option(List *options, const char *name, int64 min, int64 max)
+{
+	const char *value = option_value(options, name);
+	int64		n = 0;
+
+	if (value == NULL)
+		return;
+	for (const char *p = value; *p && n >= 0 && n <= max; p++)
+		n = (*p >= '0' && *p <= '9') ? n * 10 + (*p - '0') : -1;
+	if (value[0] == '\0' || n < min || n > max)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
+				 errmsg("invalid value for option \"%s\": \"%s\"", name, value),
+				 errhint("Valid values are whole numbers from " INT64_FORMAT " to " INT64_FORMAT ".",
+						 min, max)));
+}
+
 static void
 validate_server_remote(List *options)
 {
@@ -372,6 +400,9 @@ validate_server_remote(List *options)
 				(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),
 				 errmsg("invalid value for option \"url_style\": \"%s\"", url_style),
 				 errhint("Valid values are \"vhost\" (bucket.host/key) and \"path\" (host/bucket/key).")));
+	check_count_option(options, "list_page_size", 1, 1000);
+	check_count_option(options, "coalesce_gap", 0, INT64CONST(1) << 30);
+	check_count_option(options, "max_connections", 1, 256);
 	if (region != NULL && region[0] == '\0')
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_INVALID_ATTRIBUTE_VALUE),

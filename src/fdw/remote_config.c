@@ -244,12 +244,13 @@ static char *
 settings_key(const RmtStoreConfig *c)
 {
 #define S(x) ((x) ? (x) : "")
-	return psprintf("%s|%s|%d|%d|%d|%s|%d|%s|%s|%s|%s|%s|%s",
+	return psprintf("%s|%s|%d|%d|%d|%s|%d|%s|%s|%s|%s|%s|%s|%d|" UINT64_FORMAT "|%d",
 					S(c->endpoint), S(c->region), (int) c->url_style,
 					(int) c->use_ssl, (int) c->verify_tls, S(c->ca_file),
 					(int) c->allow_link_local, S(c->key_id), S(c->secret),
 					S(c->session_token), S(c->account_name), S(c->account_key),
-					S(c->sas_token));
+					S(c->sas_token), c->list_page_size,
+					(uint64) c->coalesce_gap, c->max_connections);
 #undef S
 }
 

@@ -536,6 +536,13 @@ pf_remote_expand(const char *entry, Oid serverid, PfFolderFilter skip,
 	/* the privilege is checked whether the listings are cached or not */
 	w.store = pf_remote_store(psprintf("%s%s", w.base, prefix), serverid, &url);
 	w.url = url;
+	/*
+	 * Only the first match wanted (format sniffing) of a pattern whose
+	 * names end in a data file's suffix: an object's format is judged by
+	 * its name, so the pattern answers without a listing request.
+	 */
+	if (skip == NULL && limit > 0 && is_data_file(given))
+		return list_make1(pstrdup(given));
 	w.cache_cxt = pf_remote_statement_cxt(&generation);
 	if (generation != listings_generation)
 	{
@@ -572,36 +579,51 @@ pf_remote_expand(const char *entry, Oid serverid, PfFolderFilter skip,
 typedef struct FolderState
 {
 	size_t		prefix_len;		/* of the key prefix listed */
-	List	   *entries;		/* PfRemoteEntry *, in key order */
+	List	   *entries;		/* PfRemoteEntry *, as the pages send them */
 } FolderState;
 
+static void
+add_folder_entry(FolderState *fs, const char *name, size_t len, bool folder)
+{
+	PfRemoteEntry *e = palloc0(sizeof(PfRemoteEntry));
+
+	e->name = pnstrdup(name, len);
+	e->folder = folder;
+	fs->entries = lappend(fs->entries, e);
+}
+
+/* An object right below the folder (the folder's own marker aside). */
 static bool
-folder_emit(const char *key, uint64_t size, const char *etag, void *arg)
+folder_object_emit(const char *key, uint64_t size, const char *etag, void *arg)
 {
 	FolderState *fs = (FolderState *) arg;
 	const char *rest = key + fs->prefix_len;
-	const char *slash;
-	size_t		len;
-	PfRemoteEntry *last;
 
 	CHECK_FOR_INTERRUPTS();
-	if (rest[0] == '\0')
-		return true;			/* the folder's own marker object */
-	slash = strchr(rest, '/');
-	len = slash ? (size_t) (slash - rest) : strlen(rest);
-	/* keys come in order: a folder's keys follow one another */
-	last = fs->entries != NIL ? (PfRemoteEntry *) llast(fs->entries) : NULL;
-	if (last != NULL && strlen(last->name) == len &&
-		strncmp(last->name, rest, len) == 0)
-	{
-		last->folder |= slash != NULL;
-		return true;
-	}
-	last = palloc0(sizeof(PfRemoteEntry));
-	last->name = pnstrdup(rest, len);
-	last->folder = slash != NULL;
-	fs->entries = lappend(fs->entries, last);
+	if (rest[0] != '\0')
+		add_folder_entry(fs, rest, strlen(rest), false);
 	return true;
+}
+
+/* A subfolder: "sub/" below the folder's prefix. */
+static bool
+folder_prefix_emit(const char *prefix, void *arg)
+{
+	FolderState *fs = (FolderState *) arg;
+	const char *rest = prefix + fs->prefix_len;
+	size_t		len = strlen(rest);
+
+	CHECK_FOR_INTERRUPTS();
+	if (len > 1 && rest[len - 1] == '/')
+		add_folder_entry(fs, rest, len - 1, true);
+	return true;
+}
+
+static int
+compare_entry_names(const ListCell *a, const ListCell *b)
+{
+	return strcmp(((PfRemoteEntry *) lfirst(a))->name,
+				  ((PfRemoteEntry *) lfirst(b))->name);
 }
 
 List *
@@ -628,7 +650,26 @@ pf_remote_list_folder(const char *url_text, Oid serverid)
 	memset(&fs, 0, sizeof(fs));
 	fs.prefix_len = strlen(url.key);
 	memset(&err, 0, sizeof(err));
-	if (rmt_store_list(store, &url, folder_emit, &fs, &err) != RMT_OK)
+	/* one level: a folder's subfolders come as prefixes, not key by key */
+	if (rmt_store_list_dir(store, &url, folder_object_emit, folder_prefix_emit,
+						   &fs, &err) != RMT_OK)
 		pf_remote_report(url_text, &err);
-	return fs.entries;
+	/* pages send objects before prefixes; a name both object and folder is one */
+	list_sort(fs.entries, compare_entry_names);
+	{
+		List	   *merged = NIL;
+		ListCell   *lc;
+
+		foreach(lc, fs.entries)
+		{
+			PfRemoteEntry *e = (PfRemoteEntry *) lfirst(lc);
+			PfRemoteEntry *last = merged ? (PfRemoteEntry *) llast(merged) : NULL;
+
+			if (last != NULL && strcmp(last->name, e->name) == 0)
+				last->folder |= e->folder;
+			else
+				merged = lappend(merged, e);
+		}
+		return merged;
+	}
 }

@@ -25,7 +25,9 @@
  * *folders_skipped (may be NULL): with a filter the pattern is listed
  * level by level, so that rejected folders are never listed below.
  * limit > 0 (and no filter): only the first limit matches in key order
- * are wanted, and the listing stops where they are found.  An empty list
+ * are wanted, and the listing stops where they are found; a pattern
+ * whose names end in ".parquet" or ".amudai.shard" then answers itself,
+ * unlisted, since the name alone decides an object's format.  An empty list
  * when nothing matches; the caller decides whether that is an error.
  * Errors of the store as pf_remote_report.
  */
@@ -43,7 +45,8 @@ typedef struct PfRemoteEntry
 /*
  * The entries right below the folder url ("s3://bucket/dir", with or
  * without the trailing slash; "s3://bucket/" for the root), PfRemoteEntry
- * * in name order, from one listing of its prefix.
+ * * in name order, from one delimiter listing of its prefix (one level:
+ * subfolders come as common prefixes, however many keys they hold).
  */
 extern List *pf_remote_list_folder(const char *url, Oid serverid);
 

@@ -16,6 +16,24 @@
 #include "remote/sigv4.h"
 #include "remote/store.h"
 
+/*
+ * The link's cost as ranged GETs finish: time to the first byte and bytes
+ * per second after it, moving averages over the requests seen.
+ */
+typedef struct RmtLinkEstimate
+{
+	double		latency_s;
+	double		bytes_per_s;
+	int			samples;
+} RmtLinkEstimate;
+
+/* A multi handle that keeps to the store's max_connections. */
+extern CURLM *rmt_multi_new(RmtStore *store);
+
+/* Fold one finished GET into the estimate (transport.c). */
+extern void rmt_link_observe(RmtLinkEstimate *link, double first_byte_s,
+							 double total_s, uint64_t bytes);
+
 struct RmtStore
 {
 	RmtStoreConfig config;		/* strings below point into owned copies */
@@ -25,6 +43,7 @@ struct RmtStore
 	CURLM	   *multi_async;	/* shared by the outstanding fetches */
 	RmtFetch   *fetch;			/* outstanding fetches (rmt_store_fetch_begin) */
 	RmtStoreStats stats;
+	RmtLinkEstimate link;		/* what a request costs, for coalescing */
 	char	   *strings;		/* the copied config strings */
 	size_t		strings_len;
 };

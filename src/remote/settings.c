@@ -379,6 +379,26 @@ resolve_azure(const RmtSettingsInput *in, RmtSettings *out, char *errmsg, size_t
 	return RMT_OK;
 }
 
+/* A whole decimal number in [min, max], nothing around it. */
+static bool
+parse_count(const char *text, uint64_t min, uint64_t max, uint64_t *out)
+{
+	uint64_t	v = 0;
+
+	if (text[0] == '\0')
+		return false;
+	for (const char *p = text; *p; p++)
+	{
+		if (*p < '0' || *p > '9' || v > max)
+			return false;
+		v = v * 10 + (uint64_t) (*p - '0');
+	}
+	if (v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
 RmtStatus
 rmt_settings_resolve(const RmtSettingsInput *in, RmtSettings *out,
 					 char *errmsg, size_t errlen)
@@ -389,6 +409,10 @@ rmt_settings_resolve(const RmtSettingsInput *in, RmtSettings *out,
 	const char *use_ssl = option(in->server, in->nserver, "use_ssl");
 	const char *verify_tls = option(in->server, in->nserver, "verify_tls");
 	const char *ca_file = option(in->server, in->nserver, "ca_file");
+	const char *list_page_size = option(in->server, in->nserver, "list_page_size");
+	const char *coalesce_gap = option(in->server, in->nserver, "coalesce_gap");
+	const char *max_connections = option(in->server, in->nserver, "max_connections");
+	uint64_t	n;
 	RmtStatus	st;
 
 	memset(out, 0, sizeof(*out));
@@ -435,6 +459,29 @@ rmt_settings_resolve(const RmtSettingsInput *in, RmtSettings *out,
 		if (!copy(out->ca_file, sizeof(out->ca_file), ca_file))
 			return fail(errmsg, errlen, RMT_TOO_LONG, "option \"ca_file\" is too long");
 		out->config.ca_file = out->ca_file;
+	}
+
+	/* how requests are shaped */
+	if (list_page_size != NULL)
+	{
+		if (!parse_count(list_page_size, 1, 1000, &n))
+			return fail(errmsg, errlen, RMT_INVALID_URL,
+						"option \"list_page_size\" is a number of keys from 1 to 1000");
+		out->config.list_page_size = (int) n;
+	}
+	if (coalesce_gap != NULL)
+	{
+		if (!parse_count(coalesce_gap, 0, UINT64_C(1) << 30, &n))
+			return fail(errmsg, errlen, RMT_INVALID_URL,
+						"option \"coalesce_gap\" is a number of bytes from 0 (adaptive) to 1073741824");
+		out->config.coalesce_gap = n;
+	}
+	if (max_connections != NULL)
+	{
+		if (!parse_count(max_connections, 1, 256, &n))
+			return fail(errmsg, errlen, RMT_INVALID_URL,
+						"option \"max_connections\" is a number from 1 to 256");
+		out->config.max_connections = (int) n;
 	}
 
 	/* credentials and what the environment still adds */

@@ -15,6 +15,10 @@
  *	- region: the server's `region`; else AWS_REGION / AWS_DEFAULT_REGION /
  *	  ~/.aws/config; else "auto" for gs and us-east-1 (the client's) for s3.
  *	- url_style, use_ssl, verify_tls, ca_file: the server's options only.
+ *	- list_page_size (keys a listing page asks for), coalesce_gap (bytes
+ *	  a read bridges between pieces; 0: adaptive, store.h) and
+ *	  max_connections (across a backend's reads at once): the server's
+ *	  options only.
  *	- credentials, never mixed across sources: the user mapping's when it
  *	  names any (key_id for s3/gs; connection_string, account_key or
  *	  sas_token for az); else the environment chain (credentials.h; Azure:

@@ -89,6 +89,32 @@ rmt_store_read(RmtStore *store, const RmtUrl *url, uint64_t offset,
 	return rmt_store_read_many(store, url, &piece, 1, etag, err);
 }
 
+uint64_t
+rmt_coalesce_gap_for(double latency_s, double bytes_per_s)
+{
+	double		gap;
+
+	if (!(latency_s > 0) || !(bytes_per_s > 0))
+		return RMT_GAP_UNMEASURED;
+	gap = latency_s * bytes_per_s;
+	if (gap < (double) RMT_GAP_MIN)
+		return RMT_GAP_MIN;
+	if (gap > (double) RMT_GAP_MAX)
+		return RMT_GAP_MAX;
+	return (uint64_t) gap;
+}
+
+uint64_t
+rmt_store_coalesce_gap(const RmtStore *store)
+{
+	if (store->config.coalesce_gap)
+		return store->config.coalesce_gap;
+	/* a single sample may be a cold connection's handshake */
+	if (store->link.samples < 2)
+		return RMT_GAP_UNMEASURED;
+	return rmt_coalesce_gap_for(store->link.latency_s, store->link.bytes_per_s);
+}
+
 static int
 compare_pieces(const void *a, const void *b)
 {
@@ -161,7 +187,7 @@ fetch_plan(RmtStore *store, const RmtUrl *url, const RmtRange *pieces,
 	const RmtProtocol *proto = url->scheme == RMT_SCHEME_AZURE ?
 		&rmt_azure_protocol : &rmt_s3_protocol;
 	const RmtStoreConfig *cfg = &store->config;
-	uint64_t	gap = cfg->coalesce_gap ? cfg->coalesce_gap : 1024 * 1024;
+	uint64_t	gap = rmt_store_coalesce_gap(store);
 	uint64_t	max_span = cfg->max_request_bytes ? cfg->max_request_bytes : 64 * 1024 * 1024;
 	RmtFetch   *f;
 	RmtStatus	st;
@@ -317,7 +343,7 @@ rmt_store_fetch_begin(RmtStore *store, const RmtUrl *url,
 	 * Every outstanding fetch shares the store's multi handle: one
 	 * connection cache, and one curl_multi_perform moves them all.
 	 */
-	if (!store->multi_async && !(store->multi_async = curl_multi_init()))
+	if (!store->multi_async && !(store->multi_async = rmt_multi_new(store)))
 	{
 		fetch_free(f);
 		return rmt_fail(err, RMT_NETWORK_ERROR, 0, "could not create a libcurl multi handle");

@@ -73,9 +73,10 @@ typedef struct RmtStoreConfig
 	int			max_retries;	/* 0: 4 (5 attempts) */
 	long		retry_base_ms;	/* first backoff; 0: 200 ms */
 	int			list_page_size; /* ListObjectsV2 max-keys; 0: the store's (1000) */
-	uint64_t	coalesce_gap;	/* rmt_store_read_many; 0: 1 MiB */
+	uint64_t	coalesce_gap;	/* rmt_store_read_many; 0: adaptive */
 	uint64_t	max_request_bytes;	/* 0: 64 MiB */
-	int			max_parallel;	/* 0: 8 */
+	int			max_parallel;	/* per read; 0: 8 */
+	int			max_connections;	/* across every read at once; 0: 16 */
 
 	/* Nonzero means stop now; polled at least once a second. */
 	int			(*interrupted) (void *arg);
@@ -93,7 +94,9 @@ typedef struct RmtStoreStats
 	uint64_t	requests;
 	uint64_t	retries;
 	uint64_t	bytes_fetched;
-	uint64_t	max_in_flight;	/* most requests that ran at once */
+	uint64_t	max_in_flight;	/* most requests one read ran at once */
+	uint64_t	open_connections;	/* sockets open now */
+	uint64_t	max_open_connections;	/* most open at once */
 } RmtStoreStats;
 
 /*
@@ -133,8 +136,23 @@ extern RmtStatus rmt_store_read(RmtStore *store, const RmtUrl *url,
 								const char *etag, RmtError *err);
 
 /*
+ * The widest hole between two pieces that one request bridges, when
+ * coalesce_gap is 0: a request costs latency_s before its first byte, and
+ * the hole's bytes cost size / bytes_per_s, so holes are bridged while
+ * they are cheaper than a request.  Clamped to [32 KiB, 8 MiB]; with no
+ * measurement yet (latency_s or bytes_per_s <= 0) it is 1 MiB.
+ */
+#define RMT_GAP_UNMEASURED	(UINT64_C(1) << 20)
+#define RMT_GAP_MIN			(UINT64_C(32) << 10)
+#define RMT_GAP_MAX			(UINT64_C(8) << 20)
+extern uint64_t rmt_coalesce_gap_for(double latency_s, double bytes_per_s);
+
+/* The gap the store's next read uses: pinned, or from its measurements. */
+extern uint64_t rmt_store_coalesce_gap(const RmtStore *store);
+
+/*
  * Read several pieces of one object, as a scan reads a row group's column
- * chunks: pieces closer than coalesce_gap bytes share one request (the
+ * chunks: pieces closer than the coalesce gap share one request (the
  * bytes between are fetched and dropped, cheaper than a round trip),
  * requests span at most max_request_bytes, and up to max_parallel of them
  * run at once.  Pieces may come in any order; etag as for rmt_store_read.

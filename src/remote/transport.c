@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #include <time.h>
 
 const char *
@@ -425,7 +426,29 @@ on_open_socket(void *arg, curlsocktype purpose, struct curl_sockaddr *address)
 		x->forbidden_peer = true;
 		return CURL_SOCKET_BAD;
 	}
-	return socket(address->family, address->socktype, address->protocol);
+	{
+		curl_socket_t fd = socket(address->family, address->socktype, address->protocol);
+
+		if (fd != CURL_SOCKET_BAD)
+		{
+			RmtStoreStats *stats = &x->store->stats;
+
+			if (++stats->open_connections > stats->max_open_connections)
+				stats->max_open_connections = stats->open_connections;
+		}
+		return fd;
+	}
+}
+
+/* The count of open sockets, for the connection cap's check. */
+static int
+on_close_socket(void *arg, curl_socket_t fd)
+{
+	RmtStore   *store = arg;
+
+	if (store->stats.open_connections > 0)
+		store->stats.open_connections--;
+	return close(fd);
 }
 
 /* The request body of PUT and POST, from memory. */
@@ -484,6 +507,9 @@ setup_handle(RmtStore *store, CURL *c, Exchange *x, const char *method,
 	curl_easy_setopt(c, CURLOPT_XFERINFODATA, x);
 	curl_easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, on_open_socket);
 	curl_easy_setopt(c, CURLOPT_OPENSOCKETDATA, x);
+	/* the socket may outlive x in the connection cache: count on the store */
+	curl_easy_setopt(c, CURLOPT_CLOSESOCKETFUNCTION, on_close_socket);
+	curl_easy_setopt(c, CURLOPT_CLOSESOCKETDATA, store);
 	if (strcmp(method, "HEAD") == 0)
 		curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
 	else if (strcmp(method, "PUT") == 0 || strcmp(method, "POST") == 0)
@@ -498,6 +524,52 @@ setup_handle(RmtStore *store, CURL *c, Exchange *x, const char *method,
 	else if (strcmp(method, "GET") != 0)
 		curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
 	store->stats.requests++;
+}
+
+/* Below this a body's transfer time says more about timers than bytes/s. */
+#define LINK_MIN_BODY	(UINT64_C(256) << 10)
+
+void
+rmt_link_observe(RmtLinkEstimate *link, double first_byte_s, double total_s,
+				 uint64_t bytes)
+{
+	/* new samples weigh a quarter: the link changes, one request is noise */
+	const double w = link->samples == 0 ? 1.0 : 0.25;
+
+	if (!(first_byte_s >= 0) || !(total_s >= first_byte_s))
+		return;
+	link->latency_s += w * (first_byte_s - link->latency_s);
+	if (bytes >= LINK_MIN_BODY && total_s - first_byte_s > 1e-4)
+	{
+		double		rate = (double) bytes / (total_s - first_byte_s);
+
+		link->bytes_per_s = link->bytes_per_s > 0 ?
+			link->bytes_per_s + 0.25 * (rate - link->bytes_per_s) : rate;
+	}
+	link->samples++;
+}
+
+/*
+ * A ranged GET's timing: from the request sent to its first byte (what
+ * one more request costs), and the body's rate after that.
+ */
+static void
+observe_link(Exchange *x)
+{
+	curl_off_t	pre = 0,
+				first = 0,
+				total = 0,
+				bytes = 0;
+
+	if (curl_easy_getinfo(x->handle, CURLINFO_PRETRANSFER_TIME_T, &pre) != CURLE_OK ||
+		curl_easy_getinfo(x->handle, CURLINFO_STARTTRANSFER_TIME_T, &first) != CURLE_OK ||
+		curl_easy_getinfo(x->handle, CURLINFO_TOTAL_TIME_T, &total) != CURLE_OK ||
+		curl_easy_getinfo(x->handle, CURLINFO_SIZE_DOWNLOAD_T, &bytes) != CURLE_OK)
+		return;
+	if (first < pre || bytes <= 0)
+		return;
+	rmt_link_observe(&x->store->link, (double) (first - pre) / 1e6,
+					 (double) (total - pre) / 1e6, (uint64_t) bytes);
 }
 
 /* What one finished transfer amounts to. */
@@ -521,6 +593,8 @@ transfer_result(Exchange *x, CURLcode rc, RmtError *err)
 	if (rc != CURLE_OK)
 		return rmt_fail(err, RMT_NETWORK_ERROR, (int) x->resp->status, "%s",
 						curl_easy_strerror(rc));
+	if (body && body->npieces > 0 && x->resp->status >= 200 && x->resp->status < 300)
+		observe_link(x);
 	return RMT_OK;
 }
 
@@ -697,6 +771,18 @@ rmt_multi_wait(RmtMultiRun *r, RmtError *err)
 	return RMT_OK;
 }
 
+CURLM *
+rmt_multi_new(RmtStore *store)
+{
+	CURLM	   *m = curl_multi_init();
+	int			cap = store->config.max_connections;
+
+	/* transfers past the cap wait in curl's queue for a free connection */
+	if (m)
+		curl_multi_setopt(m, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long) (cap > 0 ? cap : 16));
+	return m;
+}
+
 RmtStatus
 rmt_perform_many(RmtStore *store, RmtTransfer *t, int n, int max_parallel,
 				 RmtError *err)
@@ -704,7 +790,7 @@ rmt_perform_many(RmtStore *store, RmtTransfer *t, int n, int max_parallel,
 	RmtMultiRun *run;
 	RmtStatus	st;
 
-	if (!store->multi && !(store->multi = curl_multi_init()))
+	if (!store->multi && !(store->multi = rmt_multi_new(store)))
 		return rmt_fail(err, RMT_NETWORK_ERROR, 0, "could not create a libcurl multi handle");
 	if ((st = rmt_multi_start(store, store->multi, t, n, max_parallel, &run, err)) != RMT_OK)
 		return st;

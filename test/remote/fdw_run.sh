@@ -257,6 +257,30 @@ hive3 h3_all pq "s3://test/h3" "$PROXY_PORT" "" 1 ", $P"
 hive3 h3_all_sniff pq "s3://test/h3" "$PROXY_PORT" "" 2
 # a level the quals leave whole is listed flat from there: h3/, then flat
 hive3 h3_month pq "s3://test/h3" "$PROXY_PORT" "WHERE month = 3" 2 ", $P"
+# without the format, a pattern whose names end in .parquet tells it by
+# the suffix: no first page asked for it
+hive3 h3_recursive_sniff pq "s3://test/h3/**/*.parquet" "$PROXY_PORT" "WHERE year = 2022 AND day = 4" 1
+# list_page_size as a server option: 56 keys (with the _keep objects) in
+# pages of 5 from s3rver, Azurite's 48 in pages of 5
+q >/dev/null <<SQL || bad "list_page_size: setup failed"
+CREATE SERVER pq_page5 FOREIGN DATA WRAPPER parquet_fdw OPTIONS (list_page_size '5');
+CREATE SERVER azp_page5 FOREIGN DATA WRAPPER parquet_fdw OPTIONS (list_page_size '5');
+CREATE USER MAPPING FOR CURRENT_USER SERVER azp_page5 OPTIONS (connection_string
+	'DefaultEndpointsProtocol=http;AccountName=$AZ_ACCOUNT;AccountKey=$AZ_KEY;BlobEndpoint=http://127.0.0.1:$AZ_PROXY_PORT/$AZ_ACCOUNT');
+SQL
+hive3 h3_page5 pq_page5 "s3://test/h3" "$PROXY_PORT" "" 12 ", $P"
+hive3 h3_page5_az azp_page5 "az://test/h3" "$AZ_PROXY_PORT" "" 10 ", $P"
+# the walk's delimiter listings page too: h3/ (2 years), year=2023/
+# (3 months and _keep), month=2/ (4 days and _keep), day=3/ (2 files)
+hive3 h3_day_page5 pq_page5 "s3://test/h3" "$PROXY_PORT" "$ONE_DAY" 4 ", $P"
+for opt in "list_page_size '0'" "list_page_size '1001'" "coalesce_gap '-1'" \
+	"coalesce_gap '1MB'" "max_connections '0'"; do
+	out=$(q -c "CREATE SERVER bad_opt FOREIGN DATA WRAPPER parquet_fdw OPTIONS ($opt)" 2>&1)
+	case "$out" in
+	*"invalid value for option"*) ok "server option $opt refused" ;;
+	*) bad "server option $opt: $out"; q -c "DROP SERVER IF EXISTS bad_opt" >/dev/null ;;
+	esac
+done
 out=$(q -c "EXPLAIN (COSTS OFF) SELECT * FROM hr_h3_day $ONE_DAY" -c "EXPLAIN (COSTS OFF) SELECT * FROM hl_h3_day $ONE_DAY")
 if [ "$(grep -c "Partition Folders Skipped: 6" <<<"$out")" = 2 ]; then ok "hive walk: 6 folders skipped, as locally"
 else bad "hive walk: $out"; fi

@@ -7,6 +7,11 @@
 #   rs_start_s3rver PORT DIR     s3rver with the bucket "test", data in DIR
 #   rs_start_azurite PORT DIR    Azurite's blob service, data in DIR
 #   rs_start_proxy PORT TPORT    test/remote/fault_proxy.mjs in front of TPORT
+#   rs_start_s3_behind_proxy DIR s3rver (data in DIR) and the fault proxy in
+#                                front of it, both answering: sets S3_PORT and
+#                                PROXY_PORT; non-zero when one did not start
+#   rs_start_nginx PORT DIR      nginx over plain http serving DIR/www (GET,
+#                                HEAD, ranges): a fast server for http:// URLs
 #   rs_s3_put PORT KEY FILE      upload FILE as test/KEY (curl's own SigV4)
 #   rs_stop                      stop every server started (call from a trap)
 # Before sourcing: STAGE (the name failures are printed under).
@@ -71,6 +76,38 @@ rs_start_azurite() {
 
 rs_start_proxy() {
 	node "$RS_HERE/fault_proxy.mjs" "$1" 127.0.0.1 "$2" >/dev/null 2>&1 &
+	RS_PIDS+=($!)
+}
+
+rs_start_s3_behind_proxy() {
+	read -r S3_PORT PROXY_PORT <<<"$(rs_free_ports 2)"
+	rs_start_s3rver "$S3_PORT" "$1"
+	rs_start_proxy "$PROXY_PORT" "$S3_PORT"
+	rs_wait_port "$S3_PORT" && rs_wait_port "$PROXY_PORT"
+}
+
+rs_start_nginx() {
+	local nginx
+	nginx=$(command -v nginx || echo /usr/sbin/nginx)
+	mkdir -p "$2/www" "$2/logs" "$2/tmp"
+	cat >"$2/nginx.conf" <<CONF
+daemon off;
+worker_processes 1;
+pid $2/nginx.pid;
+error_log $2/logs/error.log warn;
+events { worker_connections 256; }
+http {
+	access_log off;
+	client_body_temp_path $2/tmp/body;
+	proxy_temp_path $2/tmp/proxy;
+	fastcgi_temp_path $2/tmp/fastcgi;
+	uwsgi_temp_path $2/tmp/uwsgi;
+	scgi_temp_path $2/tmp/scgi;
+	default_type application/octet-stream;
+	server { listen 127.0.0.1:$1; root $2/www; }
+}
+CONF
+	"$nginx" -e "$2/logs/error.log" -p "$2" -c "$2/nginx.conf" >"$2/logs/stdout.log" 2>&1 &
 	RS_PIDS+=($!)
 }
 

@@ -346,6 +346,128 @@ always_interrupted(void *arg)
 	return 1;
 }
 
+/*
+ * The coalescing rule, then a store that measures its link: before any
+ * read it bridges 1 MiB; after reads its gap is inside the bounds, and a
+ * hole of exactly the gap shares a request while one byte more splits it.
+ * Reads check_uploads' three-part object.
+ */
+static void
+check_adaptive_gap(const char *secret)
+{
+	const size_t n = 2 * PART + 12345;
+	char	   *data = make_bytes(n, 4);	/* as check_uploads made it */
+	char	   *whole = malloc(n);
+	char		a[100],
+				b[100],
+				key[64];
+	RmtStoreConfig config;
+	RmtStore   *store;
+	RmtError	err;
+	RmtUrl		u;
+
+	/* the rule: exact binary fractions, so the products are exact */
+	UNIT_CHECK(rmt_coalesce_gap_for(0, 0) == RMT_GAP_UNMEASURED);
+	UNIT_CHECK(rmt_coalesce_gap_for(0.0009765625, 51200000.0) == 50000);
+	UNIT_CHECK(rmt_coalesce_gap_for(0.015625, 128000000.0) == 2000000);
+	UNIT_CHECK(rmt_coalesce_gap_for(0.0009765625, 1000000.0) == RMT_GAP_MIN);
+	UNIT_CHECK(rmt_coalesce_gap_for(0.5, 1e9) == RMT_GAP_MAX);
+
+	config_for(&config, secret);
+	config.coalesce_gap = 0;
+	UNIT_CHECK(rmt_store_open(&store, &config, &pfc_malloc_allocator, &err) == RMT_OK);
+	UNIT_CHECK(rmt_store_coalesce_gap(store) == RMT_GAP_UNMEASURED);
+	snprintf(key, sizeof(key), "upload/size-%zu.bin", n);
+	url_of(&u, key);
+	for (int i = 0; i < 2; i++)
+	{
+		memset(whole, 0, n);
+		UNIT_CHECKF(rmt_store_read(store, &u, 0, n, whole, NULL, &err) == RMT_OK,
+					"whole read: %s", err.message);
+		UNIT_CHECK(memcmp(whole, data, n) == 0);
+	}
+	{
+		uint64_t	g = rmt_store_coalesce_gap(store);
+
+		UNIT_CHECKF(g >= RMT_GAP_MIN && g <= RMT_GAP_MAX, "measured gap %llu",
+					(unsigned long long) g);
+	}
+	for (int extra = 0; extra < 2; extra++)
+	{
+		uint64_t	g = rmt_store_coalesce_gap(store);
+		RmtRange	pieces[2] = {{0, 100, a}, {100 + g + extra, 100, b}};
+		uint64_t	before = rmt_store_stats(store)->requests;
+
+		UNIT_CHECK(rmt_store_read_many(store, &u, pieces, 2, NULL, &err) == RMT_OK);
+		UNIT_CHECKF(rmt_store_stats(store)->requests - before == (uint64_t) (1 + extra),
+					"a hole of the gap %llu%s took %llu requests", (unsigned long long) g,
+					extra ? " + 1" : "",
+					(unsigned long long) (rmt_store_stats(store)->requests - before));
+		UNIT_CHECK(memcmp(a, data, 100) == 0 &&
+				   memcmp(b, data + pieces[1].offset, 100) == 0);
+	}
+	rmt_store_close(store);
+	free(whole);
+	free(data);
+}
+
+/*
+ * max_connections caps the sockets of every read at once: three fetches
+ * of four far pieces each (12 requests, 8 a fetch at most) through two
+ * connections arrive exact; without the cap they open more.
+ */
+static void
+check_connection_cap(const char *secret)
+{
+	const size_t n = 2 * PART + 12345;
+	const size_t piece = 64 * 1024;
+	char	   *data = make_bytes(n, 4);
+	char	   *bufs = malloc(12 * piece);
+	RmtRange	pieces[3][4];
+	RmtFetch   *f[3];
+	char		key[64];
+	RmtStoreConfig config;
+	RmtStore   *store;
+	RmtError	err;
+	RmtUrl		u;
+
+	snprintf(key, sizeof(key), "upload/size-%zu.bin", n);
+	url_of(&u, key);
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 4; j++)
+			pieces[i][j] = (RmtRange) {(uint64_t) (i * 4 + j) * (n / 12), piece,
+			bufs + (i * 4 + j) * piece};
+	for (int cap = 2; cap >= 0; cap -= 2)
+	{
+		bool		exact = true;
+
+		config_for(&config, secret);
+		config.max_parallel = 8;
+		config.max_connections = cap;	/* 0: the default, 16 */
+		UNIT_CHECK(rmt_store_open(&store, &config, &pfc_malloc_allocator, &err) == RMT_OK);
+		memset(bufs, 0, 12 * piece);
+		for (int i = 0; i < 3; i++)
+			UNIT_CHECKF(rmt_store_fetch_begin(store, &u, pieces[i], 4, NULL, &f[i], &err) == RMT_OK,
+						"capped fetch_begin: %s", err.message);
+		for (int i = 0; i < 3; i++)
+			UNIT_CHECKF(rmt_store_fetch_wait(f[i], &err) == RMT_OK, "capped wait: %s", err.message);
+		for (int k = 0; k < 12; k++)
+			exact = exact && memcmp(bufs + k * piece, data + (size_t) k * (n / 12), piece) == 0;
+		UNIT_CHECK(exact);
+		if (cap)
+			UNIT_CHECKF(rmt_store_stats(store)->max_open_connections <= (uint64_t) cap,
+						"%llu connections open at once, cap %d",
+						(unsigned long long) rmt_store_stats(store)->max_open_connections, cap);
+		else
+			UNIT_CHECKF(rmt_store_stats(store)->max_open_connections > 2,
+						"uncapped: only %llu connections open at once",
+						(unsigned long long) rmt_store_stats(store)->max_open_connections);
+		rmt_store_close(store);
+	}
+	free(bufs);
+	free(data);
+}
+
 /* Give the proxy its next faults (an unsigned POST to its control path). */
 static void
 set_plan(const char *plan)
@@ -917,6 +1039,8 @@ main(int argc, char **argv)
 
 	/* uploads, after the listing (they add keys) */
 	check_uploads(store);
+	check_adaptive_gap(secret);
+	check_connection_cap(secret);
 	check_list_dir();
 
 	/* a missing key */

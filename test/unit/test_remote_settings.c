@@ -277,6 +277,40 @@ test_bad_values(void)
 	UNIT_CHECK(strstr(msg, "topsecret") == NULL);
 }
 
+/* The request-shaping options: whole numbers in range, else refused. */
+static void
+test_shaping_options(void)
+{
+	RmtSettings s;
+	char		msg[200];
+	RmtOption	good[] = {{"list_page_size", "5"}, {"coalesce_gap", "65536"},
+	{"max_connections", "4"}};
+	RmtOption	adaptive[] = {{"coalesce_gap", "0"}};
+	const char *bad[][2] = {
+		{"list_page_size", "0"}, {"list_page_size", "1001"}, {"list_page_size", ""},
+		{"coalesce_gap", "-1"}, {"coalesce_gap", "1MB"}, {"coalesce_gap", "1073741825"},
+		{"coalesce_gap", "99999999999999999999999"}, {"max_connections", "0"},
+		{"max_connections", "257"}, {"max_connections", " 4"}
+	};
+
+	UNIT_CHECK(resolve("s3://b/k", NULL, 0, NULL, 0, NULL, false, &s, msg, sizeof(msg)) == RMT_OK);
+	UNIT_CHECK(s.config.list_page_size == 0 && s.config.coalesce_gap == 0 &&
+			   s.config.max_connections == 0);
+	UNIT_CHECK(resolve("az://c/k", good, 3, NULL, 0, NULL, false, &s, msg, sizeof(msg)) == RMT_OK);
+	UNIT_CHECK(s.config.list_page_size == 5 && s.config.coalesce_gap == 65536 &&
+			   s.config.max_connections == 4);
+	UNIT_CHECK(resolve("s3://b/k", adaptive, 1, NULL, 0, NULL, false, &s, msg, sizeof(msg)) == RMT_OK);
+	UNIT_CHECK(s.config.coalesce_gap == 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+	{
+		RmtOption	o = {bad[i][0], bad[i][1]};
+
+		UNIT_CHECKF(resolve("s3://b/k", &o, 1, NULL, 0, NULL, false, &s, msg, sizeof(msg)) == RMT_INVALID_URL,
+					"%s '%s' accepted", bad[i][0], bad[i][1]);
+		UNIT_CHECK(strstr(msg, bad[i][0]) != NULL);
+	}
+}
+
 /* Link-local peers: only a superuser's server endpoint, only its host. */
 static void
 test_link_local(void)
@@ -312,6 +346,7 @@ main(void)
 	test_connection_string();
 	test_endpoint_parse();
 	test_bad_values();
+	test_shaping_options();
 	test_link_local();
 	UNIT_MAIN_END("test_remote_settings");
 }
