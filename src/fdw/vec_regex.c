@@ -18,6 +18,9 @@
  *
  *-------------------------------------------------------------------------
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE				/* memrchr */
+#endif
 #include "fdw/vec_regex.h"
 
 #include <string.h>
@@ -33,8 +36,15 @@ enum
 	VR_OP_JMP,
 	VR_OP_SAVE,					/* slot x = position */
 	VR_OP_SAVE_CONST,			/* slot x = y */
-	VR_OP_MATCH
+	VR_OP_MATCH,
+	VR_OP_REPEAT,				/* item (CHAR, ANY, CLASS) min..max times */
+	VR_OP_STR					/* literals[x, x+y): characters in a row */
 };
+
+/* VrInst.follow: what the REPEAT's continuation matches first */
+#define VR_FOLLOW_ANY	0
+#define VR_FOLLOW_EOL	1		/* only the string's end */
+#define VR_FOLLOW_BYTE	2		/* only follow_byte */
 
 /* ---------------------------------------------------------------- */
 /* UTF-8 */
@@ -92,7 +102,7 @@ utf8_valid(const uint8_t *s, size_t n)
 }
 
 /* The code point of the valid character at s. */
-static uint32_t
+static inline uint32_t
 utf8_decode(const uint8_t *s, int *len)
 {
 	uint8_t		c = s[0];
@@ -633,10 +643,33 @@ gen(VrParser *ps, int k)
 			prog->insts[i].y = n->rcount;
 			return true;
 		case N_CAT:
-			for (int c = n->child; c >= 0; c = ps->nodes[c].next)
+			for (int c = n->child, str = -1; c >= 0; c = ps->nodes[c].next)
 			{
 				int			split_before = -1;
 				int			split_after = -1;
+
+				/* characters in a row: one STR instruction */
+				if (ps->nodes[c].kind == N_CHAR)
+				{
+					const VrNode *ch = &ps->nodes[c];
+
+					if (str < 0)
+					{
+						if ((str = emit(ps, VR_OP_STR)) < 0)
+							return false;
+						prog->insts[str].x = prog->nliterals;
+					}
+					if (prog->nliterals + ch->len > (int) sizeof(prog->literals))
+					{
+						fail(ps, VR_TOO_BIG);
+						return false;
+					}
+					memcpy(prog->literals + prog->nliterals, ch->bytes, ch->len);
+					prog->nliterals += ch->len;
+					prog->insts[str].y += ch->len;
+					continue;
+				}
+				str = -1;
 
 				/*
 				 * PostgreSQL dissects "prefix (atom rest)": the end of the
@@ -734,6 +767,20 @@ gen(VrParser *ps, int k)
 			{
 				int			splits[VR_MAX_REPEAT];
 				int			nsplits = 0;
+				const VrNode *item = &ps->nodes[n->child];
+
+				/* one character repeated: one instruction, a run at a time */
+				if (item->kind == N_CHAR || item->kind == N_ANY || item->kind == N_CLASS)
+				{
+					if (!gen(ps, n->child))
+						return false;
+					i = prog->ninsts - 1;
+					prog->insts[i].item = prog->insts[i].op;
+					prog->insts[i].op = VR_OP_REPEAT;
+					prog->insts[i].min = n->min;
+					prog->insts[i].max = n->max;
+					return true;
+				}
 
 				for (int r = 0; r < n->min; r++)
 					if (!gen(ps, n->child))
@@ -797,6 +844,27 @@ vr_compile(const uint8_t *pattern, size_t len, VrProgram *prog)
 	if (!gen(ps, root) || emit(ps, VR_OP_MATCH) < 0)
 		return ps->status == VR_OK ? VR_TOO_BIG : ps->status;
 	st = ps->status;
+	/* the first thing a REPEAT's continuation matches, past SAVEs */
+	for (int i = 0; i < prog->ninsts; i++)
+		if (prog->insts[i].op == VR_OP_REPEAT)
+		{
+			const VrInst *next = &prog->insts[i + 1];
+
+			while (next->op == VR_OP_SAVE || next->op == VR_OP_SAVE_CONST)
+				next++;
+			if (next->op == VR_OP_EOL)
+				prog->insts[i].follow = VR_FOLLOW_EOL;
+			else if (next->op == VR_OP_CHAR)
+			{
+				prog->insts[i].follow = VR_FOLLOW_BYTE;
+				prog->insts[i].follow_byte = next->bytes[0];
+			}
+			else if (next->op == VR_OP_STR)
+			{
+				prog->insts[i].follow = VR_FOLLOW_BYTE;
+				prog->insts[i].follow_byte = prog->literals[next->x];
+			}
+		}
 	return st;
 }
 
@@ -895,6 +963,75 @@ captures_agree(const VrProgram *prog, uint32_t used, const int32_t *a,
 	return true;
 }
 
+/* Bytes of the item of REPEAT in at pos, 0 when it does not match. */
+static inline int
+item_len(const VrProgram *prog, const VrInst *in, const uint8_t *s, int32_t len,
+		 int32_t pos)
+{
+	int			l;
+
+	if (pos >= len)
+		return 0;
+	switch (in->item)
+	{
+		case VR_OP_CHAR:
+			if (pos + in->len > len || s[pos] != in->bytes[0] ||
+				(in->len > 1 && memcmp(s + pos + 1, in->bytes + 1, in->len - 1) != 0))
+				return 0;
+			return in->len;
+		case VR_OP_ANY:
+			return utf8_step(s[pos]);
+		default:
+			return class_has(prog, in, utf8_decode(s + pos, &l)) ? l : 0;
+	}
+}
+
+/* Can the REPEAT's continuation begin at pos?  False only when it cannot. */
+static inline bool
+follow_ok(const VrInst *in, const uint8_t *s, int32_t len, int32_t pos)
+{
+	if (in->follow == VR_FOLLOW_EOL)
+		return pos == len;
+	if (in->follow == VR_FOLLOW_BYTE)
+		return pos < len && s[pos] == in->follow_byte;
+	return true;
+}
+
+/*
+ * The longest end of REPEAT in below pos, down to low, where its
+ * continuation can begin; -1 if none.  Ends are character boundaries: a
+ * follow byte is an ASCII or lead byte.
+ */
+static inline int32_t
+repeat_shorter(const VrInst *in, const uint8_t *s, int32_t pos, int32_t low)
+{
+	const uint8_t *hit;
+
+	if (pos <= low)
+		return -1;
+	switch (in->follow)
+	{
+		case VR_FOLLOW_EOL:
+			return -1;			/* only the longest reached the end */
+		case VR_FOLLOW_BYTE:
+			hit = memrchr(s + low, in->follow_byte, pos - low);
+			return hit != NULL ? (int32_t) (hit - s) : -1;
+		default:
+			pos--;
+			while (pos > low && (s[pos] & 0xC0) == 0x80)
+				pos--;
+			return pos;
+	}
+}
+
+/* The longest end at or below pos where the continuation can begin. */
+static inline int32_t
+repeat_end(const VrInst *in, const uint8_t *s, int32_t len, int32_t pos,
+		   int32_t low)
+{
+	return follow_ok(in, s, len, pos) ? pos : repeat_shorter(in, s, pos, low);
+}
+
 typedef struct VrRun
 {
 	int32_t		start;
@@ -925,6 +1062,7 @@ explore(const VrProgram *prog, const uint8_t *s, int32_t len, int32_t start,
 	run->ambiguous = false;
 	sc->stack[sp].pc = 0;
 	sc->stack[sp].pos = start;
+	sc->stack[sp].low = -1;
 	sp++;
 	while (sp > 0)
 	{
@@ -939,6 +1077,22 @@ explore(const VrProgram *prog, const uint8_t *s, int32_t len, int32_t start,
 			sc->caps[-pc - 1] = pos;
 			continue;
 		}
+		if (sc->stack[sp].low >= 0)
+		{
+			/* a REPEAT one character shorter than last time */
+			const VrInst *in = &prog->insts[pc];
+			int32_t		low = sc->stack[sp].low;
+
+			pos = repeat_shorter(in, s, pos, low);
+			if (pos < 0)
+				continue;
+			if (pos > low)
+			{
+				sc->stack[sp].pos = pos;	/* the frame stays, at this end */
+				sp++;
+			}
+			pc++;
+		}
 		for (;;)
 		{
 			const VrInst *in = &prog->insts[pc];
@@ -952,6 +1106,13 @@ explore(const VrProgram *prog, const uint8_t *s, int32_t len, int32_t start,
 						(in->len > 1 && memcmp(s + pos + 1, in->bytes + 1, in->len - 1) != 0))
 						goto dead;
 					pos += in->len;
+					pc++;
+					continue;
+				case VR_OP_STR:
+					if (pos + in->y > len ||
+						memcmp(s + pos, prog->literals + in->x, in->y) != 0)
+						goto dead;
+					pos += in->y;
 					pc++;
 					continue;
 				case VR_OP_ANY:
@@ -988,6 +1149,7 @@ explore(const VrProgram *prog, const uint8_t *s, int32_t len, int32_t start,
 						return false;
 					sc->stack[sp].pc = in->y;
 					sc->stack[sp].pos = pos;
+					sc->stack[sp].low = -1;
 					sp++;
 					pc = in->x;
 					continue;
@@ -997,10 +1159,56 @@ explore(const VrProgram *prog, const uint8_t *s, int32_t len, int32_t start,
 						return false;
 					sc->stack[sp].pc = -in->x - 1;
 					sc->stack[sp].pos = sc->caps[in->x];
+					sc->stack[sp].low = -1;
 					sp++;
 					sc->caps[in->x] = in->op == VR_OP_SAVE ? pos : in->y;
 					pc++;
 					continue;
+				case VR_OP_REPEAT:
+					{
+						int32_t		low = -1;
+						int32_t		end = pos;
+						int			count = 0;
+						int			l;
+
+						/* the longest run, remembering where min items end */
+						if (in->min == 0)
+							low = pos;
+						while ((in->max < 0 || count < in->max) &&
+							   (l = item_len(prog, in, s, len, end)) > 0)
+						{
+							/* ".*": the rest of the string once min are in */
+							if (in->item == VR_OP_ANY && in->max < 0 && count >= in->min)
+							{
+								if (low < 0)
+									low = end;
+								end = len;
+								break;
+							}
+							end += l;
+							if (++count == in->min)
+								low = end;
+							if ((count & 63) == 0 && (*steps += 64) > VR_MAX_STEPS)
+								return false;
+						}
+						if (low < 0)
+							goto dead;
+						end = repeat_end(in, s, len, end, low);
+						if (end < 0)
+							goto dead;
+						if (end > low && in->follow != VR_FOLLOW_EOL)
+						{
+							if (sp >= VR_MAX_STEPS)
+								return false;
+							sc->stack[sp].pc = pc;
+							sc->stack[sp].pos = end;
+							sc->stack[sp].low = low;
+							sp++;
+						}
+						pos = end;
+						pc++;
+						continue;
+					}
 				case VR_OP_MATCH:
 					if (pos > run->end)
 					{
@@ -1036,7 +1244,8 @@ find(const VrProgram *prog, const uint8_t *s, int32_t len, uint32_t used,
 	 bool first_only, VrScratch *sc, VrRun *run)
 {
 	uint32_t	steps = 0;
-	int			first_byte = prog->insts[0].op == VR_OP_CHAR ? prog->insts[0].bytes[0] : -1;
+	int			first_byte = prog->insts[0].op == VR_OP_CHAR ? prog->insts[0].bytes[0] :
+		prog->insts[0].op == VR_OP_STR ? prog->literals[prog->insts[0].x] : -1;
 
 	for (int32_t start = 0; start <= len; start += start < len ? utf8_step(s[start]) : 1)
 	{

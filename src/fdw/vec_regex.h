@@ -69,6 +69,11 @@ typedef struct VrInst
 	uint8_t		op;				/* VR_OP_* of vec_regex.c */
 	uint8_t		len;			/* CHAR: bytes; CLASS: 1 when negated */
 	uint8_t		bytes[4];		/* CHAR: the character's UTF-8 bytes */
+	uint8_t		item;			/* REPEAT: the op of the repeated character */
+	uint8_t		follow;			/* REPEAT: what must come next (vec_regex.c) */
+	uint8_t		follow_byte;
+	int16_t		min;			/* REPEAT: counts, max -1: no limit */
+	int16_t		max;
 	int32_t		x;				/* SPLIT, JMP: target; SAVE: slot; CLASS: first range */
 	int32_t		y;				/* SPLIT: second target; CLASS: ranges */
 } VrInst;
@@ -83,6 +88,8 @@ typedef struct VrProgram
 								 * parses agree (set after vr_compile) */
 	int			nranges;
 	uint32_t	ranges[VR_MAX_RANGES][2];	/* inclusive code point ranges */
+	int			nliterals;
+	uint8_t		literals[4 * VR_MAX_INSTS];	/* STR instructions' bytes */
 	VrInst		insts[VR_MAX_INSTS];
 } VrProgram;
 
@@ -109,6 +116,7 @@ typedef struct VrScratch
 	{
 		int32_t		pc;			/* >= 0: branch to try; < 0: restore slot -pc-1 */
 		int32_t		pos;
+		int32_t		low;		/* >= 0: REPEAT pc's shorter runs down to low */
 	}			stack[VR_MAX_STEPS];
 	int32_t		caps[2 * (VR_MAX_GROUPS + 1) + VR_MAX_PREFS];
 	int32_t		best[2 * (VR_MAX_GROUPS + 1) + VR_MAX_PREFS];

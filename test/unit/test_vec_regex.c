@@ -27,6 +27,7 @@
  *
  *-------------------------------------------------------------------------
  */
+#define _GNU_SOURCE				/* vec_regex.c's memrchr */
 #include "unit.h"
 
 #include <regex.h>
