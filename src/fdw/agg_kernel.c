@@ -215,11 +215,11 @@ fill_regex(PfAggScanState *st, PfAggComputed *cm, PqColumnBatch *out,
 		for (uint32 i = 0; i < n; i++)
 			if (is_null == NULL || !is_null[sel[i]])
 				need += vr_replace_bound(&rx->repl, vals[sel[i]].len);
-		if (need > rx->out_cap)
+		if (need > rx->out_cap || rx->out == NULL)
 		{
 			if (rx->out != NULL)
 				pfree(rx->out);
-			rx->out_cap = Max(need, 2 * rx->out_cap);
+			rx->out_cap = Max(Max(need, 2 * rx->out_cap), 1024);
 			rx->out = MemoryContextAllocHuge(st->cxt, rx->out_cap);
 		}
 	}
