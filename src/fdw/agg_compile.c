@@ -177,6 +177,65 @@ compile_condition_kernel(PfCompile *c, Expr *expr, PfAggComputed *cm)
 }
 
 /*
+ * regexp_replace(column, 'pattern', 'replacement'), column ~ 'pattern'
+ * and !~ over a stored text column, the pattern one vec_regex.c takes:
+ * set cm to the regex kernel of agg_kernel.c.
+ */
+static bool
+compile_regex_kernel(PfCompile *c, Expr *expr, PfAggComputed *cm)
+{
+	List	   *args;
+	Oid			funcid;
+	Oid			collid;
+	Node	   *arg;
+	Const	   *pattern;
+	Const	   *repl = NULL;
+	int			ci;
+
+	if (IsA(expr, FuncExpr) &&
+		((FuncExpr *) expr)->funcid == F_REGEXP_REPLACE_TEXT_TEXT_TEXT)
+	{
+		args = ((FuncExpr *) expr)->args;
+		funcid = ((FuncExpr *) expr)->funcid;
+		collid = ((FuncExpr *) expr)->inputcollid;
+		if (list_length(args) != 3)
+			return false;
+		repl = (Const *) strip_relabel((Node *) lthird(args));
+		if (!IsA(repl, Const) || repl->constisnull || repl->consttype != TEXTOID)
+			return false;
+	}
+	else if (IsA(expr, OpExpr))
+	{
+		args = ((OpExpr *) expr)->args;
+		funcid = get_opcode(((OpExpr *) expr)->opno);
+		collid = ((OpExpr *) expr)->inputcollid;
+		if ((funcid != F_TEXTREGEXEQ && funcid != F_TEXTREGEXNE) ||
+			list_length(args) != 2)
+			return false;
+	}
+	else
+		return false;
+	arg = strip_relabel((Node *) linitial(args));
+	pattern = (Const *) strip_relabel((Node *) lsecond(args));
+	if (!IsA(arg, Var) || !IsA(pattern, Const) || pattern->constisnull ||
+		pattern->consttype != TEXTOID)
+		return false;
+	if (!pf_agg_regex_prepare(cm, funcid, collid,
+							  DatumGetTextPP(pattern->constvalue),
+							  repl ? DatumGetTextPP(repl->constvalue) : NULL))
+		return false;
+	ci = compile_column(c, (Var *) arg);
+	if (ci < 0 || get_col(c, ci)->kind != PF_COL_TEXT)
+	{
+		cm->regex = NULL;
+		return false;
+	}
+	cm->kernel = PF_KERNEL_REGEX;
+	cm->kernel_col = ci;
+	return true;
+}
+
+/*
  * length(), char_length(), octet_length() of a stored text column: set cm
  * to the vector kernel of agg_kernel.c.  The file's bytes are the
  * database's (set_column_kind: UTF-8 or SQL_ASCII), so characters are
@@ -191,6 +250,8 @@ compile_kernel(PfCompile *c, Expr *expr, PfAggComputed *cm)
 	int			ci;
 
 	if (compile_condition_kernel(c, expr, cm))
+		return true;
+	if (compile_regex_kernel(c, expr, cm))
 		return true;
 	if (!IsA(expr, FuncExpr) || list_length(fe->args) != 1)
 		return false;

@@ -783,6 +783,7 @@ typedef struct PfAggComputed
 	uint32		memo_cap;
 	int64		memo_unit;		/* st->rowgroups_read of memo, -1: none */
 	struct PfAggFilter *kernel_filter;	/* PF_KERNEL_CONDITION */
+	struct PfAggRegex *regex;	/* PF_KERNEL_REGEX (agg_kernel.c) */
 } PfAggComputed;
 
 #define PF_KERNEL_NONE		0	/* ExecEvalExpr row by row */
@@ -791,6 +792,9 @@ typedef struct PfAggComputed
 #define PF_KERNEL_CONDITION	2	/* a condition a vector filter evaluates
 								 * ("column op constant", LIKE): NULL where
 								 * the column is (bool_and(x > 5)) */
+#define PF_KERNEL_REGEX		3	/* regexp_replace(column, const, const) or
+								 * column ~ const, !~ (vec_regex.c); rows
+								 * it cannot answer by PostgreSQL's function */
 
 /*
  * Can PostgreSQL evaluate expr row by row inside the scan of relation
@@ -823,6 +827,18 @@ extern void pf_agg_pgexpr_move_counts(PfAggScanState *st, uint64 *rows,
 /* in agg_kernel.c: computed columns by vector kernels (kernel != NONE) */
 extern void pf_agg_kernel_fill(PfAggScanState *st, int c, uint32 batch_n,
 							   const uint32 *sel, uint32 n);
+/*
+ * Set cm->regex for funcid (regexp_replace(text, text, text), textregexeq
+ * or textregexne) under collation collid with these constant arguments
+ * (replacement: regexp_replace only); false when the kernel cannot give
+ * PostgreSQL's answer (the pattern outside vec_regex.c's subset, not
+ * UTF-8, a nondeterministic collation).
+ */
+extern bool pf_agg_regex_prepare(PfAggComputed *cm, Oid funcid, Oid collid,
+								 text *pattern, text *replacement);
+/* Rows of computed column c the regex kernel gave to PostgreSQL. */
+extern void pf_agg_kernel_counts(PfAggScanState *st, uint64 *rows,
+								 uint64 *evaluations);
 /* in agg_exec.c: fill stored column c's batch for the selected rows */
 extern void pf_agg_fill_stored(PfAggScanState *st, int c, uint32 batch_n,
 							   const uint32 *sel, uint32 n);

@@ -671,8 +671,13 @@ pf_agg_pgexpr_fill(PfAggScanState *st, int c, uint32 batch_n,
 void
 pf_agg_pgexpr_counts(PfAggScanState *st, uint64 *rows, uint64 *evaluations)
 {
-	*rows = st->pgexpr ? st->pgexpr->rows : 0;
-	*evaluations = st->pgexpr ? st->pgexpr->evaluations : 0;
+	uint64		kernel_rows;
+	uint64		kernel_evaluations;
+
+	/* the regex kernel's rows too, those PostgreSQL's function computed */
+	pf_agg_kernel_counts(st, &kernel_rows, &kernel_evaluations);
+	*rows = (st->pgexpr ? st->pgexpr->rows : 0) + kernel_rows;
+	*evaluations = (st->pgexpr ? st->pgexpr->evaluations : 0) + kernel_evaluations;
 }
 
 void

@@ -57,5 +57,6 @@ FDW_OBJS += src/fdw/distinct_stats.o
 FDW_OBJS += src/fdw/remote_upload.o
 FDW_OBJS += src/fdw/vec_like.o
 FDW_OBJS += src/fdw/vec_text.o
+FDW_OBJS += src/fdw/vec_regex.o
 FDW_OBJS += src/fdw/agg_kernel.o
 FDW_OBJS += src/fdw/scan_topn.o
