@@ -839,6 +839,8 @@ extern bool pf_agg_regex_prepare(PfAggComputed *cm, Oid funcid, Oid collid,
 /* Rows of computed column c the regex kernel gave to PostgreSQL. */
 extern void pf_agg_kernel_counts(PfAggScanState *st, uint64 *rows,
 								 uint64 *evaluations);
+/* Zero those counts (a parallel worker's, added to the leader's). */
+extern void pf_agg_kernel_counts_reset(PfAggScanState *st);
 /* in agg_exec.c: fill stored column c's batch for the selected rows */
 extern void pf_agg_fill_stored(PfAggScanState *st, int c, uint32 batch_n,
 							   const uint32 *sel, uint32 n);

@@ -294,6 +294,16 @@ pf_agg_kernel_counts(PfAggScanState *st, uint64 *rows, uint64 *evaluations)
 }
 
 void
+pf_agg_kernel_counts_reset(PfAggScanState *st)
+{
+	PfAggProgram *prog = st->prog;
+
+	for (int j = 0; j < prog->ncomputed; j++)
+		if (prog->computed[j].kernel == PF_KERNEL_REGEX)
+			prog->computed[j].regex->rows = prog->computed[j].regex->fallbacks = 0;
+}
+
+void
 pf_agg_kernel_fill(PfAggScanState *st, int c, uint32 batch_n,
 				   const uint32 *sel, uint32 n)
 {

@@ -688,9 +688,15 @@ pf_agg_pgexpr_move_counts(PfAggScanState *st, uint64 *rows, uint64 *evaluations,
 		return;
 	if (out)
 	{
-		*rows += st->pgexpr->rows;
-		*evaluations += st->pgexpr->evaluations;
+		uint64		r;
+		uint64		e;
+
+		/* ExecEvalExpr's and the regex kernel's */
+		pf_agg_pgexpr_counts(st, &r, &e);
+		*rows += r;
+		*evaluations += e;
 		st->pgexpr->rows = st->pgexpr->evaluations = 0;
+		pf_agg_kernel_counts_reset(st);
 	}
 	else
 	{
