@@ -1126,8 +1126,13 @@ late_qual_setup(ForeignScanState *node, PfScanState *st)
 							   attrs) || bms_is_member(c, seen))
 				continue;
 			seen = bms_add_member(seen, c);
-			/* the first conjunct's columns serve every row: converted eagerly */
-			if (k == 0)
+			/*
+			 * The first conjunct's columns serve every row: converted
+			 * eagerly, unless a top-N threshold drops rows before the
+			 * quals see them (then only the rows it lets through need
+			 * them, a few in a selective ORDER BY ... LIMIT).
+			 */
+			if (k == 0 && st->topn == NULL)
 				continue;
 			col->lazy = true;
 			lq->conj_cols[k][n++] = c;
