@@ -263,6 +263,24 @@ DROP FUNCTION topn_words_check;
 DROP TABLE topn_words;
 DROP COLLATION topn_ci;
 
+-- A deferred column asked for row by row (few rows pass), then for the
+-- rest of each batch (most do): the rows decoded ahead for the last single
+-- row and the ones after them make one answer.  Without and with a top-N
+-- threshold (under which the first conjunct's column is deferred too).
+CREATE TABLE topn_late AS
+SELECT i AS id, CASE WHEN i < 1500 THEN i % 97 = 0 ELSE i % 5 <> 0 END AS flag,
+       'payload ' || i AS payload
+  FROM generate_series(1, 9000) i;
+SELECT current_setting('data_directory') || '/pf_topn_late.parquet' AS late_file \gset
+COPY topn_late TO :'late_file' (FORMAT parquet, row_group_size 9000, page_size 1024);
+CREATE FOREIGN TABLE topn_late_pq (id int, flag bool, payload text) SERVER topn_srv
+  OPTIONS (filename :'late_file');
+SELECT (SELECT md5(string_agg(payload, ',' ORDER BY id)) FROM topn_late_pq WHERE flag) =
+       (SELECT md5(string_agg(payload, ',' ORDER BY id)) FROM topn_late WHERE flag) AS late_same;
+SELECT (SELECT array_agg(payload) FROM (SELECT payload FROM topn_late_pq WHERE payload LIKE '%1%' ORDER BY id DESC LIMIT 30) s) =
+       (SELECT array_agg(payload) FROM (SELECT payload FROM topn_late WHERE payload LIKE '%1%' ORDER BY id DESC LIMIT 30) s) AS late_topn_same;
+DROP TABLE topn_late;
+
 DROP FUNCTION topn_check, topn_used, topn_explain;
 DROP SERVER topn_srv CASCADE;
 DROP TABLE topn_ref, topn_bad;
