@@ -264,9 +264,8 @@ DROP TABLE topn_words;
 DROP COLLATION topn_ci;
 
 -- A deferred column asked for row by row (few rows pass), then for the
--- rest of each batch (most do): the rows decoded ahead for the last single
--- row and the ones after them make one answer.  Without and with a top-N
--- threshold (under which the first conjunct's column is deferred too).
+-- rest of each batch (most do).  Without and with a top-N threshold (under
+-- which the first conjunct's column is deferred too).
 CREATE TABLE topn_late AS
 SELECT i AS id, CASE WHEN i < 1500 THEN i % 97 = 0 ELSE i % 5 <> 0 END AS flag,
        'payload ' || i AS payload

@@ -921,30 +921,23 @@ pq_source_column_defer(PfSource *src, int col)
  * Make rows [from, from + n) of the current batch of deferred column col
  * decoded in its slot's batch, and return the first one's index in it.
  * When they are not, its reader skips the rows since the last it decoded
- * (whole pages unread when they lie within them) and decodes them and the
- * next PQ_DEFERRED_AHEAD rows of the batch, no further: the engine asks
- * for the rest of a batch at once when many rows need the column, so a
- * short request means few rows do, and decoding to the batch's end for
- * each of them cost more than the rows' own conversion (SELECT * with a
- * selective filter or an ORDER BY ... LIMIT threshold: a few rows per
- * batch need the other columns).
+ * (whole pages unread when they lie within them) and decodes from the
+ * first of them to the batch's end: decoding costs little per row next to
+ * converting, and one call per batch far less than one per row.
  */
-#define PQ_DEFERRED_AHEAD	64
-
 static uint32
 decode_deferred(PqSourceFile *f, int col, uint32 from, uint32 n)
 {
 	PfSource   *src = &f->base;
 	int			s = f->col_slots[col][0];
 	int64		row = src->batch_row + from;
-	uint32		left = f->batch_size - from;
-	uint32		want = Min(left, Max(n, PQ_DEFERRED_AHEAD));
+	uint32		want = f->batch_size - from;
 	instr_time	start;
 	PqError		err;
 
 	if (row >= f->slot_row[s] - f->slot_rows[s] && row + n <= f->slot_row[s])
 		return (uint32) (row - (f->slot_row[s] - f->slot_rows[s]));
-	if (row < f->slot_row[s] || n > left)
+	if (row < f->slot_row[s] || n > want)
 		elog(ERROR, "rows %lld to %lld of deferred column \"%s\" asked for after row %lld",
 			 (long long) row, (long long) (row + n - 1),
 			 src->columns[col].attname, (long long) f->slot_row[s]);
@@ -1008,29 +1001,7 @@ pq_source_convert(PfSource *src, int col, uint32 from, uint32 n,
 
 	if (column_deferred(f, col))
 	{
-		int			s = f->col_slots[col][0];
-		int64		row = src->batch_row + from;
-		int64		decoded_from = f->slot_row[s] - f->slot_rows[s];
-		uint32		at;
-
-		/*
-		 * Rows that begin within the rows decoded last and go beyond them
-		 * (the engine now asks for the rest of the batch): the decoded
-		 * ones first, the reader cannot go back to them.
-		 */
-		if (row >= decoded_from && row < f->slot_row[s] &&
-			row + n > f->slot_row[s])
-		{
-			uint32		first = (uint32) (f->slot_row[s] - row);
-
-			flat_rows(&f->batches[s], (uint32) (row - decoded_from), first, &view);
-			pf_converter_fill(f->convs[col], &view, first, values, nulls, 1);
-			from += first;
-			n -= first;
-			values += first;
-			nulls += first;
-		}
-		at = decode_deferred(f, col, from, n);
+		uint32		at = decode_deferred(f, col, from, n);
 
 		flat_rows(&f->batches[f->col_slots[col][0]], at, n, &view);
 		pf_converter_fill(f->convs[col], &view, n, values, nulls, 1);
