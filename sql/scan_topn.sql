@@ -210,6 +210,76 @@ SELECT * FROM topn_bad_pq ORDER BY id LIMIT 3;
 SELECT * FROM topn_bad_pq ORDER BY id + 0 LIMIT 3;
 \set VERBOSITY default
 
+-- Text keys whose values come from a dictionary are judged once per entry
+-- and threshold, a row by its entry.  Every row group of topn_words has a
+-- dictionary of the same size in another order (its first values rotate),
+-- so entry numbers mean other words from one row group to the next; the
+-- threshold tightens across row groups.  The same rows without
+-- dictionaries take the per-value path.  Collations: the database's, "C",
+-- ICU, and a case-insensitive (nondeterministic) one where "=" and "<>"
+-- are not bytewise.
+CREATE COLLATION topn_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+CREATE TABLE topn_words AS
+SELECT i AS id,
+       CASE WHEN i % 43 = 0 THEN NULL
+            WHEN i % 7 = 0 THEN ''
+            ELSE (ARRAY['apple', 'Apple', 'banana', 'Banana', 'Éclair', 'eclair', 'zeta', 'Zeta'])[(i + i / 1000) % 8 + 1]
+                 || ((i * 7 + i / 1000 * 13) % 24)::text END AS w
+  FROM generate_series(1, 12000) i;
+COPY topn_words TO :'pq_file' (FORMAT parquet, row_group_size 1000, page_size 1024);
+CREATE FOREIGN TABLE topn_words_pq (id int, w text) SERVER topn_srv
+  OPTIONS (filename :'pq_file');
+SELECT current_setting('data_directory') || '/pf_topn_plain.parquet' AS plain_file \gset
+COPY topn_words TO :'plain_file' (FORMAT parquet, row_group_size 1000, dictionary false);
+CREATE FOREIGN TABLE topn_words_plain (id int, w text) SERVER topn_srv
+  OPTIONS (filename :'plain_file');
+CREATE FUNCTION topn_words_check(tab text, key text, lim int, off int, qual text)
+RETURNS bool LANGUAGE plpgsql AS $$
+DECLARE
+  got int[];
+  want int[];
+  q text := 'SELECT array_agg(id) FROM (SELECT id FROM %I %s ORDER BY %s, id LIMIT %s OFFSET %s) s';
+BEGIN
+  EXECUTE format(q, tab, qual, key, lim, off) INTO got;
+  EXECUTE format(q, 'topn_words', qual, key, lim, off) INTO want;
+  RETURN got IS NOT DISTINCT FROM want;
+END $$;
+SELECT coll, qual,
+       bool_and(topn_words_check(tab, 'w' || coll || dir, lim, off, qual)) AS same
+  FROM unnest(ARRAY['', ' COLLATE "C"', ' COLLATE "en-x-icu"', ' COLLATE topn_ci']) coll,
+       unnest(ARRAY['', ' DESC', ' NULLS FIRST', ' DESC NULLS LAST']) dir,
+       unnest(ARRAY['', 'WHERE w <> ''''', 'WHERE w = ''zeta5''',
+                    'WHERE w COLLATE topn_ci = ''ZETA5''',
+                    'WHERE w COLLATE topn_ci <> ''apple1'' AND id > 100']) qual,
+       unnest(ARRAY['topn_words_pq', 'topn_words_plain']) tab,
+       (VALUES (1, 0), (10, 0), (57, 13)) l(lim, off)
+ GROUP BY coll, qual ORDER BY coll, qual;
+-- the threshold drops rows by their entry; "<> ''" is tested on the bytes
+SELECT topn_explain($$SELECT w FROM topn_words_pq WHERE w <> '' ORDER BY w COLLATE "en-x-icu" LIMIT 10$$,
+                    'ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF');
+SELECT w FROM topn_words_pq WHERE w <> '' ORDER BY w COLLATE "en-x-icu" DESC LIMIT 10;
+SELECT w FROM topn_words WHERE w <> '' ORDER BY w COLLATE "en-x-icu" DESC LIMIT 10;
+DROP FUNCTION topn_words_check;
+DROP TABLE topn_words;
+DROP COLLATION topn_ci;
+
+-- A deferred column asked for row by row (few rows pass), then for the
+-- rest of each batch (most do).  Without and with a top-N threshold (under
+-- which the first conjunct's column is deferred too).
+CREATE TABLE topn_late AS
+SELECT i AS id, CASE WHEN i < 1500 THEN i % 97 = 0 ELSE i % 5 <> 0 END AS flag,
+       'payload ' || i AS payload
+  FROM generate_series(1, 9000) i;
+SELECT current_setting('data_directory') || '/pf_topn_late.parquet' AS late_file \gset
+COPY topn_late TO :'late_file' (FORMAT parquet, row_group_size 9000, page_size 1024);
+CREATE FOREIGN TABLE topn_late_pq (id int, flag bool, payload text) SERVER topn_srv
+  OPTIONS (filename :'late_file');
+SELECT (SELECT md5(string_agg(payload, ',' ORDER BY id)) FROM topn_late_pq WHERE flag) =
+       (SELECT md5(string_agg(payload, ',' ORDER BY id)) FROM topn_late WHERE flag) AS late_same;
+SELECT (SELECT array_agg(payload) FROM (SELECT payload FROM topn_late_pq WHERE payload LIKE '%1%' ORDER BY id DESC LIMIT 30) s) =
+       (SELECT array_agg(payload) FROM (SELECT payload FROM topn_late WHERE payload LIKE '%1%' ORDER BY id DESC LIMIT 30) s) AS late_topn_same;
+DROP TABLE topn_late;
+
 DROP FUNCTION topn_check, topn_used, topn_explain;
 DROP SERVER topn_srv CASCADE;
 DROP TABLE topn_ref, topn_bad;

@@ -440,9 +440,24 @@ extern List *pf_topn_plan_rows(List *spec, PlannerInfo *root);
 extern PfTopN *pf_topn_begin(List *spec, Relation rel, MemoryContext parent);
 extern AttrNumber pf_topn_attnum(const PfTopN *t);
 extern bool pf_topn_rejects(PfTopN *t, Datum value, bool isnull);
-/* Does the threshold reject every one of nrows values (counted as dropped)? */
+/*
+ * The key's values come from a dictionary of so many entries (0: not, or
+ * no longer): pf_topn_rejects_entry then judges each entry once per
+ * threshold, a row by the entry its value is (entry numbers beyond the
+ * count: judged by value).  pf_topn_forget_dictionary: the entries'
+ * numbers change (a new unit).
+ */
+extern void pf_topn_use_dictionary(PfTopN *t, uint32 entries);
+extern void pf_topn_forget_dictionary(PfTopN *t);
+extern bool pf_topn_rejects_entry(PfTopN *t, uint32 entry, Datum value,
+								  bool isnull);
+/*
+ * Does the threshold reject every one of nrows values (counted as
+ * dropped)?  entries: their dictionary entries, or NULL.
+ */
 extern bool pf_topn_rejects_all(PfTopN *t, const Datum *values,
-								const bool *nulls, uint32 nrows);
+								const bool *nulls, const uint32 *entries,
+								uint32 nrows);
 extern void pf_topn_add(PfTopN *t, Datum value, bool isnull);
 extern bool pf_topn_threshold(const PfTopN *t, Datum *value, bool *isnull);
 extern void pf_topn_reset(PfTopN *t);

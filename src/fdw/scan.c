@@ -124,7 +124,8 @@ typedef enum PfFastOp
 {
 	PF_FAST_NONE = 0,
 	PF_FAST_LT, PF_FAST_LE, PF_FAST_EQ, PF_FAST_NE, PF_FAST_GE, PF_FAST_GT,
-	PF_FAST_LIKE				/* text [NOT] [I]LIKE constant: vec_like.c */
+	PF_FAST_LIKE,				/* text [NOT] [I]LIKE constant: vec_like.c */
+	PF_FAST_TEXT_EQ, PF_FAST_TEXT_NE	/* text = or <> a constant, bytewise */
 } PfFastOp;
 
 typedef struct PfFastConj
@@ -134,6 +135,8 @@ typedef struct PfFastConj
 	int16		typlen;			/* 2, 4 or 8: the Datum's integer width */
 	int64		value;
 	const PfLikeFilter *like;	/* PF_FAST_LIKE */
+	const char *text;			/* PF_FAST_TEXT_*: the constant's bytes */
+	int			textlen;
 } PfFastConj;
 
 typedef struct PfLateQual
@@ -252,6 +255,8 @@ typedef struct PfScanState
 	List	   *topn_spec;		/* from the plan, or NIL */
 	PfTopN	   *topn;			/* in use, or NULL */
 	int			topn_col;		/* the key's column */
+	const uint32 *topn_entries; /* the batch's key rows' dictionary entries,
+								 * or NULL (see pf_topn_use_dictionary) */
 } PfScanState;
 
 /* ----------------------------------------------------------------
@@ -523,6 +528,10 @@ close_rowgroup(PfScanState *st)
 {
 	if (st->src != NULL && st->src->unit >= 0)
 		st->ops->unit_close(st->src);
+	/* the next unit numbers its dictionary entries afresh */
+	if (st->topn != NULL)
+		pf_topn_forget_dictionary(st->topn);
+	st->topn_entries = NULL;
 }
 
 /* Close the current file and free its metadata and converters. */
@@ -779,6 +788,26 @@ convert_batch_column(PfScanState *st, int i, uint32 want)
 }
 
 /*
+ * The dictionary entries of the top-N key's rows in the current batch of
+ * want rows (PqColumnBatch.dict_index, numbered for the open unit), or
+ * NULL when the format does not show them.
+ */
+static const uint32 *
+key_entries(PfScanState *st, uint32 want)
+{
+	const PqColumnBatch *raw;
+
+	if (st->ops->raw_batch == NULL || !st->src->present[st->topn_col])
+		return NULL;
+	raw = st->ops->raw_batch(st->src, st->topn_col);
+	if (raw == NULL || raw->dict_index == NULL || raw->dictionary_count == 0 ||
+		raw->num_rows != want || raw->rep_levels != NULL)
+		return NULL;
+	pf_topn_use_dictionary(st->topn, raw->dictionary_count);
+	return raw->dict_index;
+}
+
+/*
  * Position the next batch and convert its eager columns into the columns'
  * Datum arrays.  Returns false at the end of the scan.  Under a top-N
  * threshold the key is converted first: a batch none of whose rows can
@@ -812,7 +841,9 @@ read_batch(PfScanState *st)
 			const PfScanColumn *key = &st->columns[st->topn_col];
 
 			convert_batch_column(st, st->topn_col, want);
-			if (pf_topn_rejects_all(st->topn, key->values, key->nulls, want))
+			st->topn_entries = key_entries(st, want);
+			if (pf_topn_rejects_all(st->topn, key->values, key->nulls,
+									st->topn_entries, want))
 			{
 				MemoryContextSwitchTo(old);
 				st->err_column = NULL;
@@ -832,6 +863,62 @@ read_batch(PfScanState *st)
 						  MemoryContextMemAllocated(st->scan_cxt, true));
 
 	st->batch_size = want;
+	return true;
+}
+
+/*
+ * "text column = constant" or "<>" under a deterministic collation: equal
+ * exactly when the bytes are (texteq, textne), so compared without the
+ * fmgr call and detoasting of each row's value.
+ */
+static bool
+fast_text_equality(Expr *e, Index scanrelid, PfScanState *st, PfFastConj *fc)
+{
+	OpExpr	   *op = (OpExpr *) e;
+	Expr	   *left;
+	Expr	   *right;
+	Var		   *var;
+	Const	   *cst;
+	int			c;
+
+	if (!IsA(e, OpExpr) || list_length(op->args) != 2 ||
+		(op->opfuncid != F_TEXTEQ && op->opfuncid != F_TEXTNE) ||
+		!OidIsValid(op->inputcollid) ||
+		!get_collation_isdeterministic(op->inputcollid))
+		return false;
+	left = linitial(op->args);
+	right = lsecond(op->args);
+	while (IsA(left, RelabelType))
+		left = ((RelabelType *) left)->arg;
+	while (IsA(right, RelabelType))
+		right = ((RelabelType *) right)->arg;
+	if (IsA(right, Var) && IsA(left, Const))
+	{
+		Expr	   *tmp = left;
+
+		left = right;
+		right = tmp;
+	}
+	if (!IsA(left, Var) || !IsA(right, Const))
+		return false;
+	var = (Var *) left;
+	cst = (Const *) right;
+	if (var->varno != scanrelid || var->varlevelsup != 0 || cst->constisnull)
+		return false;
+	for (c = 0; c < st->ncolumns; c++)
+		if (st->columns[c].attnum == var->varattno)
+			break;
+	if (c == st->ncolumns ||
+		(st->columns[c].typid != TEXTOID && st->columns[c].typid != VARCHAROID))
+		return false;
+	{
+		text	   *t = DatumGetTextPP(cst->constvalue);
+
+		fc->text = VARDATA_ANY(t);
+		fc->textlen = VARSIZE_ANY_EXHDR(t);
+	}
+	fc->col = c;
+	fc->op = op->opfuncid == F_TEXTEQ ? PF_FAST_TEXT_EQ : PF_FAST_TEXT_NE;
 	return true;
 }
 
@@ -870,6 +957,8 @@ fast_conjunct(Expr *e, ForeignScanState *node, PfScanState *st,
 			return;
 		}
 	}
+	if (fast_text_equality(e, scanrelid, st, fc))
+		return;
 	if (q == NULL || q->is_bool || q->is_null_test || q->in_list ||
 		q->prune_only)
 		return;
@@ -943,6 +1032,16 @@ fast_conjunct_true(const PfFastConj *fc, const PfScanColumn *col, uint32 r)
 		return false;
 	if (fc->op == PF_FAST_LIKE)
 		return pf_like_filter_datum(fc->like, col->values[r]);
+	if (fc->op == PF_FAST_TEXT_EQ || fc->op == PF_FAST_TEXT_NE)
+	{
+		const struct varlena *t = (const struct varlena *) DatumGetPointer(col->values[r]);
+		bool		equal;
+
+		/* the scan's own values: never compressed or external */
+		equal = VARSIZE_ANY_EXHDR(t) == fc->textlen &&
+			memcmp(VARDATA_ANY(t), fc->text, fc->textlen) == 0;
+		return equal == (fc->op == PF_FAST_TEXT_EQ);
+	}
 	v = fc->typlen == 2 ? DatumGetInt16(col->values[r]) :
 		fc->typlen == 4 ? DatumGetInt32(col->values[r]) :
 		DatumGetInt64(col->values[r]);
@@ -1027,8 +1126,13 @@ late_qual_setup(ForeignScanState *node, PfScanState *st)
 							   attrs) || bms_is_member(c, seen))
 				continue;
 			seen = bms_add_member(seen, c);
-			/* the first conjunct's columns serve every row: converted eagerly */
-			if (k == 0)
+			/*
+			 * The first conjunct's columns serve every row: converted
+			 * eagerly, unless a top-N threshold drops rows before the
+			 * quals see them (then only the rows it lets through need
+			 * them, a few in a selective ORDER BY ... LIMIT).
+			 */
+			if (k == 0 && st->topn == NULL)
 				continue;
 			col->lazy = true;
 			lq->conj_cols[k][n++] = c;
@@ -1273,7 +1377,10 @@ iterate_slow(ForeignScanState *node)
 
 		/* a row after the top-N threshold cannot be among the first n */
 		if (topn != NULL &&
-			pf_topn_rejects(topn, topn_col->values[r], topn_col->nulls[r]))
+			(st->topn_entries != NULL ?
+			 pf_topn_rejects_entry(topn, st->topn_entries[r],
+								   topn_col->values[r], topn_col->nulls[r]) :
+			 pf_topn_rejects(topn, topn_col->values[r], topn_col->nulls[r])))
 		{
 			if (lq != NULL)
 				lq->rows_seen++;

@@ -69,6 +69,9 @@
  */
 #define PF_TOPN_MAX_ROWS	100000
 
+/* entry_verdict: the entry sorts after a threshold (see PfTopN) */
+#define VERDICT_REJECTED	PG_UINT32_MAX
+
 /* parquet_fdw.enable_scan_topn */
 static bool pf_enable_scan_topn = true;
 
@@ -118,6 +121,17 @@ struct PfTopN
 	 */
 	PfPruneQual *unit_qual;
 	List	   *unit_quals;
+	/*
+	 * The open unit's dictionary of the key, judged entry by entry: a
+	 * row's value is compared once per entry and threshold, not once per
+	 * row (a strcoll under most collations).  entry_verdict[e] is
+	 * VERDICT_REJECTED once entry e sorted after a threshold (the
+	 * threshold only tightens: for good), the generation of the threshold
+	 * it was found not to sort after, or 0 when not judged yet.
+	 */
+	uint32	   *entry_verdict;
+	uint32		entry_count;	/* 0: no dictionary in use */
+	uint32		threshold_gen;	/* bumped whenever values[0] changes */
 	/* for EXPLAIN ANALYZE */
 	int64		rows_dropped;
 	int64		units_skipped;
@@ -242,6 +256,7 @@ pf_topn_begin(List *spec, Relation rel, MemoryContext parent)
 									 &t->ssup);
 	typid = TupleDescAttr(RelationGetDescr(rel), t->attnum - 1)->atttypid;
 	get_typlenbyval(typid, &t->typlen, &t->typbyval);
+	t->threshold_gen = 1;
 	t->values = MemoryContextAlloc(cxt, sizeof(Datum) * t->rows);
 	t->nulls = MemoryContextAlloc(cxt, sizeof(bool) * t->rows);
 
@@ -353,17 +368,77 @@ pf_topn_rejects(PfTopN *t, Datum value, bool isnull)
 	return false;
 }
 
+void
+pf_topn_use_dictionary(PfTopN *t, uint32 entries)
+{
+	if (entries == t->entry_count)
+		return;
+	if (t->entry_verdict != NULL)
+		pfree(t->entry_verdict);
+	t->entry_verdict = NULL;
+	t->entry_count = 0;
+	if (entries == 0)
+		return;
+	t->entry_verdict = MemoryContextAllocExtended(t->cxt,
+												  sizeof(uint32) * entries,
+												  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	t->entry_count = entries;
+}
+
+void
+pf_topn_forget_dictionary(PfTopN *t)
+{
+	if (t->entry_count > 0)
+		memset(t->entry_verdict, 0, sizeof(uint32) * t->entry_count);
+}
+
+bool
+pf_topn_rejects_entry(PfTopN *t, uint32 entry, Datum value, bool isnull)
+{
+	uint32		verdict;
+
+	if (t->count < t->rows)
+		return false;
+	if (entry >= t->entry_count)
+		return pf_topn_rejects(t, value, isnull);
+	verdict = t->entry_verdict[entry];
+	if (verdict == t->threshold_gen)
+		return false;
+	if (verdict != VERDICT_REJECTED)
+	{
+		if (ApplySortComparator(value, isnull, t->values[0], t->nulls[0],
+								&t->ssup) <= 0)
+		{
+			t->entry_verdict[entry] = t->threshold_gen;
+			return false;
+		}
+		t->entry_verdict[entry] = VERDICT_REJECTED;
+	}
+	t->rows_dropped++;
+	return true;
+}
+
 bool
 pf_topn_rejects_all(PfTopN *t, const Datum *values, const bool *nulls,
-					uint32 nrows)
+					const uint32 *entries, uint32 nrows)
 {
+	int64		dropped = t->rows_dropped;
+
 	if (t->count < t->rows)
 		return false;
 	for (uint32 r = 0; r < nrows; r++)
-		if (ApplySortComparator(values[r], nulls[r], t->values[0], t->nulls[0],
-								&t->ssup) <= 0)
+	{
+		bool		rejected = entries != NULL ?
+			pf_topn_rejects_entry(t, entries[r], values[r], nulls[r]) :
+			pf_topn_rejects(t, values[r], nulls[r]);
+
+		if (!rejected)
+		{
+			/* the rows go on to the row-by-row test, counted there */
+			t->rows_dropped = dropped;
 			return false;
-	t->rows_dropped += nrows;
+		}
+	}
 	return true;
 }
 
@@ -413,6 +488,16 @@ pf_topn_add(PfTopN *t, Datum value, bool isnull)
 	{
 		entry_swap(t, i, (i - 1) / 2);
 		i = (i - 1) / 2;
+	}
+	/* a new threshold: entries judged not to sort after the old one are stale */
+	if (t->count == t->rows)
+	{
+		t->threshold_gen++;
+		if (t->threshold_gen == VERDICT_REJECTED)
+		{
+			t->threshold_gen = 1;
+			pf_topn_forget_dictionary(t);
+		}
 	}
 }
 
@@ -487,6 +572,7 @@ pf_topn_reset(PfTopN *t)
 		if (!t->typbyval && !t->nulls[i])
 			pfree(DatumGetPointer(t->values[i]));
 	t->count = 0;
+	pf_topn_forget_dictionary(t);
 }
 
 bool
