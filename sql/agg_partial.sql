@@ -213,8 +213,9 @@ SELECT part_same('SELECT t, count(*) AS c, sum(i4), avg(f8) FROM TBL
 -- NULL keys, two keys, an offset, ascending order
 SELECT part_same('SELECT k, t, count(*) AS c, min(i2), max(n) FROM TBL
     GROUP BY k, t ORDER BY c DESC, k NULLS FIRST, t NULLS FIRST LIMIT 12 OFFSET 3');
-SELECT part_same('SELECT i8 % 20011 AS m, sum(i2) AS s, count(*) FROM TBL
-    GROUP BY 1 ORDER BY s, m LIMIT 9');
+-- a computed key: the partitions come from the stored one (g) alone
+SELECT part_same('SELECT g, i8 % 20011 AS m, sum(i2) AS s, count(*) FROM TBL
+    GROUP BY 1, 2 ORDER BY s, m, g LIMIT 9');
 SELECT part_same('SELECT u, t, count(*) AS c, sum(e) FROM TBL WHERE i2 > 0
     GROUP BY u, t ORDER BY c DESC, u, t LIMIT 10');
 -- HAVING, evaluated per participant on whole groups

@@ -674,13 +674,11 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 			{
 				int			c = prog->key_cols[k];
 
-				if (st->filled[c])
+				/* computed keys: later, for the rows kept */
+				if (st->filled[c] || c >= prog->ncols)
 					continue;
 				st->err_column = prog->cols[c].attname;
-				if (c >= prog->ncols)
-					pf_agg_pgexpr_fill(st, c, batch_n, sel, n);
-				else
-					fill_batch(st, c, batch_n, sel, n);
+				fill_batch(st, c, batch_n, sel, n);
 				st->filled[c] = true;
 			}
 			MemoryContextSwitchTo(old);

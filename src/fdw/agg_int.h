@@ -859,7 +859,7 @@ extern int64 pf_agg_partial_claim(PfAggScanState *st);
 /*
  * Partitioned plans: the next partition this participant aggregates, or
  * -1 when all are claimed; and the selected rows of the partition being
- * read (their key columns filled) into out, returning their number.
+ * read (their stored key columns filled) into out, returning their number.
  */
 extern int	pf_agg_partial_claim_partition(PfAggScanState *st);
 extern uint32 pf_agg_partial_keep_partition(PfAggScanState *st, const uint32 *sel,
@@ -873,7 +873,5 @@ extern uint32 pf_agg_partial_keep_partition(PfAggScanState *st, const uint32 *se
 extern void pf_agg_add_partitioned_topn_path(PlannerInfo *root, RelOptInfo *final_rel,
 											 ForeignPath *group_path, List *topn,
 											 int64 count, int64 offset);
-/* in agg_spill.c: the hashes of the selected rows' keys into st->row_hash */
-extern void pf_agg_row_key_hashes(PfAggScanState *st, const uint32 *sel, uint32 n);
 
 #endif							/* PF_AGG_INT_H */

@@ -339,21 +339,62 @@ pf_agg_partial_claim_partition(PfAggScanState *st)
 	return part < (uint32) st->nparts ? (int) part : -1;
 }
 
+/* The hash of one stored key value: equal values hash equally in every file. */
+static inline uint32
+key_value_hash(const PfAggCol *col, const PqColumnBatch *b, uint32 r)
+{
+	if (b->is_null && b->is_null[r])
+		return 0x9e3779b9;
+	switch (col->kind)
+	{
+		case PF_COL_TEXT:
+			{
+				const CdcByteView *v = &((const CdcByteView *) b->values)[r];
+
+				return pf_agg_hash_text(v->ptr, v->len);
+			}
+		case PF_COL_BOOL:
+			return hash_int64(((const uint8 *) b->values)[r] != 0);
+		case PF_COL_F4:
+			return hash_int64(float_key_bits(((const float4 *) b->values)[r]));
+		case PF_COL_F8:
+			return hash_int64(float_key_bits(((const float8 *) b->values)[r]));
+		default:
+			return hash_int64(col->phys == PQ_INT32 ?
+							  ((const int32 *) b->values)[r] :
+							  ((const int64 *) b->values)[r]);
+	}
+}
+
 uint32
 pf_agg_partial_keep_partition(PfAggScanState *st, const uint32 *sel, uint32 n,
 							  uint32 *out)
 {
-	const uint32 *h = st->row_hash;
+	PfAggProgram *prog = st->prog;
+	uint32	   *h = st->row_hash;
 	uint64		nparts = (uint64) st->nparts;
 	uint32		m = 0;
 
 	/*
-	 * The hash's high bits choose the partition: spilling takes its
-	 * partitions from the low bits, which then stay evenly spread.
+	 * Only the stored keys: rows of one group agree on them too, and the
+	 * computed ones are evaluated after this, for the rows kept only.
 	 */
-	pf_agg_row_key_hashes(st, sel, n);
+	memset(h, 0, sizeof(uint32) * n);
+	for (int k = 0; k < prog->nkeys; k++)
+	{
+		const PfAggCol *col = &prog->cols[prog->key_cols[k]];
+		const PqColumnBatch *b;
+
+		if (prog->key_cols[k] >= prog->ncols)
+			continue;
+		b = col_batch(st, col);
+		for (uint32 i = 0; i < n; i++)
+			h[i] = hash_combine(h[i], key_value_hash(col, b, sel[i]));
+	}
+
+	/* the high bits of the mixed hash choose the partition */
 	for (uint32 i = 0; i < n; i++)
-		if ((int) (((uint64) h[i] * nparts) >> 32) == st->part)
+		if ((int) (((uint64) murmurhash32(h[i]) * nparts) >> 32) == st->part)
 			out[m++] = sel[i];
 	return m;
 }

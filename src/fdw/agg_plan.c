@@ -597,9 +597,16 @@ pf_agg_add_partitioned_topn_path(PlannerInfo *root, RelOptInfo *final_rel,
 	Cost		cost;
 	int			workers;
 
+	ListCell   *lc;
+	bool		stored_key = false;
+
 	if (!pf_enable_partial_aggregate || !grouped_rel->consider_parallel ||
-		base->partial_pathlist == NIL || list_length(gpriv) != 5 ||
-		lthird(gpriv) == NIL || count <= 0)
+		base->partial_pathlist == NIL || list_length(gpriv) != 5 || count <= 0)
+		return;
+	/* the partitions come from the stored key columns' values */
+	foreach(lc, (List *) lthird(gpriv))
+		stored_key |= IsA(lfirst(lc), Var);
+	if (!stored_key)
 		return;
 	workers = ((Path *) linitial(base->partial_pathlist))->parallel_workers;
 	if (workers < 2)
@@ -607,14 +614,16 @@ pf_agg_add_partitioned_topn_path(PlannerInfo *root, RelOptInfo *final_rel,
 
 	/*
 	 * Cost: each participant reads and decodes every unit (the serial
-	 * scan's cost without its tuples), hashes every row's keys, and does
-	 * its share of the grouping and aggregating, which is the rest of the
-	 * serial aggregation's cost.
+	 * scan's cost without its tuples), hashes every row's stored keys (as
+	 * the serial path costs a key per row) and does its share of the
+	 * grouping and aggregating, which is the rest of the serial
+	 * aggregation's cost.
 	 */
 	read_cost = Max(serial_scan_cost(base) - cpu_tuple_cost * rows, 0);
 	read_cost = Min(read_cost, group_path->path.total_cost);
 	per_part = Max(ngroups / workers, 1);
-	cost = read_cost + cpu_operator_cost * rows +
+	cost = read_cost +
+		cpu_operator_cost * 0.25 * list_length(lthird(gpriv)) * rows +
 		(group_path->path.total_cost - read_cost) / workers +
 		cpu_operator_cost * per_part;
 

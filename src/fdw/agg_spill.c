@@ -526,10 +526,3 @@ pf_agg_spill_discard(PfAggScanState *st)
 	if (st->spill_cxt)
 		MemoryContextReset(st->spill_cxt);
 }
-
-/* For partitioned parallel plans (agg_partial.c): as when spilling. */
-void
-pf_agg_row_key_hashes(PfAggScanState *st, const uint32 *sel, uint32 n)
-{
-	key_hashes(st, sel, n, -1);
-}
