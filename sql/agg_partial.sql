@@ -69,6 +69,7 @@ LANGUAGE plpgsql AS $$
 DECLARE
   pushed boolean := false;
   parallel boolean := false;
+  merged boolean := false;
   ln text;
   diff bigint;
   qf text := replace(q, 'TBL', ft);
@@ -77,6 +78,7 @@ BEGIN
   FOR ln IN EXECUTE 'EXPLAIN (VERBOSE, COSTS OFF) ' || qf LOOP
     IF ln ~ 'Aggregate Pushdown: ' AND ln !~ 'not used' THEN pushed := true; END IF;
     IF ln ~ 'Parallel Foreign Scan' THEN parallel := true; END IF;
+    IF ln ~ 'Gather Merge' THEN merged := true; END IF;
   END LOOP;
   EXECUTE 'CREATE TEMP TABLE r_ft AS SELECT t::text AS v FROM (' || qf || ') t';
   EXECUTE 'CREATE TEMP TABLE r_heap AS SELECT t::text AS v FROM (' || qh || ') t';
@@ -86,7 +88,8 @@ BEGIN
      (SELECT v FROM r_heap EXCEPT ALL SELECT v FROM r_ft)) x;
   DROP TABLE r_ft;
   DROP TABLE r_heap;
-  RETURN CASE WHEN pushed AND parallel THEN 'partial pushdown'
+  RETURN CASE WHEN pushed AND parallel AND merged THEN 'partitioned pushdown'
+              WHEN pushed AND parallel THEN 'partial pushdown'
               WHEN pushed THEN 'serial pushdown' ELSE 'not pushed' END ||
          ', ' || diff || ' differences';
 END $$;
@@ -102,7 +105,7 @@ CREATE FUNCTION part_plan(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE ln text;
 BEGIN
   FOR ln IN EXECUTE 'EXPLAIN (COSTS OFF) ' || replace(q, 'TBL', 'part_ft') LOOP
-    IF ln ~ '^ *(->  )?(Finalize|Gather|Workers Planned|Parallel Foreign Scan|Foreign Scan|Aggregate Pushdown|Pushed Group Keys)' THEN
+    IF ln ~ '^ *(->  )?(Limit|Finalize|Gather|Workers Planned|Parallel Foreign Scan|Foreign Scan|Aggregate Pushdown|Pushed Group Keys|Pushed Top-N)' THEN
       RETURN NEXT ln;
     END IF;
   END LOOP;
@@ -196,6 +199,43 @@ SELECT v.x, a.c, a.s FROM (VALUES (1), (2), (3)) v(x),
 RESET enable_hashjoin;
 RESET enable_mergejoin;
 RESET enable_material;
+
+-- ===== ORDER BY ... LIMIT over many groups: the participants split the
+-- groups by their keys' hashes, each returns its own top rows, a Gather
+-- Merge merges them and a Limit cuts (a second sort key makes the answer
+-- unique, so it is compared with the heap table's as a set).  Passing
+-- every group up costs what it costs, as partial states would.
+RESET parallel_tuple_cost;
+ANALYZE part_ft;
+SELECT part_plan('SELECT t, count(*) AS c FROM TBL GROUP BY t ORDER BY c DESC, t LIMIT 5');
+SELECT part_same('SELECT t, count(*) AS c, sum(i4), avg(f8) FROM TBL
+    GROUP BY t ORDER BY c DESC, t LIMIT 7');
+-- NULL keys, two keys, an offset, ascending order
+SELECT part_same('SELECT k, t, count(*) AS c, min(i2), max(n) FROM TBL
+    GROUP BY k, t ORDER BY c DESC, k NULLS FIRST, t NULLS FIRST LIMIT 12 OFFSET 3');
+-- a computed key: the partitions come from the stored one (g) alone
+SELECT part_same('SELECT g, i8 % 20011 AS m, sum(i2) AS s, count(*) FROM TBL
+    GROUP BY 1, 2 ORDER BY s, m, g LIMIT 9');
+SELECT part_same('SELECT u, t, count(*) AS c, sum(e) FROM TBL WHERE i2 > 0
+    GROUP BY u, t ORDER BY c DESC, u, t LIMIT 10');
+-- HAVING, evaluated per participant on whole groups
+SELECT part_same('SELECT t, count(*) AS c FROM TBL GROUP BY t
+    HAVING min(i2) > 400 ORDER BY c, t LIMIT 6');
+-- no group at all
+SELECT part_same('SELECT t, count(*) AS c FROM TBL WHERE length(t) = 5
+    GROUP BY t ORDER BY c DESC, t LIMIT 5');
+-- groups beyond work_mem in each participant
+SET work_mem = '64kB';
+SELECT part_same('SELECT t, count(*) AS c, max(d) FROM TBL GROUP BY t ORDER BY c DESC, t LIMIT 8');
+RESET work_mem;
+-- no worker starts: the leader claims every partition
+SET max_parallel_workers = 0;
+SELECT part_same('SELECT t, count(*) AS c, sum(i4) FROM TBL GROUP BY t ORDER BY c DESC, t LIMIT 7');
+RESET max_parallel_workers;
+-- off with partial aggregation
+SET parquet_fdw.enable_partial_aggregate = off;
+SELECT part_same('SELECT t, count(*) AS c FROM TBL GROUP BY t ORDER BY c DESC, t LIMIT 5');
+RESET parquet_fdw.enable_partial_aggregate;
 
 DROP FUNCTION part_same(text, text, text);
 DROP FUNCTION part_plan(text);

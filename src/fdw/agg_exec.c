@@ -674,6 +674,28 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 		st->err_column = NULL;
 
 		st->batch_seq++;
+		if (n > 0 && st->part >= 0)
+		{
+			/* a partitioned plan: only the rows of this partition's groups */
+			uint32	   *out = (sel == st->sel) ? st->sel2 : st->sel;
+
+			old = MemoryContextSwitchTo(st->batch_cxt);
+			for (int k = 0; k < prog->nkeys; k++)
+			{
+				int			c = prog->key_cols[k];
+
+				/* computed keys: later, for the rows kept */
+				if (st->filled[c] || c >= prog->ncols)
+					continue;
+				st->err_column = prog->cols[c].attname;
+				fill_batch(st, c, batch_n, sel, n);
+				st->filled[c] = true;
+			}
+			MemoryContextSwitchTo(old);
+			st->err_column = NULL;
+			n = pf_agg_partial_keep_partition(st, sel, n, out);
+			sel = out;
+		}
 		if (n > 0)
 		{
 			old = MemoryContextSwitchTo(st->batch_cxt);
@@ -746,25 +768,10 @@ compute_claimed(PfAggScanState *st)
 		close_file(st);
 }
 
-/* Run the whole aggregation. */
+/* Aggregate every planned unit, in plan order. */
 static void
-compute(PfAggScanState *st)
+compute_all_units(PfAggScanState *st)
 {
-	ErrorContextCallback errcb;
-
-	errcb.callback = pf_agg_error_callback;
-	errcb.arg = st;
-	errcb.previous = error_context_stack;
-	error_context_stack = &errcb;
-
-	if (st->shared != NULL)
-	{
-		compute_claimed(st);
-		st->path = NULL;
-		error_context_stack = errcb.previous;
-		st->passes++;
-		return;
-	}
 	for (int fi = 0; fi < list_length(st->filenames); fi++)
 	{
 		List	   *rgs = (List *) list_nth(st->rowgroups, fi);
@@ -793,6 +800,36 @@ compute(PfAggScanState *st)
 		}
 		close_file(st);
 		pfree(planned);
+	}
+}
+
+/* Run the whole aggregation. */
+static void
+compute(PfAggScanState *st)
+{
+	ErrorContextCallback errcb;
+
+	errcb.callback = pf_agg_error_callback;
+	errcb.arg = st;
+	errcb.previous = error_context_stack;
+	error_context_stack = &errcb;
+
+	if (st->nparts > 0 && st->shared != NULL)
+	{
+		/*
+		 * Partitioned: every unit for each partition claimed; the groups
+		 * of different partitions never meet, so they share one table.
+		 */
+		while ((st->part = pf_agg_partial_claim_partition(st)) >= 0)
+			compute_all_units(st);
+	}
+	else if (st->shared != NULL)
+		compute_claimed(st);
+	else
+	{
+		/* the plan run without workers (and without a DSM): all groups */
+		st->part = -1;
+		compute_all_units(st);
 	}
 	st->path = NULL;
 	error_context_stack = errcb.previous;
@@ -998,6 +1035,9 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 	st->prog = prog;
 	if (list_length(priv) > PfAggPrivateTopN)
 		st->topn = pf_agg_topn_begin((List *) list_nth(priv, PfAggPrivateTopN));
+	if (list_length(priv) > PfAggPrivatePartitions)
+		st->nparts = intVal(list_nth(priv, PfAggPrivatePartitions));
+	st->part = -1;
 	ncols = prog->ncols + prog->ncomputed;
 	MemoryContextSwitchTo(old);
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)

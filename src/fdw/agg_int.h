@@ -404,8 +404,12 @@ enum PfAggPrivateIndex
 	PfAggPrivateSourceKind,		/* Integer: PfScanKind of the table source */
 	PfAggPrivateIdentities,		/* List of String: each file's identity
 								 * when planned (pf_file_identity) */
-	PfAggPrivateTopN			/* List: the pushed top-N (agg_topn.c), or
+	PfAggPrivateTopN,			/* List: the pushed top-N (agg_topn.c), or
 								 * NIL */
+	PfAggPrivatePartitions		/* Integer: > 0 when each participant of a
+								 * parallel plan aggregates the groups of
+								 * the hash partitions it claims (all their
+								 * rows), 0 otherwise */
 };
 
 
@@ -545,6 +549,15 @@ typedef struct PfAggScanState
 	int64		nwork;			/* entries of the flat unit list */
 	int		   *work_file;		/* per entry: its file index */
 	int		   *work_unit;		/* per entry: its unit in that file */
+
+	/*
+	 * Partitioned aggregation in a parallel plan: the group keys' hashes
+	 * split the groups into nparts partitions; a participant reads every
+	 * unit but keeps the rows of the partitions it claims, so its groups
+	 * are whole and no Finalize Aggregate is needed.
+	 */
+	int			nparts;			/* 0: not partitioned */
+	int			part;			/* the partition being read, or -1 */
 } PfAggScanState;
 
 
@@ -876,6 +889,23 @@ extern bool pf_agg_partial_state(PfAggScanState *st, uint32 g, int a,
  * goes to exactly one participant), or -1 when all are claimed.
  */
 extern int64 pf_agg_partial_claim(PfAggScanState *st);
+/*
+ * Partitioned plans: the next partition this participant aggregates, or
+ * -1 when all are claimed; and the selected rows of the partition being
+ * read (their stored key columns filled) into out, returning their number.
+ */
+extern int	pf_agg_partial_claim_partition(PfAggScanState *st);
+extern uint32 pf_agg_partial_keep_partition(PfAggScanState *st, const uint32 *sel,
+											uint32 n, uint32 *out);
+/*
+ * in agg_plan.c: ORDER BY ... LIMIT over groups aggregated partition by
+ * partition in parallel participants, each returning its own top rows
+ * (topn: agg_topn.c's element for the serial path), merged above by a
+ * Gather Merge and cut by a Limit.
+ */
+extern void pf_agg_add_partitioned_topn_path(PlannerInfo *root, RelOptInfo *final_rel,
+											 ForeignPath *group_path, List *topn,
+											 int64 count, int64 offset);
 
 /* in agg_distinct.c: count(DISTINCT) of a fixed-width column */
 extern bool pf_agg_distinct_fixed_kind(PfColKind kind);

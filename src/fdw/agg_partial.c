@@ -19,6 +19,12 @@
  * sum and avg of int8 and numeric keep an internal state whose serialized
  * form is PostgreSQL's private business: those stay serial.
  *
+ * ORDER BY ... LIMIT over many groups is planned differently (agg_plan.c,
+ * pf_agg_add_partitioned_topn_path): the participants claim partitions of
+ * the groups' key hashes instead of units, read every unit, aggregate the
+ * rows of their partitions into whole groups and return only their own
+ * top rows, so nothing has to combine millions of partial groups.
+ *
  * IDENTIFICATION
  *	  src/fdw/agg_partial.c
  *
@@ -40,6 +46,7 @@
 typedef struct PfAggParallel
 {
 	pg_atomic_uint64 next_work;
+	pg_atomic_uint32 next_part;	/* partitioned plans: the next partition */
 	slock_t		mutex;			/* protects the counters below */
 	int64		rowgroups_read;
 	int64		rowgroups_stats;
@@ -221,6 +228,7 @@ pf_agg_partial_init_dsm(ForeignScanState *node, void *coordinate)
 
 	memset(shared, 0, sizeof(PfAggParallel));
 	pg_atomic_init_u64(&shared->next_work, 0);
+	pg_atomic_init_u32(&shared->next_part, 0);
 	SpinLockInit(&shared->mutex);
 	st->shared = shared;
 	build_work_list(st);
@@ -299,6 +307,7 @@ pf_agg_partial_reinit_dsm(ForeignScanState *node, void *coordinate)
 	st->shared = shared;
 	fold_counters(st);
 	pg_atomic_write_u64(&shared->next_work, 0);
+	pg_atomic_write_u32(&shared->next_part, 0);
 }
 
 void
@@ -316,4 +325,82 @@ pf_agg_partial_claim(PfAggScanState *st)
 	uint64		work = pg_atomic_fetch_add_u64(&st->shared->next_work, 1);
 
 	return work < (uint64) st->nwork ? (int64) work : -1;
+}
+
+/* ----------------------------------------------------------------
+ * Execution: partitioned plans
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * Partitions are claimed, not assigned by worker number: a worker that
+ * did not start leaves its partition to whoever asks next (the leader at
+ * the latest), so every partition is aggregated exactly once.
+ */
+int
+pf_agg_partial_claim_partition(PfAggScanState *st)
+{
+	uint32		part = pg_atomic_fetch_add_u32(&st->shared->next_part, 1);
+
+	return part < (uint32) st->nparts ? (int) part : -1;
+}
+
+/* The hash of one stored key value: equal values hash equally in every file. */
+static inline uint32
+key_value_hash(const PfAggCol *col, const PqColumnBatch *b, uint32 r)
+{
+	if (b->is_null && b->is_null[r])
+		return 0x9e3779b9;
+	switch (col->kind)
+	{
+		case PF_COL_TEXT:
+			{
+				const CdcByteView *v = &((const CdcByteView *) b->values)[r];
+
+				return pf_agg_hash_text(v->ptr, v->len);
+			}
+		case PF_COL_BOOL:
+			return hash_int64(((const uint8 *) b->values)[r] != 0);
+		case PF_COL_F4:
+			return hash_int64(float_key_bits(((const float4 *) b->values)[r]));
+		case PF_COL_F8:
+			return hash_int64(float_key_bits(((const float8 *) b->values)[r]));
+		default:
+			return hash_int64(col->phys == PQ_INT32 ?
+							  ((const int32 *) b->values)[r] :
+							  ((const int64 *) b->values)[r]);
+	}
+}
+
+uint32
+pf_agg_partial_keep_partition(PfAggScanState *st, const uint32 *sel, uint32 n,
+							  uint32 *out)
+{
+	PfAggProgram *prog = st->prog;
+	uint32	   *h = st->row_hash;
+	uint64		nparts = (uint64) st->nparts;
+	uint32		m = 0;
+
+	/*
+	 * Only the stored keys: rows of one group agree on them too, and the
+	 * computed ones are evaluated after this, for the rows kept only.
+	 */
+	memset(h, 0, sizeof(uint32) * n);
+	for (int k = 0; k < prog->nkeys; k++)
+	{
+		const PfAggCol *col = &prog->cols[prog->key_cols[k]];
+		const PqColumnBatch *b;
+
+		if (prog->key_cols[k] >= prog->ncols)
+			continue;
+		b = col_batch(st, col);
+		for (uint32 i = 0; i < n; i++)
+			h[i] = hash_combine(h[i], key_value_hash(col, b, sel[i]));
+	}
+
+	/* the high bits of the mixed hash choose the partition */
+	for (uint32 i = 0; i < n; i++)
+		if ((int) (((uint64) murmurhash32(h[i]) * nparts) >> 32) == st->part)
+			out[m++] = sel[i];
+	return m;
 }

@@ -563,6 +563,97 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 }
 
 
+/*
+ * ORDER BY ... LIMIT n over a GROUP BY with many groups, in parallel: the
+ * partial path above (transition states) makes each participant return
+ * up to all the groups for the Finalize Aggregate to combine, which costs
+ * more than the serial scan saves.  Here the participants split the
+ * groups instead, by the hash of their keys: each reads every unit, keeps
+ * the rows of the partitions it claims, aggregates whole groups and
+ * returns only its own top offset + n rows, sorted; a Gather Merge
+ * merges them and a Limit takes the n after the offset.  A group strictly
+ * better than a returned one is in its partition's top rows, so the
+ * merged rows begin with a valid answer.
+ */
+void
+pf_agg_add_partitioned_topn_path(PlannerInfo *root, RelOptInfo *final_rel,
+								 ForeignPath *group_path, List *topn,
+								 int64 count, int64 offset)
+{
+	List	   *gpriv = group_path->fdw_private;
+	Index		rti = (Index) intVal(lfourth(gpriv));
+	RelOptInfo *base = root->simple_rel_array[rti];
+	RelOptInfo *grouped_rel = group_path->path.parent;
+	PfPlanState *ps = (PfPlanState *) base->fdw_private;
+	List	   *ptopn;
+	ForeignPath *path;
+	Path	   *gather;
+	Path	   *limit;
+	double		rows = Max(ps->total_rows, 1);
+	double		ngroups = group_path->path.rows;
+	double		per_part;
+	double		total_rows;
+	Cost		read_cost;
+	Cost		cost;
+	int			workers;
+
+	ListCell   *lc;
+	bool		stored_key = false;
+
+	if (!pf_enable_partial_aggregate || !grouped_rel->consider_parallel ||
+		base->partial_pathlist == NIL || list_length(gpriv) != 5 || count <= 0)
+		return;
+	/* the partitions come from the stored key columns' values */
+	foreach(lc, (List *) lthird(gpriv))
+		stored_key |= IsA(lfirst(lc), Var);
+	if (!stored_key)
+		return;
+	workers = ((Path *) linitial(base->partial_pathlist))->parallel_workers;
+	if (workers < 2)
+		return;
+
+	/*
+	 * Cost: each participant reads and decodes every unit (the serial
+	 * scan's cost without its tuples), hashes every row's stored keys (as
+	 * the serial path costs a key per row) and does its share of the
+	 * grouping and aggregating, which is the rest of the serial
+	 * aggregation's cost.
+	 */
+	read_cost = Max(serial_scan_cost(base) - cpu_tuple_cost * rows, 0);
+	read_cost = Min(read_cost, group_path->path.total_cost);
+	per_part = Max(ngroups / workers, 1);
+	cost = read_cost +
+		cpu_operator_cost * 0.25 * list_length(lthird(gpriv)) * rows +
+		(group_path->path.total_cost - read_cost) / workers +
+		cpu_operator_cost * per_part;
+
+	/* each participant's own top rows, none skipped: the Limit skips */
+	ptopn = list_copy(topn);
+	linitial(ptopn) = makeString(psprintf(INT64_FORMAT, count + offset));
+	lsecond(ptopn) = makeString(pstrdup("0"));
+	path = pf_create_foreign_upper_path(root, final_rel,
+										root->upper_targets[UPPERREL_FINAL],
+										Min(per_part, (double) (count + offset)),
+										cost, cost, root->sort_pathkeys, NULL,
+										lappend(lappend(list_copy(gpriv), ptopn),
+												makeInteger(workers)));
+	path->path.parallel_aware = true;
+	path->path.parallel_safe = true;
+	path->path.parallel_workers = workers;
+
+	total_rows = path->path.rows * workers;
+	gather = (Path *) create_gather_merge_path(root, final_rel, (Path *) path,
+											   path->path.pathtarget,
+											   root->sort_pathkeys, NULL,
+											   &total_rows);
+	limit = (Path *) create_limit_path(root, final_rel, gather,
+									   root->parse->limitOffset,
+									   root->parse->limitCount,
+									   LIMIT_OPTION_COUNT,
+									   (double) offset, (double) count);
+	add_path(final_rel, limit);
+}
+
 bool
 pf_agg_is_pushed_plan(Plan *plan)
 {
@@ -628,6 +719,10 @@ pf_agg_get_foreign_plan(PlannerInfo *root, RelOptInfo *upperrel,
 	/* agg_topn.c's path adds its top-N after the aggregation's elements */
 	fdw_private = lappend(fdw_private,
 						  list_length(path_private) > 5 ? list_nth(path_private, 5) : NIL);
+	/* a partitioned parallel path's number of partitions */
+	fdw_private = lappend(fdw_private,
+						  list_length(path_private) > 6 ? list_nth(path_private, 6) :
+						  makeInteger(0));
 
 	/* no scan relation: the output columns are fdw_scan_tlist's */
 	/*

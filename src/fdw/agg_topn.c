@@ -147,6 +147,7 @@ pf_agg_topn_add_path(PlannerInfo *root, RelOptInfo *input_rel,
 	ListCell   *lc;
 	double		rows;
 	Cost		cost;
+	List	   *spec;
 
 	if (final_rel->fdw_private != NULL || extra == NULL || !extra->limit_needed)
 		return;
@@ -213,17 +214,18 @@ pf_agg_topn_add_path(PlannerInfo *root, RelOptInfo *input_rel,
 	cost = group_path->path.total_cost +
 		cpu_operator_cost * group_path->path.rows;
 	final_rel->fdw_private = ps;
+	spec = list_make5(makeString(psprintf(INT64_FORMAT, count)),
+					  makeString(psprintf(INT64_FORMAT, offset)),
+					  attnos, sortops,
+					  list_make3(collations, nulls_first, makeString(text.data)));
 	path = pf_create_foreign_upper_path(root, final_rel,
 										root->upper_targets[UPPERREL_FINAL],
 										rows, cost, cost, root->sort_pathkeys,
-										NULL,
-										lappend(list_copy(gpriv),
-												list_make5(makeString(psprintf(INT64_FORMAT, count)),
-														   makeString(psprintf(INT64_FORMAT, offset)),
-														   attnos, sortops,
-														   list_make3(collations, nulls_first,
-																	  makeString(text.data)))));
+										NULL, lappend(list_copy(gpriv), spec));
 	add_path(final_rel, (Path *) path);
+	/* and the same in parallel participants, each for its groups */
+	pf_agg_add_partitioned_topn_path(root, final_rel, group_path, spec,
+									 count, offset);
 }
 
 /* ----------------------------------------------------------------
