@@ -95,13 +95,11 @@ static const char *const alphabet[] = {
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 
+/* 0 .. n - 1 from unit.h's generator */
 static uint32_t
 rnd(uint32_t n)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t) (rng % n);
+	return (uint32_t) (unit_rand(&rng) % n);
 }
 
 /* A random string of up to maxc characters (from the first nalpha). */
