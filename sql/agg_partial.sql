@@ -63,31 +63,22 @@ CREATE FOREIGN TABLE part_ft2 (i int, g int, k text, i2 smallint, i4 int, e int,
 ANALYZE part_heap;
 ANALYZE part_heap2;
 
+\set ECHO none
+\i sql/include/compare.sql
+\set ECHO all
 CREATE FUNCTION part_same(q text, ft text DEFAULT 'part_ft',
                           heap text DEFAULT 'part_heap') RETURNS text
 LANGUAGE plpgsql AS $$
 DECLARE
-  pushed boolean := false;
-  parallel boolean := false;
-  merged boolean := false;
-  ln text;
-  diff bigint;
   qf text := replace(q, 'TBL', ft);
-  qh text := replace(q, 'TBL', heap);
+  plan text[] := ARRAY(SELECT pf_plan_lines(qf, '', 'VERBOSE, COSTS OFF'));
+  pushed bool := EXISTS (SELECT FROM unnest(plan) l
+                         WHERE l ~ 'Aggregate Pushdown: ' AND l !~ 'not used');
+  parallel bool := EXISTS (SELECT FROM unnest(plan) l WHERE l ~ 'Parallel Foreign Scan');
+  merged bool := EXISTS (SELECT FROM unnest(plan) l WHERE l ~ 'Gather Merge');
+  diff bigint;
 BEGIN
-  FOR ln IN EXECUTE 'EXPLAIN (VERBOSE, COSTS OFF) ' || qf LOOP
-    IF ln ~ 'Aggregate Pushdown: ' AND ln !~ 'not used' THEN pushed := true; END IF;
-    IF ln ~ 'Parallel Foreign Scan' THEN parallel := true; END IF;
-    IF ln ~ 'Gather Merge' THEN merged := true; END IF;
-  END LOOP;
-  EXECUTE 'CREATE TEMP TABLE r_ft AS SELECT t::text AS v FROM (' || qf || ') t';
-  EXECUTE 'CREATE TEMP TABLE r_heap AS SELECT t::text AS v FROM (' || qh || ') t';
-  SELECT count(*) INTO diff FROM
-    ((SELECT v FROM r_ft EXCEPT ALL SELECT v FROM r_heap)
-     UNION ALL
-     (SELECT v FROM r_heap EXCEPT ALL SELECT v FROM r_ft)) x;
-  DROP TABLE r_ft;
-  DROP TABLE r_heap;
+  SELECT differences INTO diff FROM pf_diff(qf, replace(q, 'TBL', heap));
   RETURN CASE WHEN pushed AND parallel AND merged THEN 'partitioned pushdown'
               WHEN pushed AND parallel THEN 'partial pushdown'
               WHEN pushed THEN 'serial pushdown' ELSE 'not pushed' END ||

@@ -48,31 +48,24 @@ CREATE FOREIGN TABLE distinct_plain (g int, h text, i2 smallint, i4 int,
     i8 bigint, f4 real, f8 float8, b boolean, t text, u text)
   SERVER distinct_srv OPTIONS (filename :'plain_file');
 
+\set ECHO none
+\i sql/include/compare.sql
+\set ECHO all
 CREATE FUNCTION distinct_same(q text, ft text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
-  pushed boolean := false;
-  spilled boolean := false;
-  ln text;
-  diff bigint;
   qf text := replace(q, 'TBL', ft);
-  qh text := replace(q, 'TBL', 'distinct_heap');
+  pushed bool;
+  spilled bool;
+  d record;
 BEGIN
   PERFORM set_config('parquet_fdw.enable_aggregate_pushdown', 'on', true);
-  FOR ln IN EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || qf LOOP
-    IF ln ~ 'Aggregate Pushdown' THEN pushed := true; END IF;
-    IF ln ~ 'temp .*written=' THEN spilled := true; END IF;
-  END LOOP;
-  EXECUTE 'CREATE TEMP TABLE r_ft AS SELECT t::text AS v FROM (' || qf || ') t';
-  EXECUTE 'CREATE TEMP TABLE r_heap AS SELECT t::text AS v FROM (' || qh || ') t';
-  SELECT count(*) INTO diff FROM
-    ((SELECT * FROM r_ft EXCEPT ALL SELECT * FROM r_heap)
-     UNION ALL (SELECT * FROM r_heap EXCEPT ALL SELECT * FROM r_ft)) x;
-  IF (SELECT count(*) FROM r_ft) = 0 THEN diff := -1; END IF;
-  DROP TABLE r_ft;
-  DROP TABLE r_heap;
+  pushed := pf_plan_has(qf, 'Aggregate Pushdown');
+  spilled := pf_plan_has(qf, 'temp .*written=',
+                         'ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF');
+  SELECT * INTO d FROM pf_diff(qf, replace(q, 'TBL', 'distinct_heap'));
   RETURN CASE WHEN pushed THEN 'pushed' ELSE 'not pushed' END ||
          CASE WHEN spilled THEN ', spilled' ELSE '' END ||
-         ', ' || diff || ' differences';
+         ', ' || CASE WHEN d.rows_a = 0 THEN -1 ELSE d.differences END || ' differences';
 END $$;
 
 -- enough memory: nothing spilled

@@ -71,7 +71,8 @@ SELECT topn_explain('SELECT id FROM topn_am ORDER BY t NULLS FIRST LIMIT 3');
 -- Every key type, both directions and null orders, with and without
 -- OFFSET, on both formats: the ids in order equal the heap table's (id
 -- breaks the ties, so the order is total).
-CREATE FUNCTION topn_check(tab text, key text, lim int, off int, qual text)
+CREATE FUNCTION topn_check(tab text, key text, lim int, off int, qual text,
+                           ref text DEFAULT 'topn_ref')
 RETURNS bool LANGUAGE plpgsql AS $$
 DECLARE
   got int[];
@@ -79,7 +80,7 @@ DECLARE
   q text := 'SELECT array_agg(id) FROM (SELECT id FROM %I %s ORDER BY %s, id LIMIT %s OFFSET %s) s';
 BEGIN
   EXECUTE format(q, tab, qual, key, lim, off) INTO got;
-  EXECUTE format(q, 'topn_ref', qual, key, lim, off) INTO want;
+  EXECUTE format(q, ref, qual, key, lim, off) INTO want;
   RETURN got IS NOT DISTINCT FROM want;
 END $$;
 SELECT key, dir,
@@ -233,19 +234,8 @@ SELECT current_setting('data_directory') || '/pf_topn_plain.parquet' AS plain_fi
 COPY topn_words TO :'plain_file' (FORMAT parquet, row_group_size 1000, dictionary false);
 CREATE FOREIGN TABLE topn_words_plain (id int, w text) SERVER topn_srv
   OPTIONS (filename :'plain_file');
-CREATE FUNCTION topn_words_check(tab text, key text, lim int, off int, qual text)
-RETURNS bool LANGUAGE plpgsql AS $$
-DECLARE
-  got int[];
-  want int[];
-  q text := 'SELECT array_agg(id) FROM (SELECT id FROM %I %s ORDER BY %s, id LIMIT %s OFFSET %s) s';
-BEGIN
-  EXECUTE format(q, tab, qual, key, lim, off) INTO got;
-  EXECUTE format(q, 'topn_words', qual, key, lim, off) INTO want;
-  RETURN got IS NOT DISTINCT FROM want;
-END $$;
 SELECT coll, qual,
-       bool_and(topn_words_check(tab, 'w' || coll || dir, lim, off, qual)) AS same
+       bool_and(topn_check(tab, 'w' || coll || dir, lim, off, qual, 'topn_words')) AS same
   FROM unnest(ARRAY['', ' COLLATE "C"', ' COLLATE "en-x-icu"', ' COLLATE topn_ci']) coll,
        unnest(ARRAY['', ' DESC', ' NULLS FIRST', ' DESC NULLS LAST']) dir,
        unnest(ARRAY['', 'WHERE w <> ''''', 'WHERE w = ''zeta5''',
@@ -259,7 +249,6 @@ SELECT topn_explain($$SELECT w FROM topn_words_pq WHERE w <> '' ORDER BY w COLLA
                     'ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF');
 SELECT w FROM topn_words_pq WHERE w <> '' ORDER BY w COLLATE "en-x-icu" DESC LIMIT 10;
 SELECT w FROM topn_words WHERE w <> '' ORDER BY w COLLATE "en-x-icu" DESC LIMIT 10;
-DROP FUNCTION topn_words_check;
 DROP TABLE topn_words;
 DROP COLLATION topn_ci;
 
