@@ -472,16 +472,9 @@ file_for_row(PfModifyState *st, TupleTableSlot *slot)
 	of->path = NULL;
 	of->sink = NULL;
 	old = MemoryContextSwitchTo(st->cxt);
-	if (st->remote)
-	{
-		/* the time, pid and counter make the name; no folder to create */
-		of->path = psprintf("%s/%s-%u.parquet", st->folder_buf.data,
-							st->name_prefix, file_counter++);
-		of->sink = pf_sink_begin(st->file_desc, &st->wopts, of->path);
-		MemoryContextSwitchTo(old);
-		return of;
-	}
-	if (st->nkeys > 0 && pg_mkdir_p(st->folder_buf.data, pg_dir_create_mode) != 0)
+	/* an object store has no folders to create */
+	if (!st->remote && st->nkeys > 0 &&
+		pg_mkdir_p(st->folder_buf.data, pg_dir_create_mode) != 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not create folder \"%s\": %m",
@@ -493,7 +486,8 @@ file_for_row(PfModifyState *st, TupleTableSlot *slot)
 
 		of->path = psprintf("%s/%s-%u.parquet", st->folder_buf.data,
 							st->name_prefix, file_counter++);
-		if (stat(of->path, &sb) != 0 && errno == ENOENT)
+		/* an object's name: the time, pid and counter make it unique */
+		if (st->remote || (stat(of->path, &sb) != 0 && errno == ENOENT))
 			break;
 	}
 	of->sink = pf_sink_begin(st->file_desc, &st->wopts, of->path);
