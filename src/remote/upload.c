@@ -156,6 +156,28 @@ send_simple(RmtUpload *up, RmtRequest *r, const char *method,
 						resp, what, err);
 }
 
+/*
+ * A DELETE sent once and not stopped by the interrupt check: it undoes a
+ * write on the way out of a failure, where a pending cancel must not stop
+ * it and an object or upload left behind is only a leftover.
+ */
+static RmtStatus
+send_delete_once(RmtUpload *up, RmtRequest *r, const char *what, RmtError *err)
+{
+	RmtStore   *store = up->store;
+	int			retries = store->config.max_retries;
+	int			(*interrupted) (void *) = store->config.interrupted;
+	RmtResponse resp;
+	RmtStatus	st;
+
+	store->config.max_retries = 0;
+	store->config.interrupted = NULL;
+	st = send_simple(up, r, "DELETE", &resp, what, err);
+	store->config.max_retries = retries;
+	store->config.interrupted = interrupted;
+	return st;
+}
+
 /* One request whose XML answer is wanted in body (freed by the caller). */
 static RmtStatus
 send_for_reply(RmtUpload *up, RmtRequest *r, const char *method,
@@ -433,12 +455,8 @@ rmt_upload_commit(RmtUpload *up, RmtError *err)
 void
 rmt_upload_abort(RmtUpload *up)
 {
-	RmtStore   *store;
-	int			retries;
-
 	if (!up)
 		return;
-	store = up->store;
 	/*
 	 * S3 keeps the parts (and bills them) until aborted; Azure drops
 	 * uncommitted blocks by itself.  One attempt: this runs on the way
@@ -447,23 +465,14 @@ rmt_upload_abort(RmtUpload *up)
 	if (!up->azure && up->upload_id[0])
 	{
 		RmtRequest	r;
-		RmtResponse resp;
 		RmtError	err;
 
-		int			(*interrupted) (void *) = store->config.interrupted;
-
-		/* a pending cancel must not stop the abort itself */
-		retries = store->config.max_retries;
-		store->config.max_retries = 0;
-		store->config.interrupted = NULL;
 		if (prepare(up, true, &r, &err) == RMT_OK)
 		{
 			r.query[r.nquery++] = (RmtNameValue) {"uploadId", up->upload_id};
 			if (finish(up, &r, NULL, 0, &err) == RMT_OK)
-				(void) send_simple(up, &r, "DELETE", &resp, "AbortMultipartUpload", &err);
+				(void) send_delete_once(up, &r, "AbortMultipartUpload", &err);
 		}
-		store->config.max_retries = retries;
-		store->config.interrupted = interrupted;
 	}
 	free_upload(up);
 }
@@ -473,10 +482,7 @@ rmt_store_delete_once(RmtStore *store, const RmtUrl *url, RmtError *err)
 {
 	RmtUpload	target;
 	RmtRequest	r;
-	RmtResponse resp;
 	RmtStatus	st;
-	int			retries = store->config.max_retries;
-	int			(*interrupted) (void *) = store->config.interrupted;
 
 	memset(err, 0, sizeof(*err));
 	if (url->scheme == RMT_SCHEME_HTTP || url->scheme == RMT_SCHEME_HTTPS)
@@ -487,14 +493,10 @@ rmt_store_delete_once(RmtStore *store, const RmtUrl *url, RmtError *err)
 	target.store = store;
 	target.url = *url;
 	target.azure = url->scheme == RMT_SCHEME_AZURE;
-	store->config.max_retries = 0;
-	store->config.interrupted = NULL;
 	if ((st = prepare(&target, true, &r, err)) == RMT_OK &&
 		(st = finish(&target, &r, NULL, 0, err)) == RMT_OK)
-		st = send_simple(&target, &r, "DELETE", &resp,
-						 target.azure ? "Delete Blob" : "DeleteObject", err);
-	store->config.max_retries = retries;
-	store->config.interrupted = interrupted;
+		st = send_delete_once(&target, &r,
+							  target.azure ? "Delete Blob" : "DeleteObject", err);
 	if (st != RMT_OK && err->http_status == 404)
 	{
 		memset(err, 0, sizeof(*err));
