@@ -873,7 +873,11 @@ vr_compile_replacement(const uint8_t *repl, size_t len, VrReplacement *r)
 {
 	size_t		i = 0;
 
-	memset(r, 0, offsetof(VrReplacement, tokens));
+	/* the counters (tokens and bytes are written as they are parsed) */
+	r->ntokens = 0;
+	r->used_groups = 0;
+	r->literal_bytes = 0;
+	r->nrefs = 0;
 	if (len > VR_MAX_REPLACEMENT)
 		return VR_TOO_BIG;
 	memcpy(r->bytes, repl, len);
