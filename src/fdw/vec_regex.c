@@ -23,6 +23,8 @@
 #endif
 #include "fdw/vec_regex.h"
 
+#include "common/utf8.h"
+
 #include <string.h>
 
 enum
@@ -48,58 +50,6 @@ enum
 
 /* ---------------------------------------------------------------- */
 /* UTF-8 */
-
-/* Bytes of the valid UTF-8 character at s (n bytes left), 0 if invalid. */
-static int
-utf8_char_len(const uint8_t *s, size_t n)
-{
-	uint8_t		c = s[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		return n >= 2 && (s[1] & 0xC0) == 0x80 ? 2 : 0;
-	if (c >= 0xE0 && c <= 0xEF)
-	{
-		if (n < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
-			return 0;
-		if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] > 0x9F))
-			return 0;			/* overlong, surrogate */
-		return 3;
-	}
-	if (c >= 0xF0 && c <= 0xF4)
-	{
-		if (n < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 ||
-			(s[3] & 0xC0) != 0x80)
-			return 0;
-		if ((c == 0xF0 && s[1] < 0x90) || (c == 0xF4 && s[1] > 0x8F))
-			return 0;			/* overlong, beyond U+10FFFF */
-		return 4;
-	}
-	return 0;
-}
-
-static bool
-utf8_valid(const uint8_t *s, size_t n)
-{
-	size_t		i = 0;
-
-	while (i < n)
-	{
-		int			l;
-
-		if (s[i] < 0x80)
-		{
-			i++;
-			continue;
-		}
-		l = utf8_char_len(s + i, n - i);
-		if (l == 0)
-			return false;
-		i += l;
-	}
-	return true;
-}
 
 /* The code point of the valid character at s. */
 static inline uint32_t
@@ -222,7 +172,7 @@ is_ascii_punct(uint8_t c)
 static bool
 take_char(VrParser *ps, uint8_t *bytes, int *nbytes, uint32_t *cp)
 {
-	int			l = utf8_char_len(ps->p + ps->pos, ps->len - ps->pos);
+	int			l = (int) pfc_utf8_sequence_length(ps->p + ps->pos, ps->len - ps->pos);
 
 	if (l == 0)
 		return false;
@@ -1280,7 +1230,7 @@ vr_replace(const VrProgram *prog, const VrReplacement *r, const uint8_t *s,
 	VrResult	res;
 	uint8_t    *o = out;
 
-	if (len > INT32_MAX / 2 || !utf8_valid(s, len))
+	if (len > INT32_MAX / 2 || !pfc_utf8_valid(s, len))
 		return VR_BAD_UTF8;
 	res = find(prog, s, (int32_t) len, r->used_groups, false, sc, &run);
 	if (res != VR_MATCH)
@@ -1317,7 +1267,7 @@ vr_test(const VrProgram *prog, const uint8_t *s, size_t len, VrScratch *sc)
 {
 	VrRun		run;
 
-	if (len > INT32_MAX / 2 || !utf8_valid(s, len))
+	if (len > INT32_MAX / 2 || !pfc_utf8_valid(s, len))
 		return VR_BAD_UTF8;
 	return find(prog, s, (int32_t) len, 0, true, sc, &run);
 }

@@ -15,48 +15,11 @@
  */
 #include "fdw/vec_text.h"
 
+#include "common/utf8.h"
+
 #include <string.h>
 
 #define VT_HIGH_BITS	UINT64_C(0x8080808080808080)
-
-/* Bytes of the legal UTF-8 sequence at s (avail bytes left), or 0. */
-static inline size_t
-utf8_sequence(const uint8_t *s, size_t avail)
-{
-	uint8_t		b0 = s[0];
-	size_t		len;
-	uint8_t		lo = 0x80;
-	uint8_t		hi = 0xBF;
-
-	if (b0 < 0x80)
-		return b0 != 0 ? 1 : 0;
-	if (b0 >= 0xC2 && b0 <= 0xDF)
-		len = 2;
-	else if (b0 >= 0xE0 && b0 <= 0xEF)
-	{
-		len = 3;
-		if (b0 == 0xE0)
-			lo = 0xA0;			/* overlong */
-		else if (b0 == 0xED)
-			hi = 0x9F;			/* surrogates */
-	}
-	else if (b0 >= 0xF0 && b0 <= 0xF4)
-	{
-		len = 4;
-		if (b0 == 0xF0)
-			lo = 0x90;			/* overlong */
-		else if (b0 == 0xF4)
-			hi = 0x8F;			/* above U+10FFFF */
-	}
-	else
-		return 0;
-	if (avail < len || s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t k = 2; k < len; k++)
-		if ((s[k] & 0xC0) != 0x80)
-			return 0;
-	return len;
-}
 
 int64_t
 vt_utf8_chars(const uint8_t *s, size_t len)
@@ -81,7 +44,8 @@ vt_utf8_chars(const uint8_t *s, size_t len)
 			}
 		}
 		{
-			size_t		k = utf8_sequence(s + i, len - i);
+			/* PostgreSQL text cannot hold NUL */
+			size_t		k = s[i] == 0 ? 0 : pfc_utf8_sequence_length(s + i, len - i);
 
 			if (k == 0)
 				return -1;

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/utf8.h"
 #include "parquet/pq_internal.h"
 #include "parquet/variant.h"
 
@@ -166,44 +167,6 @@ pq_strbuf_status(const PqStrBuf *buf, PqError *err)
  * ----------------------------------------------------------------
  */
 
-/* Length of the UTF-8 sequence at s (1..4), or 0 if malformed. */
-static size_t
-utf8_sequence_length(const uint8_t *s, size_t avail)
-{
-	uint8_t		c = s[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-	{
-		if (avail < 2 || (s[1] & 0xC0) != 0x80)
-			return 0;
-		return 2;
-	}
-	if (c >= 0xE0 && c <= 0xEF)
-	{
-		if (avail < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
-			return 0;
-		if (c == 0xE0 && s[1] < 0xA0)
-			return 0;			/* overlong */
-		if (c == 0xED && s[1] >= 0xA0)
-			return 0;			/* surrogate */
-		return 3;
-	}
-	if (c >= 0xF0 && c <= 0xF4)
-	{
-		if (avail < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 ||
-			(s[3] & 0xC0) != 0x80)
-			return 0;
-		if (c == 0xF0 && s[1] < 0x90)
-			return 0;			/* overlong */
-		if (c == 0xF4 && s[1] >= 0x90)
-			return 0;			/* above U+10FFFF */
-		return 4;
-	}
-	return 0;
-}
-
 bool
 pq_json_string(PqStrBuf *buf, const uint8_t *s, size_t n)
 {
@@ -228,7 +191,7 @@ pq_json_string(PqStrBuf *buf, const uint8_t *s, size_t n)
 		}
 		if (s[i] >= 0x80)
 		{
-			size_t		len = utf8_sequence_length(s + i, n - i);
+			size_t		len = pfc_utf8_sequence_length(s + i, n - i);
 
 			if (len == 0)
 			{
