@@ -366,33 +366,37 @@ rmt_store_fetch_begin(RmtStore *store, const RmtUrl *url,
  * Move every outstanding fetch of the store: start the queued transfers
  * of each run (only a run starts its own, as others finish), then let curl
  * move the shared multi handle once, waiting up to wait_ms when nothing
- * finished.  One curl_multi_perform polls every socket of the handle, so
- * it runs once here, not once per fetch: with a window of row groups in
- * flight, once per fetch made each batch cost the square of the window in
- * poll() calls.
+ * finished and awaited (if any) is not done.  One curl_multi_perform polls
+ * every socket of the handle, so it runs once here, not once per fetch:
+ * with a window of row groups in flight, once per fetch made each batch
+ * cost the square of the window in poll() calls.  Any drive (a begin's
+ * too) may finish another run's transfers: done is computed for every run
+ * before waiting, or a finished fetch would wait for others' sockets.
  */
 static void
-step_all(RmtStore *store, int wait_ms)
+step_all(RmtStore *store, const RmtFetch *awaited, int wait_ms)
 {
 	bool		running = false;
-	bool		finished;
 
 	for (RmtFetch *o = store->fetch; o != NULL; o = o->next_outstanding)
 		if (o->run != NULL && !o->done)
 		{
 			rmt_multi_launch(o->run);
-			running = true;
+			o->done = rmt_multi_done(o->run);
+			running |= !o->done;
 		}
 	if (!running)
 		return;
-	finished = rmt_multi_drive(store->multi_async, wait_ms);
-	for (RmtFetch *o = store->fetch; o != NULL; o = o->next_outstanding)
-		if (o->run != NULL && !o->done)
-		{
-			if (finished)		/* slots freed: the next transfers start now */
+	if (awaited != NULL && awaited->done)
+		wait_ms = 0;
+	if (rmt_multi_drive(store->multi_async, wait_ms))
+		for (RmtFetch *o = store->fetch; o != NULL; o = o->next_outstanding)
+			if (o->run != NULL && !o->done)
+			{
+				/* slots freed: the next transfers start now */
 				rmt_multi_launch(o->run);
-			o->done = rmt_multi_done(o->run);
-		}
+				o->done = rmt_multi_done(o->run);
+			}
 }
 
 bool
@@ -400,7 +404,7 @@ rmt_store_fetch_poll(RmtFetch *fetch)
 {
 	if (fetch == NULL)
 		return true;
-	step_all(fetch->store, 0);
+	step_all(fetch->store, NULL, 0);
 	return fetch->done;
 }
 
@@ -415,7 +419,7 @@ rmt_store_fetch_wait(RmtFetch *fetch, RmtError *err)
 	/* as rmt_multi_wait, keeping the fetches behind this one moving */
 	while (!fetch->done)
 	{
-		step_all(fetch->store, 100);
+		step_all(fetch->store, fetch, 100);
 		if (!fetch->done && rmt_interrupted(fetch->store))
 		{
 			st = rmt_fail(err, RMT_CANCELLED, 0, "canceled by the user");
