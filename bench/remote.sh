@@ -21,6 +21,12 @@
 # BENCH_NGINX=1 adds the same file as an http:// URL served by nginx
 # (a fast server: curl alone takes a third of s3rver's time), directly,
 # and through its own fault proxy for the delayed column and the count.
+# BENCH_TCP=1 adds forms whose store is reached directly (no proxy) and,
+# for the delayed column, through test/remote/delay_proxy.mjs, which
+# delays each request as the fault proxy does but passes the bytes on
+# without parsing HTTP: the fault proxy's own CPU (it re-frames every
+# response in JavaScript) competes with the backend on a small machine.
+# These forms count requests with EXPLAIN ANALYZE.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 STAGE=bench-remote
@@ -95,6 +101,29 @@ SQL
 	fi
 fi
 
+if [ "${BENCH_TCP:-0}" = 1 ]; then
+	read -r TCP_S3_PORT TCP_NGINX_PORT <<<"$(rs_free_ports 2)"
+	rs_start_delay_proxy "$TCP_S3_PORT" "$S3_PORT" "$DELAY"
+	rs_wait_port "$TCP_S3_PORT" || { echo "bench-remote: delay proxy did not start"; exit 1; }
+	psql -X -q -v ON_ERROR_STOP=1 <<SQL || exit 1
+CREATE SERVER pq_s3 FOREIGN DATA WRAPPER parquet_fdw
+	OPTIONS (endpoint 'http://127.0.0.1:$S3_PORT', url_style 'path');
+CREATE SERVER pq_s3_far FOREIGN DATA WRAPPER parquet_fdw
+	OPTIONS (endpoint 'http://127.0.0.1:$TCP_S3_PORT', url_style 'path');
+CREATE FOREIGN TABLE li_s3_direct ($COLS) SERVER pq_s3 OPTIONS (filename 's3://test/lineitem.parquet');
+CREATE FOREIGN TABLE li_s3_tcp ($COLS) SERVER pq_s3_far OPTIONS (filename 's3://test/lineitem.parquet');
+SQL
+	FORMS="$FORMS s3-tcp:li_s3_direct:li_s3_tcp:"
+	if [ "${BENCH_NGINX:-0}" = 1 ]; then
+		rs_start_delay_proxy "$TCP_NGINX_PORT" "$NGINX_PORT" "$DELAY"
+		rs_wait_port "$TCP_NGINX_PORT" || { echo "bench-remote: delay proxy did not start"; exit 1; }
+		psql -X -q -v ON_ERROR_STOP=1 <<SQL || exit 1
+CREATE FOREIGN TABLE li_http_tcp ($COLS) SERVER pq OPTIONS (filename 'http://127.0.0.1:$TCP_NGINX_PORT/test/lineitem.parquet');
+SQL
+		FORMS="$FORMS nginx-tcp:li_http:li_http_tcp:"
+	fi
+fi
+
 declare -A SQLS
 # every column of every row: the whole-row test keeps pushdown away
 SQLS[scan]="SELECT count(*) FROM {t} t WHERE t IS NOT NULL"
@@ -150,12 +179,14 @@ for qid in ${BENCH_QUERIES:-scan q1 q6}; do
 		# footer from the store) of the undelayed form: the proxy's count
 		# behind it, then EXPLAIN's (with workers: the leader's share) as the
 		# direct nginx form has no proxy; the gap adapts to what it measures
-		before=$(proxy_count "$port")
-		psql -X -qAt -c "${SQLS[$qid]//\{t\}/$far}" >/dev/null
-		reqs=$(( $(proxy_count "$port") - before ))
+		if [ -n "$port" ]; then
+			before=$(proxy_count "$port")
+			psql -X -qAt -c "${SQLS[$qid]//\{t\}/$far}" >/dev/null
+			reqs=$(( $(proxy_count "$port") - before ))
+		fi
 		read -r ereqs bytes <<<"$(psql -X -qAt -c "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY OFF) ${SQLS[$qid]//\{t\}/$near}" |
 			sed -nE 's/.*Requests: ([0-9]+)  Bytes Fetched: ([0-9]+).*/\1 \2/p' | head -1)"
-		[ "$near" != "$far" ] && reqs=$ereqs
+		[ "$near" != "$far" ] || [ -z "$port" ] && reqs=$ereqs
 		set_delay "$DELAY"
 		read -r td md <<<"$(run "$qid" "$far")" || exit 1
 		set_delay 0

@@ -39,9 +39,12 @@
  * the open one decodes.  Opening a row group waits for its own set alone
  * and tops the window up behind it, so the store's latency is hidden
  * behind decoding all along, not paid at every batch's boundary.  The
- * window starts at PQ_AHEAD_FIRST_UNITS and grows by as many with every
- * row group taken, so the first row group does not share the bandwidth
- * with a whole window.  Memory: the window and the open row group.
+ * window starts at PQ_AHEAD_FIRST_UNITS, so the first row group does not
+ * share the bandwidth with a whole window, and doubles with every row
+ * group taken: a row group that decodes in less than a round trip waits
+ * about one round trip per step of the ramp, and adding 2 a step took 7
+ * steps to fill the window where doubling takes 3.
+ * Memory: the window and the open row group.
  */
 #define PQ_AHEAD_MAX_UNITS	16
 #define PQ_AHEAD_FIRST_UNITS 2
@@ -481,7 +484,7 @@ prefetch_unit(PqSourceFile *f, int unit)
 		at = f->npending - 1;	/* 0, or -1 when there was no room */
 	}
 	else
-		f->window = Min(f->window + PQ_AHEAD_FIRST_UNITS, PQ_AHEAD_MAX_UNITS);
+		f->window = Min(f->window * 2, PQ_AHEAD_MAX_UNITS);
 	/* unit itself leaves the list; its fetch is taken below */
 	f->npending -= at + 1;
 	memmove(f->pending, f->pending + at + 1, sizeof(int) * f->npending);

@@ -260,6 +260,18 @@ extern RmtStatus rmt_multi_start(RmtStore *store, CURLM *multi,
 								 int max_parallel, RmtMultiRun **run,
 								 RmtError *err);
 extern bool rmt_multi_step(RmtMultiRun *run, int wait_ms);
+
+/*
+ * step() in its parts, for runs sharing one multi handle: launch() starts
+ * what a run may; drive() lets curl move every transfer of the handle once
+ * (each curl_multi_perform polls every socket: once per handle, never once
+ * per run), records the finished ones with their runs, and when none
+ * finished waits up to wait_ms for sockets; it returns whether any
+ * finished.  done() says whether all of a run's transfers have.
+ */
+extern void rmt_multi_launch(RmtMultiRun *run);
+extern bool rmt_multi_drive(CURLM *multi, int wait_ms);
+extern bool rmt_multi_done(const RmtMultiRun *run);
 extern RmtStatus rmt_multi_wait(RmtMultiRun *run, RmtError *err);
 extern void rmt_multi_finish(RmtMultiRun *run);
 extern bool rmt_interrupted(RmtStore *store);

@@ -363,16 +363,40 @@ rmt_store_fetch_begin(RmtStore *store, const RmtUrl *url,
 }
 
 /*
- * Step the store's other outstanding fetches without waiting: the shared
- * multi handle moves their bytes already, but only a run's own step
- * starts its queued transfers as others finish.
+ * Move every outstanding fetch of the store: start the queued transfers
+ * of each run (only a run starts its own, as others finish), then let curl
+ * move the shared multi handle once, waiting up to wait_ms when nothing
+ * finished and awaited (if any) is not done.  One curl_multi_perform polls
+ * every socket of the handle, so it runs once here, not once per fetch:
+ * with a window of row groups in flight, once per fetch made each batch
+ * cost the square of the window in poll() calls.  Any drive (a begin's
+ * too) may finish another run's transfers: done is computed for every run
+ * before waiting, or a finished fetch would wait for others' sockets.
  */
 static void
-step_others(RmtFetch *fetch)
+step_all(RmtStore *store, const RmtFetch *awaited, int wait_ms)
 {
-	for (RmtFetch *o = fetch->store->fetch; o != NULL; o = o->next_outstanding)
-		if (o != fetch && o->run != NULL && !o->done)
-			o->done = rmt_multi_step(o->run, 0);
+	bool		running = false;
+
+	for (RmtFetch *o = store->fetch; o != NULL; o = o->next_outstanding)
+		if (o->run != NULL && !o->done)
+		{
+			rmt_multi_launch(o->run);
+			o->done = rmt_multi_done(o->run);
+			running |= !o->done;
+		}
+	if (!running)
+		return;
+	if (awaited != NULL && awaited->done)
+		wait_ms = 0;
+	if (rmt_multi_drive(store->multi_async, wait_ms))
+		for (RmtFetch *o = store->fetch; o != NULL; o = o->next_outstanding)
+			if (o->run != NULL && !o->done)
+			{
+				/* slots freed: the next transfers start now */
+				rmt_multi_launch(o->run);
+				o->done = rmt_multi_done(o->run);
+			}
 }
 
 bool
@@ -380,9 +404,7 @@ rmt_store_fetch_poll(RmtFetch *fetch)
 {
 	if (fetch == NULL)
 		return true;
-	step_others(fetch);
-	if (!fetch->done)
-		fetch->done = rmt_multi_step(fetch->run, 0);
+	step_all(fetch->store, NULL, 0);
 	return fetch->done;
 }
 
@@ -397,8 +419,7 @@ rmt_store_fetch_wait(RmtFetch *fetch, RmtError *err)
 	/* as rmt_multi_wait, keeping the fetches behind this one moving */
 	while (!fetch->done)
 	{
-		step_others(fetch);
-		fetch->done = rmt_multi_step(fetch->run, 100);
+		step_all(fetch->store, fetch, 100);
 		if (!fetch->done && rmt_interrupted(fetch->store))
 		{
 			st = rmt_fail(err, RMT_CANCELLED, 0, "canceled by the user");

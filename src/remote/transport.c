@@ -668,15 +668,11 @@ rmt_multi_start(RmtStore *store, CURLM *multi, RmtTransfer *t, int n,
 	return RMT_OK;
 }
 
-bool
-rmt_multi_step(RmtMultiRun *r, int wait_ms)
+void
+rmt_multi_launch(RmtMultiRun *r)
 {
 	RmtStore   *store = r->store;
-	CURLMsg    *msg;
-	int			left;
-	int			running = 0;
 
-	/* start transfers up to the limit */
 	while (r->next < r->n && r->in_flight < r->max_parallel)
 	{
 		int			i = r->next++;
@@ -699,11 +695,18 @@ rmt_multi_step(RmtMultiRun *r, int wait_ms)
 	}
 	if ((uint64_t) r->in_flight > store->stats.max_in_flight)
 		store->stats.max_in_flight = (uint64_t) r->in_flight;
-	if (r->in_flight == 0)
-		return true;
+}
 
-	curl_multi_perform(r->multi, &running);
-	while ((msg = curl_multi_info_read(r->multi, &left)))
+bool
+rmt_multi_drive(CURLM *multi, int wait_ms)
+{
+	CURLMsg    *msg;
+	int			left;
+	int			running = 0;
+	int			finished = 0;
+
+	curl_multi_perform(multi, &running);
+	while ((msg = curl_multi_info_read(multi, &left)))
 	{
 		Exchange   *x = NULL;
 		RmtMultiRun *owner;
@@ -721,12 +724,28 @@ rmt_multi_step(RmtMultiRun *r, int wait_ms)
 		curl_easy_cleanup(msg->easy_handle);
 		owner->handles[x - owner->xs] = NULL;
 		owner->in_flight--;
+		finished++;
 	}
-	if (r->in_flight == 0 && r->next == r->n)
+	/* a finished transfer may free a slot: the caller launches first */
+	if (finished == 0 && wait_ms > 0 && running > 0)
+		curl_multi_poll(multi, NULL, 0, wait_ms, NULL);
+	return finished > 0;
+}
+
+bool
+rmt_multi_done(const RmtMultiRun *r)
+{
+	return r->in_flight == 0 && r->next == r->n;
+}
+
+bool
+rmt_multi_step(RmtMultiRun *r, int wait_ms)
+{
+	rmt_multi_launch(r);
+	if (r->in_flight == 0)
 		return true;
-	if (wait_ms > 0 && r->in_flight > 0)
-		curl_multi_poll(r->multi, NULL, 0, wait_ms, NULL);
-	return false;
+	rmt_multi_drive(r->multi, wait_ms);
+	return rmt_multi_done(r);
 }
 
 void

@@ -79,6 +79,12 @@ rs_start_proxy() {
 	RS_PIDS+=($!)
 }
 
+# a store DELAY ms away (per request) at port 1, in front of port 2
+rs_start_delay_proxy() {
+	node "$RS_HERE/delay_proxy.mjs" "$1" 127.0.0.1 "$2" "$3" >/dev/null 2>&1 &
+	RS_PIDS+=($!)
+}
+
 rs_start_s3_behind_proxy() {
 	read -r S3_PORT PROXY_PORT <<<"$(rs_free_ports 2)"
 	rs_start_s3rver "$S3_PORT" "$1"
