@@ -223,10 +223,44 @@ RESET work_mem;
 SET max_parallel_workers = 0;
 SELECT part_same('SELECT t, count(*) AS c, sum(i4) FROM TBL GROUP BY t ORDER BY c DESC, t LIMIT 7');
 RESET max_parallel_workers;
+-- one worker and the leader: two partitions, one each
+SET max_parallel_workers_per_gather = 1;
+SELECT part_plan('SELECT t, count(*) AS c FROM TBL GROUP BY t ORDER BY c DESC, t LIMIT 5');
+SELECT part_same('SELECT t, count(*) AS c, sum(i4), min(u) FROM TBL
+    GROUP BY t ORDER BY c DESC, t LIMIT 7');
+SELECT part_same('SELECT k, g, count(*) AS c, max(d) FROM TBL
+    GROUP BY k, g ORDER BY c DESC, k NULLS FIRST, g NULLS FIRST LIMIT 11 OFFSET 2');
+-- the leader only merges: two workers, two partitions
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+SELECT part_plan('SELECT t, count(*) AS c FROM TBL GROUP BY t ORDER BY c DESC, t LIMIT 5');
+SELECT part_same('SELECT t, count(*) AS c, sum(i4), min(u) FROM TBL
+    GROUP BY t ORDER BY c DESC, t LIMIT 7');
+-- and one worker alone: nothing to split
+SET max_parallel_workers_per_gather = 1;
+SELECT pf_plan_has('SELECT t, count(*) AS c FROM part_ft GROUP BY t ORDER BY c DESC, t LIMIT 5',
+                   'Gather Merge');
+RESET parallel_leader_participation;
+SET max_parallel_workers_per_gather = 2;
 -- off with partial aggregation
 SET parquet_fdw.enable_partial_aggregate = off;
 SELECT part_same('SELECT t, count(*) AS c FROM TBL GROUP BY t ORDER BY c DESC, t LIMIT 5');
 RESET parquet_fdw.enable_partial_aggregate;
+
+-- ===== how many workers: the scan's decoded rows as a heap would hold
+-- them (24000 rows of one int: 107 pages of 8 kB), not its compressed
+-- bytes (about 12 pages), against min_parallel_table_scan_size: 8 pages
+-- make one worker, 24 two, 72 three (capped at two here); parallel
+-- costs still 0
+SET min_parallel_table_scan_size = '64kB';
+SELECT pf_plan_lines('SELECT i FROM part_ft WHERE i % 1000 = 7',
+                     'Workers Planned', 'COSTS OFF');
+-- the default (8 MB): a scan this small stays serial
+RESET min_parallel_table_scan_size;
+SELECT pf_plan_has('SELECT i FROM part_ft WHERE i % 1000 = 7', 'Gather');
+SELECT pf_plan_has('SELECT g, count(*), sum(i4) FROM part_ft GROUP BY g', 'Gather');
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
 
 DROP FUNCTION part_same(text, text, text);
 DROP FUNCTION part_plan(text);

@@ -168,6 +168,64 @@ serial_scan_cost(RelOptInfo *input_rel)
 	return best;
 }
 
+/*
+ * Parallel aggregate plans, fitted to the ClickBench bench on 2 cores
+ * (bench/RESULTS.md, 2026-11-26 17:00 UTC), where a serial pushed plan
+ * runs at about 1 us per cost unit when its cost is I/O and decoding
+ * (Q40: 23338 units, 25 ms):
+ *
+ * PF_PARALLEL_SETUP_COST (parquet_fdw.h): what starting the workers
+ * and combining their results costs beyond PostgreSQL's
+ * parallel_setup_cost.  With 2 workers, Q38, Q40, Q41 and Q42 (9-41 ms
+ * serially) took 14-46 ms as partial plans: 5-33 ms more, although the
+ * costs said half.
+ *
+ * PF_PARALLEL_AGG_GROUP_COST: per group a participant returns, its
+ * combination in the Finalize Aggregate beyond what PostgreSQL charges,
+ * fitted as a second transfer through the Gather (Q12: 123k groups, 60
+ * ms more than the serial plan's 59).
+ */
+#define PF_PARALLEL_AGG_GROUP_COST	parallel_tuple_cost
+
+/*
+ * The work of scanning text bytes in LIKE filters and in expressions
+ * PostgreSQL computes per row (length(URL), regexp_replace(Referer, ...)):
+ * a word per operator.  The serial pushed path's cost leaves it out, as
+ * PostgreSQL's own plans price LIKE at one operator, so the pushed path
+ * keeps winning against them; but it is the work parallel participants
+ * divide (Q20, Q21, Q27, Q28 ran 1.2-1.7x faster as partial plans), so a
+ * partial path is credited with the share it saves.
+ */
+static Cost
+text_bytes_work(PfAggProgram *prog, Oid relid, Index relindex, double rows)
+{
+	double		bytes = 0;
+
+	for (int i = 0; i < prog->nfilters; i++)
+	{
+		PfAggFilter *f = &prog->filters[i];
+
+		if (f->kind == PF_FILTER_LIKE && f->col < prog->ncols)
+			bytes += Max(get_attavgwidth(relid, prog->cols[f->col].attnum), 0);
+	}
+	for (int j = 0; j < prog->ncomputed; j++)
+	{
+		List	   *vars = pull_var_clause((Node *) prog->computed[j].expr, 0);
+		ListCell   *lv;
+
+		foreach(lv, vars)
+		{
+			Var		   *var = (Var *) lfirst(lv);
+
+			if (var->varno == relindex && var->varattno > 0 &&
+				(var->vartype == TEXTOID || var->vartype == VARCHAROID ||
+				 var->vartype == BPCHAROID))
+				bytes += Max(get_attavgwidth(relid, var->varattno), 0);
+		}
+	}
+	return cpu_operator_cost * rows * bytes / sizeof(uint64);
+}
+
 /* Is the relation one scan.c planned (a Parquet table, not a shard)? */
 static bool
 is_parquet_baserel(RelOptInfo *rel)
@@ -509,7 +567,11 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	/*
 	 * Cost: the base scan's reading and decoding, without forming a tuple
 	 * per row, plus a little per row for the filters, keys and aggregates;
-	 * answering from statistics costs about nothing.
+	 * answering from statistics costs about nothing.  Aggregates of one
+	 * column share its decoded batch and pass, so they count at most once
+	 * per column read (and count(*) once): ClickBench Q29's 90 sums of
+	 * ResolutionWidth + k take 17 ms serially, which 90 operators per row
+	 * priced at 4x the scan, and a parallel plan 3x slower as cheaper.
 	 */
 	if (prog->all_from_stats)
 		cost = seq_page_cost * list_length(ps->filenames);
@@ -517,7 +579,8 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		cost = serial_scan_cost(input_rel) -
 			cpu_tuple_cost * rows +
 			cpu_operator_cost * 0.25 *
-			(prog->nfilters + prog->nkeys + prog->naggs) * rows;
+			(prog->nfilters + prog->nkeys +
+			 Min(prog->naggs, prog->ncols + 1)) * rows;
 	/*
 	 * Expressions PostgreSQL evaluates row by row inside the scan cost what
 	 * they cost above it: a parallel plan that shares them among workers
@@ -531,6 +594,16 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		cost += qc.startup + qc.per_tuple * rows;
 	}
 	cost = Max(cost, 0) / divisor + cpu_tuple_cost * ngroups;
+	if (partial)
+	{
+		Cost		text_work = text_bytes_work(prog, rte->relid,
+												input_rel->relid, rows);
+
+		cost = Max(cost + PF_PARALLEL_SETUP_COST +
+				   PF_PARALLEL_AGG_GROUP_COST * ngroups -
+				   text_work * (1.0 - 1.0 / divisor),
+				   cost / 2);
+	}
 	if (having != NIL)
 		ngroups = clamp_row_est(ngroups *
 								clauselist_selectivity(root, having, 0,
@@ -592,11 +665,12 @@ pf_agg_add_partitioned_topn_path(PlannerInfo *root, RelOptInfo *final_rel,
 	double		rows = Max(ps->total_rows, 1);
 	double		ngroups = group_path->path.rows;
 	double		per_part;
+	double		passed;
 	double		total_rows;
 	Cost		read_cost;
 	Cost		cost;
 	int			workers;
-
+	int			nparts;
 	ListCell   *lc;
 	bool		stored_key = false;
 
@@ -608,8 +682,20 @@ pf_agg_add_partitioned_topn_path(PlannerInfo *root, RelOptInfo *final_rel,
 		stored_key |= IsA(lfirst(lc), Var);
 	if (!stored_key)
 		return;
-	workers = ((Path *) linitial(base->partial_pathlist))->parallel_workers;
-	if (workers < 2)
+	/*
+	 * One partition per participant, and as many participants as the
+	 * scan's workers, the leader being one of them: it claims a partition
+	 * as the workers do (it runs the scan before it merges).  Each
+	 * participant reads and hashes every row, so one more process than
+	 * the scan was sized for adds a whole pass: on 2 cores, Q15 of the
+	 * ClickBench bench took 150 ms with 2 participants, 233 with 3 and
+	 * 230 serial.  At least 2, or nothing is split.
+	 */
+	nparts = Max(((Path *) linitial(base->partial_pathlist))->parallel_workers, 2);
+	workers = Min(nparts - (parallel_leader_participation ? 1 : 0),
+				  max_parallel_workers_per_gather);
+	nparts = workers + (parallel_leader_participation ? 1 : 0);
+	if (workers < 1 || nparts < 2)
 		return;
 
 	/*
@@ -621,11 +707,22 @@ pf_agg_add_partitioned_topn_path(PlannerInfo *root, RelOptInfo *final_rel,
 	 */
 	read_cost = Max(serial_scan_cost(base) - cpu_tuple_cost * rows, 0);
 	read_cost = Min(read_cost, group_path->path.total_cost);
-	per_part = Max(ngroups / workers, 1);
+	per_part = Max(ngroups / nparts, 1);
+
+	/*
+	 * The filters run on every row in every participant: only the rows
+	 * they pass are split, and the rest of the aggregation's work is
+	 * theirs.  With filters, Q30, Q31, Q36 and Q37 ran up to 45% slower
+	 * partitioned than serially; without, Q9, Q15, Q16 ran 10-45% faster.
+	 */
+	passed = Min(Max(base->rows / rows, 0.0), 1.0);
 	cost = read_cost +
 		cpu_operator_cost * 0.25 * list_length(lthird(gpriv)) * rows +
-		(group_path->path.total_cost - read_cost) / workers +
-		cpu_operator_cost * per_part;
+		(group_path->path.total_cost - read_cost) *
+		(1.0 - passed + passed / nparts) +
+		cpu_operator_cost * per_part +
+		cpu_operator_cost * 0.25 * list_length(lsecond(gpriv)) * rows *
+		(1.0 - 1.0 / nparts);
 
 	/* each participant's own top rows, none skipped: the Limit skips */
 	ptopn = list_copy(topn);
@@ -636,12 +733,12 @@ pf_agg_add_partitioned_topn_path(PlannerInfo *root, RelOptInfo *final_rel,
 										Min(per_part, (double) (count + offset)),
 										cost, cost, root->sort_pathkeys, NULL,
 										lappend(lappend(list_copy(gpriv), ptopn),
-												makeInteger(workers)));
+												makeInteger(nparts)));
 	path->path.parallel_aware = true;
 	path->path.parallel_safe = true;
 	path->path.parallel_workers = workers;
 
-	total_rows = path->path.rows * workers;
+	total_rows = path->path.rows * nparts;
 	gather = (Path *) create_gather_merge_path(root, final_rel, (Path *) path,
 											   path->path.pathtarget,
 											   root->sort_pathkeys, NULL,

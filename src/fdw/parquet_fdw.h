@@ -803,4 +803,13 @@ extern void pf_agg_partial_reinit_dsm(ForeignScanState *node, void *coordinate);
 extern void pf_agg_partial_init_worker(ForeignScanState *node, void *coordinate);
 extern void pf_agg_partial_shutdown(ForeignScanState *node);
 
+/*
+ * The start of a parallel scan of ours beyond parallel_setup_cost: workers
+ * that open the files and read their footers, and the results combined
+ * after them.  Fitted to the ClickBench bench (agg_plan.c says how) as a
+ * multiple of parallel_setup_cost, so that setting it to 0 still forces
+ * parallel plans.
+ */
+#define PF_PARALLEL_SETUP_COST	(15.0 * parallel_setup_cost)
+
 #endif							/* PARQUET_FDW_H */

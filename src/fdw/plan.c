@@ -20,6 +20,7 @@
 
 #include <math.h>
 
+#include "access/htup_details.h"
 #include "access/sysattr.h"
 #include "access/table.h"
 #include "commands/defrem.h"
@@ -34,6 +35,7 @@
 #include "optimizer/paths.h"
 #include "optimizer/planmain.h"
 #include "optimizer/restrictinfo.h"
+#include "storage/bufpage.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -486,6 +488,43 @@ pfGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	baserel->fdw_private = ps;
 }
 
+/*
+ * The pages a heap would take holding the scan's rows with only the
+ * needed columns, decoded: what each participant of a parallel scan works
+ * through.  Compressed bytes understate it (a 16 MB bigint column holds 2M
+ * rows); row width and tuple overhead as PostgreSQL estimates a heap's
+ * size without statistics (table_block_relation_estimate_size).
+ */
+static double
+decoded_heap_pages(PfPlanState *ps, Oid relid)
+{
+	int32		width = 0;
+	double		tuple_bytes;
+	double		per_page;
+	ListCell   *lc;
+
+	foreach(lc, ps->attnos)
+	{
+		AttrNumber	attnum = (AttrNumber) lfirst_int(lc);
+		int32		avg = get_attavgwidth(relid, attnum);
+
+		if (avg <= 0)
+		{
+			Oid			typid;
+			int32		typmod;
+			Oid			collid;
+
+			get_atttypetypmodcoll(relid, attnum, &typid, &typmod, &collid);
+			avg = get_typavgwidth(typid, typmod);
+		}
+		width += avg;
+	}
+	tuple_bytes = MAXALIGN(SizeofHeapTupleHeader) + MAXALIGN(width) +
+		sizeof(ItemIdData);
+	per_page = floor((BLCKSZ - SizeOfPageHeaderData) / tuple_bytes);
+	return ceil(ps->total_rows / Max(per_page, 1));
+}
+
 void
 pfGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 					   Oid foreigntableid)
@@ -545,7 +584,7 @@ pfGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 	/*
 	 * A partial path for parallel query: participants share the units,
 	 * so there is no use for more of them than units.  The worker count
-	 * follows the bytes to read as for a heap of that many pages.
+	 * follows the decoding work, as for a heap holding the decoded rows.
 	 */
 	foreach(lc, ps->rowgroups)
 		nrowgroups += list_length((List *) lfirst(lc));
@@ -553,7 +592,9 @@ pfGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 	{
 		int			workers;
 
-		workers = compute_parallel_worker(baserel, pages, -1,
+		workers = compute_parallel_worker(baserel,
+										  decoded_heap_pages(ps, foreigntableid),
+										  -1,
 										  Min(nrowgroups,
 											  max_parallel_workers_per_gather));
 		if (workers > 0)
@@ -565,12 +606,15 @@ pfGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 			if (parallel_leader_participation && 1.0 - 0.3 * workers > 0)
 				divisor += 1.0 - 0.3 * workers;
 
-			/* the CPU work divides between participants; the I/O does not */
+			/*
+			 * The CPU work divides between participants; the I/O does not;
+			 * the workers' start is dearer than PostgreSQL's default says.
+			 */
 			path = pf_create_foreignscan_path(root, baserel, NULL,
 										   clamp_row_est(baserel->rows / divisor),
-										   startup_cost,
-										   startup_cost + io_cost +
-										   cpu_cost / divisor,
+										   startup_cost + PF_PARALLEL_SETUP_COST,
+										   startup_cost + PF_PARALLEL_SETUP_COST +
+										   io_cost + cpu_cost / divisor,
 										   NIL, NULL, NULL, NIL);
 			path->path.parallel_aware = true;
 			path->path.parallel_safe = true;
