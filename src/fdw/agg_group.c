@@ -26,8 +26,12 @@ pf_agg_dict_init(PfAggScanState *st, PfKeyDict *d, int col, MemoryContext cxt)
 	d->cxt = cxt;
 	d->cap_values = 16;
 	d->ivalues = MemoryContextAllocZero(cxt, sizeof(int64) * (d->cap_values + 1));
-	d->tvalues = MemoryContextAllocZero(cxt, sizeof(char *) * (d->cap_values + 1));
-	d->tlens = MemoryContextAllocZero(cxt, sizeof(int) * (d->cap_values + 1));
+	/* only text values need these: 12 bytes a value the groups can use */
+	if (st->prog->cols[col].kind == PF_COL_TEXT)
+	{
+		d->tvalues = MemoryContextAllocZero(cxt, sizeof(char *) * (d->cap_values + 1));
+		d->tlens = MemoryContextAllocZero(cxt, sizeof(int) * (d->cap_values + 1));
+	}
 	d->hashes = MemoryContextAllocZero(cxt, sizeof(uint32) * (d->cap_values + 1));
 	d->mask = 63;
 	d->table = MemoryContextAllocZero(cxt, sizeof(uint32) * (d->mask + 1));
@@ -42,8 +46,11 @@ dict_grow(PfAggScanState *st, PfKeyDict *d)
 		uint32		cap = d->cap_values * 2;
 
 		d->ivalues = repalloc(d->ivalues, sizeof(int64) * (cap + 1));
-		d->tvalues = repalloc(d->tvalues, sizeof(char *) * (cap + 1));
-		d->tlens = repalloc(d->tlens, sizeof(int) * (cap + 1));
+		if (d->tvalues)
+		{
+			d->tvalues = repalloc(d->tvalues, sizeof(char *) * (cap + 1));
+			d->tlens = repalloc(d->tlens, sizeof(int) * (cap + 1));
+		}
 		d->hashes = repalloc(d->hashes, sizeof(uint32) * (cap + 1));
 		d->cap_values = cap;
 	}
@@ -244,6 +251,28 @@ pf_agg_key_codes(PfAggScanState *st, PfKeyDict *d, const uint32 *sel, uint32 n, 
 	}
 }
 
+/*
+ * The groups' states: zeroed, 16-byte aligned (int128 sums), and freed
+ * when they grow, so the memory limit counts only the live array.  The
+ * chunk's own address is kept just below the aligned one for the pfree.
+ */
+static PfAggState *
+states_alloc(MemoryContext cxt, Size size)
+{
+	char	   *chunk = MemoryContextAllocExtended(cxt, size + 16 + sizeof(void *),
+												   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	char	   *states = (char *) TYPEALIGN(16, chunk + sizeof(void *));
+
+	((void **) states)[-1] = chunk;
+	return (PfAggState *) states;
+}
+
+static void
+states_free(PfAggState *states)
+{
+	pfree(((void **) states)[-1]);
+}
+
 /* A new group with these key codes; returns its id. */
 uint32
 pf_agg_new_group(PfAggScanState *st, const uint32 *keycodes)
@@ -254,12 +283,15 @@ pf_agg_new_group(PfAggScanState *st, const uint32 *keycodes)
 	if (g >= st->cap_groups)
 	{
 		uint32		cap = Max(16, st->cap_groups * 2);
-		PfAggState *states = pf_agg_palloc16(st->group_cxt,
-									  sizeof(PfAggState) * cap * Max(1, prog->naggs));
+		PfAggState *states = states_alloc(st->group_cxt,
+										  sizeof(PfAggState) * cap * Max(1, prog->naggs));
 
 		if (st->states)
+		{
 			memcpy(states, st->states,
 				   sizeof(PfAggState) * st->cap_groups * Max(1, prog->naggs));
+			states_free(st->states);
+		}
 		st->states = states;
 		st->group_codes = st->group_codes ?
 			repalloc(st->group_codes, sizeof(uint32) * cap * Max(1, prog->nkeys)) :
