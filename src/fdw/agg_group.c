@@ -72,6 +72,53 @@ dict_grow(PfAggScanState *st, PfKeyDict *d)
 	}
 }
 
+/* The bit of hash h in a frozen dictionary's seen filter: other bits than the table's. */
+static inline uint32
+seen_bit(const PfKeyDict *d, uint32 h)
+{
+	return (h * 0x9E3779B1U) >> d->seen_shift;
+}
+
+/*
+ * Build the seen filter of a frozen dictionary: 8 bits a value, so about
+ * one value in nine without a code passes to the probe.  A filter of up
+ * to a few hundred kB stays in cache where the table and values, probed
+ * up to the next empty slot for every row to spill, do not.
+ */
+static void
+seen_build(PfKeyDict *d)
+{
+	int			bits = 9;
+
+	while (bits < 31 && ((uint64) 1 << bits) < (uint64) d->nvalues * 8)
+		bits++;
+	if (d->seen)
+		pfree(d->seen);
+	d->seen = MemoryContextAllocZero(d->cxt, ((Size) 1 << bits) / 8);
+	d->seen_shift = 32 - bits;
+	for (uint32 code = 1; code <= d->nvalues; code++)
+	{
+		uint32		b = seen_bit(d, d->hashes[code]);
+
+		d->seen[b >> 6] |= UINT64CONST(1) << (b & 63);
+	}
+	d->seen_nvalues = d->nvalues;
+}
+
+/* Frozen and no value of hash h coded: the value is surely new. */
+static inline bool
+surely_new(PfKeyDict *d, uint32 h)
+{
+	uint32		b;
+
+	if (!d->frozen)
+		return false;
+	if (unlikely(d->seen == NULL || d->seen_nvalues != d->nvalues))
+		seen_build(d);
+	b = seen_bit(d, h);
+	return (d->seen[b >> 6] & (UINT64CONST(1) << (b & 63))) == 0;
+}
+
 /* The code of an integer value (INT, DATE as PostgreSQL days, BOOL). */
 static uint32
 dict_int(PfAggScanState *st, PfKeyDict *d, int64 v, PfColKind kind)
@@ -80,6 +127,8 @@ dict_int(PfAggScanState *st, PfKeyDict *d, int64 v, PfColKind kind)
 	uint32		pos = h & d->mask;
 	uint32		code;
 
+	if (surely_new(d, h))
+		return PF_AGG_NO_CODE;	/* a new value: a new group, spilled */
 	while ((code = d->table[pos]) != 0)
 	{
 		if (d->ivalues[code] == v)
@@ -110,6 +159,8 @@ dict_text(PfAggScanState *st, PfKeyDict *d, const uint8 *p, uint32 len)
 	uint32		pos = h & d->mask;
 	uint32		code;
 
+	if (surely_new(d, h))
+		return PF_AGG_NO_CODE;	/* checked when read back */
 	while ((code = d->table[pos]) != 0)
 	{
 		if (d->hashes[code] == h && d->tlens[code] == (int) len &&

@@ -322,6 +322,13 @@ typedef struct PfKeyDict
 	uint32		cache_code[256];
 	/* TEXT: code of each one-byte value (flags, statuses), 0 = not yet */
 	uint32		byte_code[256];
+	/*
+	 * Frozen (agg_group.c): a bit per remixed hash of the values coded, so
+	 * most values without a code (the rows to spill) miss without a probe
+	 */
+	uint64	   *seen;
+	int			seen_shift;		/* 32 - log2 of its bits */
+	uint32		seen_nvalues;	/* nvalues when built: stale if different */
 } PfKeyDict;
 
 /*
