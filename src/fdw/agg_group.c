@@ -324,6 +324,78 @@ states_free(PfAggState *states)
 	pfree(((void **) states)[-1]);
 }
 
+/* Room for n values in an empty dictionary: no growth up to them. */
+static void
+dict_reserve(PfKeyDict *d, uint32 n)
+{
+	uint32		cap = d->cap_values;
+	uint32		mask = d->mask;
+
+	Assert(d->nvalues == 0);
+	while (cap < n)
+		cap *= 2;
+	while ((n + 1) * 2 > mask)
+		mask = mask * 2 + 1;
+	if (cap > d->cap_values)
+	{
+		d->ivalues = repalloc(d->ivalues, sizeof(int64) * (cap + 1));
+		if (d->tvalues)
+		{
+			d->tvalues = repalloc(d->tvalues, sizeof(char *) * (cap + 1));
+			d->tlens = repalloc(d->tlens, sizeof(int) * (cap + 1));
+		}
+		d->hashes = repalloc(d->hashes, sizeof(uint32) * (cap + 1));
+		d->cap_values = cap;
+	}
+	if (mask > d->mask)
+	{
+		pfree(d->table);
+		d->table = MemoryContextAllocZero(d->cxt, sizeof(uint32) * (mask + 1));
+		d->mask = mask;
+	}
+}
+
+/*
+ * Room for n groups right after reset_groups: a spill partition expecting
+ * about as many groups as the one before it on the same level makes them
+ * without doubling and copying its arrays on the way.  n must be a count
+ * that fitted in memory.
+ */
+void
+pf_agg_groups_reserve(PfAggScanState *st, uint32 n)
+{
+	PfAggProgram *prog = st->prog;
+	uint32		cap = 16;
+
+	if (prog->nkeys == 0 || st->ngroups > 0 || n <= cap)
+		return;
+	for (int k = 0; k < prog->nkeys; k++)
+		dict_reserve(&st->dicts[k], n);
+	while (cap < n)
+		cap *= 2;
+	st->states = states_alloc(st->group_cxt,
+							  sizeof(PfAggState) * cap * Max(1, prog->naggs));
+	st->group_codes = MemoryContextAlloc(st->group_cxt, sizeof(uint32) * cap * prog->nkeys);
+	st->cap_groups = cap;
+	if (prog->nkeys == 1 && st->cap_code < cap + 1)
+	{
+		st->gid_of_code = repalloc(st->gid_of_code, sizeof(uint32) * (cap + 1));
+		for (uint32 j = st->cap_code; j < cap + 1; j++)
+			st->gid_of_code[j] = PG_UINT32_MAX;
+		st->cap_code = cap + 1;
+	}
+	if (prog->nkeys >= 2 && n * 2 > st->gmask)
+	{
+		uint32		mask = st->gmask;
+
+		while (n * 2 > mask)
+			mask = mask * 2 + 1;
+		pfree(st->gtable);
+		st->gtable = MemoryContextAllocZero(st->group_cxt, sizeof(uint32) * (mask + 1));
+		st->gmask = mask;
+	}
+}
+
 /* A new group with these key codes; returns its id. */
 uint32
 pf_agg_new_group(PfAggScanState *st, const uint32 *keycodes)
