@@ -89,6 +89,22 @@ SELECT spill_same($$SELECT k2, count(*), avg(n) FROM TBL
 SELECT spill_same($$SELECT k, sum(n * 2 + 1), sum(v - 7), avg(f * 3) FROM TBL GROUP BY k$$);
 -- only the keys
 SELECT spill_same($$SELECT k, d FROM TBL GROUP BY k, d$$);
+-- no text kept: fixed-size rows read back column by column; nine columns
+-- (a null bitmap of two bytes), 16-byte decimals
+SELECT spill_same($$SELECT k2, d, b, count(*), sum(v), sum(n), sum(w), min(w), sum(f),
+  max(r), max(i8) FROM TBL GROUP BY k2, d, b$$);
+-- text keys longer than a spill block (8 kB), some NULL, among short ones
+SELECT current_setting('data_directory') || '/pf_spill_long.parquet' AS spill_long_file \gset
+CREATE TABLE spill_heap_long AS
+SELECT CASE WHEN i % 97 = 0 THEN NULL
+            WHEN i % 50 = 0 THEN repeat(md5(i::text), 400)
+            ELSE md5(i::text) END AS k,
+       i % 5 AS g
+FROM generate_series(1, 4000) i;
+COPY spill_heap_long TO :'spill_long_file' (FORMAT parquet, row_group_size 1000);
+CREATE FOREIGN TABLE spill_ft_long (k text, g int)
+  SERVER spill_srv OPTIONS (filename :'spill_long_file');
+SELECT spill_same($$SELECT length(k), k, count(*), sum(g), max(k) FROM TBL_long GROUP BY k$$);
 
 -- the groups that fit: none spilled with enough memory
 SET work_mem = '64MB';

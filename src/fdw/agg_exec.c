@@ -936,6 +936,8 @@ aggregate_next_partition(PfAggScanState *st)
 	st->spill_pending = list_delete_first(st->spill_pending);
 	st->spill_in = part;
 	reset_groups(st);
+	if (part->groups_hint > 0)
+		pf_agg_groups_reserve(st, part->groups_hint);
 	st->spill_shift = part->shift;
 	st->pass_rows = 0;
 	st->pass_rows_total = (double) part->rows;
@@ -958,6 +960,11 @@ aggregate_next_partition(PfAggScanState *st)
 						  MemoryContextMemAllocated(st->cxt, true));
 	BufFileClose(part->file);
 	st->spill_in = NULL;
+	/* the next partition of this level has about as many groups */
+	if (st->spill_out == NULL && st->spill_pending != NIL &&
+		((PfAggSpillPart *) linitial(st->spill_pending))->shift == part->shift &&
+		((PfAggSpillPart *) linitial(st->spill_pending))->distinct < 0)
+		((PfAggSpillPart *) linitial(st->spill_pending))->groups_hint = st->ngroups;
 	pfree(part);
 	st->spill_pending = pf_agg_spill_finish(st, st->spill_out, st->spill_pending);
 	st->spill_out = NULL;

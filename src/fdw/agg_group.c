@@ -26,8 +26,12 @@ pf_agg_dict_init(PfAggScanState *st, PfKeyDict *d, int col, MemoryContext cxt)
 	d->cxt = cxt;
 	d->cap_values = 16;
 	d->ivalues = MemoryContextAllocZero(cxt, sizeof(int64) * (d->cap_values + 1));
-	d->tvalues = MemoryContextAllocZero(cxt, sizeof(char *) * (d->cap_values + 1));
-	d->tlens = MemoryContextAllocZero(cxt, sizeof(int) * (d->cap_values + 1));
+	/* only text values need these: 12 bytes a value the groups can use */
+	if (st->prog->cols[col].kind == PF_COL_TEXT)
+	{
+		d->tvalues = MemoryContextAllocZero(cxt, sizeof(char *) * (d->cap_values + 1));
+		d->tlens = MemoryContextAllocZero(cxt, sizeof(int) * (d->cap_values + 1));
+	}
 	d->hashes = MemoryContextAllocZero(cxt, sizeof(uint32) * (d->cap_values + 1));
 	d->mask = 63;
 	d->table = MemoryContextAllocZero(cxt, sizeof(uint32) * (d->mask + 1));
@@ -42,8 +46,11 @@ dict_grow(PfAggScanState *st, PfKeyDict *d)
 		uint32		cap = d->cap_values * 2;
 
 		d->ivalues = repalloc(d->ivalues, sizeof(int64) * (cap + 1));
-		d->tvalues = repalloc(d->tvalues, sizeof(char *) * (cap + 1));
-		d->tlens = repalloc(d->tlens, sizeof(int) * (cap + 1));
+		if (d->tvalues)
+		{
+			d->tvalues = repalloc(d->tvalues, sizeof(char *) * (cap + 1));
+			d->tlens = repalloc(d->tlens, sizeof(int) * (cap + 1));
+		}
 		d->hashes = repalloc(d->hashes, sizeof(uint32) * (cap + 1));
 		d->cap_values = cap;
 	}
@@ -65,6 +72,53 @@ dict_grow(PfAggScanState *st, PfKeyDict *d)
 	}
 }
 
+/* The bit of hash h in a frozen dictionary's seen filter: other bits than the table's. */
+static inline uint32
+seen_bit(const PfKeyDict *d, uint32 h)
+{
+	return (h * 0x9E3779B1U) >> d->seen_shift;
+}
+
+/*
+ * Build the seen filter of a frozen dictionary: 8 bits a value, so about
+ * one value in nine without a code passes to the probe.  A filter of up
+ * to a few hundred kB stays in cache where the table and values, probed
+ * up to the next empty slot for every row to spill, do not.
+ */
+static void
+seen_build(PfKeyDict *d)
+{
+	int			bits = 9;
+
+	while (bits < 31 && ((uint64) 1 << bits) < (uint64) d->nvalues * 8)
+		bits++;
+	if (d->seen)
+		pfree(d->seen);
+	d->seen = MemoryContextAllocZero(d->cxt, ((Size) 1 << bits) / 8);
+	d->seen_shift = 32 - bits;
+	for (uint32 code = 1; code <= d->nvalues; code++)
+	{
+		uint32		b = seen_bit(d, d->hashes[code]);
+
+		d->seen[b >> 6] |= UINT64CONST(1) << (b & 63);
+	}
+	d->seen_nvalues = d->nvalues;
+}
+
+/* Frozen and no value of hash h coded: the value is surely new. */
+static inline bool
+surely_new(PfKeyDict *d, uint32 h)
+{
+	uint32		b;
+
+	if (!d->frozen)
+		return false;
+	if (unlikely(d->seen == NULL || d->seen_nvalues != d->nvalues))
+		seen_build(d);
+	b = seen_bit(d, h);
+	return (d->seen[b >> 6] & (UINT64CONST(1) << (b & 63))) == 0;
+}
+
 /* The code of an integer value (INT, DATE as PostgreSQL days, BOOL). */
 static uint32
 dict_int(PfAggScanState *st, PfKeyDict *d, int64 v, PfColKind kind)
@@ -73,6 +127,8 @@ dict_int(PfAggScanState *st, PfKeyDict *d, int64 v, PfColKind kind)
 	uint32		pos = h & d->mask;
 	uint32		code;
 
+	if (surely_new(d, h))
+		return PF_AGG_NO_CODE;	/* a new value: a new group, spilled */
 	while ((code = d->table[pos]) != 0)
 	{
 		if (d->ivalues[code] == v)
@@ -103,6 +159,8 @@ dict_text(PfAggScanState *st, PfKeyDict *d, const uint8 *p, uint32 len)
 	uint32		pos = h & d->mask;
 	uint32		code;
 
+	if (surely_new(d, h))
+		return PF_AGG_NO_CODE;	/* checked when read back */
 	while ((code = d->table[pos]) != 0)
 	{
 		if (d->hashes[code] == h && d->tlens[code] == (int) len &&
@@ -244,6 +302,100 @@ pf_agg_key_codes(PfAggScanState *st, PfKeyDict *d, const uint32 *sel, uint32 n, 
 	}
 }
 
+/*
+ * The groups' states: zeroed, 16-byte aligned (int128 sums), and freed
+ * when they grow, so the memory limit counts only the live array.  The
+ * chunk's own address is kept just below the aligned one for the pfree.
+ */
+static PfAggState *
+states_alloc(MemoryContext cxt, Size size)
+{
+	char	   *chunk = MemoryContextAllocExtended(cxt, size + 16 + sizeof(void *),
+												   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	char	   *states = (char *) TYPEALIGN(16, chunk + sizeof(void *));
+
+	((void **) states)[-1] = chunk;
+	return (PfAggState *) states;
+}
+
+static void
+states_free(PfAggState *states)
+{
+	pfree(((void **) states)[-1]);
+}
+
+/* Room for n values in an empty dictionary: no growth up to them. */
+static void
+dict_reserve(PfKeyDict *d, uint32 n)
+{
+	uint32		cap = d->cap_values;
+	uint32		mask = d->mask;
+
+	Assert(d->nvalues == 0);
+	while (cap < n)
+		cap *= 2;
+	while ((n + 1) * 2 > mask)
+		mask = mask * 2 + 1;
+	if (cap > d->cap_values)
+	{
+		d->ivalues = repalloc(d->ivalues, sizeof(int64) * (cap + 1));
+		if (d->tvalues)
+		{
+			d->tvalues = repalloc(d->tvalues, sizeof(char *) * (cap + 1));
+			d->tlens = repalloc(d->tlens, sizeof(int) * (cap + 1));
+		}
+		d->hashes = repalloc(d->hashes, sizeof(uint32) * (cap + 1));
+		d->cap_values = cap;
+	}
+	if (mask > d->mask)
+	{
+		pfree(d->table);
+		d->table = MemoryContextAllocZero(d->cxt, sizeof(uint32) * (mask + 1));
+		d->mask = mask;
+	}
+}
+
+/*
+ * Room for n groups right after reset_groups: a spill partition expecting
+ * about as many groups as the one before it on the same level makes them
+ * without doubling and copying its arrays on the way.  n must be a count
+ * that fitted in memory.
+ */
+void
+pf_agg_groups_reserve(PfAggScanState *st, uint32 n)
+{
+	PfAggProgram *prog = st->prog;
+	uint32		cap = 16;
+
+	if (prog->nkeys == 0 || st->ngroups > 0 || n <= cap)
+		return;
+	for (int k = 0; k < prog->nkeys; k++)
+		dict_reserve(&st->dicts[k], n);
+	while (cap < n)
+		cap *= 2;
+	st->states = states_alloc(st->group_cxt,
+							  sizeof(PfAggState) * cap * Max(1, prog->naggs));
+	st->group_codes = MemoryContextAlloc(st->group_cxt, sizeof(uint32) * cap * prog->nkeys);
+	st->cap_groups = cap;
+	if (prog->nkeys == 1 && st->cap_code < cap + 1)
+	{
+		st->gid_of_code = repalloc(st->gid_of_code, sizeof(uint32) * (cap + 1));
+		for (uint32 j = st->cap_code; j < cap + 1; j++)
+			st->gid_of_code[j] = PG_UINT32_MAX;
+		st->cap_code = cap + 1;
+	}
+	if (prog->nkeys >= 2 && n * 2 > st->gmask)
+	{
+		uint32		mask = st->gmask;
+
+		while (n * 2 > mask)
+			mask = mask * 2 + 1;
+		pfree(st->gtable);
+		st->gtable = MemoryContextAllocZero(st->group_cxt, sizeof(uint32) * (mask + 1));
+		st->gmask = mask;
+	}
+}
+
 /* A new group with these key codes; returns its id. */
 uint32
 pf_agg_new_group(PfAggScanState *st, const uint32 *keycodes)
@@ -254,12 +406,15 @@ pf_agg_new_group(PfAggScanState *st, const uint32 *keycodes)
 	if (g >= st->cap_groups)
 	{
 		uint32		cap = Max(16, st->cap_groups * 2);
-		PfAggState *states = pf_agg_palloc16(st->group_cxt,
-									  sizeof(PfAggState) * cap * Max(1, prog->naggs));
+		PfAggState *states = states_alloc(st->group_cxt,
+										  sizeof(PfAggState) * cap * Max(1, prog->naggs));
 
 		if (st->states)
+		{
 			memcpy(states, st->states,
 				   sizeof(PfAggState) * st->cap_groups * Max(1, prog->naggs));
+			states_free(st->states);
+		}
 		st->states = states;
 		st->group_codes = st->group_codes ?
 			repalloc(st->group_codes, sizeof(uint32) * cap * Max(1, prog->nkeys)) :

@@ -322,6 +322,13 @@ typedef struct PfKeyDict
 	uint32		cache_code[256];
 	/* TEXT: code of each one-byte value (flags, statuses), 0 = not yet */
 	uint32		byte_code[256];
+	/*
+	 * Frozen (agg_group.c): a bit per remixed hash of the values coded, so
+	 * most values without a code (the rows to spill) miss without a probe
+	 */
+	uint64	   *seen;
+	int			seen_shift;		/* 32 - log2 of its bits */
+	uint32		seen_nvalues;	/* nvalues when built: stale if different */
 } PfKeyDict;
 
 /*
@@ -727,6 +734,8 @@ typedef struct PfAggSpillPart
 	int			shift;			/* hash bits used by this and upper levels */
 	int			distinct;		/* pairs of this distinct aggregate, or -1:
 								 * rows of new groups */
+	uint32		groups_hint;	/* groups of the partition before it on its
+								 * level (if they fitted), or 0 */
 } PfAggSpillPart;
 
 extern struct PfAggSpill *pf_agg_spill_begin(PfAggScanState *st, int shift,
@@ -738,6 +747,7 @@ extern void pf_agg_spill_replay_shapes(PfAggScanState *st);
 extern uint32 pf_agg_spill_read(PfAggScanState *st, PfAggSpillPart *part, uint32 max);
 extern void pf_agg_spill_discard(PfAggScanState *st);
 extern void pf_agg_spill_init(PfAggScanState *st);
+extern void pf_agg_groups_reserve(PfAggScanState *st, uint32 n);
 /* in agg_refused.c: why pushdown was refused, for EXPLAIN (VERBOSE) */
 extern char *pf_agg_deparse(Node *expr, Oid relid, Index rti);
 extern char *pf_agg_refusal_of_program(Relation rel, Index rti, List *quals,

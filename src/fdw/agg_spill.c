@@ -16,8 +16,7 @@
  *
  * A spilled row keeps only the key and aggregate argument columns (the
  * filters are done; a count(DISTINCT) pair's row only the keys and its
- * value, the others written as nulls), each a null byte and, when not
- * null, its value in
+ * value, the others written as nulls): a null bitmap, then each value in
  * the shapes agg_exec.c gives a format without raw values
  * (pf_agg_generic_shape), so read-back batches look the same whatever
  * file or format the row came from:
@@ -26,8 +25,12 @@
  *	DEC			int64 unscaled up to 18 digits, else 16 bytes big-endian
  *	F4, F8		float4, float8
  *	BOOL		one byte
- *	TEXT		uint32 length and the bytes
- * A row is a uint32 length followed by its fields.
+ *	TEXT		uint32 length and the bytes, nothing when null
+ * A null fixed-width value is written as zeros, so a row without text
+ * columns has one size and needs no header.  Rows are packed into blocks
+ * of a partition's own buffer and each block is written with one
+ * BufFileWrite and read back whole; fixed-size rows are read back column
+ * by column.  Per row, so, no call into BufFile at all.
  *
  * IDENTIFICATION
  *	  src/fdw/agg_spill.c
@@ -45,14 +48,41 @@
 #define PF_SPILL_MIN_BITS	2
 #define PF_SPILL_MAX_BITS	8
 
+/*
+ * A partition's rows are packed into a block buffer of this size, written
+ * with one BufFileWrite when full: with BufFile's own buffer, two blocks
+ * of memory per partition being written (pf_agg_spill_begin counts them).
+ */
+#define PF_SPILL_BLOCK		BLCKSZ
+
+/* A block starts with two uint32: its bytes after them, its rows. */
+#define PF_SPILL_BLOCK_HEADER	(2 * sizeof(uint32))
+
+/*
+ * A partition with its block being written and, when read back, the rows
+ * of its current block that did not fit the last batch.  The public part
+ * comes first: agg_exec.c holds and frees it as a PfAggSpillPart.
+ */
+typedef struct SpillPart
+{
+	PfAggSpillPart pub;
+	char	   *block;			/* block being filled; NULL once finished */
+	uint32		block_cap;		/* its size: PF_SPILL_BLOCK unless one row is larger */
+	uint32		block_used;		/* bytes, header included */
+	uint32		block_rows;
+	char	   *carry;			/* read back: unread rows of a block */
+	uint32		carry_cap;
+	uint32		carry_len;
+	uint32		carry_rows;
+} SpillPart;
+
 /* The partitions a pass writes. */
 typedef struct PfAggSpill
 {
 	int			shift;			/* first hash bit of this level */
 	int			bits;			/* 2^bits partitions */
 	int			distinct;		/* pairs of this distinct aggregate, or -1 */
-	PfAggSpillPart **parts;
-	StringInfoData row;			/* the row being written */
+	SpillPart **parts;
 } PfAggSpill;
 
 /* The columns a spilled row keeps: group keys and aggregate arguments. */
@@ -144,8 +174,9 @@ key_hashes(PfAggScanState *st, const uint32 *sel, uint32 n, int extra_col)
  * (groups or pairs) in memory: enough partitions that each would fit if
  * every row made a new entry, within the hash bits left after the shift
  * bits the levels above used, and a quarter of the memory limit for the
- * files' buffers.  Returns NULL when no hash bits are left (a partition of
- * equal hashes): the entries then simply grow.
+ * files' buffers (BufFile's and the block being packed: two blocks
+ * each).  Returns NULL when no hash bits are left (a partition of equal
+ * hashes): the entries then simply grow.
  */
 PfAggSpill *
 pf_agg_spill_begin(PfAggScanState *st, int shift, double rows_left, double fit,
@@ -170,23 +201,71 @@ pf_agg_spill_begin(PfAggScanState *st, int shift, double rows_left, double fit,
 	sp->shift = shift;
 	sp->bits = bits;
 	sp->distinct = distinct;
-	sp->parts = palloc0(sizeof(PfAggSpillPart *) << bits);
-	initStringInfo(&sp->row);
+	sp->parts = palloc0(sizeof(SpillPart *) << bits);
 	MemoryContextSwitchTo(old);
 	st->spilled = true;
 	return sp;
 }
 
-/* Append n bytes to the row. */
-static inline void
-put(StringInfo row, const void *p, int n)
+/*
+ * Bytes of column col's value in a spilled row, 0 for text (its uint32
+ * length and bytes, nothing when null).  The width is the spill shape's,
+ * so it is the same before and after pf_agg_spill_replay_shapes.
+ */
+static inline uint32
+spill_width(const PfAggCol *col)
 {
-	appendBinaryStringInfoNT(row, p, n);
+	switch (col->kind)
+	{
+		case PF_COL_INT:
+			return col->typid == INT8OID ? 8 : 4;
+		case PF_COL_DATE:
+		case PF_COL_F4:
+			return 4;
+		case PF_COL_DEC:
+			return col->precision <= 18 ? 8 : 16;
+		case PF_COL_F8:
+			return 8;
+		case PF_COL_BOOL:
+			return 1;
+		case PF_COL_TEXT:
+			return 0;
+	}
+	return 0;
 }
 
-/* Append column col's value of batch row r in its spill shape. */
+/*
+ * The layout of a spilled row: a null bitmap (bit j for kept column j),
+ * then every fixed-width value in column order, zeros when null, with a
+ * text value (uint32 length and bytes) in its place when not null.  Rows
+ * without text columns are so all fixed_size bytes, without a header.
+ */
+typedef struct SpillLayout
+{
+	uint32		null_bytes;
+	uint32		fixed_size;		/* null bitmap and the fixed-width values */
+	bool		fixed;			/* no text column: every row is fixed_size */
+} SpillLayout;
+
 static void
-put_value(StringInfo row, const PfAggCol *col, const PqColumnBatch *b, uint32 r)
+spill_layout(const PfAggScanState *st, SpillLayout *lay)
+{
+	lay->null_bytes = (uint32) (st->nspill_cols + 7) / 8;
+	lay->fixed_size = lay->null_bytes;
+	lay->fixed = true;
+	for (int j = 0; j < st->nspill_cols; j++)
+	{
+		uint32		w = spill_width(&st->prog->cols[st->spill_cols[j]]);
+
+		lay->fixed_size += w;
+		if (w == 0)
+			lay->fixed = false;
+	}
+}
+
+/* Write column col's value of batch row r at d in its spill shape; returns the end. */
+static inline char *
+put_value(char *d, const PfAggCol *col, const PqColumnBatch *b, uint32 r)
 {
 	switch (col->kind)
 	{
@@ -197,14 +276,17 @@ put_value(StringInfo row, const PfAggCol *col, const PqColumnBatch *b, uint32 r)
 					((const int64 *) b->values)[r];
 
 				if (col->kind == PF_COL_INT && col->typid == INT8OID)
-					put(row, &v, sizeof(int64));
+				{
+					memcpy(d, &v, sizeof(int64));
+					return d + sizeof(int64);
+				}
 				else
 				{
 					int32		v32 = (int32) v;
 
-					put(row, &v32, sizeof(int32));
+					memcpy(d, &v32, sizeof(int32));
+					return d + sizeof(int32);
 				}
-				break;
 			}
 		case PF_COL_DEC:
 			{
@@ -221,43 +303,79 @@ put_value(StringInfo row, const PfAggCol *col, const PqColumnBatch *b, uint32 r)
 				{
 					int64		v = (int64) u;
 
-					put(row, &v, sizeof(int64));
+					memcpy(d, &v, sizeof(int64));
+					return d + sizeof(int64);
 				}
 				else
 				{
-					uint8		be[16];
 					uint128_t	w = (uint128_t) u;
 
 					for (int k = 15; k >= 0; k--, w >>= 8)
-						be[k] = (uint8) (w & 0xff);
-					put(row, be, 16);
+						((uint8 *) d)[k] = (uint8) (w & 0xff);
+					return d + 16;
 				}
-				break;
 			}
 		case PF_COL_F4:
-			put(row, &((const float4 *) b->values)[r], sizeof(float4));
-			break;
+			memcpy(d, &((const float4 *) b->values)[r], sizeof(float4));
+			return d + sizeof(float4);
 		case PF_COL_F8:
-			put(row, &((const float8 *) b->values)[r], sizeof(float8));
-			break;
+			memcpy(d, &((const float8 *) b->values)[r], sizeof(float8));
+			return d + sizeof(float8);
 		case PF_COL_BOOL:
-			{
-				uint8		v = ((const uint8 *) b->values)[r] ? 1 : 0;
-
-				put(row, &v, 1);
-				break;
-			}
+			*(uint8 *) d = ((const uint8 *) b->values)[r] ? 1 : 0;
+			return d + 1;
 		case PF_COL_TEXT:
 			{
 				const CdcByteView *v = &((const CdcByteView *) b->values)[r];
 				uint32		len = v->len;
 
-				put(row, &len, sizeof(uint32));
+				memcpy(d, &len, sizeof(uint32));
 				if (len > 0)
-					put(row, v->ptr, (int) len);
-				break;
+					memcpy(d + sizeof(uint32), v->ptr, len);
+				return d + sizeof(uint32) + len;
 			}
 	}
+	return d;
+}
+
+/* Write the partition's filled block (one BufFileWrite) and start an empty one. */
+static void
+flush_block(SpillPart *part)
+{
+	uint32		head[2];
+
+	if (part->block_rows == 0)
+		return;
+	head[0] = part->block_used - (uint32) PF_SPILL_BLOCK_HEADER;
+	head[1] = part->block_rows;
+	memcpy(part->block, head, sizeof(head));
+	BufFileWrite(part->pub.file, part->block, part->block_used);
+	part->block_used = PF_SPILL_BLOCK_HEADER;
+	part->block_rows = 0;
+	if (part->block_cap > PF_SPILL_BLOCK)
+	{
+		/* a row larger than a block had its own: back to the usual size */
+		pfree(part->block);
+		part->block = MemoryContextAlloc(GetMemoryChunkContext(part), PF_SPILL_BLOCK);
+		part->block_cap = PF_SPILL_BLOCK;
+	}
+}
+
+static SpillPart *
+new_part(PfAggScanState *st, PfAggSpill *sp)
+{
+	MemoryContext old = MemoryContextSwitchTo(st->spill_cxt);
+	SpillPart  *part = palloc0(sizeof(SpillPart));
+
+	part->pub.file = BufFileCreateTemp(false);
+	part->pub.shift = sp->shift + sp->bits;
+	part->pub.distinct = sp->distinct;
+	part->block = palloc(PF_SPILL_BLOCK);
+	part->block_cap = PF_SPILL_BLOCK;
+	part->block_used = PF_SPILL_BLOCK_HEADER;
+	st->spill_partitions++;
+	MemoryContextSwitchTo(old);
+	return part;
 }
 
 /*
@@ -270,66 +388,109 @@ pf_agg_spill_rows(PfAggScanState *st, PfAggSpill *sp, const uint32 *sel, uint32 
 {
 	PfAggProgram *prog = st->prog;
 	uint32		mask = ((uint32) 1 << sp->bits) - 1;
-	StringInfo	row = &sp->row;
 	int			nkeep = st->nspill_cols;
+	SpillLayout lay;
 	bool		keep_buf[64];
+	const PfAggCol *col_buf[64];
+	const PqColumnBatch *batch_buf[64];
 	bool	   *keep;
+	const PfAggCol **cols;
+	const PqColumnBatch **batches;
 
 	if (n == 0)
 		return;
+	spill_layout(st, &lay);
+	if (nkeep <= lengthof(keep_buf))
+	{
+		keep = keep_buf;
+		cols = col_buf;
+		batches = batch_buf;
+	}
+	else
+	{
+		keep = palloc(sizeof(bool) * nkeep);
+		cols = palloc(sizeof(PfAggCol *) * nkeep);
+		batches = palloc(sizeof(PqColumnBatch *) * nkeep);
+	}
 	/* a pair's row needs only the keys and the value: the rest as nulls */
-	keep = nkeep <= lengthof(keep_buf) ? keep_buf : palloc(sizeof(bool) * nkeep);
 	for (int j = 0; j < nkeep; j++)
 	{
+		cols[j] = &prog->cols[st->spill_cols[j]];
+		batches[j] = cols[j]->missing ? NULL : col_batch(st, cols[j]);
 		keep[j] = extra_col < 0 || st->spill_cols[j] == extra_col;
 		for (int k = 0; k < prog->nkeys && !keep[j]; k++)
 			keep[j] = st->spill_cols[j] == prog->key_cols[k];
+		if (!keep[j])
+			batches[j] = NULL;
 	}
 	key_hashes(st, sel, n, extra_col);
 	for (uint32 i = 0; i < n; i++)
 	{
 		uint32		r = sel[i];
 		uint32		p = (uint32) (((uint64) st->row_hash[i] >> sp->shift) & mask);
-		PfAggSpillPart *part = sp->parts[p];
-		uint32		len;
+		SpillPart  *part = sp->parts[p];
+		uint32		size = lay.fixed_size;
+		char	   *d;
+		uint8	   *nulls;
 
 		if (part == NULL)
-		{
-			MemoryContext old = MemoryContextSwitchTo(st->spill_cxt);
+			part = sp->parts[p] = new_part(st, sp);
+		if (!lay.fixed)
+			for (int j = 0; j < nkeep; j++)
+			{
+				const PqColumnBatch *b = batches[j];
 
-			part = palloc0(sizeof(PfAggSpillPart));
-			part->file = BufFileCreateTemp(false);
-			part->shift = sp->shift + sp->bits;
-			part->distinct = sp->distinct;
-			sp->parts[p] = part;
-			st->spill_partitions++;
-			MemoryContextSwitchTo(old);
-		}
-		resetStringInfo(row);
-		for (int j = 0; j < st->nspill_cols; j++)
+				if (cols[j]->kind == PF_COL_TEXT && b != NULL &&
+					!(b->is_null && b->is_null[r]))
+					size += sizeof(uint32) + ((const CdcByteView *) b->values)[r].len;
+			}
+		if (part->block_used + size > part->block_cap)
 		{
-			const PfAggCol *col = &prog->cols[st->spill_cols[j]];
-			const PqColumnBatch *b = col_batch(st, col);
-			uint8		isnull = !keep[j] || col->missing || (b->is_null && b->is_null[r]);
-
-			put(row, &isnull, 1);
-			if (!isnull)
-				put_value(row, col, b, r);
+			flush_block(part);
+			if (PF_SPILL_BLOCK_HEADER + size > part->block_cap)
+			{
+				pfree(part->block);
+				part->block_cap = (uint32) PF_SPILL_BLOCK_HEADER + size;
+				part->block = MemoryContextAlloc(st->spill_cxt, part->block_cap);
+			}
 		}
-		len = (uint32) row->len;
-		BufFileWrite(part->file, (void *) &len, sizeof(uint32));
-		BufFileWrite(part->file, (void *) row->data, len);
-		part->rows++;
+		d = part->block + part->block_used;
+		nulls = (uint8 *) d;
+		memset(nulls, 0, lay.null_bytes);
+		d += lay.null_bytes;
+		for (int j = 0; j < nkeep; j++)
+		{
+			const PqColumnBatch *b = batches[j];
+
+			if (b == NULL || (b->is_null && b->is_null[r]))
+			{
+				uint32		w = spill_width(cols[j]);
+
+				nulls[j >> 3] |= (uint8) (1 << (j & 7));
+				memset(d, 0, w);
+				d += w;
+			}
+			else
+				d = put_value(d, cols[j], b, r);
+		}
+		Assert(d == part->block + part->block_used + size);
+		part->block_used += size;
+		part->block_rows++;
+		part->pub.rows++;
 	}
 	st->spilled_rows += n;
 	if (keep != keep_buf)
+	{
 		pfree(keep);
+		pfree(cols);
+		pfree(batches);
+	}
 }
 
 /*
- * The rows are all written: sp's partitions, rewound, go first on the
- * pending list (depth first: fewer files open at once), returned; sp is
- * freed.
+ * The rows are all written: sp's partitions, their last blocks written
+ * and rewound, go first on the pending list (depth first: fewer files
+ * open at once), returned; sp is freed.
  */
 List *
 pf_agg_spill_finish(PfAggScanState *st, PfAggSpill *sp, List *pending)
@@ -341,11 +502,14 @@ pf_agg_spill_finish(PfAggScanState *st, PfAggSpill *sp, List *pending)
 	old = MemoryContextSwitchTo(st->spill_cxt);
 	for (int p = (1 << sp->bits) - 1; p >= 0; p--)
 	{
-		PfAggSpillPart *part = sp->parts[p];
+		SpillPart  *part = sp->parts[p];
 
 		if (part == NULL)
 			continue;
-		if (BufFileSeek(part->file, 0, 0, SEEK_SET) != 0)
+		flush_block(part);
+		pfree(part->block);
+		part->block = NULL;
+		if (BufFileSeek(part->pub.file, 0, 0, SEEK_SET) != 0)
 			ereport(ERROR,
 					(errcode_for_file_access(),
 					 errmsg("could not rewind aggregate spill file: %m")));
@@ -353,7 +517,6 @@ pf_agg_spill_finish(PfAggScanState *st, PfAggSpill *sp, List *pending)
 	}
 	MemoryContextSwitchTo(old);
 	pfree(sp->parts);
-	pfree(sp->row.data);
 	pfree(sp);
 	return pending;
 }
@@ -381,102 +544,202 @@ read_exact(BufFile *file, void *p, size_t n)
 	if (BufFileRead(file, p, n) != n)
 		ereport(ERROR,
 				(errcode_for_file_access(),
-				 errmsg("could not read aggregate spill file: read only part of a row")));
+				 errmsg("could not read aggregate spill file: read only part of a block")));
 }
 
-/* Take n bytes of the row at *pos. */
-static inline const char *
-take(const char *data, uint32 len, uint32 *pos, uint32 n)
+static void
+short_block(void)
 {
-	const char *p = data + *pos;
-
-	if (*pos + n > len)
-		elog(ERROR, "parquet_fdw: aggregate spill row is shorter than its columns");
-	*pos += n;
-	return p;
+	elog(ERROR, "parquet_fdw: aggregate spill block is shorter than its rows");
 }
 
-/* A fixed-width value into dst: zeros when null. */
+/* Copy a w-byte value (w a constant after inlining) k times from a stride into dst. */
 static inline void
-get_fixed(void *dst, const char *data, uint32 len, uint32 *pos, uint32 n, bool isnull)
+gather_fixed(char *dst, const char *src, uint32 stride, uint32 k, uint32 w)
 {
-	if (isnull)
-		memset(dst, 0, n);
-	else
-		memcpy(dst, take(data, len, pos, n), n);
+	for (uint32 i = 0; i < k; i++)
+		memcpy(dst + (size_t) i * w, src + (size_t) i * stride, w);
+}
+
+/*
+ * k fixed-size rows at src into the batches' rows n.. : column by column,
+ * each value copied from its place in every row.
+ */
+static void
+read_fixed_rows(PfAggScanState *st, const SpillLayout *lay, const char *src,
+				uint32 k, uint32 n, bool *col_any_null)
+{
+	uint32		off = lay->null_bytes;
+	uint32		stride = lay->fixed_size;
+
+	for (int j = 0; j < st->nspill_cols; j++)
+	{
+		int			c = st->spill_cols[j];
+		uint32		w = spill_width(&st->prog->cols[c]);
+		char	   *dst = (char *) st->conv_buf[c] + (size_t) n * w;
+		bool	   *nulls = st->conv_nulls[c] + n;
+		uint8		bit = (uint8) (1 << (j & 7));
+		bool		any = false;
+
+		for (uint32 i = 0; i < k; i++)
+		{
+			nulls[i] = (((const uint8 *) src)[(size_t) i * stride + (j >> 3)] & bit) != 0;
+			any |= nulls[i];
+		}
+		col_any_null[j] |= any;
+		switch (w)
+		{
+			case 1:
+				gather_fixed(dst, src + off, stride, k, 1);
+				break;
+			case 4:
+				gather_fixed(dst, src + off, stride, k, 4);
+				break;
+			case 8:
+				gather_fixed(dst, src + off, stride, k, 8);
+				break;
+			default:
+				gather_fixed(dst, src + off, stride, k, 16);
+				break;
+		}
+		off += w;
+	}
+}
+
+/* One row with text at src + *pos (block end end) into the batches' row n. */
+static void
+read_row(PfAggScanState *st, const SpillLayout *lay, const char *src, uint32 *pos,
+		 uint32 end, uint32 n, bool *col_any_null)
+{
+	const uint8 *nulls = (const uint8 *) src + *pos;
+	uint32		p = *pos + lay->null_bytes;
+
+	if (p > end)
+		short_block();
+	for (int j = 0; j < st->nspill_cols; j++)
+	{
+		int			c = st->spill_cols[j];
+		const PfAggCol *col = &st->prog->cols[c];
+		uint32		w = spill_width(col);
+		bool		isnull = (nulls[j >> 3] & (1 << (j & 7))) != 0;
+
+		st->conv_nulls[c][n] = isnull;
+		col_any_null[j] |= isnull;
+		if (w > 0)
+		{
+			if (p + w > end)
+				short_block();
+			memcpy((char *) st->conv_buf[c] + (size_t) n * w, src + p, w);
+			p += w;
+		}
+		else
+		{
+			CdcByteView *v = &((CdcByteView *) st->conv_buf[c])[n];
+
+			v->ptr = NULL;
+			v->len = 0;
+			if (!isnull)
+			{
+				if (p + sizeof(uint32) > end)
+					short_block();
+				memcpy(&v->len, src + p, sizeof(uint32));
+				p += sizeof(uint32);
+				if (v->len > end - p)
+					short_block();
+				v->ptr = (const uint8 *) src + p;
+				p += v->len;
+			}
+		}
+	}
+	*pos = p;
 }
 
 /*
  * Read up to max rows of a partition into the batches of the kept columns
  * (values in the batch context); returns the number of rows, 0 at its end.
+ * Blocks are read whole; the rows of one beyond max wait in the carry.
  */
 uint32
-pf_agg_spill_read(PfAggScanState *st, PfAggSpillPart *part, uint32 max)
+pf_agg_spill_read(PfAggScanState *st, PfAggSpillPart *pub, uint32 max)
 {
-	PfAggProgram *prog = st->prog;
+	SpillPart  *part = (SpillPart *) pub;
 	uint32		n = 0;
 	bool		any_null[INDEX_MAX_KEYS * 4];
 	int			ncols = st->nspill_cols;
 	bool	   *col_any_null = ncols <= lengthof(any_null) ? any_null :
 		MemoryContextAllocZero(st->batch_cxt, sizeof(bool) * ncols);
+	SpillLayout lay;
+	char	   *src = NULL;
+	uint32		pos = 0;
+	uint32		end = 0;
+	uint32		left = 0;		/* rows of src not read yet */
 
+	spill_layout(st, &lay);
 	memset(col_any_null, 0, sizeof(bool) * ncols);
-	while (n < max && part->rows_read < part->rows)
+	if (part->carry_rows > 0)
 	{
-		uint32		len;
-		uint32		pos = 0;
-		char	   *data;
+		/* the batch context is reset per batch: the rows move into it */
+		src = MemoryContextAlloc(st->batch_cxt, part->carry_len);
+		memcpy(src, part->carry, part->carry_len);
+		end = part->carry_len;
+		left = part->carry_rows;
+		part->carry_rows = 0;
+	}
+	while (n < max)
+	{
+		uint32		k;
 
-		read_exact(part->file, &len, sizeof(uint32));
-		data = MemoryContextAlloc(st->batch_cxt, Max(len, 1));
-		read_exact(part->file, data, len);
-		for (int j = 0; j < ncols; j++)
+		if (left == 0)
 		{
-			int			c = st->spill_cols[j];
-			const PfAggCol *col = &prog->cols[c];
-			void	   *buf = st->conv_buf[c];
-			bool		isnull = *take(data, len, &pos, 1) != 0;
+			uint32		head[2];
 
-			st->conv_nulls[c][n] = isnull;
-			col_any_null[j] |= isnull;
-			switch (col->kind)
-			{
-				case PF_COL_INT:
-				case PF_COL_DATE:
-				case PF_COL_DEC:
-					if (col->phys == PQ_INT64)
-						get_fixed((char *) buf + (size_t) n * 8, data, len, &pos, 8, isnull);
-					else if (col->phys == PQ_INT32)
-						get_fixed((char *) buf + (size_t) n * 4, data, len, &pos, 4, isnull);
-					else
-						get_fixed((char *) buf + (size_t) n * 16, data, len, &pos, 16, isnull);
-					break;
-				case PF_COL_F4:
-					get_fixed((char *) buf + (size_t) n * 4, data, len, &pos, 4, isnull);
-					break;
-				case PF_COL_F8:
-					get_fixed((char *) buf + (size_t) n * 8, data, len, &pos, 8, isnull);
-					break;
-				case PF_COL_BOOL:
-					((uint8 *) buf)[n] = isnull ? 0 : *(const uint8 *) take(data, len, &pos, 1);
-					break;
-				case PF_COL_TEXT:
-					{
-						CdcByteView *v = &((CdcByteView *) buf)[n];
-
-						v->ptr = NULL;
-						v->len = 0;
-						if (!isnull)
-						{
-							memcpy(&v->len, take(data, len, &pos, 4), 4);
-							v->ptr = (const uint8 *) take(data, len, &pos, v->len);
-						}
-						break;
-					}
-			}
+			if (pub->rows_read >= pub->rows)
+				break;
+			read_exact(pub->file, head, sizeof(head));
+			src = MemoryContextAlloc(st->batch_cxt, Max(head[0], 1));
+			read_exact(pub->file, src, head[0]);
+			pos = 0;
+			end = head[0];
+			left = head[1];
+			if (left == 0 || left > pub->rows - pub->rows_read)
+				elog(ERROR, "parquet_fdw: aggregate spill block has %u rows of %lld left",
+					 left, (long long) (pub->rows - pub->rows_read));
 		}
-		part->rows_read++;
-		n++;
+		k = Min(left, max - n);
+		if (lay.fixed)
+		{
+			if ((uint64) k * lay.fixed_size > end - pos)
+				short_block();
+			read_fixed_rows(st, &lay, src + pos, k, n, col_any_null);
+			pos += k * lay.fixed_size;
+		}
+		else
+			for (uint32 i = 0; i < k; i++)
+				read_row(st, &lay, src, &pos, end, n + i, col_any_null);
+		n += k;
+		left -= k;
+		pub->rows_read += k;
+	}
+	if (left > 0)
+	{
+		uint32		len = end - pos;
+
+		if (part->carry_cap < len)
+		{
+			if (part->carry)
+				pfree(part->carry);
+			part->carry = MemoryContextAlloc(st->spill_cxt, Max(len, PF_SPILL_BLOCK));
+			part->carry_cap = Max(len, PF_SPILL_BLOCK);
+		}
+		memcpy(part->carry, src + pos, len);
+		part->carry_len = len;
+		part->carry_rows = left;
+	}
+	else if (part->carry && pub->rows_read >= pub->rows)
+	{
+		pfree(part->carry);
+		part->carry = NULL;
+		part->carry_cap = 0;
 	}
 	for (int j = 0; j < ncols; j++)
 	{
@@ -498,7 +761,7 @@ close_written(PfAggSpill *sp)
 		return;
 	for (int p = 0; p < (1 << sp->bits); p++)
 		if (sp->parts[p])
-			BufFileClose(sp->parts[p]->file);
+			BufFileClose(sp->parts[p]->pub.file);
 }
 
 /* Close every partition: pending ones, read and being written. */
