@@ -504,12 +504,18 @@ pf_agg_distinct_fixed_finish(PfAggScanState *st, PfAggDistinct *dd)
 		size_t		got;
 
 		s->pending = list_delete_first(s->pending);
-		/* room for every record at half load, as far as memory allows */
+		/*
+		 * Room for every record at half load, as far as memory allows.  The
+		 * groups may hold all of hash_mem by now; a partition then still
+		 * gets a quarter of it, or it would split into ever smaller files
+		 * while no memory is freed for them (the groups stay).
+		 */
 		pfree(s->narrow ? (void *) s->keys : (void *) s->slots);
 		s->slots = NULL;
 		s->keys = NULL;
 		while ((double) nslots < (double) part->records * 2 &&
-			   entries_memory(st) + slots_bytes(s, nslots * 2) <= st->group_limit)
+			   (entries_memory(st) + slots_bytes(s, nslots * 2) <= st->group_limit ||
+				slots_bytes(s, nslots * 2) <= st->group_limit / 4))
 			nslots *= 2;
 		set_alloc(st, s, nslots);
 		s->shift = part->shift;
