@@ -37,23 +37,26 @@ pf_agg_dict_init(PfAggScanState *st, PfKeyDict *d, int col, MemoryContext cxt)
 	d->table = MemoryContextAllocZero(cxt, sizeof(uint32) * (d->mask + 1));
 }
 
+/* Room for cap values (codes 1..cap) in d's per-value arrays. */
+static void
+dict_resize_values(PfKeyDict *d, uint32 cap)
+{
+	d->ivalues = repalloc(d->ivalues, sizeof(int64) * (cap + 1));
+	if (d->tvalues)
+	{
+		d->tvalues = repalloc(d->tvalues, sizeof(char *) * (cap + 1));
+		d->tlens = repalloc(d->tlens, sizeof(int) * (cap + 1));
+	}
+	d->hashes = repalloc(d->hashes, sizeof(uint32) * (cap + 1));
+	d->cap_values = cap;
+}
+
 /* Make room for one more value in d, rehashing at half load. */
 static void
 dict_grow(PfAggScanState *st, PfKeyDict *d)
 {
 	if (d->nvalues + 1 > d->cap_values)
-	{
-		uint32		cap = d->cap_values * 2;
-
-		d->ivalues = repalloc(d->ivalues, sizeof(int64) * (cap + 1));
-		if (d->tvalues)
-		{
-			d->tvalues = repalloc(d->tvalues, sizeof(char *) * (cap + 1));
-			d->tlens = repalloc(d->tlens, sizeof(int) * (cap + 1));
-		}
-		d->hashes = repalloc(d->hashes, sizeof(uint32) * (cap + 1));
-		d->cap_values = cap;
-	}
+		dict_resize_values(d, d->cap_values * 2);
 	if ((d->nvalues + 1) * 2 > d->mask)
 	{
 		uint32		mask = d->mask * 2 + 1;
@@ -324,6 +327,30 @@ states_free(PfAggState *states)
 	pfree(((void **) states)[-1]);
 }
 
+/*
+ * Room for cap groups (cap >= cap_groups): the states are copied into a
+ * new array and the old one freed, the key codes reallocated.
+ */
+static void
+groups_resize(PfAggScanState *st, uint32 cap)
+{
+	PfAggProgram *prog = st->prog;
+	PfAggState *states = states_alloc(st->group_cxt,
+									  sizeof(PfAggState) * cap * Max(1, prog->naggs));
+
+	if (st->states)
+	{
+		memcpy(states, st->states,
+			   sizeof(PfAggState) * st->cap_groups * Max(1, prog->naggs));
+		states_free(st->states);
+	}
+	st->states = states;
+	st->group_codes = st->group_codes ?
+		repalloc(st->group_codes, sizeof(uint32) * cap * Max(1, prog->nkeys)) :
+		MemoryContextAlloc(st->group_cxt, sizeof(uint32) * cap * Max(1, prog->nkeys));
+	st->cap_groups = cap;
+}
+
 /* Room for n values in an empty dictionary: no growth up to them. */
 static void
 dict_reserve(PfKeyDict *d, uint32 n)
@@ -337,16 +364,7 @@ dict_reserve(PfKeyDict *d, uint32 n)
 	while ((n + 1) * 2 > mask)
 		mask = mask * 2 + 1;
 	if (cap > d->cap_values)
-	{
-		d->ivalues = repalloc(d->ivalues, sizeof(int64) * (cap + 1));
-		if (d->tvalues)
-		{
-			d->tvalues = repalloc(d->tvalues, sizeof(char *) * (cap + 1));
-			d->tlens = repalloc(d->tlens, sizeof(int) * (cap + 1));
-		}
-		d->hashes = repalloc(d->hashes, sizeof(uint32) * (cap + 1));
-		d->cap_values = cap;
-	}
+		dict_resize_values(d, cap);
 	if (mask > d->mask)
 	{
 		pfree(d->table);
@@ -373,10 +391,7 @@ pf_agg_groups_reserve(PfAggScanState *st, uint32 n)
 		dict_reserve(&st->dicts[k], n);
 	while (cap < n)
 		cap *= 2;
-	st->states = states_alloc(st->group_cxt,
-							  sizeof(PfAggState) * cap * Max(1, prog->naggs));
-	st->group_codes = MemoryContextAlloc(st->group_cxt, sizeof(uint32) * cap * prog->nkeys);
-	st->cap_groups = cap;
+	groups_resize(st, cap);
 	if (prog->nkeys == 1 && st->cap_code < cap + 1)
 	{
 		st->gid_of_code = repalloc(st->gid_of_code, sizeof(uint32) * (cap + 1));
@@ -404,23 +419,7 @@ pf_agg_new_group(PfAggScanState *st, const uint32 *keycodes)
 	uint32		g = st->ngroups;
 
 	if (g >= st->cap_groups)
-	{
-		uint32		cap = Max(16, st->cap_groups * 2);
-		PfAggState *states = states_alloc(st->group_cxt,
-										  sizeof(PfAggState) * cap * Max(1, prog->naggs));
-
-		if (st->states)
-		{
-			memcpy(states, st->states,
-				   sizeof(PfAggState) * st->cap_groups * Max(1, prog->naggs));
-			states_free(st->states);
-		}
-		st->states = states;
-		st->group_codes = st->group_codes ?
-			repalloc(st->group_codes, sizeof(uint32) * cap * Max(1, prog->nkeys)) :
-			MemoryContextAlloc(st->group_cxt, sizeof(uint32) * cap * Max(1, prog->nkeys));
-		st->cap_groups = cap;
-	}
+		groups_resize(st, Max(16, st->cap_groups * 2));
 	if (prog->nkeys > 0)
 		memcpy(&st->group_codes[(size_t) g * prog->nkeys], keycodes,
 			   sizeof(uint32) * prog->nkeys);
