@@ -712,7 +712,10 @@ aggregate_rowgroup(PfAggScanState *st, int rg)
 			MemoryContextSwitchTo(old);
 			st->err_column = NULL;
 
-			aggregate_selected(st, sel, n);
+			if (st->xchg_out != NULL)
+				pf_agg_spill_rows(st, st->xchg_out, sel, n, -1);	/* exchanged */
+			else
+				aggregate_selected(st, sel, n);
 		}
 	}
 	st->ops->unit_close(st->src);
@@ -823,6 +826,19 @@ compute(PfAggScanState *st)
 		while ((st->part = pf_agg_partial_claim_partition(st)) >= 0)
 			compute_all_units(st);
 	}
+	else if (st->xchg_participants > 0 && st->xshared != NULL)
+	{
+		/*
+		 * Exchange, phase 1: the claimed units' rows go to the partitions'
+		 * files; the groups are made partition by partition afterwards
+		 * (pf_agg_next_group).  A latecomer skips the scan.
+		 */
+		if (pf_agg_xchg_scan_begin(st))
+		{
+			compute_claimed(st);
+			pf_agg_xchg_scan_end(st);
+		}
+	}
 	else if (st->shared != NULL)
 		compute_claimed(st);
 	else
@@ -922,8 +938,65 @@ count_spilled_pairs(PfAggScanState *st)
 
 
 /*
- * Aggregate the next spill partition, read back from its file: its groups
- * replace the ones returned before.  Returns false when none is left.
+ * Aggregate the rows of the spill files parts (PfAggSpillPart *, of one
+ * partition: one file, or an exchange partition's file of every
+ * participant), read back in turn: their groups replace the ones
+ * returned before.  The files are closed and freed.
+ */
+static void
+aggregate_parts(PfAggScanState *st, List *parts)
+{
+	PfAggSpillPart *first = (PfAggSpillPart *) linitial(parts);
+	ListCell   *lc;
+
+	reset_groups(st);
+	if (first->groups_hint > 0)
+		pf_agg_groups_reserve(st, first->groups_hint);
+	st->spill_shift = first->shift;
+	st->pass_rows = 0;
+	st->pass_rows_total = 0;
+	foreach(lc, parts)
+		st->pass_rows_total += (double) ((PfAggSpillPart *) lfirst(lc))->rows;
+	pf_agg_spill_replay_shapes(st);
+	foreach(lc, parts)
+	{
+		PfAggSpillPart *part = (PfAggSpillPart *) lfirst(lc);
+
+		st->spill_in = part;
+		for (;;)
+		{
+			uint32		n;
+
+			CHECK_FOR_INTERRUPTS();
+			MemoryContextReset(st->batch_cxt);
+			n = pf_agg_spill_read(st, part, st->batch_rows);
+			if (n == 0)
+				break;
+			st->pass_rows += n;
+			st->batch_seq++;
+			aggregate_selected(st, st->identity, n);
+		}
+		MemoryContextReset(st->batch_cxt);
+		BufFileClose(part->file);
+		st->spill_in = NULL;
+	}
+	st->peak_memory = Max(st->peak_memory,
+						  MemoryContextMemAllocated(st->cxt, true));
+	/* the next partition of this level has about as many groups */
+	if (st->spill_out == NULL && st->spill_pending != NIL &&
+		((PfAggSpillPart *) linitial(st->spill_pending))->shift == first->shift &&
+		((PfAggSpillPart *) linitial(st->spill_pending))->distinct < 0)
+		((PfAggSpillPart *) linitial(st->spill_pending))->groups_hint = st->ngroups;
+	list_free_deep(parts);
+	st->spill_pending = pf_agg_spill_finish(st, st->spill_out, st->spill_pending);
+	st->spill_out = NULL;
+	count_spilled_pairs(st);
+	st->groups_total += st->ngroups;
+}
+
+/*
+ * Aggregate the next spill partition, read back from its file.  Returns
+ * false when none is left.
  */
 static bool
 aggregate_next_partition(PfAggScanState *st)
@@ -934,43 +1007,30 @@ aggregate_next_partition(PfAggScanState *st)
 		return false;
 	part = (PfAggSpillPart *) linitial(st->spill_pending);
 	st->spill_pending = list_delete_first(st->spill_pending);
-	st->spill_in = part;
-	reset_groups(st);
-	if (part->groups_hint > 0)
-		pf_agg_groups_reserve(st, part->groups_hint);
-	st->spill_shift = part->shift;
-	st->pass_rows = 0;
-	st->pass_rows_total = (double) part->rows;
-	pf_agg_spill_replay_shapes(st);
+	aggregate_parts(st, list_make1(part));
+	return true;
+}
+
+/*
+ * Exchange, phase 2: aggregate the next partition this participant
+ * claims, from every participant's file of it.  False when none is left.
+ */
+static bool
+aggregate_next_exchange_partition(PfAggScanState *st)
+{
 	for (;;)
 	{
-		uint32		n;
+		bool		done;
+		List	   *parts = pf_agg_xchg_claim(st, &done);
 
-		CHECK_FOR_INTERRUPTS();
-		MemoryContextReset(st->batch_cxt);
-		n = pf_agg_spill_read(st, part, st->batch_rows);
-		if (n == 0)
-			break;
-		st->pass_rows += n;
-		st->batch_seq++;
-		aggregate_selected(st, st->identity, n);
+		if (done)
+			return false;
+		if (parts != NIL)
+		{
+			aggregate_parts(st, parts);
+			return true;
+		}
 	}
-	MemoryContextReset(st->batch_cxt);
-	st->peak_memory = Max(st->peak_memory,
-						  MemoryContextMemAllocated(st->cxt, true));
-	BufFileClose(part->file);
-	st->spill_in = NULL;
-	/* the next partition of this level has about as many groups */
-	if (st->spill_out == NULL && st->spill_pending != NIL &&
-		((PfAggSpillPart *) linitial(st->spill_pending))->shift == part->shift &&
-		((PfAggSpillPart *) linitial(st->spill_pending))->distinct < 0)
-		((PfAggSpillPart *) linitial(st->spill_pending))->groups_hint = st->ngroups;
-	pfree(part);
-	st->spill_pending = pf_agg_spill_finish(st, st->spill_out, st->spill_pending);
-	st->spill_out = NULL;
-	count_spilled_pairs(st);
-	st->groups_total += st->ngroups;
-	return true;
 }
 
 /* Read the source once: the groups that fit, the other rows spilled. */
@@ -1045,6 +1105,8 @@ pf_agg_begin_foreign_scan(ForeignScanState *node, int eflags)
 	if (list_length(priv) > PfAggPrivatePartitions)
 		st->nparts = intVal(list_nth(priv, PfAggPrivatePartitions));
 	st->part = -1;
+	if (list_length(priv) > PfAggPrivateExchange)
+		st->xchg_participants = intVal(list_nth(priv, PfAggPrivateExchange));
 	ncols = prog->ncols + prog->ncomputed;
 	MemoryContextSwitchTo(old);
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
@@ -1316,7 +1378,8 @@ pf_agg_next_group(PfAggScanState *st)
 	while (st->next_out >= st->ngroups)
 	{
 		/* these groups are done: those of the next spill partition */
-		if (!aggregate_next_partition(st))
+		if (!aggregate_next_partition(st) &&
+			!aggregate_next_exchange_partition(st))
 			return PF_AGG_NO_GROUP;
 	}
 	return st->next_out++;

@@ -63,6 +63,7 @@ pf_agg_explain_foreign_scan(ForeignScanState *node, ExplainState *es)
 		appendStringInfo(&buf, "%s%s", a > 0 ? ", " : "", agg_kind_name(&prog->aggs[a]));
 	ExplainPropertyText("Aggregate Pushdown", buf.data, es);
 	pf_agg_topn_explain(st->topn, es);
+	pf_agg_xchg_explain(st, es);
 	if (prog->nkeys > 0)
 	{
 		resetStringInfo(&buf);

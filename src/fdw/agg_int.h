@@ -413,10 +413,13 @@ enum PfAggPrivateIndex
 								 * when planned (pf_file_identity) */
 	PfAggPrivateTopN,			/* List: the pushed top-N (agg_topn.c), or
 								 * NIL */
-	PfAggPrivatePartitions		/* Integer: > 0 when each participant of a
+	PfAggPrivatePartitions,		/* Integer: > 0 when each participant of a
 								 * parallel plan aggregates the groups of
 								 * the hash partitions it claims (all their
 								 * rows), 0 otherwise */
+	PfAggPrivateExchange		/* Integer: > 0 when the participants (at
+								 * most this many) exchange the filtered rows
+								 * by key hash (agg_exchange.c), 0 otherwise */
 };
 
 
@@ -565,6 +568,20 @@ typedef struct PfAggScanState
 	 */
 	int			nparts;			/* 0: not partitioned */
 	int			part;			/* the partition being read, or -1 */
+
+	/*
+	 * Exchange in a parallel plan (agg_exchange.c): the participants scan
+	 * disjoint units once and write each filtered row to the shared file
+	 * of its key hash's partition; after a barrier each aggregates the
+	 * partitions it claims, reading every participant's file of them.
+	 */
+	int			xchg_participants;	/* > 0: an exchange plan, at most this
+									 * many participants */
+	struct PfAggXchgShared *xshared;	/* in the DSM, or NULL */
+	struct PfAggSpill *xchg_out;	/* phase 1: this participant's files */
+	bool		xchg_attached;	/* to the barrier */
+	int64		xchg_rows;		/* EXPLAIN: rows exchanged, all participants */
+	int64		xchg_bytes;
 } PfAggScanState;
 
 
@@ -748,6 +765,22 @@ extern uint32 pf_agg_spill_read(PfAggScanState *st, PfAggSpillPart *part, uint32
 extern void pf_agg_spill_discard(PfAggScanState *st);
 extern void pf_agg_spill_init(PfAggScanState *st);
 extern void pf_agg_groups_reserve(PfAggScanState *st, uint32 n);
+/*
+ * Exchange files (agg_exchange.c): 2^bits partitions written to files of
+ * fileset named prefix.<partition>; finish writes their last blocks,
+ * closes them and stores each partition's rows in rows[] (zero for none)
+ * and the bytes written in *bytes; a file so written is read back as a
+ * partition of shift bits through open_shared.
+ */
+extern struct PfAggSpill *pf_agg_spill_begin_shared(PfAggScanState *st, int bits,
+													struct FileSet *fileset,
+													const char *prefix);
+extern void pf_agg_spill_finish_shared(PfAggScanState *st, struct PfAggSpill *sp,
+									   int64 *rows, int64 *bytes);
+extern PfAggSpillPart *pf_agg_spill_open_shared(PfAggScanState *st,
+												struct FileSet *fileset,
+												const char *name, int64 rows,
+												int shift);
 /* in agg_refused.c: why pushdown was refused, for EXPLAIN (VERBOSE) */
 extern char *pf_agg_deparse(Node *expr, Oid relid, Index rti);
 extern char *pf_agg_refusal_of_program(Relation rel, Index rti, List *quals,
@@ -917,6 +950,11 @@ extern void pf_agg_add_partitioned_topn_path(PlannerInfo *root, RelOptInfo *fina
 											 ForeignPath *group_path, List *topn,
 											 int64 count, int64 offset);
 
+/* in agg_plan.c: the exchange's paths (agg_exchange.c) */
+extern void pf_agg_add_exchange_path(PlannerInfo *root, RelOptInfo *out_rel,
+									 ForeignPath *group_path, List *topn,
+									 int64 count, int64 offset);
+
 /* in agg_distinct.c: count(DISTINCT) of a fixed-width column */
 extern bool pf_agg_distinct_fixed_kind(PfColKind kind);
 extern void pf_agg_distinct_fixed_reset(PfAggScanState *st, PfAggDistinct *dd);
@@ -928,5 +966,44 @@ extern void pf_agg_distinct_fixed_discard(PfAggScanState *st, PfAggDistinct *dd)
 extern void pf_agg_distinct_codes(PfAggScanState *st, PfAggDistinct *dd, const uint32 *sel,
 								  uint32 n, uint32 *codes);
 extern void pf_agg_distinct_codes_forget(PfAggDistinct *dd);
+
+/* ----------------------------------------------------------------
+ * in agg_exchange.c: parallel grouped aggregation with an exchange
+ * ----------------------------------------------------------------
+ */
+
+/* Partitions of the exchange: 2^PF_XCHG_BITS, whatever the participants. */
+#define PF_XCHG_BITS		5
+
+/* parquet_fdw.exchange_aggregate: off, auto (by cost), force */
+typedef enum PfXchgMode
+{
+	PF_XCHG_OFF,
+	PF_XCHG_AUTO,
+	PF_XCHG_FORCE
+} PfXchgMode;
+extern PGDLLIMPORT int pf_xchg_mode;
+
+/* The DSM part after PfAggParallel: its size, set up, reset for a rescan. */
+extern Size pf_agg_xchg_shared_size(int participants);
+extern void pf_agg_xchg_init_shared(struct PfAggXchgShared *x, int participants,
+									struct dsm_segment *seg);
+extern void pf_agg_xchg_reinit_shared(struct PfAggXchgShared *x);
+/*
+ * Phase 1: true when this participant arrived before the barrier and is
+ * to scan (st->xchg_out set: aggregate_rowgroup writes the rows there);
+ * false for a latecomer, which goes straight to phase 2.
+ */
+extern bool pf_agg_xchg_scan_begin(PfAggScanState *st);
+/* Phase 1 done here: the files closed, wait for every scanning participant. */
+extern void pf_agg_xchg_scan_end(PfAggScanState *st);
+/*
+ * Phase 2: the files (PfAggSpillPart *) of the next partition this
+ * participant claims, NIL when none has rows; *done when none is left.
+ */
+extern List *pf_agg_xchg_claim(PfAggScanState *st, bool *done);
+/* Before the DSM goes away or is reset: the leader keeps the counters. */
+extern void pf_agg_xchg_fold(PfAggScanState *st);
+extern void pf_agg_xchg_explain(PfAggScanState *st, ExplainState *es);
 
 #endif							/* PF_AGG_INT_H */

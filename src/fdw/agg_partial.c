@@ -214,14 +214,30 @@ build_work_list(PfAggScanState *st)
 	}
 }
 
+/* An exchange plan's part of the DSM follows (agg_exchange.c). */
+static struct PfAggXchgShared *
+xchg_shared(PfAggScanState *st, void *coordinate)
+{
+	if (st->xchg_participants <= 0)
+		return NULL;
+	return (struct PfAggXchgShared *) ((char *) coordinate +
+									   MAXALIGN(sizeof(PfAggParallel)));
+}
+
 Size
 pf_agg_partial_estimate_dsm(ForeignScanState *node)
 {
+	PfAggScanState *st = (PfAggScanState *) node->fdw_state;
+
+	if (st->xchg_participants > 0)
+		return add_size(MAXALIGN(sizeof(PfAggParallel)),
+						pf_agg_xchg_shared_size(st->xchg_participants));
 	return sizeof(PfAggParallel);
 }
 
 void
-pf_agg_partial_init_dsm(ForeignScanState *node, void *coordinate)
+pf_agg_partial_init_dsm(ForeignScanState *node, ParallelContext *pcxt,
+						void *coordinate)
 {
 	PfAggScanState *st = (PfAggScanState *) node->fdw_state;
 	PfAggParallel *shared = (PfAggParallel *) coordinate;
@@ -231,6 +247,9 @@ pf_agg_partial_init_dsm(ForeignScanState *node, void *coordinate)
 	pg_atomic_init_u32(&shared->next_part, 0);
 	SpinLockInit(&shared->mutex);
 	st->shared = shared;
+	st->xshared = xchg_shared(st, coordinate);
+	if (st->xshared != NULL)
+		pf_agg_xchg_init_shared(st->xshared, st->xchg_participants, pcxt->seg);
 	build_work_list(st);
 }
 
@@ -293,7 +312,10 @@ pf_agg_partial_shutdown(ForeignScanState *node)
 	if (st == NULL || st->shared == NULL)
 		return;
 	fold_counters(st);
+	pf_agg_xchg_fold(st);
 	st->shared = NULL;
+	st->xshared = NULL;
+	st->xchg_attached = false;
 }
 
 /* Before a rescan of the Gather: every unit is to be read again. */
@@ -308,6 +330,13 @@ pf_agg_partial_reinit_dsm(ForeignScanState *node, void *coordinate)
 	fold_counters(st);
 	pg_atomic_write_u64(&shared->next_work, 0);
 	pg_atomic_write_u32(&shared->next_part, 0);
+	st->xshared = xchg_shared(st, coordinate);
+	st->xchg_attached = false;
+	if (st->xshared != NULL)
+	{
+		pf_agg_xchg_fold(st);
+		pf_agg_xchg_reinit_shared(st->xshared);
+	}
 }
 
 void
@@ -316,6 +345,7 @@ pf_agg_partial_init_worker(ForeignScanState *node, void *coordinate)
 	PfAggScanState *st = (PfAggScanState *) node->fdw_state;
 
 	st->shared = (PfAggParallel *) coordinate;
+	st->xshared = xchg_shared(st, coordinate);
 	build_work_list(st);
 }
 

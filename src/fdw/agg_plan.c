@@ -633,6 +633,8 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		pstrdup("a cheaper plan was chosen") :
 		psprintf("a cheaper plan was chosen (%s)", ps->agg_refused);
 	add_path(output_rel, (Path *) path);
+	/* and the same in parallel, the rows exchanged by key hash */
+	pf_agg_add_exchange_path(root, output_rel, path, NIL, 0, 0);
 }
 
 
@@ -674,6 +676,10 @@ pf_agg_add_partitioned_topn_path(PlannerInfo *root, RelOptInfo *final_rel,
 	ListCell   *lc;
 	bool		stored_key = false;
 
+	if (count > 0)
+		pf_agg_add_exchange_path(root, final_rel, group_path, topn, count, offset);
+	if (pf_xchg_mode == PF_XCHG_FORCE)
+		return;
 	if (!pf_enable_partial_aggregate || !grouped_rel->consider_parallel ||
 		base->partial_pathlist == NIL || list_length(gpriv) != 5 || count <= 0)
 		return;
@@ -751,6 +757,137 @@ pf_agg_add_partitioned_topn_path(PlannerInfo *root, RelOptInfo *final_rel,
 	add_path(final_rel, limit);
 }
 
+/*
+ * The exchange (agg_exchange.c), fitted on the ClickBench bench with
+ * parquet_fdw.exchange_aggregate = force against the serial plans: per
+ * value a row keeps (keys and aggregate arguments), writing it to a
+ * partition's file and reading it back.
+ */
+#define PF_XCHG_VALUE_COST	(4.0 * cpu_operator_cost)
+
+/*
+ * GROUP BY in parallel with an exchange: the participants split the
+ * units, filter and decode once, write the surviving rows to the
+ * partitions of their key hash and then aggregate whole partitions, so
+ * every participant returns whole groups.  Without topn, a Gather above
+ * collects them (a path of the grouped rel); with it (offset + count
+ * rows), each returns its own top rows sorted, merged by a Gather Merge
+ * and cut by a Limit (a path of the final rel).
+ */
+void
+pf_agg_add_exchange_path(PlannerInfo *root, RelOptInfo *out_rel,
+						 ForeignPath *group_path, List *topn,
+						 int64 count, int64 offset)
+{
+	List	   *gpriv = group_path->fdw_private;
+	Index		rti;
+	RelOptInfo *base;
+	RelOptInfo *grouped_rel = group_path->path.parent;
+	PfPlanState *ps;
+	List	   *priv;
+	ForeignPath *path;
+	Path	   *top;
+	double		rows;
+	double		ngroups = group_path->path.rows;
+	double		per_part;
+	double		passed;
+	double		total_rows;
+	double		nproc;
+	Cost		read_cost;
+	Cost		cost;
+	int			workers;
+	int			nunits = 0;
+	ListCell   *lc;
+
+	if (pf_xchg_mode == PF_XCHG_OFF || !pf_enable_partial_aggregate ||
+		!grouped_rel->consider_parallel || list_length(gpriv) != 5 ||
+		lthird(gpriv) == NIL)
+		return;
+	rti = (Index) intVal(lfourth(gpriv));
+	base = root->simple_rel_array[rti];
+	ps = (PfPlanState *) base->fdw_private;
+	if (base->partial_pathlist == NIL || ps == NULL)
+		return;
+	/*
+	 * A computed numeric key is kept at the scale of the first value each
+	 * participant sees: the participants' files could disagree.
+	 */
+	foreach(lc, (List *) lthird(gpriv))
+		if (!IsA(lfirst(lc), Var) && exprType((Node *) lfirst(lc)) == NUMERICOID)
+			return;
+
+	/* as many workers as allowed, the scan's units permitting */
+	foreach(lc, ps->rowgroups)
+		nunits += list_length((List *) lfirst(lc));
+	workers = Min(max_parallel_workers_per_gather,
+				  nunits - (parallel_leader_participation ? 1 : 0));
+	if (workers < 1)
+		return;
+	nproc = workers + (parallel_leader_participation ? 1 : 0);
+
+	/*
+	 * Cost: the serial aggregation's, reading and filtering included,
+	 * divided between the participants, plus writing and reading each
+	 * surviving row's kept values once.
+	 */
+	rows = Max(ps->total_rows, 1);
+	passed = Min(Max(base->rows / rows, 0.0), 1.0);
+	read_cost = group_path->path.total_cost - cpu_tuple_cost * ngroups;
+	cost = Max(read_cost, 0) / nproc +
+		PF_XCHG_VALUE_COST * passed * rows *
+		(list_length((List *) lthird(gpriv)) + list_length((List *) linitial(gpriv))) /
+		nproc +
+		PF_PARALLEL_SETUP_COST;
+	if (pf_xchg_mode == PF_XCHG_FORCE)
+		cost = 0;
+	per_part = Max(ngroups / nproc, 1);
+
+	priv = list_copy(gpriv);
+	if (topn != NIL)
+	{
+		/* each participant's own top rows, none skipped: the Limit skips */
+		List	   *ptopn = list_copy(topn);
+
+		linitial(ptopn) = makeString(psprintf(INT64_FORMAT, count + offset));
+		lsecond(ptopn) = makeString(pstrdup("0"));
+		priv = lappend(priv, ptopn);
+		per_part = Min(per_part, (double) (count + offset));
+	}
+	else
+		priv = lappend(priv, NIL);
+	priv = lappend(priv, makeInteger(0));
+	/* a slot per worker and the leader's, whether it participates or not */
+	priv = lappend(priv, makeInteger(workers + 1));
+	path = pf_create_foreign_upper_path(root, out_rel,
+										topn != NIL ? root->upper_targets[UPPERREL_FINAL] :
+										group_path->path.pathtarget,
+										per_part, cost, cost,
+										topn != NIL ? root->sort_pathkeys : NIL,
+										NULL, priv);
+	path->path.parallel_aware = true;
+	path->path.parallel_safe = true;
+	path->path.parallel_workers = workers;
+
+	total_rows = per_part * nproc;
+	if (topn == NIL)
+	{
+		top = (Path *) create_gather_path(root, out_rel, (Path *) path,
+										  path->path.pathtarget, NULL, &total_rows);
+		add_path(out_rel, top);
+		return;
+	}
+	top = (Path *) create_gather_merge_path(root, out_rel, (Path *) path,
+											path->path.pathtarget,
+											root->sort_pathkeys, NULL,
+											&total_rows);
+	top = (Path *) create_limit_path(root, out_rel, top,
+									 root->parse->limitOffset,
+									 root->parse->limitCount,
+									 LIMIT_OPTION_COUNT,
+									 (double) offset, (double) count);
+	add_path(out_rel, top);
+}
+
 bool
 pf_agg_is_pushed_plan(Plan *plan)
 {
@@ -819,6 +956,10 @@ pf_agg_get_foreign_plan(PlannerInfo *root, RelOptInfo *upperrel,
 	/* a partitioned parallel path's number of partitions */
 	fdw_private = lappend(fdw_private,
 						  list_length(path_private) > 6 ? list_nth(path_private, 6) :
+						  makeInteger(0));
+	/* an exchange path's participants */
+	fdw_private = lappend(fdw_private,
+						  list_length(path_private) > 7 ? list_nth(path_private, 7) :
 						  makeInteger(0));
 
 	/* no scan relation: the output columns are fdw_scan_tlist's */

@@ -41,6 +41,7 @@
 
 #include "lib/stringinfo.h"
 #include "storage/buffile.h"
+#include "storage/fileset.h"
 
 #include "fdw/agg_int.h"
 
@@ -83,6 +84,8 @@ typedef struct PfAggSpill
 	int			bits;			/* 2^bits partitions */
 	int			distinct;		/* pairs of this distinct aggregate, or -1 */
 	SpillPart **parts;
+	FileSet    *fileset;		/* exchange: the shared files', else NULL */
+	char	   *prefix;			/* exchange: their names' prefix */
 } PfAggSpill;
 
 /* The columns a spilled row keeps: group keys and aggregate arguments. */
@@ -362,18 +365,27 @@ flush_block(SpillPart *part)
 }
 
 static SpillPart *
-new_part(PfAggScanState *st, PfAggSpill *sp)
+new_part(PfAggScanState *st, PfAggSpill *sp, uint32 p)
 {
 	MemoryContext old = MemoryContextSwitchTo(st->spill_cxt);
 	SpillPart  *part = palloc0(sizeof(SpillPart));
 
-	part->pub.file = BufFileCreateTemp(false);
+	if (sp->fileset != NULL)
+	{
+		char		name[MAXPGPATH];
+
+		snprintf(name, sizeof(name), "%s.%u", sp->prefix, p);
+		part->pub.file = BufFileCreateFileSet(sp->fileset, name);
+	}
+	else
+		part->pub.file = BufFileCreateTemp(false);
 	part->pub.shift = sp->shift + sp->bits;
 	part->pub.distinct = sp->distinct;
 	part->block = palloc(PF_SPILL_BLOCK);
 	part->block_cap = PF_SPILL_BLOCK;
 	part->block_used = PF_SPILL_BLOCK_HEADER;
-	st->spill_partitions++;
+	if (sp->fileset == NULL)
+		st->spill_partitions++;
 	MemoryContextSwitchTo(old);
 	return part;
 }
@@ -434,7 +446,7 @@ pf_agg_spill_rows(PfAggScanState *st, PfAggSpill *sp, const uint32 *sel, uint32 
 		uint8	   *nulls;
 
 		if (part == NULL)
-			part = sp->parts[p] = new_part(st, sp);
+			part = sp->parts[p] = new_part(st, sp, p);
 		if (!lay.fixed)
 			for (int j = 0; j < nkeep; j++)
 			{
@@ -478,7 +490,8 @@ pf_agg_spill_rows(PfAggScanState *st, PfAggSpill *sp, const uint32 *sel, uint32 
 		part->block_rows++;
 		part->pub.rows++;
 	}
-	st->spilled_rows += n;
+	if (sp->fileset == NULL)
+		st->spilled_rows += n;
 	if (keep != keep_buf)
 	{
 		pfree(keep);
@@ -519,6 +532,62 @@ pf_agg_spill_finish(PfAggScanState *st, PfAggSpill *sp, List *pending)
 	pfree(sp->parts);
 	pfree(sp);
 	return pending;
+}
+
+PfAggSpill *
+pf_agg_spill_begin_shared(PfAggScanState *st, int bits, FileSet *fileset,
+						  const char *prefix)
+{
+	MemoryContext old = MemoryContextSwitchTo(st->spill_cxt);
+	PfAggSpill *sp = palloc0(sizeof(PfAggSpill));
+
+	sp->shift = 0;
+	sp->bits = bits;
+	sp->distinct = -1;
+	sp->parts = palloc0(sizeof(SpillPart *) << bits);
+	sp->fileset = fileset;
+	sp->prefix = pstrdup(prefix);
+	MemoryContextSwitchTo(old);
+	return sp;
+}
+
+void
+pf_agg_spill_finish_shared(PfAggScanState *st, PfAggSpill *sp, int64 *rows,
+						   int64 *bytes)
+{
+	*bytes = 0;
+	for (int p = 0; p < (1 << sp->bits); p++)
+	{
+		SpillPart  *part = sp->parts[p];
+
+		rows[p] = 0;
+		if (part == NULL)
+			continue;
+		flush_block(part);
+		/* BufFileClose writes BufFile's buffer: the size after it */
+		BufFileExportFileSet(part->pub.file);
+		*bytes += BufFileSize(part->pub.file);
+		BufFileClose(part->pub.file);
+		rows[p] = part->pub.rows;
+		pfree(part->block);
+		pfree(part);
+	}
+	pfree(sp->parts);
+	pfree(sp->prefix);
+	pfree(sp);
+}
+
+PfAggSpillPart *
+pf_agg_spill_open_shared(PfAggScanState *st, FileSet *fileset, const char *name,
+						 int64 rows, int shift)
+{
+	SpillPart  *part = MemoryContextAllocZero(st->spill_cxt, sizeof(SpillPart));
+
+	part->pub.file = BufFileOpenFileSet(fileset, name, O_RDONLY, false);
+	part->pub.rows = rows;
+	part->pub.shift = shift;
+	part->pub.distinct = -1;
+	return &part->pub;
 }
 
 /* Read back: every kept column in its spill shape (pf_agg_generic_shape). */

@@ -112,6 +112,7 @@ _PG_init(void)
 							 NULL, NULL, NULL);
 
 	pf_topn_define_guc();
+	pf_agg_xchg_define_guc();
 
 	MarkGUCPrefixReserved("parquet_fdw");
 
@@ -204,7 +205,7 @@ dispatchInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
 								 void *coordinate)
 {
 	if (is_aggregate(node))
-		pf_agg_partial_init_dsm(node, coordinate);
+		pf_agg_partial_init_dsm(node, pcxt, coordinate);
 	else
 		pfInitializeDSMForeignScan(node, pcxt, coordinate);
 }

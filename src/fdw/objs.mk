@@ -51,6 +51,7 @@ FDW_OBJS += src/fdw/remote_config.o
 FDW_OBJS += src/fdw/agg_spill.o
 FDW_OBJS += src/fdw/agg_topn.o
 FDW_OBJS += src/fdw/agg_partial.o
+FDW_OBJS += src/fdw/agg_exchange.o
 FDW_OBJS += src/fdw/remote_object.o
 FDW_OBJS += src/fdw/remote_files.o
 FDW_OBJS += src/fdw/distinct_stats.o

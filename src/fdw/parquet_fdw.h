@@ -798,10 +798,13 @@ extern bool pf_like_filter_datum(const PfLikeFilter *like, Datum text);
  * its participants to share the units.
  */
 extern Size pf_agg_partial_estimate_dsm(ForeignScanState *node);
-extern void pf_agg_partial_init_dsm(ForeignScanState *node, void *coordinate);
+extern void pf_agg_partial_init_dsm(ForeignScanState *node, ParallelContext *pcxt,
+									void *coordinate);
 extern void pf_agg_partial_reinit_dsm(ForeignScanState *node, void *coordinate);
 extern void pf_agg_partial_init_worker(ForeignScanState *node, void *coordinate);
 extern void pf_agg_partial_shutdown(ForeignScanState *node);
+/* agg_exchange.c: parquet_fdw.exchange_aggregate */
+extern void pf_agg_xchg_define_guc(void);
 
 /*
  * The start of a parallel scan of ours beyond parallel_setup_cost: workers
