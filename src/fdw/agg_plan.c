@@ -758,12 +758,45 @@ pf_agg_add_partitioned_topn_path(PlannerInfo *root, RelOptInfo *final_rel,
 }
 
 /*
- * The exchange (agg_exchange.c), fitted on the ClickBench bench with
- * parquet_fdw.exchange_aggregate = force against the serial plans: per
- * value a row keeps (keys and aggregate arguments), writing it to a
- * partition's file and reading it back.
+ * The exchange (agg_exchange.c), fitted on the ClickBench bench (2M rows,
+ * 2 workers, 2 cores; parquet_fdw.exchange_aggregate = force against
+ * the serial and partitioned plans, best of 3, 2026-11-26 21:40 UTC):
+ *
+ * PF_XCHG_VALUE_COST: per value a surviving row keeps (keys and aggregate
+ * arguments), writing it to a partition's file and reading it back.  Q8
+ * (2M rows of 2 values: 151 ms serial, 106 exchanged) and Q15 (2M rows
+ * of 1 value: 152 serial, 145 partitioned, 101 exchanged) bound it from
+ * above at about 0.6 cpu_operator_cost.
+ *
+ * PF_XCHG_SETUP_COST: the barrier and the files beyond the Gather's
+ * parallel_setup_cost; Q12 (300k rows of one text key: 47 ms serial, 52
+ * exchanged) is about even with it.
+ *
+ * PF_XCHG_MIN_GROUPS: with fewer groups a participant's table is small
+ * and its groups cheap to combine, so whole groups per participant save
+ * nothing: the partial path or the serial one is as fast (Q10, Q11: 6
+ * groups of count(DISTINCT), 26 ms serial, 40-58 exchanged).
  */
-#define PF_XCHG_VALUE_COST	(4.0 * cpu_operator_cost)
+#define PF_XCHG_VALUE_COST	(0.5 * cpu_operator_cost)
+#define PF_XCHG_SETUP_COST	(2.0 * parallel_setup_cost)
+#define PF_XCHG_MIN_GROUPS	1000
+
+/*
+ * The values an exchanged row keeps: the group keys and the columns the
+ * aggregates read (count(*) none).
+ */
+static int
+kept_values(List *gpriv)
+{
+	List	   *scan_tlist = (List *) linitial(gpriv);
+	List	   *vars = pull_var_clause((Node *) scan_tlist, PVC_RECURSE_AGGREGATES);
+	List	   *distinct = NIL;
+	ListCell   *lc;
+
+	foreach(lc, vars)
+		distinct = list_append_unique(distinct, lfirst(lc));
+	return Max(list_length(distinct), 1);
+}
 
 /*
  * GROUP BY in parallel with an exchange: the participants split the
@@ -793,6 +826,7 @@ pf_agg_add_exchange_path(PlannerInfo *root, RelOptInfo *out_rel,
 	double		passed;
 	double		total_rows;
 	double		nproc;
+	double		divisor;
 	Cost		read_cost;
 	Cost		cost;
 	int			workers;
@@ -824,6 +858,12 @@ pf_agg_add_exchange_path(PlannerInfo *root, RelOptInfo *out_rel,
 	if (workers < 1)
 		return;
 	nproc = workers + (parallel_leader_participation ? 1 : 0);
+	if (ngroups < PF_XCHG_MIN_GROUPS && pf_xchg_mode != PF_XCHG_FORCE)
+		return;
+	/* the work divides as the partial path's (get_parallel_divisor) */
+	divisor = workers;
+	if (parallel_leader_participation && 1.0 - 0.3 * workers > 0)
+		divisor += 1.0 - 0.3 * workers;
 
 	/*
 	 * Cost: the serial aggregation's, reading and filtering included,
@@ -833,11 +873,9 @@ pf_agg_add_exchange_path(PlannerInfo *root, RelOptInfo *out_rel,
 	rows = Max(ps->total_rows, 1);
 	passed = Min(Max(base->rows / rows, 0.0), 1.0);
 	read_cost = group_path->path.total_cost - cpu_tuple_cost * ngroups;
-	cost = Max(read_cost, 0) / nproc +
-		PF_XCHG_VALUE_COST * passed * rows *
-		(list_length((List *) lthird(gpriv)) + list_length((List *) linitial(gpriv))) /
-		nproc +
-		PF_PARALLEL_SETUP_COST;
+	cost = Max(read_cost, 0) / divisor +
+		PF_XCHG_VALUE_COST * passed * rows * kept_values(gpriv) / divisor +
+		PF_XCHG_SETUP_COST;
 	if (pf_xchg_mode == PF_XCHG_FORCE)
 		cost = 0;
 	per_part = Max(ngroups / nproc, 1);
