@@ -90,6 +90,9 @@ SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
+-- the exchange (agg_exchange.sql) would win these plans: the partial and
+-- partitioned paths are tested here
+SET parquet_fdw.exchange_aggregate = off;
 
 -- The plan's nodes and pushdown lines (no paths, costs or row counts).
 CREATE FUNCTION part_plan(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
