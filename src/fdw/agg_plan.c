@@ -759,43 +759,77 @@ pf_agg_add_partitioned_topn_path(PlannerInfo *root, RelOptInfo *final_rel,
 
 /*
  * The exchange (agg_exchange.c), fitted on the ClickBench bench (2M rows,
- * 2 workers, 2 cores; parquet_fdw.exchange_aggregate = force against
- * the serial and partitioned plans, best of 3, 2026-11-26 21:40 UTC):
+ * 2 workers on 2 cores, parquet_fdw.exchange_aggregate = force, off and
+ * serial side by side, best of 3, 2026-11-26 21:40-21:50 UTC; the 22
+ * GROUP BY queries, see bench/RESULTS.md):
  *
- * PF_XCHG_VALUE_COST: per value a surviving row keeps (keys and aggregate
- * arguments), writing it to a partition's file and reading it back.  Q8
- * (2M rows of 2 values: 151 ms serial, 106 exchanged) and Q15 (2M rows
- * of 1 value: 152 serial, 145 partitioned, 101 exchanged) bound it from
- * above at about 0.6 cpu_operator_cost.
+ * The serial plan's cost is divided as the partial path's; the workers'
+ * start and the barrier cost PF_PARALLEL_SETUP_COST as for the partial
+ * path: Q38 and Q40 (16k and 34k rows pass their filters, 22-52 ms
+ * serial) ran 15-20 ms slower exchanged.
  *
- * PF_XCHG_SETUP_COST: the barrier and the files beyond the Gather's
- * parallel_setup_cost; Q12 (300k rows of one text key: 47 ms serial, 52
- * exchanged) is about even with it.
+ * PF_XCHG_BYTE_COST: per 8 bytes a surviving row keeps (keys and the
+ * columns the aggregates read, at their average widths), written to a
+ * partition's file and read back.  Q28 (1.2M rows of Referer: 285 ms as
+ * partial aggregates, 360 exchanged) and Q33 (2M URLs) pay most.
+ *
+ * PF_XCHG_GROUP_CREDIT: per surviving row, the grouping work the serial
+ * cost leaves out when the groups (or count(DISTINCT)'s pairs) are many
+ * (more than PF_XCHG_MANY_GROUPS) and their table misses the caches;
+ * the exchange divides it and each participant's partitions' tables are
+ * 1/32 the size.  Q36 (417k URLs, 354k groups: 142 ms serial, 95
+ * exchanged), Q14, Q15 and Q8 (count(DISTINCT UserID), 151 ms serial,
+ * 106 exchanged) need it; Q12 (4885 groups estimated) and Q28 (22k) are
+ * about even or slower exchanged without it.
  *
  * PF_XCHG_MIN_GROUPS: with fewer groups a participant's table is small
  * and its groups cheap to combine, so whole groups per participant save
  * nothing: the partial path or the serial one is as fast (Q10, Q11: 6
  * groups of count(DISTINCT), 26 ms serial, 40-58 exchanged).
+ *
+ * PF_XCHG_GROUP_BYTES: groups estimated to fill more than the
+ * partitions' hash_mem at this size each spill within the partitions as
+ * they spill serially, and the exchange only adds its writes: Q32 (2M
+ * groups: 377 ms serial, 434-521 exchanged), Q33 and Q34 (859k URLs).
  */
-#define PF_XCHG_VALUE_COST	(0.5 * cpu_operator_cost)
-#define PF_XCHG_SETUP_COST	(2.0 * parallel_setup_cost)
-#define PF_XCHG_MIN_GROUPS	1000
+#define PF_XCHG_BYTE_COST		cpu_operator_cost
+#define PF_XCHG_GROUP_CREDIT	(12.0 * cpu_operator_cost)
+#define PF_XCHG_MANY_GROUPS		32768
+#define PF_XCHG_MIN_GROUPS		1000
+#define PF_XCHG_GROUP_BYTES		512
 
 /*
- * The values an exchanged row keeps: the group keys and the columns the
- * aggregates read (count(*) none).
+ * The 8-byte words an exchanged row keeps: the group keys and the columns
+ * the aggregates read (count(*) none), at their average widths; and
+ * whether an aggregate is a count(DISTINCT).
  */
-static int
-kept_values(List *gpriv)
+static double
+kept_words(List *gpriv, Oid relid, bool *distinct)
 {
 	List	   *scan_tlist = (List *) linitial(gpriv);
 	List	   *vars = pull_var_clause((Node *) scan_tlist, PVC_RECURSE_AGGREGATES);
-	List	   *distinct = NIL;
+	List	   *seen = NIL;
+	double		words = 0;
 	ListCell   *lc;
 
+	*distinct = false;
+	foreach(lc, scan_tlist)
+	{
+		Aggref	   *agg = (Aggref *) ((TargetEntry *) lfirst(lc))->expr;
+
+		if (IsA(agg, Aggref) && agg->aggdistinct != NIL)
+			*distinct = true;
+	}
 	foreach(lc, vars)
-		distinct = list_append_unique(distinct, lfirst(lc));
-	return Max(list_length(distinct), 1);
+	{
+		Var		   *var = (Var *) lfirst(lc);
+
+		if (list_member(seen, var))
+			continue;
+		seen = lappend(seen, var);
+		words += 1 + Max(get_attavgwidth(relid, var->varattno), 0) / 8;
+	}
+	return Max(words, 1);
 }
 
 /*
@@ -827,6 +861,8 @@ pf_agg_add_exchange_path(PlannerInfo *root, RelOptInfo *out_rel,
 	double		total_rows;
 	double		nproc;
 	double		divisor;
+	double		words;
+	bool		distinct;
 	Cost		read_cost;
 	Cost		cost;
 	int			workers;
@@ -873,9 +909,17 @@ pf_agg_add_exchange_path(PlannerInfo *root, RelOptInfo *out_rel,
 	rows = Max(ps->total_rows, 1);
 	passed = Min(Max(base->rows / rows, 0.0), 1.0);
 	read_cost = group_path->path.total_cost - cpu_tuple_cost * ngroups;
+	words = kept_words(gpriv, planner_rt_fetch(rti, root)->relid, &distinct);
+	if (pf_xchg_mode != PF_XCHG_FORCE &&
+		ngroups * PF_XCHG_GROUP_BYTES >
+		(double) work_mem * 1024.0 * hash_mem_multiplier * (1 << PF_XCHG_BITS))
+		return;
 	cost = Max(read_cost, 0) / divisor +
-		PF_XCHG_VALUE_COST * passed * rows * kept_values(gpriv) / divisor +
-		PF_XCHG_SETUP_COST;
+		PF_XCHG_BYTE_COST * passed * rows * words / divisor +
+		PF_PARALLEL_SETUP_COST;
+	if (distinct || ngroups > PF_XCHG_MANY_GROUPS)
+		cost -= PF_XCHG_GROUP_CREDIT * passed * rows * (1.0 - 1.0 / divisor);
+	cost = Max(cost, 0);
 	if (pf_xchg_mode == PF_XCHG_FORCE)
 		cost = 0;
 	per_part = Max(ngroups / nproc, 1);
