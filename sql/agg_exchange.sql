@@ -157,6 +157,16 @@ RESET enable_mergejoin;
 RESET enable_material;
 RESET enable_memoize;
 
+-- ===== an error in any participant, before or after the barrier, ends the
+-- query (which participant raises it varies: only its message is shown)
+DO $$
+BEGIN
+  PERFORM g, count(*) FROM xchg_ft GROUP BY g, 100 / (v - 500);
+EXCEPTION WHEN division_by_zero THEN
+  RAISE NOTICE 'caught: %', SQLERRM;
+END $$;
+SELECT xchg_same('SELECT g, count(*) FROM TBL GROUP BY g');
+
 -- ===== Amudai shards: the exchange sits above the table source
 SELECT xchg_same('SELECT k, count(*), sum(v), avg(f) FROM TBL GROUP BY k', false, 'xchg_am');
 SELECT xchg_same('SELECT g, count(DISTINCT v) FROM TBL GROUP BY g
