@@ -129,6 +129,29 @@ SELECT count(*) FROM (SELECT id FROM sf_dict WHERE t = 'apple' LIMIT 5) x;
 SELECT (SELECT count(*) FROM sf_dict f WHERE f.i4 = r.i4) = (SELECT count(*) FROM sf_ref g WHERE g.i4 = r.i4) AS same
   FROM (VALUES (17), (-3), (499)) r(i4);
 
+-- ORDER BY ... LIMIT: filters on the top-N key select before its threshold
+-- (ties on the key at the cut decided by id, as the heap's Sort does)
+CREATE FUNCTION sf_topn(tab text, cond text, ord text, n int) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE r record;
+BEGIN
+  SELECT * INTO r FROM pf_diff(
+    format('SELECT t, id, i4 FROM %s WHERE %s ORDER BY %s LIMIT %s', tab, cond, ord, n),
+    format('SELECT t, id, i4 FROM %s r WHERE %s ORDER BY %s LIMIT %s',
+           CASE WHEN tab = 'sf_both'
+           THEN '(SELECT * FROM sf_ref UNION ALL SELECT * FROM sf_ref)'
+           ELSE 'sf_ref' END, cond, ord, n), true);
+  RETURN format('%s rows (heap %s), %s differences', r.rows_a, r.rows_b, r.differences);
+END $$;
+SELECT tab, cond, ord, sf_topn(tab, cond, ord, 25) AS top25
+  FROM unnest(ARRAY['sf_dict', 'sf_plain', 'sf_both']) tab,
+       unnest(ARRAY['t <> ''''', 't LIKE ''a%''', 't <> ''apple'' AND i4 > 0']) cond,
+       unnest(ARRAY['t COLLATE "C", id', 't COLLATE "C" DESC, id',
+                    't COLLATE "und-x-icu" NULLS FIRST, id']) ord
+ ORDER BY 1, 2, 3;
+SELECT sf_raw('SELECT t FROM sf_dict WHERE t <> '''' ORDER BY t COLLATE "C" LIMIT 10') AS key_raw,
+       sf_raw('SELECT t FROM sf_dict WHERE i4 > 0 ORDER BY t COLLATE "C" LIMIT 10') AS other_raw;
+
 -- forced parallel workers: the same rows
 SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;
@@ -137,6 +160,8 @@ SET min_parallel_table_scan_size = 0;
 SELECT pf_plan_has('SELECT * FROM sf_both WHERE i4 = 17', 'Parallel Foreign Scan') AS parallel;
 SELECT k, cond, sf_check('sf_both', cond) AS both_files
   FROM sf_conds WHERE k IN (1, 12, 25, 28, 31, 44, 46, 49) ORDER BY k;
+SELECT cond, sf_topn('sf_both', cond, 't COLLATE "C", id', 25) AS top25
+  FROM unnest(ARRAY['t <> ''''', 't LIKE ''a%''']) cond ORDER BY 1;
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
@@ -144,6 +169,7 @@ RESET min_parallel_table_scan_size;
 
 DROP FUNCTION sf_check(text, text, text);
 DROP FUNCTION sf_raw(text);
+DROP FUNCTION sf_topn(text, text, text, int);
 DROP TABLE sf_conds;
 DROP TABLE sf_ref;
 DROP SERVER sf_srv CASCADE;

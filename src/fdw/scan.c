@@ -938,8 +938,10 @@ read_batch(PfScanState *st)
 
 			convert_batch_column(st, st->topn_col, want);
 			st->topn_entries = key_entries(st, want);
-			if (pf_topn_rejects_all(st->topn, key->values, key->nulls,
-									st->topn_entries, want))
+			if (pf_topn_rejects_rows(st->topn, key->values, key->nulls,
+									 st->topn_entries,
+									 st->raw_active ? st->sel : NULL,
+									 st->raw_active ? st->nsel : want))
 			{
 				MemoryContextSwitchTo(old);
 				st->err_column = NULL;
@@ -954,6 +956,9 @@ read_batch(PfScanState *st)
 			for (int k = 0; k < st->late_qual->nraw; k++)
 			{
 				PfScanColumn *col = &st->columns[st->late_qual->raw_cols[k]];
+
+				if (st->topn != NULL)
+					break;		/* the key: converted above */
 
 				col->lazy_now = true;
 				col->ready = 0;
@@ -1172,9 +1177,10 @@ fast_conjunct_true(const PfFastConj *fc, const PfScanColumn *col, uint32 r)
 static bool late_qual_possible(ForeignScanState *node, PfScanState *st);
 
 /*
- * The leading conjuncts scan_filter.c can evaluate on raw values, with no
- * top-N threshold (its key's rows come first there, and the filters'
- * columns are better decoded only for the rows it lets through).
+ * The leading conjuncts scan_filter.c can evaluate on raw values.  Under
+ * a top-N threshold only those on its key, which is decoded and converted
+ * for every row anyway: other columns are better decoded only for the
+ * rows the threshold lets through.
  */
 static void
 raw_filters_setup(ForeignScanState *node, PfScanState *st, PfLateQual *lq)
@@ -1183,8 +1189,7 @@ raw_filters_setup(ForeignScanState *node, PfScanState *st, PfLateQual *lq)
 	Index		scanrelid = ((Scan *) plan)->scanrelid;
 	ListCell   *lc;
 
-	if (st->topn != NULL || st->ops->raw_batch == NULL ||
-		st->ops->raw_field == NULL)
+	if (st->ops->raw_batch == NULL || st->ops->raw_field == NULL)
 		return;
 	lq->raw = pf_scan_filters_create(st->rel, scanrelid, st->batch_rows);
 	lq->raw_cols = palloc(sizeof(int) * PF_MAX_RAW_FILTERS);
@@ -1199,7 +1204,7 @@ raw_filters_setup(ForeignScanState *node, PfScanState *st, PfLateQual *lq)
 		for (c = 0; c < st->ncolumns; c++)
 			if (st->columns[c].attnum == attnum)
 				break;
-		if (c == st->ncolumns)
+		if (c == st->ncolumns || (st->topn != NULL && c != st->topn_col))
 			break;
 		lq->raw_cols[lq->nraw++] = c;
 	}
