@@ -244,7 +244,8 @@ SELECT coll, qual,
        unnest(ARRAY['topn_words_pq', 'topn_words_plain']) tab,
        (VALUES (1, 0), (10, 0), (57, 13)) l(lim, off)
  GROUP BY coll, qual ORDER BY coll, qual;
--- the threshold drops rows by their entry; "<> ''" is tested on the bytes
+-- the threshold drops rows by their entry; "<> ''" is tested first, on the
+-- batch's raw values (scan_filter.c), so it counts the rows both reject
 SELECT topn_explain($$SELECT w FROM topn_words_pq WHERE w <> '' ORDER BY w COLLATE "en-x-icu" LIMIT 10$$,
                     'ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF');
 SELECT w FROM topn_words_pq WHERE w <> '' ORDER BY w COLLATE "en-x-icu" DESC LIMIT 10;

@@ -61,3 +61,4 @@ FDW_OBJS += src/fdw/vec_text.o
 FDW_OBJS += src/fdw/vec_regex.o
 FDW_OBJS += src/fdw/agg_kernel.o
 FDW_OBJS += src/fdw/scan_topn.o
+FDW_OBJS += src/fdw/scan_filter.o

@@ -458,6 +458,10 @@ extern bool pf_topn_rejects_entry(PfTopN *t, uint32 entry, Datum value,
 extern bool pf_topn_rejects_all(PfTopN *t, const Datum *values,
 								const bool *nulls, const uint32 *entries,
 								uint32 nrows);
+/* The same for rows rows[0..nrows) of the batch only (a selection). */
+extern bool pf_topn_rejects_rows(PfTopN *t, const Datum *values,
+								 const bool *nulls, const uint32 *entries,
+								 const uint32 *rows, uint32 nrows);
 extern void pf_topn_add(PfTopN *t, Datum value, bool isnull);
 extern bool pf_topn_threshold(const PfTopN *t, Datum *value, bool *isnull);
 extern void pf_topn_reset(PfTopN *t);

@@ -29,6 +29,7 @@
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/pg_list.h"
+#include "optimizer/clauses.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
@@ -525,6 +526,32 @@ decoded_heap_pages(PfPlanState *ps, Oid relid)
 	return ceil(ps->total_rows / Max(per_page, 1));
 }
 
+/*
+ * Will the scan evaluate the quals itself (scan.c, late_qual_possible)?
+ * Not when one reads a system column or the whole row, or holds a
+ * subplan.
+ */
+static bool
+quals_in_scan(RelOptInfo *baserel)
+{
+	ListCell   *lc;
+
+	foreach(lc, baserel->baserestrictinfo)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+		Bitmapset  *attrs = NULL;
+		int			first;
+
+		if (contain_subplans((Node *) ri->clause))
+			return false;
+		pull_varattnos((Node *) ri->clause, baserel->relid, &attrs);
+		first = bms_next_member(attrs, -1);
+		if (first >= 0 && first <= 0 - FirstLowInvalidHeapAttributeNumber)
+			return false;
+	}
+	return true;
+}
+
 void
 pfGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 					   Oid foreigntableid)
@@ -601,6 +628,17 @@ pfGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 		{
 			ForeignPath *path;
 			double		divisor = workers;
+			Cost		unformed = 0;
+
+			/*
+			 * The rows the scan's own quals reject never become tuples
+			 * (scan.c): the tuple the serial path charges each of them
+			 * stands for no work, so participants do not divide it; a
+			 * selective scan of a few columns then stays serial, where
+			 * the workers' start would cost more than they save.
+			 */
+			if (quals_in_scan(baserel))
+				unformed = cpu_tuple_cost * Max(ps->total_rows - baserel->rows, 0);
 
 			/* as the planner's get_parallel_divisor() for a seqscan */
 			if (parallel_leader_participation && 1.0 - 0.3 * workers > 0)
@@ -614,7 +652,8 @@ pfGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 										   clamp_row_est(baserel->rows / divisor),
 										   startup_cost + PF_PARALLEL_SETUP_COST,
 										   startup_cost + PF_PARALLEL_SETUP_COST +
-										   io_cost + cpu_cost / divisor,
+										   io_cost + unformed +
+										   (cpu_cost - unformed) / divisor,
 										   NIL, NULL, NULL, NIL);
 			path->path.parallel_aware = true;
 			path->path.parallel_safe = true;

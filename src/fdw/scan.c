@@ -55,6 +55,10 @@
 
 #include "fdw/parquet_fdw.h"
 #include "fdw/source.h"
+#include "fdw/scan_filter.h"
+
+/* Leading conjuncts evaluated on raw values at most (PfLateQual.raw). */
+#define PF_MAX_RAW_FILTERS	8
 
 /* Rows decoded per batch (fewer for very wide projections, see below). */
 #define PF_BATCH_ROWS		4096
@@ -150,6 +154,17 @@ typedef struct PfLateQual
 								 * conjunct reads first, -1 terminated */
 	int		   *rest_cols;		/* lazy columns only the output reads */
 	int64		rows_seen;		/* rows the quals were evaluated on */
+
+	/*
+	 * The leading conjuncts scan_filter.c evaluates on a batch's raw values
+	 * (no top-N): filter k reads column raw_cols[k].  In a file whose
+	 * fields they all read raw, they select a batch's rows before any of
+	 * its columns is converted, and their columns are then converted for
+	 * the selected rows only.
+	 */
+	PfScanFilters *raw;
+	int			nraw;
+	int		   *raw_cols;
 } PfLateQual;
 
 /*
@@ -257,6 +272,16 @@ typedef struct PfScanState
 	int			topn_col;		/* the key's column */
 	const uint32 *topn_entries; /* the batch's key rows' dictionary entries,
 								 * or NULL (see pf_topn_use_dictionary) */
+
+	/* raw filters (PfLateQual.raw) */
+	bool		raw_file_ok;	/* the open file's fields fit them */
+	bool		raw_active;		/* the current batch's rows are sel[] */
+	uint32	   *sel;			/* batch_rows entries: the selected rows */
+	uint32	   *sel_tmp;
+	uint32		nsel;
+	uint32		sel_next;		/* next entry of sel to return */
+	int64		raw_rejected;	/* rows they rejected, not counted yet */
+	int64		raw_batches;	/* batches they selected rows of */
 } PfScanState;
 
 /* ----------------------------------------------------------------
@@ -550,6 +575,30 @@ close_file(PfScanState *st)
  * converters; the columns it lacks get their virtual value (file path,
  * partition value) or NULL.
  */
+/* Do the open file's fields fit the raw filters (all of them)? */
+static bool
+raw_filters_fit(PfScanState *st)
+{
+	PfLateQual *lq = st->late_qual;
+
+	if (lq == NULL || lq->nraw == 0 || st->ops->raw_field == NULL ||
+		st->ops->raw_batch == NULL)
+		return false;
+	for (int k = 0; k < lq->nraw; k++)
+	{
+		int			c = lq->raw_cols[k];
+		const PqFileMeta *meta;
+		const PqSchemaNode *field;
+
+		if (!st->src->present[c] || !st->ops->column_lazy(st->src, c))
+			return false;
+		field = st->ops->raw_field(st->src, c, &meta);
+		if (!pf_scan_filters_fit(lq->raw, k, meta, field))
+			return false;
+	}
+	return true;
+}
+
 static void
 open_file(PfScanState *st, int file_index)
 {
@@ -563,6 +612,7 @@ open_file(PfScanState *st, int file_index)
 	st->src = st->ops->open(path, st->rel, &st->io, st->file_cxt);
 	st->ops->bind(st->src, st->src_columns, st->ncolumns,
 				  st->missing_columns_error, true);
+	st->raw_file_ok = raw_filters_fit(st);
 
 	/*
 	 * Late materialization: the columns the quals' first conjunct does not
@@ -808,6 +858,40 @@ key_entries(PfScanState *st, uint32 want)
 }
 
 /*
+ * Select the rows of the current batch (want rows) the raw filters pass
+ * into st->sel; false when some filter's column has no raw batch now.
+ */
+static bool
+raw_select(PfScanState *st, uint32 want)
+{
+	PfLateQual *lq = st->late_qual;
+	const PqColumnBatch *b[PF_MAX_RAW_FILTERS];
+	int			nraw = lq->nraw;
+	uint32		n = want;
+
+	for (int k = 0; k < nraw; k++)
+	{
+		b[k] = st->ops->raw_batch(st->src, lq->raw_cols[k]);
+		if (b[k] == NULL || b[k]->num_rows != want || b[k]->rep_levels != NULL)
+			return false;
+	}
+	for (uint32 r = 0; r < want; r++)
+		st->sel[r] = r;
+	for (int k = 0; k < nraw && n > 0; k++)
+	{
+		uint32	   *tmp = st->sel_tmp;
+
+		n = pf_scan_filters_select(lq->raw, k, b[k], st->rowgroups_read,
+								   st->sel, n, tmp);
+		st->sel_tmp = st->sel;
+		st->sel = tmp;
+	}
+	st->nsel = n;
+	st->sel_next = 0;
+	return true;
+}
+
+/*
  * Position the next batch and convert its eager columns into the columns'
  * Datum arrays.  Returns false at the end of the scan.  Under a top-N
  * threshold the key is converted first: a batch none of whose rows can
@@ -836,14 +920,28 @@ read_batch(PfScanState *st)
 		}
 
 		old = MemoryContextSwitchTo(st->batch_cxt);
+		st->raw_active = st->raw_file_ok && raw_select(st, want);
+		st->raw_batches += st->raw_active;
+		if (st->raw_active && st->nsel == 0)
+		{
+			/* no row passes: nothing to convert */
+			st->raw_rejected += want;
+			st->raw_active = false;
+			MemoryContextSwitchTo(old);
+			continue;
+		}
+		if (st->raw_active)
+			st->raw_rejected += want - st->nsel;
 		if (st->topn != NULL)
 		{
 			const PfScanColumn *key = &st->columns[st->topn_col];
 
 			convert_batch_column(st, st->topn_col, want);
 			st->topn_entries = key_entries(st, want);
-			if (pf_topn_rejects_all(st->topn, key->values, key->nulls,
-									st->topn_entries, want))
+			if (pf_topn_rejects_rows(st->topn, key->values, key->nulls,
+									 st->topn_entries,
+									 st->raw_active ? st->sel : NULL,
+									 st->raw_active ? st->nsel : want))
 			{
 				MemoryContextSwitchTo(old);
 				st->err_column = NULL;
@@ -853,6 +951,18 @@ read_batch(PfScanState *st)
 		for (int i = 0; i < st->ncolumns; i++)
 			if (st->topn == NULL || i != st->topn_col)
 				convert_batch_column(st, i, want);
+		/* the raw filters' columns: for the selected rows only */
+		if (st->raw_active)
+			for (int k = 0; k < st->late_qual->nraw; k++)
+			{
+				PfScanColumn *col = &st->columns[st->late_qual->raw_cols[k]];
+
+				if (st->topn != NULL)
+					break;		/* the key: converted above */
+
+				col->lazy_now = true;
+				col->ready = 0;
+			}
 		MemoryContextSwitchTo(old);
 		st->err_column = NULL;
 		break;
@@ -1067,6 +1177,45 @@ fast_conjunct_true(const PfFastConj *fc, const PfScanColumn *col, uint32 r)
 static bool late_qual_possible(ForeignScanState *node, PfScanState *st);
 
 /*
+ * The leading conjuncts scan_filter.c can evaluate on raw values.  Under
+ * a top-N threshold only those on its key, which is decoded and converted
+ * for every row anyway: other columns are better decoded only for the
+ * rows the threshold lets through.
+ */
+static void
+raw_filters_setup(ForeignScanState *node, PfScanState *st, PfLateQual *lq)
+{
+	Plan	   *plan = node->ss.ps.plan;
+	Index		scanrelid = ((Scan *) plan)->scanrelid;
+	ListCell   *lc;
+
+	if (st->ops->raw_batch == NULL || st->ops->raw_field == NULL)
+		return;
+	lq->raw = pf_scan_filters_create(st->rel, scanrelid, st->batch_rows);
+	lq->raw_cols = palloc(sizeof(int) * PF_MAX_RAW_FILTERS);
+	foreach(lc, plan->qual)
+	{
+		AttrNumber	attnum;
+		int			c;
+
+		if (lq->nraw == PF_MAX_RAW_FILTERS ||
+			!pf_scan_filters_add(lq->raw, (Expr *) lfirst(lc), &attnum))
+			break;
+		for (c = 0; c < st->ncolumns; c++)
+			if (st->columns[c].attnum == attnum)
+				break;
+		if (c == st->ncolumns || (st->topn != NULL && c != st->topn_col))
+			break;
+		lq->raw_cols[lq->nraw++] = c;
+	}
+	if (lq->nraw > 0)
+	{
+		st->sel = palloc(sizeof(uint32) * st->batch_rows);
+		st->sel_tmp = palloc(sizeof(uint32) * st->batch_rows);
+	}
+}
+
+/*
  * Set up late conversion at the scan's first row (the executor has built
  * the quals by now): worthwhile when the plan has quals and some column is
  * read only by later conjuncts or by the output, and needed under a top-N
@@ -1108,6 +1257,7 @@ late_qual_setup(ForeignScanState *node, PfScanState *st)
 	lq->conj = palloc(sizeof(ExprState *) * lq->nconj);
 	lq->conj_cols = palloc(sizeof(int *) * lq->nconj);
 	lq->fast = palloc0(sizeof(PfFastConj) * lq->nconj);
+	raw_filters_setup(node, st, lq);
 	foreach(lc, plan->qual)
 	{
 		int			k = foreach_current_index(lc);
@@ -1132,7 +1282,7 @@ late_qual_setup(ForeignScanState *node, PfScanState *st)
 			 * quals see them (then only the rows it lets through need
 			 * them, a few in a selective ORDER BY ... LIMIT).
 			 */
-			if (k == 0 && st->topn == NULL)
+			if ((k == 0 || k < lq->nraw) && st->topn == NULL)
 				continue;
 			col->lazy = true;
 			lq->conj_cols[k][n++] = c;
@@ -1163,7 +1313,8 @@ late_qual_setup(ForeignScanState *node, PfScanState *st)
 	 * the slot (one column, say, compared by a function of its own):
 	 * ExecScan's qual does as well.
 	 */
-	if (nlazy == 0 && st->topn == NULL && lq->nleading_fast == 0)
+	if (nlazy == 0 && st->topn == NULL && lq->nleading_fast == 0 &&
+		lq->nraw == 0)
 	{
 		for (int i = 0; i < st->ncolumns; i++)
 			st->columns[i].lazy = false;
@@ -1199,13 +1350,14 @@ late_qual_possible(ForeignScanState *node, PfScanState *st)
 }
 
 /*
- * Make lazy column col's value of row r ready and put it into the slot.
+ * Make lazy column col's value of row r ready (late_convert: and put it
+ * into the slot).
  * A column more than the source's lazy_rest_percent of the rows need is
  * converted for the rest of the batch at once; one that fewer rows reach,
  * for row r alone.
  */
 static inline void
-late_convert(PfScanState *st, PfScanColumn *col, uint32 r, TupleTableSlot *slot)
+late_ready(PfScanState *st, PfScanColumn *col, uint32 r)
 {
 	col->rows_needed++;
 	if (r >= col->ready)
@@ -1235,6 +1387,12 @@ late_convert(PfScanState *st, PfScanColumn *col, uint32 r, TupleTableSlot *slot)
 		error_context_stack = errcb.previous;
 		col->ready = r + n;
 	}
+}
+
+static inline void
+late_convert(PfScanState *st, PfScanColumn *col, uint32 r, TupleTableSlot *slot)
+{
+	late_ready(st, col, r);
 	slot->tts_values[col->attnum - 1] = col->values[r];
 	slot->tts_isnull[col->attnum - 1] = col->nulls[r];
 }
@@ -1361,6 +1519,13 @@ iterate_slow(ForeignScanState *node)
 			error_context_stack = &errcb;
 			more = read_batch(st);
 			error_context_stack = errcb.previous;
+			if (st->raw_rejected > 0)
+			{
+				/* rows the raw filters rejected, as ExecScan counts them */
+				InstrCountFiltered1(node, (double) st->raw_rejected);
+				lq->rows_seen += st->raw_rejected;
+				st->raw_rejected = 0;
+			}
 			if (!more)
 				return slot;
 
@@ -1373,7 +1538,26 @@ iterate_slow(ForeignScanState *node)
 			plan_row_copies(st, slot);
 		}
 
-		r = st->next_row++;
+		if (st->raw_active)
+		{
+			/* the next row the raw filters selected */
+			if (st->sel_next >= st->nsel)
+			{
+				st->next_row = st->batch_size;
+				continue;
+			}
+			r = st->sel[st->sel_next++];
+			st->next_row = r + 1;
+			for (int k = 0; k < lq->nraw; k++)
+			{
+				PfScanColumn *col = &st->columns[lq->raw_cols[k]];
+
+				if (col->lazy_now)
+					late_ready(st, col, r);
+			}
+		}
+		else
+			r = st->next_row++;
 
 		/* a row after the top-N threshold cannot be among the first n */
 		if (topn != NULL &&
@@ -1392,7 +1576,7 @@ iterate_slow(ForeignScanState *node)
 		{
 			int			k;
 
-			for (k = 0; k < lq->nleading_fast; k++)
+			for (k = st->raw_active ? lq->nraw : 0; k < lq->nleading_fast; k++)
 			{
 				const PfFastConj *fc = &lq->fast[k];
 
@@ -1408,6 +1592,17 @@ iterate_slow(ForeignScanState *node)
 		}
 
 		fill_slot_row(st, slot, r);
+		if (st->raw_active)
+			for (int k = 0; k < lq->nraw; k++)
+			{
+				const PfScanColumn *col = &st->columns[lq->raw_cols[k]];
+
+				if (col->lazy_now)
+				{
+					slot->tts_values[col->attnum - 1] = col->values[r];
+					slot->tts_isnull[col->attnum - 1] = col->nulls[r];
+				}
+			}
 		ExecStoreVirtualTuple(slot);
 		if (lq == NULL)
 		{
@@ -1419,7 +1614,8 @@ iterate_slow(ForeignScanState *node)
 		/* the quals, conjunct by conjunct, converting what each reads */
 		lq->rows_seen++;
 		econtext->ecxt_scantuple = slot;
-		for (int k = lq->nleading_fast; k < lq->nconj && pass; k++)
+		for (int k = Max(lq->nleading_fast, st->raw_active ? lq->nraw : 0);
+			 k < lq->nconj && pass; k++)
 		{
 			for (const int *c = lq->conj_cols[k]; *c >= 0; c++)
 				if (st->columns[*c].lazy_now)
@@ -1571,6 +1767,9 @@ pfExplainForeignScan(ForeignScanState *node, ExplainState *es)
 			pf_explain_remote(&st->io.remote_stats, es);
 		ExplainPropertyInteger("Peak Memory", "kB",
 							   (int64) ((st->peak_memory + 1023) / 1024), es);
+		/* leading conjuncts evaluated on the batches' raw values */
+		if (es->verbose && st->raw_batches > 0)
+			ExplainPropertyInteger("Raw Filters", NULL, st->late_qual->nraw, es);
 	}
 }
 

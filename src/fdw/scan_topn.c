@@ -422,12 +422,20 @@ bool
 pf_topn_rejects_all(PfTopN *t, const Datum *values, const bool *nulls,
 					const uint32 *entries, uint32 nrows)
 {
+	return pf_topn_rejects_rows(t, values, nulls, entries, NULL, nrows);
+}
+
+bool
+pf_topn_rejects_rows(PfTopN *t, const Datum *values, const bool *nulls,
+					 const uint32 *entries, const uint32 *rows, uint32 nrows)
+{
 	int64		dropped = t->rows_dropped;
 
 	if (t->count < t->rows)
 		return false;
-	for (uint32 r = 0; r < nrows; r++)
+	for (uint32 i = 0; i < nrows; i++)
 	{
+		uint32		r = rows != NULL ? rows[i] : i;
 		bool		rejected = entries != NULL ?
 			pf_topn_rejects_entry(t, entries[r], values[r], nulls[r]) :
 			pf_topn_rejects(t, values[r], nulls[r]);
