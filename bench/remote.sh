@@ -27,6 +27,11 @@
 # without parsing HTTP: the fault proxy's own CPU (it re-frames every
 # response in JavaScript) competes with the backend on a small machine.
 # These forms count requests with EXPLAIN ANALYZE.
+# BENCH_NGINX=1 with BENCH_TCP=1 also adds nginx-c: the delayed column from
+# a second nginx that answers each request BENCH_DELAY_MS late on a timer
+# (the echo module's echo_sleep, libnginx-mod-http-echo): a delay that costs
+# no CPU, so the ratio measures the latency hiding, not the rig.  (netem on
+# the loopback would do the same; this kernel has no sch_netem.)
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 STAGE=bench-remote
@@ -121,6 +126,16 @@ SQL
 CREATE FOREIGN TABLE li_http_tcp ($COLS) SERVER pq OPTIONS (filename 'http://127.0.0.1:$TCP_NGINX_PORT/test/lineitem.parquet');
 SQL
 		FORMS="$FORMS nginx-tcp:li_http:li_http_tcp:"
+		read -r C_NGINX_PORT <<<"$(rs_free_ports 1)"
+		mkdir -p "$WORK/nginx-c/www"
+		ln -s "$WORK/nginx/www/test" "$WORK/nginx-c/www/test"
+		chmod -R a+rX "$WORK/nginx-c"
+		rs_start_nginx_delay "$C_NGINX_PORT" "$WORK/nginx-c" "$DELAY"
+		rs_wait_port "$C_NGINX_PORT" || { echo "bench-remote: delayed nginx did not start"; exit 1; }
+		psql -X -q -v ON_ERROR_STOP=1 <<SQL || exit 1
+CREATE FOREIGN TABLE li_http_c ($COLS) SERVER pq OPTIONS (filename 'http://127.0.0.1:$C_NGINX_PORT/test/lineitem.parquet');
+SQL
+		FORMS="$FORMS nginx-c:li_http:li_http_c:"
 	fi
 fi
 

@@ -12,6 +12,9 @@
 #                                PROXY_PORT; non-zero when one did not start
 #   rs_start_nginx PORT DIR      nginx over plain http serving DIR/www (GET,
 #                                HEAD, ranges): a fast server for http:// URLs
+#   rs_start_nginx_delay PORT DIR MS  the same, each request answered MS ms
+#                                late by nginx's echo module (a timer: no CPU
+#                                spent on the wait, unlike the JS proxies)
 #   rs_s3_put PORT KEY FILE      upload FILE as test/KEY (curl's own SigV4)
 #   rs_stop                      stop every server started (call from a trap)
 # Before sourcing: STAGE (the name failures are printed under).
@@ -93,10 +96,18 @@ rs_start_s3_behind_proxy() {
 }
 
 rs_start_nginx() {
-	local nginx
+	local nginx server
 	nginx=$(command -v nginx || echo /usr/sbin/nginx)
 	mkdir -p "$2/www" "$2/logs" "$2/tmp"
+	server="server { listen 127.0.0.1:$1; root $2/www; }"
+	# echo_sleep waits on a timer, then the static handler answers (ranges,
+	# If-Match and its 412 alike): a store across a network for the bench
+	[ -n "${3:-}" ] && server="server { listen 127.0.0.1:$1; root $2/www;
+		location / { echo_sleep $(printf '%d.%03d' $(($3 / 1000)) $(($3 % 1000))); echo_exec @files; }
+		location @files { }
+	}"
 	cat >"$2/nginx.conf" <<CONF
+${3:+load_module ${RS_NGINX_ECHO:-/usr/lib/nginx/modules/ngx_http_echo_module.so};}
 daemon off;
 worker_processes 1;
 pid $2/nginx.pid;
@@ -110,12 +121,14 @@ http {
 	uwsgi_temp_path $2/tmp/uwsgi;
 	scgi_temp_path $2/tmp/scgi;
 	default_type application/octet-stream;
-	server { listen 127.0.0.1:$1; root $2/www; }
+	$server
 }
 CONF
 	"$nginx" -e "$2/logs/error.log" -p "$2" -c "$2/nginx.conf" >"$2/logs/stdout.log" 2>&1 &
 	RS_PIDS+=($!)
 }
+
+rs_start_nginx_delay() { rs_start_nginx "$1" "$2" "$3"; }
 
 rs_s3_put() {
 	curl -s -f --aws-sigv4 "aws:amz:us-east-1:s3" --user S3RVER:S3RVER \
