@@ -45,6 +45,11 @@ LINEITEM=${BENCH_LINEITEM:-$(ls "$DATA"/full-*/lineitem_snappy-v1-dict.parquet "
 DELAY=${BENCH_DELAY_MS:-20}
 [ -f "$LINEITEM" ] || { echo "bench-remote: no lineitem file (run bench/run.sh first)"; exit 1; }
 rs_install || { echo "bench-remote: npm install failed"; exit 1; }
+# nginx-c delays on nginx's timer: the echo module is a separate Debian package
+if [ "${BENCH_NGINX:-0}" = 1 ] && [ "${BENCH_TCP:-0}" = 1 ]; then
+	pf_install_deps nginx-light libnginx-mod-http-echo ||
+		{ echo "bench-remote: cannot install nginx's echo module"; exit 1; }
+fi
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/pf-bench-remote.XXXXXX")
 chmod 755 "$WORK"
