@@ -639,6 +639,42 @@ parquetGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 
 
 /*
+ * A parallel top-N participant's own spec: its top offset + n rows, none
+ * skipped (the Limit above the Gather Merge skips the offset).
+ */
+static List *
+participant_topn(List *topn, int64 count, int64 offset)
+{
+	List	   *ptopn = list_copy(topn);
+
+	linitial(ptopn) = makeString(psprintf(INT64_FORMAT, count + offset));
+	lsecond(ptopn) = makeString(pstrdup("0"));
+	return ptopn;
+}
+
+/*
+ * Limit -> Gather Merge over a parallel path whose participants each
+ * return their own top rows sorted by the query's ORDER BY.
+ */
+static void
+add_merged_topn_path(PlannerInfo *root, RelOptInfo *rel, ForeignPath *path,
+					 double total_rows, int64 count, int64 offset)
+{
+	Path	   *top;
+
+	top = (Path *) create_gather_merge_path(root, rel, (Path *) path,
+											path->path.pathtarget,
+											root->sort_pathkeys, NULL,
+											&total_rows);
+	top = (Path *) create_limit_path(root, rel, top,
+									 root->parse->limitOffset,
+									 root->parse->limitCount,
+									 LIMIT_OPTION_COUNT,
+									 (double) offset, (double) count);
+	add_path(rel, top);
+}
+
+/*
  * ORDER BY ... LIMIT n over a GROUP BY with many groups, in parallel: the
  * partial path above (transition states) makes each participant return
  * up to all the groups for the Finalize Aggregate to combine, which costs
@@ -662,13 +698,10 @@ pf_agg_add_partitioned_topn_path(PlannerInfo *root, RelOptInfo *final_rel,
 	PfPlanState *ps = (PfPlanState *) base->fdw_private;
 	List	   *ptopn;
 	ForeignPath *path;
-	Path	   *gather;
-	Path	   *limit;
 	double		rows = Max(ps->total_rows, 1);
 	double		ngroups = group_path->path.rows;
 	double		per_part;
 	double		passed;
-	double		total_rows;
 	Cost		read_cost;
 	Cost		cost;
 	int			workers;
@@ -730,10 +763,7 @@ pf_agg_add_partitioned_topn_path(PlannerInfo *root, RelOptInfo *final_rel,
 		cpu_operator_cost * 0.25 * list_length(lsecond(gpriv)) * rows *
 		(1.0 - 1.0 / nparts);
 
-	/* each participant's own top rows, none skipped: the Limit skips */
-	ptopn = list_copy(topn);
-	linitial(ptopn) = makeString(psprintf(INT64_FORMAT, count + offset));
-	lsecond(ptopn) = makeString(pstrdup("0"));
+	ptopn = participant_topn(topn, count, offset);
 	path = pf_create_foreign_upper_path(root, final_rel,
 										root->upper_targets[UPPERREL_FINAL],
 										Min(per_part, (double) (count + offset)),
@@ -744,17 +774,8 @@ pf_agg_add_partitioned_topn_path(PlannerInfo *root, RelOptInfo *final_rel,
 	path->path.parallel_safe = true;
 	path->path.parallel_workers = workers;
 
-	total_rows = path->path.rows * nparts;
-	gather = (Path *) create_gather_merge_path(root, final_rel, (Path *) path,
-											   path->path.pathtarget,
-											   root->sort_pathkeys, NULL,
-											   &total_rows);
-	limit = (Path *) create_limit_path(root, final_rel, gather,
-									   root->parse->limitOffset,
-									   root->parse->limitCount,
-									   LIMIT_OPTION_COUNT,
-									   (double) offset, (double) count);
-	add_path(final_rel, limit);
+	add_merged_topn_path(root, final_rel, path, path->path.rows * nparts,
+						 count, offset);
 }
 
 /*
@@ -927,12 +948,7 @@ pf_agg_add_exchange_path(PlannerInfo *root, RelOptInfo *out_rel,
 	priv = list_copy(gpriv);
 	if (topn != NIL)
 	{
-		/* each participant's own top rows, none skipped: the Limit skips */
-		List	   *ptopn = list_copy(topn);
-
-		linitial(ptopn) = makeString(psprintf(INT64_FORMAT, count + offset));
-		lsecond(ptopn) = makeString(pstrdup("0"));
-		priv = lappend(priv, ptopn);
+		priv = lappend(priv, participant_topn(topn, count, offset));
 		per_part = Min(per_part, (double) (count + offset));
 	}
 	else
@@ -958,16 +974,7 @@ pf_agg_add_exchange_path(PlannerInfo *root, RelOptInfo *out_rel,
 		add_path(out_rel, top);
 		return;
 	}
-	top = (Path *) create_gather_merge_path(root, out_rel, (Path *) path,
-											path->path.pathtarget,
-											root->sort_pathkeys, NULL,
-											&total_rows);
-	top = (Path *) create_limit_path(root, out_rel, top,
-									 root->parse->limitOffset,
-									 root->parse->limitCount,
-									 LIMIT_OPTION_COUNT,
-									 (double) offset, (double) count);
-	add_path(out_rel, top);
+	add_merged_topn_path(root, out_rel, path, total_rows, count, offset);
 }
 
 bool
