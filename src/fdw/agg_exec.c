@@ -1371,6 +1371,8 @@ pf_agg_next_group(PfAggScanState *st)
 		st->spilled = false;
 		st->computed = true;
 		aggregate_source(st);
+		/* groups of row-group metadata, maybe of a cached footer */
+		pf_remote_verify_statement();
 		if (st->spilled)
 			elog(DEBUG1, "parquet_fdw: aggregate pushdown spilled " INT64_FORMAT " rows of new groups to " INT64_FORMAT " partitions",
 				 st->spilled_rows, st->spill_partitions);

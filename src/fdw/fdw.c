@@ -25,6 +25,7 @@
 #include "fdw/copy.h"
 #include "fdw/modify.h"
 #include "fdw/parquet_fdw.h"
+#include "fdw/remote_object.h"
 
 PG_MODULE_MAGIC;
 
@@ -91,6 +92,16 @@ _PG_init(void)
 							0, MAX_KILOBYTES,
 							PGC_USERSET,
 							GUC_UNIT_KB,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("parquet_fdw.remote_metadata_ttl",
+							"Sets how long a backend trusts an object's size and ETag without asking the store.",
+							"Within it, statements plan over a cached footer without a HEAD; the first read (If-Match) or a HEAD before the answer confirms the object, and a replaced one fails the statement (55000). 0 (the default) asks every statement.",
+							&pf_remote_metadata_ttl_s,
+							0,
+							0, INT_MAX / 1000,
+							PGC_USERSET,
+							GUC_UNIT_S,
 							NULL, NULL, NULL);
 
 	DefineCustomBoolVariable("parquet_fdw.enable_aggregate_pushdown",

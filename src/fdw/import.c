@@ -67,6 +67,7 @@
 #include "fdw/amudai_fdw.h"
 #include "fdw/remote_fdw.h"
 #include "fdw/remote_files.h"
+#include "fdw/remote_object.h"
 
 PG_FUNCTION_INFO_V1(parquet_create_foreign_table);
 
@@ -327,8 +328,14 @@ add_parquet_columns(List *columns, const char *path, Oid serverid)
 	MemoryContext tmp_cxt = AllocSetContextCreate(CurrentMemoryContext,
 												  "parquet_fdw import",
 												  ALLOCSET_SMALL_SIZES);
-	PfFile	   *pf = pf_open_file_at(path, serverid, tmp_cxt);
-	const PqSchemaNode *root = pf->meta->root;
+	PfFile	   *pf;
+	const PqSchemaNode *root;
+
+	/* the table is made from this footer: ask the store, trust nothing */
+	if (pf_is_url(path))
+		pf_remote_forget(path);
+	pf = pf_open_file_at(path, serverid, tmp_cxt);
+	root = pf->meta->root;
 
 	for (int i = 0; i < root->num_children; i++)
 	{

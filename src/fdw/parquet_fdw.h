@@ -577,6 +577,11 @@ typedef struct PfFile
 	PfFooterEntry *entry;		/* the pinned footer cache entry */
 } PfFile;
 
+/*
+ * pf_open_file is for callers that answer from the footer alone (the
+ * inspection functions): a URL's identity is asked for, never taken on
+ * trust (remote_metadata_ttl).
+ */
 extern PfFile *pf_open_file(const char *path, MemoryContext cxt);
 /* The same for a path that may be a URL read with serverid's settings. */
 extern PfFile *pf_open_file_at(const char *path, Oid serverid, MemoryContext cxt);

@@ -22,6 +22,8 @@
 
 #include "common/buffer_pool.h"
 #include "fdw/parquet_fdw.h"
+#include "fdw/remote_fdw.h"
+#include "fdw/remote_object.h"
 
 /* PfcAllocator callbacks over a memory context. */
 static void *
@@ -93,6 +95,9 @@ pf_page_pool_create(MemoryContext cxt)
 PfFile *
 pf_open_file(const char *path, MemoryContext cxt)
 {
+	/* its callers answer from the footer: ask the store, trust nothing */
+	if (pf_is_url(path))
+		pf_remote_forget(path);
 	return pf_open_file_at(path, InvalidOid, cxt);
 }
 

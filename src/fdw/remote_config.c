@@ -31,10 +31,12 @@
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
+#include "utils/plancache.h"
 #include "utils/syscache.h"
 
 #include "fdw/parquet_fdw.h"
 #include "fdw/remote_fdw.h"
+#include "fdw/remote_object.h"
 #include "remote/settings.h"
 
 /* One client per distinct resolved setting, for the backend's life. */
@@ -434,11 +436,14 @@ report(const char *url_text, const RmtError *err, const char *verb)
 				hint = access_hint(origin);
 			break;
 		case RMT_CHANGED:
+			/* the next statement asks for the object as it is now */
+			pf_remote_forget(url_text);
+			ResetPlanCache();
 			ereport(ERROR,
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 					 errmsg("object \"%s\" changed while it was being read", url_text),
-					 errdetail("Its ETag no longer matches the one read when the scan began."),
-					 errhint("Retry the query.")));
+					 errdetail("Its ETag no longer matches the one its metadata was read with."),
+					 errhint("Run the query again: it will read the object as it is now.")));
 			break;
 		case RMT_FORBIDDEN_ADDRESS:
 			code = ERRCODE_INSUFFICIENT_PRIVILEGE;

@@ -4,6 +4,21 @@
  *	  An object-store object as a PfcSource: a HEAD, a tail buffer for the
  *	  footer, prefetched row-group ranges, ranged GETs with If-Match.
  *
+ * An object's identity (size and ETag) comes from a HEAD, made at most
+ * once per statement.  With parquet_fdw.remote_metadata_ttl set (0 by
+ * default), a backend trusts the identities it saw for that many seconds
+ * and plans without asking again: on a store 10-100 ms away, the HEAD is a
+ * round trip in front of every statement over a cached footer.  Such an
+ * identity is still checked in every statement that uses it, only later
+ * and mostly for free: every read is bound to the ETag (If-Match), so the
+ * first read that the store answers confirms it, and a scan that reads
+ * nothing from the store (its rows in the cached tail, or all its row
+ * groups pruned) sends the HEAD before it answers (pf_remote_object_verify,
+ * pf_remote_verify_statement).  An object replaced meanwhile fails that
+ * statement with 55000 and is forgotten with the plans made for it, so the
+ * next statement plans for the object as it is.  Any aborted transaction
+ * forgets every identity.
+ *
  * IDENTIFICATION
  *	  src/fdw/remote_object.c
  *
@@ -14,7 +29,9 @@
 #include "access/xact.h"
 #include "commands/explain.h"
 #include "miscadmin.h"
+#include "utils/hsearch.h"
 #include "utils/memutils.h"
+#include "utils/plancache.h"
 #include "utils/timestamp.h"
 
 #include "fdw/parquet_fdw.h"
@@ -64,6 +81,7 @@ struct PfRemoteObject
 {
 	MemoryContext cxt;			/* the object and its tail */
 	char	   *url;
+	Oid			serverid;
 	RmtUrl		parsed;
 	RmtStore   *store;
 	uint64		size;
@@ -89,6 +107,7 @@ typedef struct HeadResult
 	char	   *url;
 	uint64		size;
 	char		etag[128];
+	bool		verified;		/* a HEAD or a read of this statement saw it */
 } HeadResult;
 
 static MemoryContext statement_cxt = NULL;
@@ -120,6 +139,129 @@ pf_remote_statement_cxt(uint64 *generation)
 static List *head_results = NIL;
 static uint64 head_generation = 0;
 
+/* GUC parquet_fdw.remote_metadata_ttl, in seconds (0: HEAD every statement) */
+int			pf_remote_metadata_ttl_s = 0;
+
+/*
+ * Identities seen by this backend, keyed by "server url"; at most
+ * PF_KNOWN_MAX of them (then the table starts over), URLs of up to
+ * PF_KNOWN_KEY_LEN bytes (longer ones are asked about every statement).
+ */
+#define PF_KNOWN_MAX		16384
+#define PF_KNOWN_KEY_LEN	1024
+
+typedef struct KnownObject
+{
+	char		key[PF_KNOWN_KEY_LEN];
+	uint64		size;
+	char		etag[128];
+	TimestampTz seen;			/* when a HEAD returned it */
+} KnownObject;
+
+static HTAB *known_objects = NULL;
+static bool known_callback_set = false;
+
+/* An aborted transaction may have met a replaced object: ask again. */
+static void
+known_forget_on_abort(XactEvent event, void *arg)
+{
+	if ((event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT) &&
+		known_objects != NULL)
+	{
+		hash_destroy(known_objects);
+		known_objects = NULL;
+	}
+}
+
+static bool
+known_key(char *key, const char *url, Oid serverid)
+{
+	return snprintf(key, PF_KNOWN_KEY_LEN, "%u %s", serverid, url) < PF_KNOWN_KEY_LEN;
+}
+
+/* The identity a HEAD returned less than the TTL ago, if any. */
+static bool
+known_lookup(const char *url, Oid serverid, uint64 *size, char *etag)
+{
+	char		key[PF_KNOWN_KEY_LEN];
+	KnownObject *k;
+
+	if (known_objects == NULL || pf_remote_metadata_ttl_s <= 0 ||
+		!known_key(key, url, serverid))
+		return false;
+	k = hash_search(known_objects, key, HASH_FIND, NULL);
+	if (k == NULL ||
+		TimestampDifferenceExceeds(k->seen, GetCurrentTimestamp(),
+								   pf_remote_metadata_ttl_s * 1000))
+		return false;
+	*size = k->size;
+	strlcpy(etag, k->etag, 128);
+	return true;
+}
+
+static void
+known_remember(const char *url, Oid serverid, uint64 size, const char *etag)
+{
+	char		key[PF_KNOWN_KEY_LEN];
+	KnownObject *k;
+
+	if (pf_remote_metadata_ttl_s <= 0 || etag[0] == '\0' ||
+		!known_key(key, url, serverid))
+		return;
+	if (known_objects != NULL && hash_get_num_entries(known_objects) >= PF_KNOWN_MAX)
+	{
+		hash_destroy(known_objects);
+		known_objects = NULL;
+	}
+	if (known_objects == NULL)
+	{
+		HASHCTL		ctl;
+
+		if (!known_callback_set)
+		{
+			RegisterXactCallback(known_forget_on_abort, NULL);
+			known_callback_set = true;
+		}
+		ctl.keysize = PF_KNOWN_KEY_LEN;
+		ctl.entrysize = sizeof(KnownObject);
+		ctl.hcxt = TopMemoryContext;
+		known_objects = hash_create("parquet_fdw remote identities", 64, &ctl,
+									HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
+	}
+	k = hash_search(known_objects, key, HASH_ENTER, NULL);
+	k->size = size;
+	strlcpy(k->etag, etag, sizeof(k->etag));
+	k->seen = GetCurrentTimestamp();
+}
+
+void
+pf_remote_forget(const char *url)
+{
+	HASH_SEQ_STATUS it;
+	KnownObject *k;
+	ListCell   *lc;
+
+	if (known_objects != NULL)
+	{
+		hash_seq_init(&it, known_objects);
+		while ((k = hash_seq_search(&it)) != NULL)
+		{
+			const char *space = strchr(k->key, ' ');
+
+			if (space != NULL && strcmp(space + 1, url) == 0)
+				(void) hash_search(known_objects, k->key, HASH_REMOVE, NULL);
+		}
+	}
+	/* nor may a later read of this statement take it from its HEADs */
+	foreach(lc, head_results)
+	{
+		HeadResult *h = (HeadResult *) lfirst(lc);
+
+		if (strcmp(h->url, url) == 0)
+			h->url[0] = '\0';
+	}
+}
+
 /* The store's counters since *before, added to stats. */
 static void
 charge(PfRemoteStats *stats, RmtStore *store, const RmtStoreStats *before)
@@ -146,6 +288,90 @@ head_request(const char *url, RmtStore *store, const RmtUrl *parsed,
 	strlcpy(etag, info.etag, 128);
 }
 
+/* This statement's HEAD result for url on serverid, or NULL. */
+static HeadResult *
+statement_head(const char *url, Oid serverid)
+{
+	ListCell   *lc;
+	uint64		generation;
+
+	(void) pf_remote_statement_cxt(&generation);
+	if (generation != head_generation)
+		return NULL;
+	foreach(lc, head_results)
+	{
+		HeadResult *h = (HeadResult *) lfirst(lc);
+
+		if (h->serverid == serverid && strcmp(h->url, url) == 0)
+			return h;
+	}
+	return NULL;
+}
+
+/* A HEAD now for an identity taken on trust: 55000 if the object changed. */
+static void
+verify_head(HeadResult *h)
+{
+	RmtUrl		parsed;
+	RmtStore   *store = pf_remote_store(h->url, h->serverid, &parsed);
+	uint64		size;
+	char		etag[128];
+
+	head_request(h->url, store, &parsed, &size, etag);
+	if (size != h->size || strcmp(etag, h->etag) != 0)
+	{
+		char	   *url = pstrdup(h->url);
+
+		pf_remote_forget(url);
+		ResetPlanCache();
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("object \"%s\" changed after the query was planned", url),
+				 errdetail("Its size or ETag changed since parquet_fdw.remote_metadata_ttl let this backend trust them."),
+				 errhint("Run the query again: it will be planned for the object as it is now.")));
+	}
+	h->verified = true;
+	known_remember(h->url, h->serverid, size, etag);
+}
+
+void
+pf_remote_object_verify(PfRemoteObject *obj)
+{
+	HeadResult *h = statement_head(obj->url, obj->serverid);
+
+	if (h != NULL && !h->verified)
+		verify_head(h);
+}
+
+void
+pf_remote_verify_statement(void)
+{
+	ListCell   *lc;
+	uint64		generation;
+
+	(void) pf_remote_statement_cxt(&generation);
+	if (generation != head_generation)
+		return;					/* no HEAD of this statement yet */
+	foreach(lc, head_results)
+	{
+		HeadResult *h = (HeadResult *) lfirst(lc);
+
+		if (!h->verified && h->url[0] != '\0')
+			verify_head(h);
+	}
+}
+
+/* A read bound to obj's ETag succeeded: the store confirmed the identity. */
+static void
+confirmed(PfRemoteObject *obj)
+{
+	HeadResult *h = statement_head(obj->url, obj->serverid);
+
+	if (h != NULL && !h->verified && h->size == obj->size &&
+		strcmp(h->etag, obj->etag) == 0)
+		h->verified = true;
+}
+
 void
 pf_remote_head(const char *url, Oid serverid, uint64 *size, char *etag)
 {
@@ -156,6 +382,7 @@ pf_remote_head(const char *url, Oid serverid, uint64 *size, char *etag)
 	MemoryContext old;
 	MemoryContext head_cxt;
 	uint64		generation;
+	bool		trusted;
 
 	/* the privilege is checked on every call, cached or not */
 	store = pf_remote_store(url, serverid, &parsed);
@@ -175,13 +402,19 @@ pf_remote_head(const char *url, Oid serverid, uint64 *size, char *etag)
 			return;
 		}
 	}
-	head_request(url, store, &parsed, size, etag);
+	trusted = known_lookup(url, serverid, size, etag);
+	if (!trusted)
+	{
+		head_request(url, store, &parsed, size, etag);
+		known_remember(url, serverid, *size, etag);
+	}
 	old = MemoryContextSwitchTo(head_cxt);
 	h = palloc0(sizeof(HeadResult));
 	h->serverid = serverid;
 	h->url = pstrdup(url);
 	h->size = *size;
 	strlcpy(h->etag, etag, sizeof(h->etag));
+	h->verified = !trusted;
 	head_results = lappend(head_results, h);
 	MemoryContextSwitchTo(old);
 }
@@ -231,6 +464,7 @@ fetch(PfRemoteObject *obj, uint64 offset, void *buf, size_t len)
 	charge(obj->stats, obj->store, &before);
 	if (st != RMT_OK)
 		pf_remote_report(obj->url, &err);
+	confirmed(obj);
 }
 
 static bool
@@ -322,6 +556,7 @@ take_set(PfRemoteObject *obj, int i)
 		drop_set(obj, i);
 		pf_remote_report(obj->url, &err);
 	}
+	confirmed(obj);
 }
 
 /* The object's memory goes (statement end, error): stop its transfers. */
@@ -421,6 +656,7 @@ pf_remote_object_open(const char *url, Oid serverid, MemoryContext cxt)
 	obj->cancel_cb.arg = obj;
 	MemoryContextRegisterResetCallback(ocxt, &obj->cancel_cb);
 	obj->url = MemoryContextStrdup(ocxt, url);
+	obj->serverid = serverid;
 	pf_remote_head(url, serverid, &obj->size, obj->etag);
 	obj->store = pf_remote_store(url, serverid, &obj->parsed);
 	return obj;
@@ -599,6 +835,7 @@ pf_remote_object_prefetch(PfRemoteObject *obj, const PfRemoteRange *ranges,
 		drop_set(obj, obj->nsets - 1);
 		pf_remote_report(obj->url, &err);
 	}
+	confirmed(obj);
 }
 
 bool

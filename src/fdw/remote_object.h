@@ -61,11 +61,29 @@ typedef struct PfRemoteObject PfRemoteObject;
 
 /*
  * The object's size and ETag (etag: at least 128 bytes), by a HEAD or from
- * this statement's earlier HEAD of the same URL and server.  Errors as
- * pf_remote_report (58P01 when absent).
+ * this statement's earlier HEAD of the same URL and server, or from this
+ * backend's HEAD less than parquet_fdw.remote_metadata_ttl seconds ago
+ * (reads are bound to the ETag, so a stale one fails, never misleads).
+ * Errors as pf_remote_report (58P01 when absent).
  */
 extern void pf_remote_head(const char *url, Oid serverid, uint64 *size,
 						   char *etag);
+
+/* Ask about url again: its reads met another ETag (a 412). */
+extern void pf_remote_forget(const char *url);
+
+/*
+ * Before a scan answers from what it did not read from the store this
+ * statement (rows in a cached tail, row groups pruned by a cached footer):
+ * an identity taken on trust (remote_metadata_ttl) and not yet confirmed
+ * by a read is checked with a HEAD, 55000 when the object changed.
+ * pf_remote_object_verify checks one object, pf_remote_verify_statement
+ * every object this statement used.  No-ops when nothing is on trust.
+ */
+extern void pf_remote_object_verify(PfRemoteObject *obj);
+extern void pf_remote_verify_statement(void);
+
+extern PGDLLIMPORT int pf_remote_metadata_ttl_s;	/* parquet_fdw.remote_metadata_ttl */
 
 /*
  * Open url (pf_remote_store decides the client and the privilege) in a

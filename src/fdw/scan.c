@@ -1496,7 +1496,12 @@ iterate_slow(ForeignScanState *node)
 	uint32		r;
 
 	if (st->merge != NULL)
-		return pf_merge_next(st->merge, slot);
+	{
+		slot = pf_merge_next(st->merge, slot);
+		if (TupIsNull(slot))
+			pf_remote_verify_statement();
+		return slot;
+	}
 	if (unlikely(!st->late_decided))
 		late_qual_setup(node, st);
 	lq = st->late_qual;
@@ -1527,7 +1532,11 @@ iterate_slow(ForeignScanState *node)
 				st->raw_rejected = 0;
 			}
 			if (!more)
+			{
+				/* the end, maybe of row groups a cached footer pruned */
+				pf_remote_verify_statement();
 				return slot;
+			}
 
 			/*
 			 * Attributes the scan does not fill stay null; the ones it fills

@@ -501,6 +501,8 @@ prefetch_unit(PqSourceFile *f, int unit)
 		pfree(ranges);
 	}
 	f->last_unit = unit;
+	/* a unit read from the cached tail alone confirmed nothing */
+	pf_remote_object_verify(obj);
 }
 
 static void

@@ -460,6 +460,64 @@ else
 	bad "replaced object: $(echo "$out" | tr '\n' ' ')"
 fi
 
+# With remote_metadata_ttl the backend trusts an object's identity and
+# plans over its cached footer without a HEAD; the statement's first read
+# from the store (If-Match) confirms it.  A statement that reads nothing
+# from the store (its row groups pruned, or its rows in the cached tail of
+# a small object) sends the HEAD before it answers.  A replaced object
+# fails one statement with 55000 and the next reads it as it is now.
+# Requests are counted by the proxy (GET /__faults).
+if [ -f "$OUT/lookup.parquet" ]; then
+	rs_s3_put "$PORT" swap2.parquet "$OUT/lookup.parquet" || bad "upload of swap2.parquet"
+	put="curl -s -f --aws-sigv4 aws:amz:us-east-1:s3 --user S3RVER:S3RVER -H x-amz-content-sha256:UNSIGNED-PAYLOAD -o /dev/null"
+	count="curl -s http://127.0.0.1:$PROXY_PORT/__faults; echo"
+	out=$(psql -X -qAt -v VERBOSITY=verbose 2>&1 <<SQL
+CREATE FOREIGN TABLE swap2 (id int) SERVER pq OPTIONS (filename 's3://test/swap2.parquet');
+SET parquet_fdw.remote_metadata_ttl = 600;
+SELECT sum(id) FROM swap2;
+\! $count
+SELECT sum(id) FROM swap2;
+\! $count
+SET parquet_fdw.remote_metadata_ttl = 0;
+SELECT sum(id) FROM swap2;
+\! $count
+SET parquet_fdw.remote_metadata_ttl = 600;
+SELECT count(*) FROM swap2 WHERE id < 0;
+\! $count
+\! $put -T "$CORPUS/alltypes_plain.parquet" "http://127.0.0.1:$PORT/test/swap2.parquet"
+SELECT count(*) FROM swap2 WHERE id < 0;
+SELECT sum(id) FROM swap2;
+\! $put -T "$CORPUS/alltypes_dictionary.parquet" "http://127.0.0.1:$PORT/test/swap2.parquet"
+SELECT sum(id) FROM swap2;
+SELECT sum(id) FROM swap2;
+\! $put -T "$OUT/lookup.parquet" "http://127.0.0.1:$PORT/test/swap2.parquet"
+SELECT sum(id) FROM swap2;
+SELECT sum(id) FROM swap2;
+\! $put -T "$CORPUS/alltypes_plain.parquet" "http://127.0.0.1:$PORT/test/swap2.parquet"
+SELECT sum(id) FROM swap2;
+SELECT sum(id) FROM swap2;
+SELECT num_rows FROM parquet_file_metadata('s3://test/swap2.parquet');
+\! $put -T "$OUT/lookup.parquet" "http://127.0.0.1:$PORT/test/swap2.parquet"
+SELECT num_rows FROM parquet_file_metadata('s3://test/swap2.parquet');
+SQL
+)
+	# lines: sum, n0, sum, n1, sum, n2, 0, n3, then 28, 1, sum, 28 between
+	# the errors: a pruned scan's HEAD, a cached tail's HEAD twice (both
+	# "after the query was planned"), a read's 412 ("while it was being read");
+	# then an inspection function, which always asks (8 rows, then 100000)
+	n=($(echo "$out" | grep -vE '^(ERROR|DETAIL|HINT|LOCATION|CONTEXT)' | sed -n '2p;4p;6p;8p'))
+	vals=$(echo "$out" | grep -vE '^(ERROR|DETAIL|HINT|LOCATION|CONTEXT)' | sed -n '1p;3p;5p;7p;9p;10p;11p;12p;13p;14p' | tr '\n' ' ')
+	errs=$(echo "$out" | grep -E '^ERROR' | sed -E 's/ERROR:  (55000): object .* changed (after the query was planned|while it was being read)/\1 \2/' | tr '\n' ';')
+	trusted=$((n[1] - n[0])) asked=$((n[2] - n[1])) pruned=$((n[3] - n[2]))
+	if [ "$vals" = "5000050000 5000050000 5000050000 0 28 1 5000050000 28 8 100000 " ] &&
+		[ "$errs" = "55000 after the query was planned;55000 after the query was planned;55000 after the query was planned;55000 while it was being read;" ] &&
+		[ $((asked - trusted)) = 1 ] && [ "$pruned" = 1 ]; then
+		ok "remote_metadata_ttl: no HEAD ($trusted requests, $asked without), a HEAD when nothing is read, 55000 once per replacement"
+	else
+		bad "remote_metadata_ttl: values $vals; errors $errs; requests $trusted/$asked/$pruned" "$out"
+	fi
+fi
+
 # Faults: 5xx and 429 are retried; a changed ETag mid-scan is 55000.
 faults 503,500,429
 out=$(q -c "SELECT (SELECT count(*) FROM r_glob) = (SELECT count(*) FROM l_glob), (SELECT count(*) FROM r_glob)")
