@@ -12,8 +12,10 @@
 # BENCH_LINEITEM names another lineitem Parquet file; BENCH_DELAY_MS the
 # added latency (20); BENCH_SERIAL=1 plans without parallel workers (each
 # form alike), where readahead alone hides the latency; BENCH_QUERIES the
-# queries to run (scan q1 q6).  "peak MB" is the backend's VmHWM after
-# the timed run (the leader's; a parallel worker's is its own).
+# queries to run (scan q1 q6); BENCH_TTL=S adds a column: the delayed form
+# with parquet_fdw.remote_metadata_ttl = S (no HEAD before each statement).
+# "peak MB" is the backend's VmHWM after the timed run (the leader's; a
+# parallel worker's is its own).
 #
 # BENCH_GAP=BYTES adds a row per query read through a server whose
 # coalesce_gap option pins the gap (1048576: the fixed gap before the
@@ -160,13 +162,14 @@ proxy_count() { curl -s "http://127.0.0.1:$1/__faults"; }
 set_delay() {
 	for p in $DELAY_PORTS; do curl -s -X POST "http://127.0.0.1:$p/__faults?delay=$1" -o /dev/null; done
 }
-# run QUERY TABLE: the best seconds of three runs in one session after a
-# warm-up run there (footer cache, connections), and the backend's peak
-# resident memory in MB (VmHWM), on one line
+# run QUERY TABLE [SETTINGS]: the best seconds of three runs in one session
+# (SETTINGS first) after a warm-up run there (footer cache, connections),
+# and the backend's peak resident memory in MB (VmHWM), on one line
 run() {
 	local sql=${SQLS[$1]//\{t\}/$2} out
 	psql -X -qAt -v ON_ERROR_STOP=1 -c "$sql" >/dev/null || return 1
 	out=$(psql -X -qAt -v ON_ERROR_STOP=1 <<SQL
+${3:-}
 $sql \\g /dev/null
 SELECT clock_timestamp() AS t0 \\gset
 $sql \\g $WORK/out.txt
@@ -184,8 +187,10 @@ SQL
 	echo "$(sed -n 's/^s|//p' <<<"$out" | sort -n | head -n 1) $(sed -n 's/^m|//p' <<<"$out")"
 }
 
-printf '%-5s | %-10s | %9s | %9s | %6s | %9s | %6s | %9s | %12s | %s\n' query form "local s" "remote s" ratio \
-	"+${DELAY}ms" ratio requests "bytes" "peak MB local/remote/+${DELAY}ms"
+TTL_HEAD=""
+[ -n "${BENCH_TTL:-}" ] && TTL_HEAD=$(printf ' | %9s | %6s' "ttl ${BENCH_TTL}s" ratio)
+printf '%-5s | %-10s | %9s | %9s | %6s | %9s | %6s%s | %9s | %12s | %s\n' query form "local s" "remote s" ratio \
+	"+${DELAY}ms" ratio "$TTL_HEAD" requests "bytes" "peak MB local/remote/+${DELAY}ms"
 for qid in ${BENCH_QUERIES:-scan q1 q6}; do
 	set_delay 0
 	read -r tl ml <<<"$(run "$qid" li_local)" || exit 1
@@ -209,10 +214,15 @@ for qid in ${BENCH_QUERIES:-scan q1 q6}; do
 		[ "$near" != "$far" ] || [ -z "$port" ] && reqs=$ereqs
 		set_delay "$DELAY"
 		read -r td md <<<"$(run "$qid" "$far")" || exit 1
+		ttl_cols=""
+		if [ -n "${BENCH_TTL:-}" ]; then
+			read -r tt mt <<<"$(run "$qid" "$far" "SET parquet_fdw.remote_metadata_ttl = ${BENCH_TTL};")" || exit 1
+			ttl_cols=$(printf ' | %9s | %6.2f' "$tt" "$(echo "$tt / $tl" | bc -l)")
+		fi
 		set_delay 0
 		[ "$md5l" = "$md5r" ] || echo "bench-remote: $qid: $label result differs from the local file's" >&2
-		printf '%-5s | %-10s | %9s | %9s | %6.2f | %9s | %6.2f | %9s | %12s | %s\n' "$qid" "$label" "$tl" "$tr" \
-			"$(echo "$tr / $tl" | bc -l)" "$td" "$(echo "$td / $tl" | bc -l)" "$reqs" "${bytes:-n/a}" \
+		printf '%-5s | %-10s | %9s | %9s | %6.2f | %9s | %6.2f%s | %9s | %12s | %s\n' "$qid" "$label" "$tl" "$tr" \
+			"$(echo "$tr / $tl" | bc -l)" "$td" "$(echo "$td / $tl" | bc -l)" "$ttl_cols" "$reqs" "${bytes:-n/a}" \
 			"$ml/$mr/$md"
 	done
 done
