@@ -200,25 +200,41 @@ dispatchReScanForeignScan(ForeignScanState *node)
 }
 
 /*
- * Parallel state: a table scan's, or a partial aggregate's units counter
+ * Parallel state: a Size, the remote objects' handoff of that many bytes
+ * (remote_object.h: what the leader knows of the URLs it planned over),
+ * then a table scan's, or a partial aggregate's units counter
  * (agg_partial.c).
  */
+#define PF_DSM_HEAD		MAXALIGN(sizeof(Size))
+
+static void *
+format_state(void *coordinate)
+{
+	return (char *) coordinate + PF_DSM_HEAD + *(Size *) coordinate;
+}
+
 static Size
 dispatchEstimateDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt)
 {
+	Size		own;
+
 	if (is_aggregate(node))
-		return pf_agg_partial_estimate_dsm(node);
-	return pfEstimateDSMForeignScan(node, pcxt);
+		own = pf_agg_partial_estimate_dsm(node);
+	else
+		own = pfEstimateDSMForeignScan(node, pcxt);
+	return add_size(add_size(PF_DSM_HEAD, pf_remote_handoff_estimate(node)), own);
 }
 
 static void
 dispatchInitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
 								 void *coordinate)
 {
+	*(Size *) coordinate = pf_remote_handoff_write(node,
+												   (char *) coordinate + PF_DSM_HEAD);
 	if (is_aggregate(node))
-		pf_agg_partial_init_dsm(node, pcxt, coordinate);
+		pf_agg_partial_init_dsm(node, pcxt, format_state(coordinate));
 	else
-		pfInitializeDSMForeignScan(node, pcxt, coordinate);
+		pfInitializeDSMForeignScan(node, pcxt, format_state(coordinate));
 }
 
 static void
@@ -226,19 +242,21 @@ dispatchReInitializeDSMForeignScan(ForeignScanState *node,
 								   ParallelContext *pcxt, void *coordinate)
 {
 	if (is_aggregate(node))
-		pf_agg_partial_reinit_dsm(node, coordinate);
+		pf_agg_partial_reinit_dsm(node, format_state(coordinate));
 	else
-		pfReInitializeDSMForeignScan(node, pcxt, coordinate);
+		pfReInitializeDSMForeignScan(node, pcxt, format_state(coordinate));
 }
 
 static void
 dispatchInitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc,
 									void *coordinate)
 {
+	if (*(Size *) coordinate > 0)
+		pf_remote_handoff_read((char *) coordinate + PF_DSM_HEAD);
 	if (is_aggregate(node))
-		pf_agg_partial_init_worker(node, coordinate);
+		pf_agg_partial_init_worker(node, format_state(coordinate));
 	else
-		pfInitializeWorkerForeignScan(node, toc, coordinate);
+		pfInitializeWorkerForeignScan(node, toc, format_state(coordinate));
 }
 
 /* Before the DSM goes away: the workers' EXPLAIN ANALYZE counters. */

@@ -520,6 +520,31 @@ pf_footer_cache_acquire_at(const char *path, Oid serverid)
 	return e;
 }
 
+/*
+ * pf_footer_cache_remote_peek
+ *		The object behind the cached footer of url on serverid whose
+ *		identity is size and etag, or NULL; neither pinned nor moved in the
+ *		LRU order: valid until the cache is next used.
+ */
+PfRemoteObject *
+pf_footer_cache_remote_peek(const char *url, Oid serverid, uint64 size,
+							const char *etag)
+{
+	PfCacheSlot *slot;
+	char	   *key;
+
+	if (cache_table == NULL)
+		return NULL;
+	key = psprintf("%u %s", serverid, url);
+	slot = pfcache_lookup(cache_table, key);
+	pfree(key);
+	if (slot == NULL || slot->entry->remote == NULL ||
+		(uint64) slot->entry->id.size != size ||
+		strcmp(slot->entry->id.etag, etag) != 0)
+		return NULL;
+	return slot->entry->remote;
+}
+
 /* pf_footer_entry_remote: the object of a URL's entry, else NULL. */
 PfRemoteObject *
 pf_footer_entry_remote(PfFooterEntry *e)

@@ -543,6 +543,8 @@ extern PfFooterEntry *pf_footer_cache_acquire(const char *path);
 extern PfFooterEntry *pf_footer_cache_acquire_at(const char *path, Oid serverid);
 /* The remote object a URL's entry reads through (NULL: a local file). */
 extern struct PfRemoteObject *pf_footer_entry_remote(PfFooterEntry *entry);
+extern struct PfRemoteObject *pf_footer_cache_remote_peek(const char *url, Oid serverid,
+														  uint64 size, const char *etag);
 /* The entry's PqFile: metadata, and reads through the entry's descriptor. */
 extern PqFile *pf_footer_entry_file(PfFooterEntry *entry);
 extern void pf_footer_cache_release(PfFooterEntry *entry);

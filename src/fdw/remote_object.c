@@ -40,6 +40,10 @@
 
 /* A footer, and the page indexes before it, in one request. */
 #define PF_REMOTE_TAIL_BYTES	((uint64) 64 * 1024)
+/* ... grown to hold a larger footer up to this size */
+#define PF_REMOTE_TAIL_MAX_BYTES	((uint64) 4 * 1024 * 1024)
+/* tails handed to parallel workers, in all */
+#define PF_HANDOFF_MAX_TAIL_BYTES	((Size) 16 * 1024 * 1024)
 
 /*
  * A small read no buffer holds fetches this much from its offset, kept
@@ -87,6 +91,7 @@ struct PfRemoteObject
 	uint64		size;
 	char		etag[128];
 	RemoteBuffer tail;			/* data NULL until the tail is read */
+	bool		handed_tried;	/* looked for a tail the leader handed over */
 	RemoteBuffer around;		/* the last small read's neighbourhood */
 	PfRemoteStats *stats;
 
@@ -372,6 +377,252 @@ confirmed(PfRemoteObject *obj)
 		h->verified = true;
 }
 
+/* ----------------------------------------------------------------
+ * Parallel workers: the leader's HEADs and footer tails
+ *
+ * A worker is a new backend: it would HEAD every object, then fetch its
+ * tail, before reading a byte of data: two or three round trips each.
+ * The leader hands over what it asked this statement (the identities its
+ * plan is bound to; reads still carry them as If-Match) and the tails of
+ * the footers it holds, in the scan's DSM.
+ * ----------------------------------------------------------------
+ */
+
+typedef struct HandoffRecord
+{
+	Size		total;			/* bytes of this record, MAXALIGNed; 0 ends */
+	Oid			serverid;
+	uint64		size;
+	char		etag[128];
+	uint64		tail_offset;
+	uint64		tail_len;		/* 0: no tail */
+	Size		url_len;
+	/* the URL and its NUL, then tail_len bytes */
+} HandoffRecord;
+
+/* A tail handed to this worker: its bytes stay in the DSM. */
+typedef struct HandedTail
+{
+	Oid			serverid;
+	char	   *url;
+	uint64		size;
+	char		etag[128];
+	uint64		offset;
+	uint64		len;
+	const char *data;
+} HandedTail;
+
+static List *handed_tails = NIL;
+static uint64 handed_generation = 0;
+
+/* The record for h, its tail's object set when it fits in *tail_budget. */
+static Size
+handoff_record(const HeadResult *h, PfRemoteObject **tail_of, Size *tail_budget)
+{
+	PfRemoteObject *obj;
+	Size		tail_len = 0;
+
+	*tail_of = NULL;
+	obj = pf_footer_cache_remote_peek(h->url, h->serverid, h->size, h->etag);
+	if (obj != NULL && obj->tail.data != NULL && obj->tail.len <= *tail_budget)
+	{
+		*tail_of = obj;
+		tail_len = obj->tail.len;
+		*tail_budget -= tail_len;
+	}
+	return MAXALIGN(sizeof(HandoffRecord) + strlen(h->url) + 1 + tail_len);
+}
+
+/* This statement's HEAD results, or NIL. */
+static List *
+statement_heads(void)
+{
+	uint64		generation;
+
+	(void) pf_remote_statement_cxt(&generation);
+	return generation == head_generation ? head_results : NIL;
+}
+
+/* Handoff sizes reserved this statement, by scan node (the caller's key). */
+typedef struct HandoffReserved
+{
+	const void *key;
+	Size		size;
+} HandoffReserved;
+
+static List *handoff_reserved = NIL;
+static uint64 reserved_generation = 0;
+
+Size
+pf_remote_handoff_estimate(const void *key)
+{
+	Size		total = sizeof(Size);	/* the terminator */
+	Size		budget = PF_HANDOFF_MAX_TAIL_BYTES;
+	ListCell   *lc;
+	HandoffReserved *r;
+	MemoryContext cxt;
+	MemoryContext old;
+	uint64		generation;
+
+	foreach(lc, statement_heads())
+	{
+		HeadResult *h = (HeadResult *) lfirst(lc);
+		PfRemoteObject *obj;
+
+		if (h->url[0] != '\0')
+			total = add_size(total, handoff_record(h, &obj, &budget));
+	}
+	total = MAXALIGN(total);
+	cxt = pf_remote_statement_cxt(&generation);
+	if (generation != reserved_generation)
+	{
+		handoff_reserved = NIL;
+		reserved_generation = generation;
+	}
+	old = MemoryContextSwitchTo(cxt);
+	r = palloc(sizeof(HandoffReserved));
+	r->key = key;
+	r->size = total;
+	handoff_reserved = lappend(handoff_reserved, r);
+	MemoryContextSwitchTo(old);
+	return total;
+}
+
+Size
+pf_remote_handoff_write(const void *key, char *dst)
+{
+	Size		budget = PF_HANDOFF_MAX_TAIL_BYTES;
+	Size		avail = 0;
+	Size		used = 0;
+	ListCell   *lc;
+	uint64		generation;
+
+	(void) pf_remote_statement_cxt(&generation);
+	if (generation == reserved_generation)
+		foreach(lc, handoff_reserved)
+		{
+			HandoffReserved *r = (HandoffReserved *) lfirst(lc);
+
+			if (r->key == key)
+				avail = r->size;
+		}
+	if (avail < sizeof(Size))
+		return 0;
+	foreach(lc, statement_heads())
+	{
+		HeadResult *h = (HeadResult *) lfirst(lc);
+		PfRemoteObject *obj;
+		HandoffRecord *r;
+		Size		n;
+
+		if (h->url[0] == '\0')
+			continue;
+		n = handoff_record(h, &obj, &budget);
+		if (used + n + sizeof(Size) > avail)
+			break;				/* more than was estimated: not handed */
+		r = (HandoffRecord *) (dst + used);
+		memset(r, 0, sizeof(HandoffRecord));
+		r->total = n;
+		r->serverid = h->serverid;
+		r->size = h->size;
+		strlcpy(r->etag, h->etag, sizeof(r->etag));
+		r->url_len = strlen(h->url);
+		memcpy((char *) (r + 1), h->url, r->url_len + 1);
+		if (obj != NULL)
+		{
+			r->tail_offset = obj->tail.offset;
+			r->tail_len = obj->tail.len;
+			memcpy((char *) (r + 1) + r->url_len + 1, obj->tail.data, obj->tail.len);
+		}
+		used += n;
+	}
+	*(Size *) (dst + used) = 0;
+	return avail;
+}
+
+void
+pf_remote_handoff_read(const char *src)
+{
+	MemoryContext cxt;
+	MemoryContext old;
+	uint64		generation;
+	Size		used = 0;
+
+	cxt = pf_remote_statement_cxt(&generation);
+	if (generation != head_generation)
+	{
+		head_results = NIL;
+		head_generation = generation;
+	}
+	if (generation != handed_generation)
+	{
+		handed_tails = NIL;
+		handed_generation = generation;
+	}
+	old = MemoryContextSwitchTo(cxt);
+	for (;;)
+	{
+		const HandoffRecord *r = (const HandoffRecord *) (src + used);
+		const char *url = (const char *) (r + 1);
+		HeadResult *h;
+
+		if (r->total == 0)
+			break;
+		used += r->total;
+		if (statement_head(url, r->serverid) != NULL)
+			continue;			/* a rescan hands the same again */
+		h = palloc0(sizeof(HeadResult));
+		h->serverid = r->serverid;
+		h->url = pstrdup(url);
+		h->size = r->size;
+		strlcpy(h->etag, r->etag, sizeof(h->etag));
+		/* the leader confirms what it took on trust, before it answers */
+		h->verified = true;
+		head_results = lappend(head_results, h);
+		if (r->tail_len > 0)
+		{
+			HandedTail *t = palloc0(sizeof(HandedTail));
+
+			t->serverid = r->serverid;
+			t->url = h->url;
+			t->size = r->size;
+			strlcpy(t->etag, r->etag, sizeof(t->etag));
+			t->offset = r->tail_offset;
+			t->len = r->tail_len;
+			t->data = url + r->url_len + 1;
+			handed_tails = lappend(handed_tails, t);
+		}
+	}
+	MemoryContextSwitchTo(old);
+}
+
+/* The tail the leader handed over for obj, copied in, if there is one. */
+static void
+take_handed_tail(PfRemoteObject *obj)
+{
+	uint64		generation;
+	ListCell   *lc;
+
+	(void) pf_remote_statement_cxt(&generation);
+	if (generation != handed_generation)
+		return;
+	foreach(lc, handed_tails)
+	{
+		HandedTail *t = (HandedTail *) lfirst(lc);
+
+		if (t->serverid == obj->serverid && t->size == obj->size &&
+			strcmp(t->url, obj->url) == 0 && strcmp(t->etag, obj->etag) == 0 &&
+			t->offset + t->len == obj->size)
+		{
+			obj->tail.data = MemoryContextAllocHuge(obj->cxt, t->len);
+			memcpy(obj->tail.data, t->data, t->len);
+			obj->tail.offset = t->offset;
+			obj->tail.len = t->len;
+			return;
+		}
+	}
+}
+
 void
 pf_remote_head(const char *url, Oid serverid, uint64 *size, char *etag)
 {
@@ -576,6 +827,41 @@ cancel_pending_cb(void *arg)
 	obj->nsets = 0;
 }
 
+/*
+ * A footer larger than the tail is read just before the tail (it ends 8
+ * bytes before the object's end): fetch the missing head only, and keep
+ * the whole footer in the tail, where a parallel worker is handed it.
+ */
+static bool
+extend_tail(PfRemoteObject *obj, uint64 offset, size_t len)
+{
+	uint64		extra;
+	char	   *data;
+
+	if (obj->tail.data == NULL || offset >= obj->tail.offset ||
+		offset + len != obj->size - 8 ||
+		obj->tail.offset - offset > PF_REMOTE_TAIL_MAX_BYTES)
+		return false;
+	extra = obj->tail.offset - offset;
+	data = MemoryContextAllocHuge(obj->cxt, extra + obj->tail.len);
+	PG_TRY();
+	{
+		fetch(obj, offset, data, extra);
+	}
+	PG_CATCH();
+	{
+		pfree(data);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	memcpy(data + extra, obj->tail.data, obj->tail.len);
+	pfree(obj->tail.data);
+	obj->tail.data = data;
+	obj->tail.offset = offset;
+	obj->tail.len += extra;
+	return true;
+}
+
 /* PfcSource.read_at: buffers first, then the tail, then one GET. */
 static int
 remote_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
@@ -592,8 +878,18 @@ remote_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
 			for (int j = 0; j < obj->sets[i].nbufs; j++)
 				if (serve_from(&obj->sets[i].bufs[j], offset, buf, len))
 					return 0;
+	if (obj->tail.data == NULL && !obj->handed_tried)
+	{
+		obj->handed_tried = true;
+		take_handed_tail(obj);
+	}
 	if (serve_from(&obj->tail, offset, buf, len))
 		return 0;
+	if (extend_tail(obj, offset, len))
+	{
+		memcpy(buf, obj->tail.data + (offset - obj->tail.offset), len);
+		return 0;
+	}
 	/* a set still being fetched has it: wait for that set, keep the rest */
 	for (int i = 0; i < obj->nsets; i++)
 		if (!obj->sets[i].taken && set_covers(&obj->sets[i], offset, len))

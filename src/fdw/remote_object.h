@@ -83,6 +83,19 @@ extern void pf_remote_forget(const char *url);
 extern void pf_remote_object_verify(PfRemoteObject *obj);
 extern void pf_remote_verify_statement(void);
 
+/*
+ * Parallel query: the leader hands its workers this statement's object
+ * identities and the footer tails it holds (up to 16 MiB of them) in the
+ * scan's DSM, so that a worker neither HEADs the objects nor fetches their
+ * footers again.  pf_remote_handoff_estimate reserves the bytes for the
+ * scan node key (MAXALIGNed); pf_remote_handoff_write fills them (never
+ * more) and returns the bytes reserved (0: none, nothing written); each
+ * worker calls pf_remote_handoff_read on them before its scan reads.
+ */
+extern Size pf_remote_handoff_estimate(const void *key);
+extern Size pf_remote_handoff_write(const void *key, char *dst);
+extern void pf_remote_handoff_read(const char *src);
+
 extern PGDLLIMPORT int pf_remote_metadata_ttl_s;	/* parquet_fdw.remote_metadata_ttl */
 
 /*

@@ -13,13 +13,14 @@
 // request from then on (a far-away store, for bench/remote.sh).
 // "GET /__faults" answers the number of requests forwarded so far,
 // "GET /__faults?lists" the number of those that were listings (S3's
-// list-type=2, Azure's comp=list).
+// list-type=2, Azure's comp=list), "GET /__faults?heads" of HEADs.
 import http from 'node:http';
 
 const [listenPort, targetHost, targetPort] = process.argv.slice(2);
 let plan = [];
 let forwarded = 0;
 let listings = 0;
+let heads = 0;
 let delayMs = 0;
 
 function errorDoc(res, status, extra = {}) {
@@ -39,7 +40,8 @@ http.createServer((req, res) => {
       res.end();
     } else {
       res.writeHead(200, { 'Content-Type': 'text/plain' });
-      res.end(String(url.searchParams.has('lists') ? listings : forwarded));
+      res.end(String(url.searchParams.has('lists') ? listings
+        : url.searchParams.has('heads') ? heads : forwarded));
     }
     return;
   }
@@ -56,6 +58,7 @@ function forward(req, res) {
   forwarded++;
   const query = new URL(req.url, 'http://x').searchParams;
   if (query.has('list-type') || query.get('comp') === 'list') listings++;
+  if (req.method === 'HEAD') heads++;
   if (fault === '500' || fault === '503') return errorDoc(res, Number(fault));
   if (fault === '429') return errorDoc(res, 429, { 'Retry-After': '1' });
   if (fault === 'reset') return req.socket.destroy();

@@ -559,6 +559,25 @@ if [ -f "$OUT/lookup.parquet" ]; then
 	# column is read, so a fetch's adjacent chunks coalesce)
 	if [ -n "$req" ] && [ "$req" -le 12 ]; then ok "readahead: $req requests for 10 row groups"
 	else bad "readahead requests: $out"; fi
+	# parallel workers take the leader's HEAD and footer (the DSM): one
+	# HEAD per statement, whatever the number of workers
+	heads="echo heads \$(curl -s http://127.0.0.1:$PROXY_PORT/__faults?heads)"
+	for sql in "SELECT count(*), sum(id) FROM lookup WHERE year <> 2001" \
+		"SELECT count(*) FROM lookup t WHERE t IS NOT NULL"; do
+		out=$(psql -X -qAt 2>&1 <<SQL
+$PAR
+SET parallel_leader_participation = off;
+$sql;
+\! $heads
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) $sql;
+\! $heads
+SQL
+)
+		n=($(echo "$out" | sed -n 's/^heads //p'))
+		if grep -q "Workers Launched: 2" <<<"$out" && [ $((n[1] - n[0])) = 1 ]; then
+			ok "parallel workers take the leader's HEAD: $((n[1] - n[0])) HEAD, 2 workers: ${sql:0:40}"
+		else bad "parallel workers take the leader's HEAD: ${sql:0:40}" "$out"; fi
+	done
 	# each request held 400 ms by the proxy (the footer is cached): HEAD,
 	# row group 0, then the timeout falls while the background fetch of
 	# the next ones is waited for; the session reads on afterwards
