@@ -397,6 +397,7 @@ typedef struct HandoffRecord
 	uint64		tail_offset;
 	uint64		tail_len;		/* 0: no tail */
 	Size		url_len;
+	bool		verified;		/* else on trust: the worker confirms it too */
 	/* the URL and its NUL, then tail_len bytes */
 } HandoffRecord;
 
@@ -526,6 +527,7 @@ pf_remote_handoff_write(const void *key, char *dst)
 		r->serverid = h->serverid;
 		r->size = h->size;
 		strlcpy(r->etag, h->etag, sizeof(r->etag));
+		r->verified = h->verified;
 		r->url_len = strlen(h->url);
 		memcpy((char *) (r + 1), h->url, r->url_len + 1);
 		if (obj != NULL)
@@ -576,8 +578,8 @@ pf_remote_handoff_read(const char *src)
 		h->url = pstrdup(url);
 		h->size = r->size;
 		strlcpy(h->etag, r->etag, sizeof(h->etag));
-		/* the leader confirms what it took on trust, before it answers */
-		h->verified = true;
+		/* taken on trust: the worker confirms it before it answers */
+		h->verified = r->verified;
 		head_results = lappend(head_results, h);
 		if (r->tail_len > 0)
 		{

@@ -564,6 +564,7 @@ if [ -f "$OUT/lookup.parquet" ]; then
 	heads="echo heads \$(curl -s http://127.0.0.1:$PROXY_PORT/__faults?heads)"
 	for sql in "SELECT count(*), sum(id) FROM lookup WHERE year <> 2001" \
 		"SELECT count(*) FROM lookup t WHERE t IS NOT NULL"; do
+		# and with remote_metadata_ttl none: the workers confirm by reading
 		out=$(psql -X -qAt 2>&1 <<SQL
 $PAR
 SET parallel_leader_participation = off;
@@ -571,11 +572,16 @@ $sql;
 \! $heads
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) $sql;
 \! $heads
+SET parquet_fdw.remote_metadata_ttl = 600;
+$sql;
+\! $heads
+$sql;
+\! $heads
 SQL
 )
 		n=($(echo "$out" | sed -n 's/^heads //p'))
-		if grep -q "Workers Launched: 2" <<<"$out" && [ $((n[1] - n[0])) = 1 ]; then
-			ok "parallel workers take the leader's HEAD: $((n[1] - n[0])) HEAD, 2 workers: ${sql:0:40}"
+		if grep -q "Workers Launched: 2" <<<"$out" && [ $((n[1] - n[0])) = 1 ] && [ $((n[3] - n[2])) = 0 ]; then
+			ok "parallel workers take the leader's HEAD: $((n[1] - n[0])) HEAD, 2 workers ($((n[3] - n[2])) with the TTL): ${sql:0:40}"
 		else bad "parallel workers take the leader's HEAD: ${sql:0:40}" "$out"; fi
 	done
 	# each request held 400 ms by the proxy (the footer is cached): HEAD,
