@@ -15,6 +15,7 @@
 #include "storage/buffile.h"
 
 #include "fdw/agg_int.h"
+#include "fdw/remote_fdw.h"
 
 /* ----------------------------------------------------------------
  * Files, row groups, statistics
@@ -741,27 +742,60 @@ check_planned_unit(PfAggScanState *st, int rg)
 }
 
 /*
+ * Units a participant claims beyond the one it opens while it reads an
+ * object-store URL, so that the source fetches them in the background
+ * (the units of a local file are claimed one at a time: nothing to hide,
+ * and the last ones spread best over the participants).
+ */
+#define PF_AGG_CLAIM_AHEAD	8
+
+/*
  * A participant of a parallel plan: aggregate the units it claims, one
- * at a time from the counter all share, keeping a file open while the
- * claimed units are its.
+ * at a time from the counter all share (and ahead of it for a URL),
+ * keeping a file open while the claimed units are its.
  */
 static void
 compute_claimed(PfAggScanState *st)
 {
-	int64		work;
+	int64		claimed[PF_AGG_CLAIM_AHEAD + 1];
+	int			next_units[PF_AGG_CLAIM_AHEAD];
+	int			nclaimed = 0;
 
-	while ((work = pf_agg_partial_claim(st)) >= 0)
+	for (;;)
 	{
-		int			fi = st->work_file[work];
-		int			rg = st->work_unit[work];
+		int64		work;
+		int			fi;
+		int			rg;
+		int			n = 0;
+
+		if (nclaimed == 0 && (claimed[0] = pf_agg_partial_claim(st)) >= 0)
+			nclaimed = 1;
+		if (nclaimed == 0)
+			break;
+		work = claimed[0];
+		fi = st->work_file[work];
+		rg = st->work_unit[work];
+		if (pf_is_url((const char *) list_nth(st->filenames, fi)))
+			while (nclaimed < PF_AGG_CLAIM_AHEAD + 1 &&
+				   (claimed[nclaimed] = pf_agg_partial_claim(st)) >= 0)
+				nclaimed++;
+		nclaimed--;
+		memmove(claimed, claimed + 1, sizeof(int64) * nclaimed);
 
 		CHECK_FOR_INTERRUPTS();
 		if (st->src != NULL && st->file_index != fi)
 			close_file(st);
 		if (st->src == NULL)
 			open_file(st, fi);
-		st->src->next_units = NULL;
-		st->src->nnext_units = 0;
+		/* the units claimed ahead in this file, for its readahead */
+		while (n < nclaimed && st->work_file[claimed[n]] == fi)
+		{
+			next_units[n] = st->work_unit[claimed[n]];
+			n++;
+		}
+		/* (none: not the units after this one, which are others') */
+		st->src->next_units = next_units;
+		st->src->nnext_units = n;
 		check_planned_unit(st, rg);
 		if (st->ops->unit_rows(st->src, rg) <= 0)
 			continue;
