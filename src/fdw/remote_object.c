@@ -40,6 +40,8 @@
 
 /* A footer, and the page indexes before it, in one request. */
 #define PF_REMOTE_TAIL_BYTES	((uint64) 64 * 1024)
+/* ... with the object's first bytes (the head magic) beside it */
+#define PF_REMOTE_HEAD_BYTES	((uint64) 8)
 /* ... grown to hold a larger footer up to this size */
 #define PF_REMOTE_TAIL_MAX_BYTES	((uint64) 4 * 1024 * 1024)
 /* tails handed to parallel workers, in all */
@@ -91,6 +93,7 @@ struct PfRemoteObject
 	uint64		size;
 	char		etag[128];
 	RemoteBuffer tail;			/* data NULL until the tail is read */
+	RemoteBuffer head;			/* the first bytes, read with the tail */
 	bool		handed_tried;	/* looked for a tail the leader handed over */
 	RemoteBuffer around;		/* the last small read's neighbourhood */
 	PfRemoteStats *stats;
@@ -398,6 +401,8 @@ typedef struct HandoffRecord
 	uint64		tail_len;		/* 0: no tail */
 	Size		url_len;
 	bool		verified;		/* else on trust: the worker confirms it too */
+	uint64		head_len;		/* 0 or PF_REMOTE_HEAD_BYTES */
+	char		head[PF_REMOTE_HEAD_BYTES];
 	/* the URL and its NUL, then tail_len bytes */
 } HandoffRecord;
 
@@ -411,6 +416,8 @@ typedef struct HandedTail
 	uint64		offset;
 	uint64		len;
 	const char *data;
+	uint64		head_len;
+	const char *head;
 } HandedTail;
 
 static List *handed_tails = NIL;
@@ -532,6 +539,11 @@ pf_remote_handoff_write(const void *key, char *dst)
 		memcpy((char *) (r + 1), h->url, r->url_len + 1);
 		if (obj != NULL)
 		{
+			if (obj->head.data != NULL && obj->head.len == PF_REMOTE_HEAD_BYTES)
+			{
+				r->head_len = PF_REMOTE_HEAD_BYTES;
+				memcpy(r->head, obj->head.data, PF_REMOTE_HEAD_BYTES);
+			}
 			r->tail_offset = obj->tail.offset;
 			r->tail_len = obj->tail.len;
 			memcpy((char *) (r + 1) + r->url_len + 1, obj->tail.data, obj->tail.len);
@@ -592,6 +604,8 @@ pf_remote_handoff_read(const char *src)
 			t->offset = r->tail_offset;
 			t->len = r->tail_len;
 			t->data = url + r->url_len + 1;
+			t->head_len = r->head_len;
+			t->head = r->head;
 			handed_tails = lappend(handed_tails, t);
 		}
 	}
@@ -620,6 +634,13 @@ take_handed_tail(PfRemoteObject *obj)
 			memcpy(obj->tail.data, t->data, t->len);
 			obj->tail.offset = t->offset;
 			obj->tail.len = t->len;
+			if (t->head_len > 0 && obj->head.data == NULL)
+			{
+				obj->head.data = MemoryContextAlloc(obj->cxt, t->head_len);
+				memcpy(obj->head.data, t->head, t->head_len);
+				obj->head.offset = 0;
+				obj->head.len = t->head_len;
+			}
 			return;
 		}
 	}
@@ -830,6 +851,50 @@ cancel_pending_cb(void *arg)
 }
 
 /*
+ * The tail from tail_start, and in the same round trip (two requests at
+ * once) the object's first bytes: a Parquet reader checks the magic there
+ * right after the tail's, and a round trip costs far more than 8 bytes.
+ */
+static void
+fetch_tail(PfRemoteObject *obj, uint64 tail_start)
+{
+	RmtStoreStats before = *rmt_store_stats(obj->store);
+	RmtRange	pieces[2];
+	int			npieces = 0;
+	RmtError	err;
+	RmtStatus	st;
+
+	obj->tail.offset = tail_start;
+	obj->tail.len = obj->size - tail_start;
+	obj->tail.data = MemoryContextAlloc(obj->cxt, obj->tail.len);
+	if (tail_start >= PF_REMOTE_HEAD_BYTES && obj->head.data == NULL)
+	{
+		obj->head.offset = 0;
+		obj->head.len = 0;		/* empty until it is read */
+		obj->head.data = MemoryContextAlloc(obj->cxt, PF_REMOTE_HEAD_BYTES);
+		pieces[npieces].offset = 0;
+		pieces[npieces].len = PF_REMOTE_HEAD_BYTES;
+		pieces[npieces++].buf = obj->head.data;
+	}
+	pieces[npieces].offset = obj->tail.offset;
+	pieces[npieces].len = obj->tail.len;
+	pieces[npieces++].buf = obj->tail.data;
+	memset(&err, 0, sizeof(err));
+	st = rmt_store_read_many(obj->store, &obj->parsed, pieces, npieces,
+							 obj->etag, &err);
+	charge(obj->stats, obj->store, &before);
+	if (st != RMT_OK)
+	{
+		pfree(obj->tail.data);
+		obj->tail.data = NULL;
+		pf_remote_report(obj->url, &err);
+	}
+	if (obj->head.data != NULL)
+		obj->head.len = PF_REMOTE_HEAD_BYTES;
+	confirmed(obj);
+}
+
+/*
  * A footer larger than the tail is read just before the tail (it ends 8
  * bytes before the object's end): fetch the missing head only, and keep
  * the whole footer in the tail, where a parallel worker is handed it.
@@ -885,7 +950,8 @@ remote_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
 		obj->handed_tried = true;
 		take_handed_tail(obj);
 	}
-	if (serve_from(&obj->tail, offset, buf, len))
+	if (serve_from(&obj->tail, offset, buf, len) ||
+		serve_from(&obj->head, offset, buf, len))
 		return 0;
 	if (extend_tail(obj, offset, len))
 	{
@@ -906,20 +972,7 @@ remote_read_at(void *ctx, uint64_t offset, void *buf, size_t len)
 		obj->size - PF_REMOTE_TAIL_BYTES : 0;
 	if (obj->tail.data == NULL && offset >= tail_start)
 	{
-		obj->tail.offset = tail_start;
-		obj->tail.len = obj->size - tail_start;
-		obj->tail.data = MemoryContextAlloc(obj->cxt, obj->tail.len);
-		PG_TRY();
-		{
-			fetch(obj, obj->tail.offset, obj->tail.data, obj->tail.len);
-		}
-		PG_CATCH();
-		{
-			pfree(obj->tail.data);
-			obj->tail.data = NULL;
-			PG_RE_THROW();
-		}
-		PG_END_TRY();
+		fetch_tail(obj, tail_start);
 		memcpy(buf, obj->tail.data + (offset - tail_start), len);
 		return 0;
 	}

@@ -55,6 +55,7 @@
 
 #include "fdw/parquet_fdw.h"
 #include "fdw/source.h"
+#include "fdw/remote_fdw.h"
 #include "fdw/scan_filter.h"
 
 /* Leading conjuncts evaluated on raw values at most (PfLateQual.raw). */
@@ -220,13 +221,14 @@ typedef struct PfScanState
 	int			next_work;		/* serial scans: next entry to read */
 
 	/*
-	 * A participant of a parallel scan claims PF_CLAIM_AHEAD entries ahead
-	 * of the one it reads, so a remote file can fetch them in the
-	 * background: claimed[] holds their entries (rg list in claimed_rg[]).
+	 * A participant of a parallel scan claims entries ahead of the one it
+	 * reads (PF_CLAIM_AHEAD, PF_CLAIM_AHEAD_REMOTE for a URL), so a remote
+	 * file can fetch them in the background: claimed[] holds their entries
+	 * (rg list in claimed_rg[]).
 	 */
 	int			nclaimed;
-	int64		claimed[4];
-	int			claimed_rg[4];
+	int64		claimed[8];
+	int			claimed_rg[8];
 	int64		rowgroup_row_limit; /* > 0: read only so many rows of each
 									 * unit (ANALYZE samples) */
 	PfParallelScan *shared;		/* parallel scans: in the DSM, else NULL */
@@ -657,6 +659,7 @@ open_file(PfScanState *st, int file_index)
  * read by exactly one of them.  Returns nwork or more at the end.
  */
 #define PF_CLAIM_AHEAD 4
+#define PF_CLAIM_AHEAD_REMOTE 8	/* round trips to hide: row groups decode faster */
 
 static int64
 claim_shared(PfScanState *st)
@@ -688,7 +691,7 @@ claim_work(PfScanState *st)
 /*
  * Tell the source which units of the open file follow work: the planned
  * list's next entries in a serial scan; in a parallel one, the entries
- * claimed ahead (claiming up to PF_CLAIM_AHEAD of them).
+ * claimed ahead (claiming up to PF_CLAIM_AHEAD of them, more for a URL).
  */
 static void
 hint_next_units(PfScanState *st, int64 work)
@@ -697,7 +700,9 @@ hint_next_units(PfScanState *st, int64 work)
 
 	if (st->shared != NULL)
 	{
-		while (st->nclaimed < PF_CLAIM_AHEAD)
+		int			ahead = pf_is_url(st->src->path) ? PF_CLAIM_AHEAD_REMOTE : PF_CLAIM_AHEAD;
+
+		while (st->nclaimed < ahead)
 		{
 			int64		next = claim_shared(st);
 
