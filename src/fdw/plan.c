@@ -410,6 +410,7 @@ pfGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 		const char *path = (const char *) lfirst(lc);
 		PfSource   *src;
 		List	   *rgs = NIL;
+		char	   *identity;
 
 		CHECK_FOR_INTERRUPTS();
 		if (file_quals != NIL && pf_file_excluded(NULL, path, file_quals, rel))
@@ -417,6 +418,15 @@ pfGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 			ps->files_pruned++;
 			continue;
 		}
+
+		/*
+		 * The identity the units are planned for, taken before the open: a
+		 * file replaced after it is planned from the new footer but checked
+		 * against the old identity, so execution refuses it (55000); taken
+		 * after, a replacement between the two would pass the check with
+		 * the old file's units.
+		 */
+		identity = pf_file_identity_at(path, opts->serverid);
 		old = MemoryContextSwitchTo(tmp_cxt);
 		src = ops->open(path, rel, &io, tmp_cxt);
 
@@ -460,7 +470,7 @@ pfGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(tmp_cxt);
 		ps->filenames = lappend(ps->filenames, (char *) path);
-		ps->identities = lappend(ps->identities, pf_file_identity_at(path, opts->serverid));
+		ps->identities = lappend(ps->identities, identity);
 		ps->rowgroups = lappend(ps->rowgroups, rgs);
 	}
 	MemoryContextDelete(tmp_cxt);
