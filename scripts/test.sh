@@ -715,6 +715,16 @@ if [ "${PF_MATRIX:-1}" != 0 ] && [ -x scripts/test-matrix.sh ]; then
 fi
 
 # ---------------------------------------------------------------- summary
+# The failed checks' own lines, next to the summary: a long run's log is
+# often read from its end only.
+if [ "$TOTAL_FAIL" -gt 0 ]; then
+	banner "failed checks (the first lines of each stage's log)"
+	for f in "$LOGDIR"/*.log; do
+		[ -f "$f" ] || continue
+		grep -E '^(FAIL|not ok)|: FAIL' "$f" | head -n 5 | cut -c1-300 | sed "s|^|$(basename "$f" .log): |"
+	done
+fi
+
 banner "summary"
 for l in "${SUMMARY[@]}"; do echo "$l"; done
 echo "elapsed: $(( $(date +%s) - START_TS ))s"
