@@ -296,17 +296,23 @@ head_request(const char *url, RmtStore *store, const RmtUrl *parsed,
 	strlcpy(etag, info.etag, 128);
 }
 
+/* This statement's HEAD results, or NIL. */
+static List *
+statement_heads(void)
+{
+	uint64		generation;
+
+	(void) pf_remote_statement_cxt(&generation);
+	return generation == head_generation ? head_results : NIL;
+}
+
 /* This statement's HEAD result for url on serverid, or NULL. */
 static HeadResult *
 statement_head(const char *url, Oid serverid)
 {
 	ListCell   *lc;
-	uint64		generation;
 
-	(void) pf_remote_statement_cxt(&generation);
-	if (generation != head_generation)
-		return NULL;
-	foreach(lc, head_results)
+	foreach(lc, statement_heads())
 	{
 		HeadResult *h = (HeadResult *) lfirst(lc);
 
@@ -355,12 +361,8 @@ void
 pf_remote_verify_statement(void)
 {
 	ListCell   *lc;
-	uint64		generation;
 
-	(void) pf_remote_statement_cxt(&generation);
-	if (generation != head_generation)
-		return;					/* no HEAD of this statement yet */
-	foreach(lc, head_results)
+	foreach(lc, statement_heads())
 	{
 		HeadResult *h = (HeadResult *) lfirst(lc);
 
@@ -406,20 +408,7 @@ typedef struct HandoffRecord
 	/* the URL and its NUL, then tail_len bytes */
 } HandoffRecord;
 
-/* A tail handed to this worker: its bytes stay in the DSM. */
-typedef struct HandedTail
-{
-	Oid			serverid;
-	char	   *url;
-	uint64		size;
-	char		etag[128];
-	uint64		offset;
-	uint64		len;
-	const char *data;
-	uint64		head_len;
-	const char *head;
-} HandedTail;
-
+/* The records handed to this worker with a tail (they stay in the DSM). */
 static List *handed_tails = NIL;
 static uint64 handed_generation = 0;
 
@@ -439,16 +428,6 @@ handoff_record(const HeadResult *h, PfRemoteObject **tail_of, Size *tail_budget)
 		*tail_budget -= tail_len;
 	}
 	return MAXALIGN(sizeof(HandoffRecord) + strlen(h->url) + 1 + tail_len);
-}
-
-/* This statement's HEAD results, or NIL. */
-static List *
-statement_heads(void)
-{
-	uint64		generation;
-
-	(void) pf_remote_statement_cxt(&generation);
-	return generation == head_generation ? head_results : NIL;
 }
 
 /* Handoff sizes reserved this statement, by scan node (the caller's key). */
@@ -594,20 +573,7 @@ pf_remote_handoff_read(const char *src)
 		h->verified = r->verified;
 		head_results = lappend(head_results, h);
 		if (r->tail_len > 0)
-		{
-			HandedTail *t = palloc0(sizeof(HandedTail));
-
-			t->serverid = r->serverid;
-			t->url = h->url;
-			t->size = r->size;
-			strlcpy(t->etag, r->etag, sizeof(t->etag));
-			t->offset = r->tail_offset;
-			t->len = r->tail_len;
-			t->data = url + r->url_len + 1;
-			t->head_len = r->head_len;
-			t->head = r->head;
-			handed_tails = lappend(handed_tails, t);
-		}
+			handed_tails = lappend(handed_tails, (void *) r);
 	}
 	MemoryContextSwitchTo(old);
 }
@@ -624,22 +590,23 @@ take_handed_tail(PfRemoteObject *obj)
 		return;
 	foreach(lc, handed_tails)
 	{
-		HandedTail *t = (HandedTail *) lfirst(lc);
+		const HandoffRecord *r = (const HandoffRecord *) lfirst(lc);
+		const char *url = (const char *) (r + 1);
 
-		if (t->serverid == obj->serverid && t->size == obj->size &&
-			strcmp(t->url, obj->url) == 0 && strcmp(t->etag, obj->etag) == 0 &&
-			t->offset + t->len == obj->size)
+		if (r->serverid == obj->serverid && r->size == obj->size &&
+			strcmp(url, obj->url) == 0 && strcmp(r->etag, obj->etag) == 0 &&
+			r->tail_offset + r->tail_len == obj->size)
 		{
-			obj->tail.data = MemoryContextAllocHuge(obj->cxt, t->len);
-			memcpy(obj->tail.data, t->data, t->len);
-			obj->tail.offset = t->offset;
-			obj->tail.len = t->len;
-			if (t->head_len > 0 && obj->head.data == NULL)
+			obj->tail.data = MemoryContextAllocHuge(obj->cxt, r->tail_len);
+			memcpy(obj->tail.data, url + r->url_len + 1, r->tail_len);
+			obj->tail.offset = r->tail_offset;
+			obj->tail.len = r->tail_len;
+			if (r->head_len > 0 && obj->head.data == NULL)
 			{
-				obj->head.data = MemoryContextAlloc(obj->cxt, t->head_len);
-				memcpy(obj->head.data, t->head, t->head_len);
+				obj->head.data = MemoryContextAlloc(obj->cxt, r->head_len);
+				memcpy(obj->head.data, r->head, r->head_len);
 				obj->head.offset = 0;
-				obj->head.len = t->head_len;
+				obj->head.len = r->head_len;
 			}
 			return;
 		}
@@ -651,7 +618,6 @@ pf_remote_head(const char *url, Oid serverid, uint64 *size, char *etag)
 {
 	RmtUrl		parsed;
 	RmtStore   *store;
-	ListCell   *lc;
 	HeadResult *h;
 	MemoryContext old;
 	MemoryContext head_cxt;
@@ -666,15 +632,11 @@ pf_remote_head(const char *url, Oid serverid, uint64 *size, char *etag)
 		head_results = NIL;
 		head_generation = generation;
 	}
-	foreach(lc, head_results)
+	if ((h = statement_head(url, serverid)) != NULL)
 	{
-		h = (HeadResult *) lfirst(lc);
-		if (h->serverid == serverid && strcmp(h->url, url) == 0)
-		{
-			*size = h->size;
-			strlcpy(etag, h->etag, 128);
-			return;
-		}
+		*size = h->size;
+		strlcpy(etag, h->etag, 128);
+		return;
 	}
 	trusted = known_lookup(url, serverid, size, etag);
 	if (!trusted)
