@@ -545,6 +545,30 @@ pf_footer_cache_remote_peek(const char *url, Oid serverid, uint64 size,
 	return slot->entry->remote;
 }
 
+/*
+ * pf_footer_cache_remote_identity
+ *		The size and ETag (at least 128 bytes) of the footer cached for url
+ *		on serverid, whatever the object is now: false when none is.
+ */
+bool
+pf_footer_cache_remote_identity(const char *url, Oid serverid, uint64 *size,
+								char *etag)
+{
+	PfCacheSlot *slot;
+	char	   *key;
+
+	if (cache_table == NULL)
+		return false;
+	key = psprintf("%u %s", serverid, url);
+	slot = pfcache_lookup(cache_table, key);
+	pfree(key);
+	if (slot == NULL || slot->entry->remote == NULL)
+		return false;
+	*size = (uint64) slot->entry->id.size;
+	strlcpy(etag, slot->entry->id.etag, 128);
+	return true;
+}
+
 /* pf_footer_entry_remote: the object of a URL's entry, else NULL. */
 PfRemoteObject *
 pf_footer_entry_remote(PfFooterEntry *e)

@@ -545,6 +545,8 @@ extern PfFooterEntry *pf_footer_cache_acquire_at(const char *path, Oid serverid)
 extern struct PfRemoteObject *pf_footer_entry_remote(PfFooterEntry *entry);
 extern struct PfRemoteObject *pf_footer_cache_remote_peek(const char *url, Oid serverid,
 														  uint64 size, const char *etag);
+extern bool pf_footer_cache_remote_identity(const char *url, Oid serverid,
+											uint64 *size, char *etag);
 /* The entry's PqFile: metadata, and reads through the entry's descriptor. */
 extern PqFile *pf_footer_entry_file(PfFooterEntry *entry);
 extern void pf_footer_cache_release(PfFooterEntry *entry);

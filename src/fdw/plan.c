@@ -44,10 +44,14 @@
 
 #include "fdw/amudai_fdw.h"
 #include "fdw/parquet_fdw.h"
+#include "fdw/remote_fdw.h"
 #include "fdw/source.h"
 
 /* A sorted path over more files than this would hold too many open. */
 #define PF_MERGE_MAX_FILES	1000
+
+/* Units planning names to a source's speculate (it takes its first window). */
+#define PF_SPECULATE_UNITS	16
 
 /* ----------------------------------------------------------------
  * The table's source
@@ -328,6 +332,36 @@ presence_check(ColumnPresence *cp, const PfSourceOps *ops, Relation rel,
 					 errhint("Correct the column's name or its column option column_name, or set the table option missing_columns to 'null' to read it as NULL.")));
 }
 
+/*
+ * The units a scan of a remote file opens first, fetched while the HEAD
+ * that confirms its cached footer is on its way: the two share one round
+ * trip, where the HEAD alone took one before the scan's first.  A file
+ * found replaced is planned again from its new footer (its HEAD is then
+ * the statement's); the fetched units wait for the scan, which adopts
+ * them.  Only the first unit the quals leave and those behind it, as the
+ * scan's first window; a parallel scan's leader claims those first.
+ */
+static void
+speculate_first_units(const PfSourceOps *ops, const char *path, Relation rel,
+					  PfSourceScan *io, const PfSourceColumn *cols, int ncols,
+					  List *file_quals, Oid serverid)
+{
+	PfSource   *src = ops->open(path, rel, io, io->cxt);
+	int		   *units;
+	int			nunits = 0;
+
+	ops->bind(src, cols, ncols, false, false);
+	units = palloc(sizeof(int) * Max(src->nunits, 1));
+	for (int u = 0; u < src->nunits && nunits < PF_SPECULATE_UNITS; u++)
+		if (file_quals == NIL || ops->unit_prune(src, u, file_quals) == PF_PRUNE_NONE)
+			units[nunits++] = u;
+	if (nunits > 0)
+		ops->speculate(src, units, nunits);
+	if (!pf_remote_settle(path, serverid))
+		ops->speculate(src, NULL, 0);
+	ops->close(src);
+}
+
 void
 pfGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 					Oid foreigntableid)
@@ -349,6 +383,7 @@ pfGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	ColumnPresence presence = {0};
 	int			ncols;
 	int			nall_cols = 0;
+	bool		speculated = false;
 	ListCell   *lc;
 
 	ps->kind = pf_source_kind(ops);
@@ -417,6 +452,18 @@ pfGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 		{
 			ps->files_pruned++;
 			continue;
+		}
+
+		/* the first remote file: its first units go out with its HEAD */
+		if (!speculated && ops->speculate != NULL && pf_is_url(path) &&
+			pf_remote_head_speculate(path, opts->serverid))
+		{
+			speculated = true;
+			old = MemoryContextSwitchTo(tmp_cxt);
+			speculate_first_units(ops, path, rel, &io, cols, ncols,
+								  file_quals, opts->serverid);
+			MemoryContextSwitchTo(old);
+			MemoryContextReset(tmp_cxt);
 		}
 
 		/*

@@ -74,6 +74,9 @@ typedef struct RemoteSet
 	int			tag;			/* the caller's name for it (-1: none) */
 	uint64		generation;		/* of the statement that asked for it */
 	bool		taken;
+	bool		speculative;	/* asked for by planning: no scan owns it yet */
+	PfRemoteStats spec_charge;	/* a speculative set's requests and bytes
+								 * before its scan adopted it */
 	MemoryContext cxt;
 	RmtFetch   *fetch;
 	RemoteBuffer *bufs;
@@ -116,12 +119,40 @@ typedef struct HeadResult
 	uint64		size;
 	char		etag[128];
 	bool		verified;		/* a HEAD or a read of this statement saw it */
+	bool		speculative;	/* the cached footer's, until planning settles
+								 * it (pf_remote_settle) */
 } HeadResult;
 
 static MemoryContext statement_cxt = NULL;
 static uint64 statement_generation = 0;
 static TimestampTz statement_start = 0;
 static TimestampTz statement_xact = 0;
+
+/*
+ * Objects that planning fetched sets for (pf_remote_object_speculate): a
+ * statement planned but never run (EXPLAIN, an error, a cursor never
+ * fetched from) leaves its sets, and the footer cache keeps the object, so
+ * the end of the transaction or the next statement drops them.  An object
+ * leaves when its memory goes.  At most this many objects' first windows
+ * (each up to 32 MiB) are held.
+ */
+#define PF_SPECULATING_MAX	4
+static PfRemoteObject *speculating[PF_SPECULATING_MAX];
+static int	nspeculating = 0;
+static bool speculating_callback_set = false;
+
+static void
+end_speculation(XactEvent event, void *arg)
+{
+	if (event != XACT_EVENT_COMMIT && event != XACT_EVENT_ABORT &&
+		event != XACT_EVENT_PARALLEL_COMMIT && event != XACT_EVENT_PARALLEL_ABORT)
+		return;
+	for (int i = 0; i < nspeculating; i++)
+		pf_remote_object_cancel_speculative(speculating[i]);
+	nspeculating = 0;
+}
+
+static void drop_stale(PfRemoteObject *obj);
 
 MemoryContext
 pf_remote_statement_cxt(uint64 *generation)
@@ -139,6 +170,10 @@ pf_remote_statement_cxt(uint64 *generation)
 		statement_generation++;
 		statement_start = now;
 		statement_xact = xact;
+		/* speculation no scan took: its statement is over */
+		for (int i = 0; i < nspeculating; i++)
+			drop_stale(speculating[i]);
+		nspeculating = 0;
 	}
 	*generation = statement_generation;
 	return statement_cxt;
@@ -294,6 +329,39 @@ head_request(const char *url, RmtStore *store, const RmtUrl *parsed,
 		pf_remote_report(url, &err);
 	*size = info.size;
 	strlcpy(etag, info.etag, 128);
+}
+
+/* Memory for this statement's HEAD results (a new statement has none). */
+static MemoryContext
+statement_heads_cxt(void)
+{
+	uint64		generation;
+	MemoryContext cxt = pf_remote_statement_cxt(&generation);
+
+	if (generation != head_generation)
+	{
+		head_results = NIL;
+		head_generation = generation;
+	}
+	return cxt;
+}
+
+/* Note url's identity as this statement's. */
+static HeadResult *
+add_statement_head(const char *url, Oid serverid, uint64 size,
+				   const char *etag, bool verified)
+{
+	MemoryContext old = MemoryContextSwitchTo(statement_heads_cxt());
+	HeadResult *h = palloc0(sizeof(HeadResult));
+
+	h->serverid = serverid;
+	h->url = pstrdup(url);
+	h->size = size;
+	strlcpy(h->etag, etag, sizeof(h->etag));
+	h->verified = verified;
+	head_results = lappend(head_results, h);
+	MemoryContextSwitchTo(old);
+	return h;
 }
 
 /* This statement's HEAD results, or NIL. */
@@ -619,19 +687,11 @@ pf_remote_head(const char *url, Oid serverid, uint64 *size, char *etag)
 	RmtUrl		parsed;
 	RmtStore   *store;
 	HeadResult *h;
-	MemoryContext old;
-	MemoryContext head_cxt;
-	uint64		generation;
 	bool		trusted;
 
 	/* the privilege is checked on every call, cached or not */
 	store = pf_remote_store(url, serverid, &parsed);
-	head_cxt = pf_remote_statement_cxt(&generation);
-	if (generation != head_generation)
-	{
-		head_results = NIL;
-		head_generation = generation;
-	}
+	(void) statement_heads_cxt();
 	if ((h = statement_head(url, serverid)) != NULL)
 	{
 		*size = h->size;
@@ -644,15 +704,52 @@ pf_remote_head(const char *url, Oid serverid, uint64 *size, char *etag)
 		head_request(url, store, &parsed, size, etag);
 		known_remember(url, serverid, *size, etag);
 	}
-	old = MemoryContextSwitchTo(head_cxt);
-	h = palloc0(sizeof(HeadResult));
-	h->serverid = serverid;
-	h->url = pstrdup(url);
-	h->size = *size;
+	(void) add_statement_head(url, serverid, *size, etag, !trusted);
+}
+
+bool
+pf_remote_head_speculate(const char *url, Oid serverid)
+{
+	RmtUrl		parsed;
+	uint64		size;
+	char		etag[128];
+	HeadResult *h;
+
+	(void) pf_remote_store(url, serverid, &parsed);
+	(void) statement_heads_cxt();
+	if (statement_head(url, serverid) != NULL ||
+		known_lookup(url, serverid, &size, etag) ||
+		!pf_footer_cache_remote_identity(url, serverid, &size, etag))
+		return false;
+	h = add_statement_head(url, serverid, size, etag, false);
+	h->speculative = true;
+	return true;
+}
+
+bool
+pf_remote_settle(const char *url, Oid serverid)
+{
+	HeadResult *h = statement_head(url, serverid);
+	RmtUrl		parsed;
+	RmtStore   *store;
+	uint64		size;
+	char		etag[128];
+
+	if (h == NULL || !h->speculative)
+		return true;
+	h->speculative = false;
+	if (h->verified)
+		return true;			/* a read bound to it succeeded */
+	store = pf_remote_store(url, serverid, &parsed);
+	head_request(url, store, &parsed, &size, etag);
+	known_remember(url, serverid, size, etag);
+	h->verified = true;
+	if (size == h->size && strcmp(etag, h->etag) == 0)
+		return true;
+	/* replaced: the statement plans for the object as it is now */
+	h->size = size;
 	strlcpy(h->etag, etag, sizeof(h->etag));
-	h->verified = !trusted;
-	head_results = lappend(head_results, h);
-	MemoryContextSwitchTo(old);
+	return false;
 }
 
 char *
@@ -810,6 +907,9 @@ cancel_pending_cb(void *arg)
 			rmt_store_fetch_cancel(f);
 	}
 	obj->nsets = 0;
+	for (int i = 0; i < nspeculating; i++)
+		if (speculating[i] == obj)
+			speculating[i--] = speculating[--nspeculating];
 }
 
 /*
@@ -1151,9 +1251,14 @@ pf_remote_object_prefetch(PfRemoteObject *obj, const PfRemoteRange *ranges,
 	confirmed(obj);
 }
 
-bool
-pf_remote_object_fetch_tagged(PfRemoteObject *obj, int tag,
-							  const PfRemoteRange *ranges, int nranges)
+/*
+ * Start a set of ranges named tag in the background (an empty one when the
+ * tail holds them all); its requests and bytes so far are charged to the
+ * object's scan and to also (NULL: nowhere else).  NULL: no room left.
+ */
+static RemoteSet *
+begin_set(PfRemoteObject *obj, int tag, const PfRemoteRange *ranges,
+		  int nranges, PfRemoteStats *also)
 {
 	RemoteSet  *set;
 	RmtRange   *pieces;
@@ -1165,7 +1270,7 @@ pf_remote_object_fetch_tagged(PfRemoteObject *obj, int tag,
 	drop_stale(obj);
 	/* room for one more, and for a synchronous prefetch after it */
 	if (obj->nsets >= PF_REMOTE_MAX_SETS - 1)
-		return false;
+		return NULL;
 	set = new_set(obj, tag, ranges, nranges, &pieces);
 	if (set == NULL)
 	{
@@ -1176,20 +1281,102 @@ pf_remote_object_fetch_tagged(PfRemoteObject *obj, int tag,
 		(void) pf_remote_statement_cxt(&set->generation);
 		set->cxt = AllocSetContextCreate(obj->cxt, "parquet_fdw prefetch",
 										 ALLOCSET_SMALL_SIZES);
-		return true;
+		return set;
 	}
 	before = *rmt_store_stats(obj->store);
 	memset(&err, 0, sizeof(err));
 	st = rmt_store_fetch_begin(obj->store, &obj->parsed, pieces, set->nbufs,
 							   obj->etag, &f, &err);
 	charge(obj->stats, obj->store, &before);
+	charge(also, obj->store, &before);
 	if (st != RMT_OK)
 	{
 		drop_set(obj, obj->nsets - 1);
 		pf_remote_report(obj->url, &err);
 	}
-	obj->sets[obj->nsets - 1].fetch = f;
-	return true;
+	set->fetch = f;
+	return set;
+}
+
+/*
+ * The set planning fetched for tag, taken over by a scan that asks for
+ * ranges it holds (true); one missing some of them is dropped (false).
+ */
+static bool
+adopt_speculative(PfRemoteObject *obj, int tag, const PfRemoteRange *ranges,
+				  int nranges)
+{
+	for (int i = 0; i < obj->nsets; i++)
+	{
+		RemoteSet  *set = &obj->sets[i];
+		PfRemoteRange *sorted;
+		bool		covers = true;
+		int			n;
+
+		if (!set->speculative || set->taken || set->tag != tag)
+			continue;
+		sorted = palloc(sizeof(PfRemoteRange) * Max(nranges, 1));
+		n = merge_ranges(obj, sorted, ranges, nranges);
+		for (int j = 0; j < n && covers; j++)
+			covers = set_covers(set, sorted[j].offset, sorted[j].len);
+		pfree(sorted);
+		if (!covers)
+		{
+			drop_set(obj, i);
+			return false;
+		}
+		set->speculative = false;
+		if (obj->stats != NULL)
+		{
+			obj->stats->requests += set->spec_charge.requests;
+			obj->stats->bytes_fetched += set->spec_charge.bytes_fetched;
+		}
+		return true;
+	}
+	return false;
+}
+
+bool
+pf_remote_object_fetch_tagged(PfRemoteObject *obj, int tag,
+							  const PfRemoteRange *ranges, int nranges)
+{
+	drop_stale(obj);
+	if (adopt_speculative(obj, tag, ranges, nranges))
+		return true;
+	return begin_set(obj, tag, ranges, nranges, NULL) != NULL;
+}
+
+void
+pf_remote_object_speculate(PfRemoteObject *obj, int tag,
+						   const PfRemoteRange *ranges, int nranges)
+{
+	PfRemoteStats charged = {0};
+	RemoteSet  *set;
+	bool		listed = false;
+
+	for (int i = 0; i < nspeculating; i++)
+		listed |= speculating[i] == obj;
+	if (!listed && nspeculating >= PF_SPECULATING_MAX)
+		return;
+	if (!speculating_callback_set)
+	{
+		RegisterXactCallback(end_speculation, NULL);
+		speculating_callback_set = true;
+	}
+	if ((set = begin_set(obj, tag, ranges, nranges, &charged)) == NULL)
+		return;
+	set->speculative = true;
+	set->spec_charge = charged;
+	if (!listed)
+		speculating[nspeculating++] = obj;
+}
+
+void
+pf_remote_object_cancel_speculative(PfRemoteObject *obj)
+{
+	for (int i = obj->nsets - 1; i >= 0; i--)
+		if (obj->sets[i].speculative)
+			drop_set(obj, i);
 }
 
 bool
@@ -1199,7 +1386,8 @@ pf_remote_object_take_tagged(PfRemoteObject *obj, int tag)
 
 	drop_stale(obj);
 	for (i = 0; i < obj->nsets; i++)
-		if (!obj->sets[i].taken && obj->sets[i].tag == tag)
+		if (!obj->sets[i].taken && !obj->sets[i].speculative &&
+			obj->sets[i].tag == tag)
 			break;
 	if (i == obj->nsets)
 		return false;
@@ -1219,7 +1407,8 @@ void
 pf_remote_object_cancel_tagged(PfRemoteObject *obj, int tag)
 {
 	for (int i = obj->nsets - 1; i >= 0; i--)
-		if (!obj->sets[i].taken && obj->sets[i].tag == tag)
+		if (!obj->sets[i].taken && !obj->sets[i].speculative &&
+			obj->sets[i].tag == tag)
 			drop_set(obj, i);
 }
 
@@ -1229,7 +1418,7 @@ pf_remote_object_pending_bytes(const PfRemoteObject *obj)
 	uint64		bytes = 0;
 
 	for (int i = 0; i < obj->nsets; i++)
-		if (!obj->sets[i].taken)
+		if (!obj->sets[i].taken && !obj->sets[i].speculative)
 			bytes += obj->sets[i].bytes;
 	return bytes;
 }
@@ -1255,8 +1444,9 @@ pf_remote_object_poll(PfRemoteObject *obj)
 void
 pf_remote_object_drop_buffers(PfRemoteObject *obj)
 {
-	while (obj->nsets > 0)
-		drop_set(obj, obj->nsets - 1);
+	for (int i = obj->nsets - 1; i >= 0; i--)
+		if (!obj->sets[i].speculative)
+			drop_set(obj, i);
 	if (obj->around.data != NULL)
 		pfree(obj->around.data);
 	obj->around.data = NULL;

@@ -69,6 +69,22 @@ typedef struct PfRemoteObject PfRemoteObject;
 extern void pf_remote_head(const char *url, Oid serverid, uint64 *size,
 						   char *etag);
 
+/*
+ * Planning without waiting for the HEAD (the first wave of a scan shares
+ * its round trip).  pf_remote_head_speculate: when this statement has not
+ * asked about url, no identity is trusted (remote_metadata_ttl) and the
+ * footer cache holds url's footer, the statement takes that footer's
+ * identity for now (pf_remote_head returns it; true) and the planner may
+ * start the reads its scan will begin with (pf_remote_object_speculate),
+ * bound to that ETag.  It must then call pf_remote_settle before it plans
+ * from anything it read: a HEAD, true when the object is unchanged; false
+ * when it was replaced, and the statement's identity is now the new one
+ * (plan again; the speculative reads are to be cancelled).  Settling an
+ * identity that was not speculative returns true at once.
+ */
+extern bool pf_remote_head_speculate(const char *url, Oid serverid);
+extern bool pf_remote_settle(const char *url, Oid serverid);
+
 /* Ask about url again: its reads met another ETag (a 412). */
 extern void pf_remote_forget(const char *url);
 
@@ -157,8 +173,24 @@ extern void pf_remote_object_cancel_tagged(PfRemoteObject *obj, int tag);
 extern uint64 pf_remote_object_pending_bytes(const PfRemoteObject *obj);
 
 /*
+ * A set fetched by planning, before any scan asks for it (see
+ * pf_remote_head_speculate): no scan's tag, budget or buffers until a scan
+ * of the same statement asks fetch_tagged() for the same tag and ranges it
+ * holds, which adopts it (its requests and bytes are charged to that scan
+ * then) instead of fetching again; asked for other ranges, it is dropped.
+ * Nothing is fetched when no room is left.  Sets no scan adopted are
+ * dropped when the transaction ends or the next statement begins, or by
+ * cancel_speculative().
+ */
+extern void pf_remote_object_speculate(PfRemoteObject *obj, int tag,
+									   const PfRemoteRange *ranges,
+									   int nranges);
+extern void pf_remote_object_cancel_speculative(PfRemoteObject *obj);
+
+/*
  * A scan is done with the object: stop its background fetch and free the
  * buffers, which the footer cache would otherwise keep with the object.
+ * Sets fetched by planning stay for the scan to come.
  */
 extern void pf_remote_object_drop_buffers(PfRemoteObject *obj);
 

@@ -173,6 +173,15 @@ struct PfSourceOps
 	bool		(*file_excluded) (PfSource *src, List *quals);
 
 	/*
+	 * Planning of a remote file whose identity is not confirmed yet
+	 * (pf_remote_head_speculate): start fetching the bound columns of the
+	 * units the scan will open first, in that order (units NULL: cancel
+	 * that); close() leaves them for the scan to come.  NULL: the format
+	 * does not.
+	 */
+	void		(*speculate) (PfSource *src, const int *units, int nunits);
+
+	/*
 	 * Open a unit for reading the bound columns: row_quals (PfPruneQual with
 	 * values) may let a row-level index skip rows (counted in
 	 * scan->rows_skipped_by_index); row_limit > 0 reads only the unit's

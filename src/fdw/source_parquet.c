@@ -353,26 +353,34 @@ pq_source_file_excluded(PfSource *src, List *quals)
 }
 
 /* Bytes of the read columns' chunks of row group unit. */
+/* Stored bytes of leaves' column chunks in row group unit. */
 static uint64
-unit_bytes(const PqSourceFile *f, int unit)
+leaves_bytes(const PqFileMeta *meta, const int *leaves, int nleaves, int unit)
 {
 	uint64		bytes = 0;
 
-	for (int s = 0; s < f->nslots; s++)
-		bytes += (uint64) Max(f->meta->row_groups[unit].columns[f->slot_leaf[s]].total_compressed_size, 0);
+	for (int s = 0; s < nleaves; s++)
+		bytes += (uint64) Max(meta->row_groups[unit].columns[leaves[s]].total_compressed_size, 0);
 	return bytes;
 }
 
+static uint64
+unit_bytes(const PqSourceFile *f, int unit)
+{
+	return leaves_bytes(f->meta, f->slot_leaf, f->nslots, unit);
+}
+
 /*
- * Append row group unit's read column chunks and their page indexes to
- * ranges (room for PQ_RANGES_PER_SLOT per read column).
+ * Append row group unit's column chunks of leaves and their page indexes
+ * to ranges (room for PQ_RANGES_PER_SLOT per leaf).
  */
 static int
-add_unit_ranges(const PqSourceFile *f, int unit, PfRemoteRange *ranges, int n)
+add_leaf_ranges(const PqFileMeta *meta, const int *leaves, int nleaves,
+				int unit, PfRemoteRange *ranges, int n)
 {
-	for (int s = 0; s < f->nslots; s++)
+	for (int s = 0; s < nleaves; s++)
 	{
-		const PqColumnChunkMeta *chunk = &f->meta->row_groups[unit].columns[f->slot_leaf[s]];
+		const PqColumnChunkMeta *chunk = &meta->row_groups[unit].columns[leaves[s]];
 		int64		start = chunk->data_page_offset;
 
 		if (chunk->has_dictionary_page_offset && chunk->dictionary_page_offset > 0 &&
@@ -394,6 +402,13 @@ add_unit_ranges(const PqSourceFile *f, int unit, PfRemoteRange *ranges, int n)
 		}
 	}
 	return n;
+}
+
+/* The read columns' ranges of row group unit (add_leaf_ranges). */
+static int
+add_unit_ranges(const PqSourceFile *f, int unit, PfRemoteRange *ranges, int n)
+{
+	return add_leaf_ranges(f->meta, f->slot_leaf, f->nslots, unit, ranges, n);
 }
 
 static bool
@@ -452,6 +467,78 @@ fetch_ahead(PqSourceFile *f, PfRemoteObject *obj, int unit)
 		bytes += b;
 		fetch_unit(f, obj, u);
 	}
+}
+
+/*
+ * Planning's guess at the scan's first window: the units it opens first,
+ * fetched as its first prefetch_unit would (the same ranges, so the scan
+ * adopts them), while the HEAD that confirms the footer is on its way.
+ */
+/* The leaves under node not in seen yet, appended to leaves. */
+static int
+field_leaves(const PqSchemaNode *node, int *leaves, int n, bool *seen)
+{
+	if (node->is_leaf)
+	{
+		if (node->leaf_index >= 0 && !seen[node->leaf_index])
+		{
+			seen[node->leaf_index] = true;
+			leaves[n++] = node->leaf_index;
+		}
+		return n;
+	}
+	for (int c = 0; c < node->num_children; c++)
+		n = field_leaves(node->children[c], leaves, n, seen);
+	return n;
+}
+
+static void
+pq_source_speculate(PfSource *src, const int *units, int nunits)
+{
+	PqSourceFile *f = PQ(src);
+	const PqFileMeta *meta = f->meta;
+	PfRemoteObject *obj = pf_footer_entry_remote(f->pf->entry);
+	PfRemoteRange *ranges;
+	bool	   *seen;
+	int		   *leaves;
+	int			nleaves = 0;
+	uint64		bytes = 0;
+
+	if (obj == NULL)
+		return;
+	if (units == NULL)
+	{
+		pf_remote_object_cancel_speculative(obj);
+		return;
+	}
+
+	/*
+	 * Planning binds no converters, so no slots: the bound fields' leaves,
+	 * those a converter reads (a scan reading fewer still adopts the set).
+	 */
+	seen = palloc0(sizeof(bool) * Max(meta->num_leaves, 1));
+	leaves = palloc(sizeof(int) * Max(meta->num_leaves, 1));
+	for (int i = 0; i < src->ncolumns; i++)
+		if (f->fields[i] != NULL)
+			nleaves = field_leaves(f->fields[i], leaves, nleaves, seen);
+	ranges = palloc(sizeof(PfRemoteRange) * Max(nleaves, 1) * PQ_RANGES_PER_SLOT);
+	/* the first unit and the window behind it, as prefetch_unit asks */
+	for (int i = 0; i < Min(nunits, PQ_AHEAD_FIRST_UNITS + 1); i++)
+	{
+		uint64		b = leaves_bytes(meta, leaves, nleaves, units[i]);
+
+		if (i > 0 && bytes + b > PQ_AHEAD_MAX_BYTES)
+			break;
+		bytes += b;
+		pf_remote_object_speculate(obj, units[i], ranges,
+								   add_leaf_ranges(meta, leaves, nleaves,
+												   units[i], ranges, 0));
+	}
+	pfree(ranges);
+	pfree(leaves);
+	pfree(seen);
+	/* requests on connections opened just now go out with this */
+	pf_remote_object_poll(obj);
 }
 
 /*
@@ -1111,6 +1198,7 @@ const PfSourceOps pf_parquet_source = {
 	.column_bounds = pq_source_column_bounds,
 	.unit_prune = pq_source_unit_prune,
 	.file_excluded = pq_source_file_excluded,
+	.speculate = pq_source_speculate,
 	.unit_open = pq_source_unit_open,
 	.read = pq_source_read,
 	.column_lazy = pq_source_column_lazy,

@@ -796,9 +796,18 @@ rmt_multi_new(RmtStore *store)
 	CURLM	   *m = curl_multi_init();
 	int			cap = store->config.max_connections;
 
-	/* transfers past the cap wait in curl's queue for a free connection */
+	/*
+	 * Transfers past the cap wait in curl's queue for a free connection.
+	 * The idle connections stay for the next statement: curl's cache keeps
+	 * four per easy handle added by default, so the first request of a
+	 * statement (one handle) closed the previous one's and each statement
+	 * paid a handshake per connection again (two round trips more with TLS).
+	 */
 	if (m)
+	{
 		curl_multi_setopt(m, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long) (cap > 0 ? cap : 16));
+		curl_multi_setopt(m, CURLMOPT_MAXCONNECTS, (long) (cap > 0 ? cap : 16));
+	}
 	return m;
 }
 

@@ -13,7 +13,9 @@
 // request from then on (a far-away store, for bench/remote.sh).
 // "GET /__faults" answers the number of requests forwarded so far,
 // "GET /__faults?lists" the number of those that were listings (S3's
-// list-type=2, Azure's comp=list), "GET /__faults?heads" of HEADs.
+// list-type=2, Azure's comp=list), "GET /__faults?heads" of HEADs,
+// "GET /__faults?overlapped" of HEADs that arrived while another request
+// was in flight (counted as they arrive, before any delay).
 import http from 'node:http';
 
 const [listenPort, targetHost, targetPort] = process.argv.slice(2);
@@ -21,6 +23,8 @@ let plan = [];
 let forwarded = 0;
 let listings = 0;
 let heads = 0;
+let overlapped = 0;
+let inFlight = 0;
 let delayMs = 0;
 
 function errorDoc(res, status, extra = {}) {
@@ -41,10 +45,14 @@ http.createServer((req, res) => {
     } else {
       res.writeHead(200, { 'Content-Type': 'text/plain' });
       res.end(String(url.searchParams.has('lists') ? listings
-        : url.searchParams.has('heads') ? heads : forwarded));
+        : url.searchParams.has('heads') ? heads
+        : url.searchParams.has('overlapped') ? overlapped : forwarded));
     }
     return;
   }
+  if (req.method === 'HEAD' && inFlight > 0) overlapped++;
+  inFlight++;
+  res.on('close', () => { inFlight--; });
   if (delayMs > 0) {
     req.pause();
     setTimeout(() => { req.resume(); forward(req, res); }, delayMs);
