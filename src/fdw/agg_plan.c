@@ -854,6 +854,37 @@ kept_words(List *gpriv, Oid relid, bool *distinct)
 }
 
 /*
+ * Does the planner's group count rest on statistics: has every column the
+ * group keys read them (ANALYZE, or a file's sketch through
+ * distinct_stats.c)?  Without, PostgreSQL assumes 200 values a column, so
+ * two keys make 40000 groups: TPC-H Q1's 4 groups over an un-ANALYZEd
+ * lineitem took the exchange (its many-groups credit) and ran in 480 ms,
+ * against 140 ms as partial aggregates.  The costs above were fitted on
+ * ANALYZEd tables.
+ */
+static bool
+groups_from_statistics(PlannerInfo *root, List *group_exprs)
+{
+	List	   *vars = pull_var_clause((Node *) group_exprs,
+									   PVC_RECURSE_AGGREGATES |
+									   PVC_RECURSE_PLACEHOLDERS);
+	ListCell   *lc;
+
+	foreach(lc, vars)
+	{
+		VariableStatData vardata;
+		bool		known;
+
+		examine_variable(root, (Node *) lfirst(lc), 0, &vardata);
+		known = HeapTupleIsValid(vardata.statsTuple);
+		ReleaseVariableStats(vardata);
+		if (!known)
+			return false;
+	}
+	return vars != NIL;
+}
+
+/*
  * GROUP BY in parallel with an exchange: the participants split the
  * units, filter and decode once, write the surviving rows to the
  * partitions of their key hash and then aggregate whole partitions, so
@@ -915,7 +946,9 @@ pf_agg_add_exchange_path(PlannerInfo *root, RelOptInfo *out_rel,
 	if (workers < 1)
 		return;
 	nproc = workers + (parallel_leader_participation ? 1 : 0);
-	if (ngroups < PF_XCHG_MIN_GROUPS && pf_xchg_mode != PF_XCHG_FORCE)
+	if (pf_xchg_mode != PF_XCHG_FORCE &&
+		(ngroups < PF_XCHG_MIN_GROUPS ||
+		 !groups_from_statistics(root, (List *) lthird(gpriv))))
 		return;
 	/* the work divides as the partial path's (get_parallel_divisor) */
 	divisor = workers;
