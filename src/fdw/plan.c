@@ -40,6 +40,7 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "tcop/pquery.h"
 #include "utils/rel.h"
 
 #include "fdw/amudai_fdw.h"
@@ -341,6 +342,32 @@ presence_check(ColumnPresence *cp, const PfSourceOps *ops, Relation rel,
  * them.  Only the first unit the quals leave and those behind it, as the
  * scan's first window; a parallel scan's leader claims those first.
  */
+/*
+ * Is the statement being planned an EXPLAIN without ANALYZE?  It plans
+ * and never scans: what speculation fetched would be bytes for nothing.
+ */
+static bool
+planning_explain_only(void)
+{
+	PlannedStmt *stmt;
+	ListCell   *lc;
+
+	if (ActivePortal == NULL || list_length(ActivePortal->stmts) != 1)
+		return false;
+	stmt = linitial_node(PlannedStmt, ActivePortal->stmts);
+	if (stmt->commandType != CMD_UTILITY || stmt->utilityStmt == NULL ||
+		!IsA(stmt->utilityStmt, ExplainStmt))
+		return false;
+	foreach(lc, ((ExplainStmt *) stmt->utilityStmt)->options)
+	{
+		DefElem    *opt = (DefElem *) lfirst(lc);
+
+		if (strcmp(opt->defname, "analyze") == 0)
+			return !defGetBoolean(opt);
+	}
+	return true;
+}
+
 static void
 speculate_first_units(const PfSourceOps *ops, const char *path, Relation rel,
 					  PfSourceScan *io, const PfSourceColumn *cols, int ncols,
@@ -456,6 +483,7 @@ pfGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 
 		/* the first remote file: its first units go out with its HEAD */
 		if (!speculated && ops->speculate != NULL && pf_is_url(path) &&
+			!planning_explain_only() &&
 			pf_remote_head_speculate(path, opts->serverid))
 		{
 			speculated = true;

@@ -152,7 +152,7 @@ end_speculation(XactEvent event, void *arg)
 	nspeculating = 0;
 }
 
-static void drop_stale(PfRemoteObject *obj);
+static void drop_stale_speculative(PfRemoteObject *obj);
 
 MemoryContext
 pf_remote_statement_cxt(uint64 *generation)
@@ -172,7 +172,7 @@ pf_remote_statement_cxt(uint64 *generation)
 		statement_xact = xact;
 		/* speculation no scan took: its statement is over */
 		for (int i = 0; i < nspeculating; i++)
-			drop_stale(speculating[i]);
+			drop_stale_speculative(speculating[i]);
 		nspeculating = 0;
 	}
 	*generation = statement_generation;
@@ -853,6 +853,16 @@ drop_stale(PfRemoteObject *obj)
 	(void) pf_remote_statement_cxt(&generation);
 	for (int i = obj->nsets - 1; i >= 0; i--)
 		if (obj->sets[i].generation != generation)
+			drop_set(obj, i);
+}
+
+/* Drop the sets an earlier statement's planning fetched and no scan took. */
+static void
+drop_stale_speculative(PfRemoteObject *obj)
+{
+	for (int i = obj->nsets - 1; i >= 0; i--)
+		if (obj->sets[i].speculative &&
+			obj->sets[i].generation != statement_generation)
 			drop_set(obj, i);
 }
 

@@ -58,6 +58,15 @@
 #include "fdw/remote_fdw.h"
 #include "fdw/scan_filter.h"
 
+/*
+ * Units a participant of a parallel scan claims at once: a few, so that
+ * the units are shared out evenly, and more from a URL, where the claimed
+ * ones are fetched in the background (round trips to hide: row groups
+ * decode faster than a request returns).
+ */
+#define PF_CLAIM_AHEAD 4
+#define PF_CLAIM_AHEAD_REMOTE 8
+
 /* Leading conjuncts evaluated on raw values at most (PfLateQual.raw). */
 #define PF_MAX_RAW_FILTERS	8
 
@@ -227,8 +236,8 @@ typedef struct PfScanState
 	 * (rg list in claimed_rg[]).
 	 */
 	int			nclaimed;
-	int64		claimed[8];
-	int			claimed_rg[8];
+	int64		claimed[PF_CLAIM_AHEAD_REMOTE];
+	int			claimed_rg[PF_CLAIM_AHEAD_REMOTE];
 	int64		rowgroup_row_limit; /* > 0: read only so many rows of each
 									 * unit (ANALYZE samples) */
 	PfParallelScan *shared;		/* parallel scans: in the DSM, else NULL */
@@ -658,9 +667,6 @@ open_file(PfScanState *st, int file_index)
  * in a parallel scan the counter all participants share, so each unit is
  * read by exactly one of them.  Returns nwork or more at the end.
  */
-#define PF_CLAIM_AHEAD 4
-#define PF_CLAIM_AHEAD_REMOTE 8	/* round trips to hide: row groups decode faster */
-
 static int64
 claim_shared(PfScanState *st)
 {
