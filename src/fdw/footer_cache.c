@@ -520,6 +520,21 @@ pf_footer_cache_acquire_at(const char *path, Oid serverid)
 	return e;
 }
 
+/* The cached footer of url on serverid (an object's entry), or NULL. */
+static PfFooterEntry *
+remote_entry(const char *url, Oid serverid)
+{
+	PfCacheSlot *slot;
+	char	   *key;
+
+	if (cache_table == NULL)
+		return NULL;
+	key = psprintf("%u %s", serverid, url);
+	slot = pfcache_lookup(cache_table, key);
+	pfree(key);
+	return slot != NULL && slot->entry->remote != NULL ? slot->entry : NULL;
+}
+
 /*
  * pf_footer_cache_remote_peek
  *		The object behind the cached footer of url on serverid whose
@@ -530,19 +545,11 @@ PfRemoteObject *
 pf_footer_cache_remote_peek(const char *url, Oid serverid, uint64 size,
 							const char *etag)
 {
-	PfCacheSlot *slot;
-	char	   *key;
+	PfFooterEntry *e = remote_entry(url, serverid);
 
-	if (cache_table == NULL)
+	if (e == NULL || (uint64) e->id.size != size || strcmp(e->id.etag, etag) != 0)
 		return NULL;
-	key = psprintf("%u %s", serverid, url);
-	slot = pfcache_lookup(cache_table, key);
-	pfree(key);
-	if (slot == NULL || slot->entry->remote == NULL ||
-		(uint64) slot->entry->id.size != size ||
-		strcmp(slot->entry->id.etag, etag) != 0)
-		return NULL;
-	return slot->entry->remote;
+	return e->remote;
 }
 
 /*
@@ -554,18 +561,12 @@ bool
 pf_footer_cache_remote_identity(const char *url, Oid serverid, uint64 *size,
 								char *etag)
 {
-	PfCacheSlot *slot;
-	char	   *key;
+	PfFooterEntry *e = remote_entry(url, serverid);
 
-	if (cache_table == NULL)
+	if (e == NULL)
 		return false;
-	key = psprintf("%u %s", serverid, url);
-	slot = pfcache_lookup(cache_table, key);
-	pfree(key);
-	if (slot == NULL || slot->entry->remote == NULL)
-		return false;
-	*size = (uint64) slot->entry->id.size;
-	strlcpy(etag, slot->entry->id.etag, 128);
+	*size = (uint64) e->id.size;
+	strlcpy(etag, e->id.etag, 128);
 	return true;
 }
 

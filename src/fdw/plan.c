@@ -37,10 +37,10 @@
 #include "optimizer/planmain.h"
 #include "optimizer/restrictinfo.h"
 #include "storage/bufpage.h"
+#include "tcop/pquery.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
-#include "tcop/pquery.h"
 #include "utils/rel.h"
 
 #include "fdw/amudai_fdw.h"
@@ -334,15 +334,6 @@ presence_check(ColumnPresence *cp, const PfSourceOps *ops, Relation rel,
 }
 
 /*
- * The units a scan of a remote file opens first, fetched while the HEAD
- * that confirms its cached footer is on its way: the two share one round
- * trip, where the HEAD alone took one before the scan's first.  A file
- * found replaced is planned again from its new footer (its HEAD is then
- * the statement's); the fetched units wait for the scan, which adopts
- * them.  Only the first unit the quals leave and those behind it, as the
- * scan's first window; a parallel scan's leader claims those first.
- */
-/*
  * Is the statement being planned an EXPLAIN without ANALYZE?  It plans
  * and never scans: what speculation fetched would be bytes for nothing.
  */
@@ -368,6 +359,15 @@ planning_explain_only(void)
 	return true;
 }
 
+/*
+ * The units a scan of a remote file opens first, fetched while the HEAD
+ * that confirms its cached footer is on its way: the two share one round
+ * trip, where the HEAD alone took one before the scan's first.  A file
+ * found replaced is planned again from its new footer (its HEAD is then
+ * the statement's); the fetched units wait for the scan, which adopts
+ * them.  Only the first unit the quals leave and those behind it, as the
+ * scan's first window; a parallel scan's leader claims those first.
+ */
 static void
 speculate_first_units(const PfSourceOps *ops, const char *path, Relation rel,
 					  PfSourceScan *io, const PfSourceColumn *cols, int ncols,

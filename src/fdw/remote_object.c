@@ -390,17 +390,29 @@ statement_head(const char *url, Oid serverid)
 	return NULL;
 }
 
+/*
+ * A HEAD now for h's object, remembered as the backend's latest: true when
+ * it still has h's size and ETag (*size and etag: what the store said).
+ */
+static bool
+head_confirms(const HeadResult *h, uint64 *size, char *etag)
+{
+	RmtUrl		parsed;
+	RmtStore   *store = pf_remote_store(h->url, h->serverid, &parsed);
+
+	head_request(h->url, store, &parsed, size, etag);
+	known_remember(h->url, h->serverid, *size, etag);
+	return *size == h->size && strcmp(etag, h->etag) == 0;
+}
+
 /* A HEAD now for an identity taken on trust: 55000 if the object changed. */
 static void
 verify_head(HeadResult *h)
 {
-	RmtUrl		parsed;
-	RmtStore   *store = pf_remote_store(h->url, h->serverid, &parsed);
 	uint64		size;
 	char		etag[128];
 
-	head_request(h->url, store, &parsed, &size, etag);
-	if (size != h->size || strcmp(etag, h->etag) != 0)
+	if (!head_confirms(h, &size, etag))
 	{
 		char	   *url = pstrdup(h->url);
 
@@ -413,7 +425,6 @@ verify_head(HeadResult *h)
 				 errhint("Run the query again: it will be planned for the object as it is now.")));
 	}
 	h->verified = true;
-	known_remember(h->url, h->serverid, size, etag);
 }
 
 void
@@ -604,17 +615,12 @@ pf_remote_handoff_write(const void *key, char *dst)
 void
 pf_remote_handoff_read(const char *src)
 {
-	MemoryContext cxt;
+	MemoryContext cxt = statement_heads_cxt();
 	MemoryContext old;
 	uint64		generation;
 	Size		used = 0;
 
-	cxt = pf_remote_statement_cxt(&generation);
-	if (generation != head_generation)
-	{
-		head_results = NIL;
-		head_generation = generation;
-	}
+	(void) pf_remote_statement_cxt(&generation);
 	if (generation != handed_generation)
 	{
 		handed_tails = NIL;
@@ -625,21 +631,15 @@ pf_remote_handoff_read(const char *src)
 	{
 		const HandoffRecord *r = (const HandoffRecord *) (src + used);
 		const char *url = (const char *) (r + 1);
-		HeadResult *h;
 
 		if (r->total == 0)
 			break;
 		used += r->total;
 		if (statement_head(url, r->serverid) != NULL)
 			continue;			/* a rescan hands the same again */
-		h = palloc0(sizeof(HeadResult));
-		h->serverid = r->serverid;
-		h->url = pstrdup(url);
-		h->size = r->size;
-		strlcpy(h->etag, r->etag, sizeof(h->etag));
 		/* taken on trust: the worker confirms it before it answers */
-		h->verified = r->verified;
-		head_results = lappend(head_results, h);
+		(void) add_statement_head(url, r->serverid, r->size, r->etag,
+								  r->verified);
 		if (r->tail_len > 0)
 			handed_tails = lappend(handed_tails, (void *) r);
 	}
@@ -730,21 +730,18 @@ bool
 pf_remote_settle(const char *url, Oid serverid)
 {
 	HeadResult *h = statement_head(url, serverid);
-	RmtUrl		parsed;
-	RmtStore   *store;
 	uint64		size;
 	char		etag[128];
+	bool		same;
 
 	if (h == NULL || !h->speculative)
 		return true;
 	h->speculative = false;
 	if (h->verified)
 		return true;			/* a read bound to it succeeded */
-	store = pf_remote_store(url, serverid, &parsed);
-	head_request(url, store, &parsed, &size, etag);
-	known_remember(url, serverid, size, etag);
+	same = head_confirms(h, &size, etag);
 	h->verified = true;
-	if (size == h->size && strcmp(etag, h->etag) == 0)
+	if (same)
 		return true;
 	/* replaced: the statement plans for the object as it is now */
 	h->size = size;

@@ -352,7 +352,6 @@ pq_source_file_excluded(PfSource *src, List *quals)
 	return pf_file_excluded(PQ(src)->meta, src->path, quals, src->rel);
 }
 
-/* Bytes of the read columns' chunks of row group unit. */
 /* Stored bytes of leaves' column chunks in row group unit. */
 static uint64
 leaves_bytes(const PqFileMeta *meta, const int *leaves, int nleaves, int unit)
@@ -364,6 +363,7 @@ leaves_bytes(const PqFileMeta *meta, const int *leaves, int nleaves, int unit)
 	return bytes;
 }
 
+/* Bytes of the read columns' chunks of row group unit. */
 static uint64
 unit_bytes(const PqSourceFile *f, int unit)
 {
@@ -469,11 +469,6 @@ fetch_ahead(PqSourceFile *f, PfRemoteObject *obj, int unit)
 	}
 }
 
-/*
- * Planning's guess at the scan's first window: the units it opens first,
- * fetched as its first prefetch_unit would (the same ranges, so the scan
- * adopts them), while the HEAD that confirms the footer is on its way.
- */
 /* The leaves under node not in seen yet, appended to leaves. */
 static int
 field_leaves(const PqSchemaNode *node, int *leaves, int n, bool *seen)
@@ -492,6 +487,11 @@ field_leaves(const PqSchemaNode *node, int *leaves, int n, bool *seen)
 	return n;
 }
 
+/*
+ * Planning's guess at the scan's first window: the units it opens first,
+ * fetched as its first prefetch_unit would (the same ranges, so the scan
+ * adopts them), while the HEAD that confirms the footer is on its way.
+ */
 static void
 pq_source_speculate(PfSource *src, const int *units, int nunits)
 {

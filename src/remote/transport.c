@@ -794,7 +794,7 @@ CURLM *
 rmt_multi_new(RmtStore *store)
 {
 	CURLM	   *m = curl_multi_init();
-	int			cap = store->config.max_connections;
+	long		cap = store->config.max_connections > 0 ? store->config.max_connections : 16;
 
 	/*
 	 * Transfers past the cap wait in curl's queue for a free connection.
@@ -805,8 +805,8 @@ rmt_multi_new(RmtStore *store)
 	 */
 	if (m)
 	{
-		curl_multi_setopt(m, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long) (cap > 0 ? cap : 16));
-		curl_multi_setopt(m, CURLMOPT_MAXCONNECTS, (long) (cap > 0 ? cap : 16));
+		curl_multi_setopt(m, CURLMOPT_MAX_TOTAL_CONNECTIONS, cap);
+		curl_multi_setopt(m, CURLMOPT_MAXCONNECTS, cap);
 	}
 	return m;
 }
