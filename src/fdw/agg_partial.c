@@ -54,6 +54,7 @@ typedef struct PfAggParallel
 	int64		groups_total;
 	int64		bytes_read;
 	int64		rows_skipped_by_index;
+	PfRemoteStats remote;		/* requests and bytes of remote files */
 	instr_time	decode_time;
 	Size		peak_memory;	/* the largest of the participants' */
 	uint64		computed_values;	/* of expressions PostgreSQL computes */
@@ -275,6 +276,8 @@ fold_counters(PfAggScanState *st)
 		PF_FOLD(sh->groups_total, st->groups_total);
 		PF_FOLD(sh->bytes_read, st->sscan.bytes_read);
 		PF_FOLD(sh->rows_skipped_by_index, st->sscan.rows_skipped_by_index);
+		PF_FOLD(sh->remote.requests, st->sscan.remote_stats.requests);
+		PF_FOLD(sh->remote.bytes_fetched, st->sscan.remote_stats.bytes_fetched);
 		INSTR_TIME_ADD(sh->decode_time, st->sscan.decode_time);
 		INSTR_TIME_SET_ZERO(st->sscan.decode_time);
 		sh->peak_memory = Max(sh->peak_memory, st->peak_memory);
@@ -289,6 +292,9 @@ fold_counters(PfAggScanState *st)
 		PF_FOLD(st->groups_total, sh->groups_total);
 		PF_FOLD(st->sscan.bytes_read, sh->bytes_read);
 		PF_FOLD(st->sscan.rows_skipped_by_index, sh->rows_skipped_by_index);
+		st->sscan.remote |= sh->remote.requests > 0;
+		PF_FOLD(st->sscan.remote_stats.requests, sh->remote.requests);
+		PF_FOLD(st->sscan.remote_stats.bytes_fetched, sh->remote.bytes_fetched);
 		INSTR_TIME_ADD(st->sscan.decode_time, sh->decode_time);
 		INSTR_TIME_SET_ZERO(sh->decode_time);
 		st->peak_memory = Max(st->peak_memory, sh->peak_memory);

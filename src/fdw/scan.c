@@ -92,6 +92,7 @@ typedef struct PfParallelScan
 	int64		skipped_by[PF_PRUNE_KINDS];
 	int64		rows_skipped_by_index;
 	int64		bytes_read;
+	PfRemoteStats remote;		/* requests and bytes of remote files */
 	instr_time	decode_time;
 	Size		peak_memory;	/* the largest of the workers' */
 } PfParallelScan;
@@ -1851,6 +1852,8 @@ fold_parallel_counters(PfScanState *st)
 			shared->skipped_by[k] += st->skipped_by[k];
 		shared->rows_skipped_by_index += st->io.rows_skipped_by_index;
 		shared->bytes_read += st->io.bytes_read;
+		shared->remote.requests += st->io.remote_stats.requests;
+		shared->remote.bytes_fetched += st->io.remote_stats.bytes_fetched;
 		INSTR_TIME_ADD(shared->decode_time, st->io.decode_time);
 		shared->peak_memory = Max(shared->peak_memory, st->peak_memory);
 		st->rowgroups_read = 0;
@@ -1858,6 +1861,7 @@ fold_parallel_counters(PfScanState *st)
 		memset(st->skipped_by, 0, sizeof(st->skipped_by));
 		st->io.rows_skipped_by_index = 0;
 		st->io.bytes_read = 0;
+		memset(&st->io.remote_stats, 0, sizeof(PfRemoteStats));
 		INSTR_TIME_SET_ZERO(st->io.decode_time);
 	}
 	else
@@ -1868,6 +1872,9 @@ fold_parallel_counters(PfScanState *st)
 			st->skipped_by[k] += shared->skipped_by[k];
 		st->io.rows_skipped_by_index += shared->rows_skipped_by_index;
 		st->io.bytes_read += shared->bytes_read;
+		st->io.remote_stats.requests += shared->remote.requests;
+		st->io.remote_stats.bytes_fetched += shared->remote.bytes_fetched;
+		st->io.remote |= shared->remote.requests > 0;
 		INSTR_TIME_ADD(st->io.decode_time, shared->decode_time);
 		st->peak_memory = Max(st->peak_memory, shared->peak_memory);
 		shared->rowgroups_read = 0;
@@ -1875,6 +1882,7 @@ fold_parallel_counters(PfScanState *st)
 		memset(shared->skipped_by, 0, sizeof(shared->skipped_by));
 		shared->rows_skipped_by_index = 0;
 		shared->bytes_read = 0;
+		memset(&shared->remote, 0, sizeof(PfRemoteStats));
 		INSTR_TIME_SET_ZERO(shared->decode_time);
 	}
 	SpinLockRelease(&shared->mutex);
