@@ -34,6 +34,15 @@
 # (the echo module's echo_sleep, libnginx-mod-http-echo): a delay that costs
 # no CPU, so the ratio measures the latency hiding, not the rig.  (netem on
 # the loopback would do the same; this kernel has no sch_netem.)
+#
+# "server ms" is the CPU time the servers behind the undelayed form spend
+# per query (s3rver or nginx, and the fault proxy where the form has one),
+# and "floor" the ratio no client could beat on this machine: the local
+# query's CPU time (all of the machine's, parallel workers included) plus
+# the server's, over the cores, against the local query's seconds.  On a
+# small machine that serves its own store the server's CPU competes with
+# the query's, so a ratio at its floor is bound by the server, not by the
+# reads.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 STAGE=bench-remote
@@ -77,15 +86,16 @@ CREATE SERVER pq FOREIGN DATA WRAPPER parquet_fdw;
 CREATE FOREIGN TABLE li_local ($COLS) SERVER pq OPTIONS (filename '$LINEITEM');
 CREATE FOREIGN TABLE li_s3 ($COLS) SERVER pq OPTIONS (filename 's3://test/lineitem.parquet');
 SQL
-# a form: LABEL:TABLE:TABLE_BEHIND_THE_PROXY:PROXY_PORT
-FORMS="s3:li_s3:li_s3:$PROXY_PORT"
+# a form: LABEL:TABLE:TABLE_BEHIND_THE_PROXY:PROXY_PORT:SERVER_PORTS, the
+# last the comma-separated ports of the servers TABLE is read from
+FORMS="s3:li_s3:li_s3:$PROXY_PORT:$PROXY_PORT,$S3_PORT"
 DELAY_PORTS=$PROXY_PORT
 if [ -n "${BENCH_GAP:-}" ]; then
 	psql -X -q -v ON_ERROR_STOP=1 <<SQL || exit 1
 CREATE SERVER pq_gap FOREIGN DATA WRAPPER parquet_fdw OPTIONS (coalesce_gap '$BENCH_GAP');
 CREATE FOREIGN TABLE li_s3_gap ($COLS) SERVER pq_gap OPTIONS (filename 's3://test/lineitem.parquet');
 SQL
-	FORMS="$FORMS s3-gap:li_s3_gap:li_s3_gap:$PROXY_PORT"
+	FORMS="$FORMS s3-gap:li_s3_gap:li_s3_gap:$PROXY_PORT:$PROXY_PORT,$S3_PORT"
 fi
 if [ "${BENCH_NGINX:-0}" = 1 ]; then
 	read -r NGINX_PORT NGINX_PROXY_PORT <<<"$(rs_free_ports 2)"
@@ -102,14 +112,14 @@ if [ "${BENCH_NGINX:-0}" = 1 ]; then
 CREATE FOREIGN TABLE li_http ($COLS) SERVER pq OPTIONS (filename '$near');
 CREATE FOREIGN TABLE li_http_far ($COLS) SERVER pq OPTIONS (filename '$far');
 SQL
-	FORMS="$FORMS nginx:li_http:li_http_far:$NGINX_PROXY_PORT"
+	FORMS="$FORMS nginx:li_http:li_http_far:$NGINX_PROXY_PORT:$NGINX_PORT"
 	DELAY_PORTS="$DELAY_PORTS $NGINX_PROXY_PORT"
 	if [ -n "${BENCH_GAP:-}" ]; then
 		psql -X -q -v ON_ERROR_STOP=1 <<SQL || exit 1
 CREATE FOREIGN TABLE li_http_gap ($COLS) SERVER pq_gap OPTIONS (filename '$near');
 CREATE FOREIGN TABLE li_http_far_gap ($COLS) SERVER pq_gap OPTIONS (filename '$far');
 SQL
-		FORMS="$FORMS nginx-gap:li_http_gap:li_http_far_gap:$NGINX_PROXY_PORT"
+		FORMS="$FORMS nginx-gap:li_http_gap:li_http_far_gap:$NGINX_PROXY_PORT:$NGINX_PORT"
 	fi
 fi
 
@@ -125,14 +135,14 @@ CREATE SERVER pq_s3_far FOREIGN DATA WRAPPER parquet_fdw
 CREATE FOREIGN TABLE li_s3_direct ($COLS) SERVER pq_s3 OPTIONS (filename 's3://test/lineitem.parquet');
 CREATE FOREIGN TABLE li_s3_tcp ($COLS) SERVER pq_s3_far OPTIONS (filename 's3://test/lineitem.parquet');
 SQL
-	FORMS="$FORMS s3-tcp:li_s3_direct:li_s3_tcp:"
+	FORMS="$FORMS s3-tcp:li_s3_direct:li_s3_tcp::$S3_PORT"
 	if [ "${BENCH_NGINX:-0}" = 1 ]; then
 		rs_start_delay_proxy "$TCP_NGINX_PORT" "$NGINX_PORT" "$DELAY"
 		rs_wait_port "$TCP_NGINX_PORT" || { echo "bench-remote: delay proxy did not start"; exit 1; }
 		psql -X -q -v ON_ERROR_STOP=1 <<SQL || exit 1
 CREATE FOREIGN TABLE li_http_tcp ($COLS) SERVER pq OPTIONS (filename 'http://127.0.0.1:$TCP_NGINX_PORT/test/lineitem.parquet');
 SQL
-		FORMS="$FORMS nginx-tcp:li_http:li_http_tcp:"
+		FORMS="$FORMS nginx-tcp:li_http:li_http_tcp::$NGINX_PORT"
 		read -r C_NGINX_PORT <<<"$(rs_free_ports 1)"
 		mkdir -p "$WORK/nginx-c/www"
 		ln -s "$WORK/nginx/www/test" "$WORK/nginx-c/www/test"
@@ -142,7 +152,7 @@ SQL
 		psql -X -q -v ON_ERROR_STOP=1 <<SQL || exit 1
 CREATE FOREIGN TABLE li_http_c ($COLS) SERVER pq OPTIONS (filename 'http://127.0.0.1:$C_NGINX_PORT/test/lineitem.parquet');
 SQL
-		FORMS="$FORMS nginx-c:li_http:li_http_c:"
+		FORMS="$FORMS nginx-c:li_http:li_http_c::$NGINX_PORT"
 	fi
 fi
 
@@ -159,6 +169,35 @@ SQLS[q6]="SELECT sum(l_extendedprice * l_discount) FROM {t}
 	AND l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24"
 
 proxy_count() { curl -s "http://127.0.0.1:$1/__faults"; }
+TICK_MS=$(( 1000 / $(getconf CLK_TCK) ))
+NCPU=$(nproc)
+# CPU milliseconds the processes listening on the given ports (comma-
+# separated) have used; those of the whole machine (no ports)
+cpu_ms() {
+	local pids p total=0
+	if [ -z "${1:-}" ]; then
+		awk -v t="$TICK_MS" '/^cpu /{print ($2+$3+$4+$7+$8+$9) * t}' /proc/stat
+		return
+	fi
+	for p in ${1//,/ }; do
+		pids="${pids:-} $(ss -Hltnp "sport = :$p" | grep -o 'pid=[0-9]*' | cut -d= -f2)"
+	done
+	for p in $(tr ' ' '\n' <<<"$pids" | sort -u); do
+		[ -r "/proc/$p/stat" ] &&
+			total=$(( total + $(awk '{print $14 + $15}' "/proc/$p/stat") * TICK_MS ))
+	done
+	echo "$total"
+}
+# cpu_per_query QUERY TABLE PORTS: the CPU milliseconds per run of three in
+# one warm session, of the servers on PORTS (none: of the machine)
+cpu_per_query() {
+	local sql=${SQLS[$1]//\{t\}/$2} c0 c1
+	psql -X -qAt -c "$sql" >/dev/null
+	c0=$(cpu_ms "${3:-}")
+	psql -X -qAt -c "$sql" -c "$sql" -c "$sql" >/dev/null
+	c1=$(cpu_ms "${3:-}")
+	echo $(( (c1 - c0) / 3 ))
+}
 set_delay() {
 	for p in $DELAY_PORTS; do curl -s -X POST "http://127.0.0.1:$p/__faults?delay=$1" -o /dev/null; done
 }
@@ -189,14 +228,15 @@ SQL
 
 TTL_HEAD=""
 [ -n "${BENCH_TTL:-}" ] && TTL_HEAD=$(printf ' | %9s | %6s' "ttl ${BENCH_TTL}s" ratio)
-printf '%-5s | %-10s | %9s | %9s | %6s | %9s | %6s%s | %9s | %12s | %s\n' query form "local s" "remote s" ratio \
-	"+${DELAY}ms" ratio "$TTL_HEAD" requests "bytes" "peak MB local/remote/+${DELAY}ms"
+printf '%-5s | %-10s | %9s | %9s | %6s | %9s | %6s%s | %9s | %12s | %9s | %5s | %s\n' query form "local s" "remote s" ratio \
+	"+${DELAY}ms" ratio "$TTL_HEAD" requests "bytes" "server ms" floor "peak MB local/remote/+${DELAY}ms"
 for qid in ${BENCH_QUERIES:-scan q1 q6}; do
 	set_delay 0
 	read -r tl ml <<<"$(run "$qid" li_local)" || exit 1
 	md5l=$(md5sum <"$WORK/out.txt")
+	local_cpu=$(cpu_per_query "$qid" li_local)
 	for form in $FORMS; do
-		IFS=: read -r label near far port <<<"$form"
+		IFS=: read -r label near far port servers <<<"$form"
 		set_delay 0
 		read -r tr mr <<<"$(run "$qid" "$near")" || exit 1
 		md5r=$(md5sum <"$WORK/out.txt")
@@ -212,6 +252,8 @@ for qid in ${BENCH_QUERIES:-scan q1 q6}; do
 		read -r ereqs bytes <<<"$(psql -X -qAt -c "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY OFF) ${SQLS[$qid]//\{t\}/$near}" |
 			sed -nE 's/.*Requests: ([0-9]+)  Bytes Fetched: ([0-9]+).*/\1 \2/p' | head -1)"
 		[ "$near" != "$far" ] || [ -z "$port" ] && reqs=$ereqs
+		server_cpu=$(cpu_per_query "$qid" "$near" "$servers")
+		floor=$(echo "($local_cpu + $server_cpu) / $NCPU / ($tl * 1000)" | bc -l)
 		set_delay "$DELAY"
 		read -r td md <<<"$(run "$qid" "$far")" || exit 1
 		ttl_cols=""
@@ -221,8 +263,8 @@ for qid in ${BENCH_QUERIES:-scan q1 q6}; do
 		fi
 		set_delay 0
 		[ "$md5l" = "$md5r" ] || echo "bench-remote: $qid: $label result differs from the local file's" >&2
-		printf '%-5s | %-10s | %9s | %9s | %6.2f | %9s | %6.2f%s | %9s | %12s | %s\n' "$qid" "$label" "$tl" "$tr" \
+		printf '%-5s | %-10s | %9s | %9s | %6.2f | %9s | %6.2f%s | %9s | %12s | %9s | %5.2f | %s\n' "$qid" "$label" "$tl" "$tr" \
 			"$(echo "$tr / $tl" | bc -l)" "$td" "$(echo "$td / $tl" | bc -l)" "$ttl_cols" "$reqs" "${bytes:-n/a}" \
-			"$ml/$mr/$md"
+			"$server_cpu" "$floor" "$ml/$mr/$md"
 	done
 done
