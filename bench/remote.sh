@@ -33,7 +33,11 @@
 # a second nginx that answers each request BENCH_DELAY_MS late on a timer
 # (the echo module's echo_sleep, libnginx-mod-http-echo): a delay that costs
 # no CPU, so the ratio measures the latency hiding, not the rig.  (netem on
-# the loopback would do the same; this kernel has no sch_netem.)
+# the loopback would do the same; this kernel has no sch_netem.)  With them
+# comes s3-nginx: the s3:// client (SigV4 signing, path-style requests,
+# If-Match on the ETag) against those two nginx, which serve GET and HEAD
+# of the bucket's path and ignore the signature: the S3 path's cost apart
+# from s3rver's.
 #
 # "server ms" is the CPU time the servers behind the undelayed form spend
 # per query (s3rver or nginx, and the fault proxy where the form has one),
@@ -151,8 +155,14 @@ SQL
 		rs_wait_port "$C_NGINX_PORT" || { echo "bench-remote: delayed nginx did not start"; exit 1; }
 		psql -X -q -v ON_ERROR_STOP=1 <<SQL || exit 1
 CREATE FOREIGN TABLE li_http_c ($COLS) SERVER pq OPTIONS (filename 'http://127.0.0.1:$C_NGINX_PORT/test/lineitem.parquet');
+CREATE SERVER pq_s3_nginx FOREIGN DATA WRAPPER parquet_fdw
+	OPTIONS (endpoint 'http://127.0.0.1:$NGINX_PORT', url_style 'path');
+CREATE SERVER pq_s3_nginx_c FOREIGN DATA WRAPPER parquet_fdw
+	OPTIONS (endpoint 'http://127.0.0.1:$C_NGINX_PORT', url_style 'path');
+CREATE FOREIGN TABLE li_s3_nginx ($COLS) SERVER pq_s3_nginx OPTIONS (filename 's3://test/lineitem.parquet');
+CREATE FOREIGN TABLE li_s3_nginx_c ($COLS) SERVER pq_s3_nginx_c OPTIONS (filename 's3://test/lineitem.parquet');
 SQL
-		FORMS="$FORMS nginx-c:li_http:li_http_c::$NGINX_PORT"
+		FORMS="$FORMS nginx-c:li_http:li_http_c::$NGINX_PORT s3-nginx:li_s3_nginx:li_s3_nginx_c::$NGINX_PORT"
 	fi
 fi
 
