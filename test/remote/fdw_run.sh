@@ -634,6 +634,21 @@ SQL
 			ok "parallel workers take the leader's HEAD: $((n[1] - n[0])) HEAD, 2 workers ($((n[3] - n[2])) with the TTL): ${sql:0:40}"
 		else bad "parallel workers take the leader's HEAD: ${sql:0:40}" "$out"; fi
 	done
+	# EXPLAIN ANALYZE counts the requests and bytes of every participant:
+	# with the leader reading nothing, the workers' are the serial scan's
+	out=$(psql -X -qAt 2>&1 <<SQL
+SELECT count(*) FROM lookup WHERE string_col <> '';
+SET max_parallel_workers_per_gather = 0;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(*) FROM lookup WHERE string_col <> '';
+$PAR
+SET parallel_leader_participation = off;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(*) FROM lookup WHERE string_col <> '';
+SQL
+)
+	b=($(echo "$out" | sed -nE 's/.*Bytes Fetched: ([0-9]+).*/\1/p'))
+	if grep -q "Workers Launched: 2" <<<"$out" && [ "${b[0]:-0}" -gt 0 ] && [ "${b[0]}" = "${b[1]:-}" ]; then
+		ok "EXPLAIN ANALYZE counts the workers' bytes: ${b[1]} as the serial scan's ${b[0]}"
+	else bad "EXPLAIN ANALYZE of a parallel scan: serial ${b[0]:-none}, parallel ${b[1]:-none}" "$out"; fi
 	# each request held 700 ms by the proxy (the footer is cached): the
 	# HEAD with the first row groups (planning sends them together), then
 	# the timeout falls while the background fetch of the next ones is
