@@ -262,8 +262,12 @@ for qid in ${BENCH_QUERIES:-scan q1 q6}; do
 		read -r ereqs bytes <<<"$(psql -X -qAt -c "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY OFF) ${SQLS[$qid]//\{t\}/$near}" |
 			sed -nE 's/.*Requests: ([0-9]+)  Bytes Fetched: ([0-9]+).*/\1 \2/p' | head -1)"
 		[ "$near" != "$far" ] || [ -z "$port" ] && reqs=$ereqs
-		server_cpu=$(cpu_per_query "$qid" "$near" "$servers")
-		floor=$(echo "($local_cpu + $server_cpu) / $NCPU / ($tl * 1000)" | bc -l)
+		# ss (iproute2) finds the servers' processes by their ports
+		server_cpu=n/a floor=n/a
+		if command -v ss >/dev/null; then
+			server_cpu=$(cpu_per_query "$qid" "$near" "$servers")
+			floor=$(printf '%.2f' "$(echo "($local_cpu + $server_cpu) / $NCPU / ($tl * 1000)" | bc -l)")
+		fi
 		set_delay "$DELAY"
 		read -r td md <<<"$(run "$qid" "$far")" || exit 1
 		ttl_cols=""
@@ -273,7 +277,7 @@ for qid in ${BENCH_QUERIES:-scan q1 q6}; do
 		fi
 		set_delay 0
 		[ "$md5l" = "$md5r" ] || echo "bench-remote: $qid: $label result differs from the local file's" >&2
-		printf '%-5s | %-10s | %9s | %9s | %6.2f | %9s | %6.2f%s | %9s | %12s | %9s | %5.2f | %s\n' "$qid" "$label" "$tl" "$tr" \
+		printf '%-5s | %-10s | %9s | %9s | %6.2f | %9s | %6.2f%s | %9s | %12s | %9s | %5s | %s\n' "$qid" "$label" "$tl" "$tr" \
 			"$(echo "$tr / $tl" | bc -l)" "$td" "$(echo "$td / $tl" | bc -l)" "$ttl_cols" "$reqs" "${bytes:-n/a}" \
 			"$server_cpu" "$floor" "$ml/$mr/$md"
 	done
