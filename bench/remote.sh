@@ -127,18 +127,21 @@ SQL
 	fi
 fi
 
+# s3_table TABLE PORT: TABLE reads s3://test/lineitem.parquet from the
+# store on 127.0.0.1:PORT (path-style), through a server of its own
+s3_table() {
+	psql -X -q -v ON_ERROR_STOP=1 <<SQL
+CREATE SERVER pq_$1 FOREIGN DATA WRAPPER parquet_fdw
+	OPTIONS (endpoint 'http://127.0.0.1:$2', url_style 'path');
+CREATE FOREIGN TABLE $1 ($COLS) SERVER pq_$1 OPTIONS (filename 's3://test/lineitem.parquet');
+SQL
+}
+
 if [ "${BENCH_TCP:-0}" = 1 ]; then
 	read -r TCP_S3_PORT TCP_NGINX_PORT <<<"$(rs_free_ports 2)"
 	rs_start_delay_proxy "$TCP_S3_PORT" "$S3_PORT" "$DELAY"
 	rs_wait_port "$TCP_S3_PORT" || { echo "bench-remote: delay proxy did not start"; exit 1; }
-	psql -X -q -v ON_ERROR_STOP=1 <<SQL || exit 1
-CREATE SERVER pq_s3 FOREIGN DATA WRAPPER parquet_fdw
-	OPTIONS (endpoint 'http://127.0.0.1:$S3_PORT', url_style 'path');
-CREATE SERVER pq_s3_far FOREIGN DATA WRAPPER parquet_fdw
-	OPTIONS (endpoint 'http://127.0.0.1:$TCP_S3_PORT', url_style 'path');
-CREATE FOREIGN TABLE li_s3_direct ($COLS) SERVER pq_s3 OPTIONS (filename 's3://test/lineitem.parquet');
-CREATE FOREIGN TABLE li_s3_tcp ($COLS) SERVER pq_s3_far OPTIONS (filename 's3://test/lineitem.parquet');
-SQL
+	s3_table li_s3_direct "$S3_PORT" && s3_table li_s3_tcp "$TCP_S3_PORT" || exit 1
 	FORMS="$FORMS s3-tcp:li_s3_direct:li_s3_tcp::$S3_PORT"
 	if [ "${BENCH_NGINX:-0}" = 1 ]; then
 		rs_start_delay_proxy "$TCP_NGINX_PORT" "$NGINX_PORT" "$DELAY"
@@ -155,13 +158,8 @@ SQL
 		rs_wait_port "$C_NGINX_PORT" || { echo "bench-remote: delayed nginx did not start"; exit 1; }
 		psql -X -q -v ON_ERROR_STOP=1 <<SQL || exit 1
 CREATE FOREIGN TABLE li_http_c ($COLS) SERVER pq OPTIONS (filename 'http://127.0.0.1:$C_NGINX_PORT/test/lineitem.parquet');
-CREATE SERVER pq_s3_nginx FOREIGN DATA WRAPPER parquet_fdw
-	OPTIONS (endpoint 'http://127.0.0.1:$NGINX_PORT', url_style 'path');
-CREATE SERVER pq_s3_nginx_c FOREIGN DATA WRAPPER parquet_fdw
-	OPTIONS (endpoint 'http://127.0.0.1:$C_NGINX_PORT', url_style 'path');
-CREATE FOREIGN TABLE li_s3_nginx ($COLS) SERVER pq_s3_nginx OPTIONS (filename 's3://test/lineitem.parquet');
-CREATE FOREIGN TABLE li_s3_nginx_c ($COLS) SERVER pq_s3_nginx_c OPTIONS (filename 's3://test/lineitem.parquet');
 SQL
+		s3_table li_s3_nginx "$NGINX_PORT" && s3_table li_s3_nginx_c "$C_NGINX_PORT" || exit 1
 		FORMS="$FORMS nginx-c:li_http:li_http_c::$NGINX_PORT s3-nginx:li_s3_nginx:li_s3_nginx_c::$NGINX_PORT"
 	fi
 fi
